@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { loadEmbedder, type Embedder } from '../../embed/embedder.js';
+import { UserError } from '../../errors.js';
+import { openCache } from '../../maintain/rebuild.js';
+import { search, type SearchOptions } from '../../search/search.js';
+import type { SearchFilters } from '../../types.js';
+import { printJson, type Context } from '../context.js';
+import { nonNegative, parseDate, positiveInt, searchMode } from '../options.js';
+import { renderHits } from '../render.js';
+import type { Runner } from '../main.js';
+
+interface SearchFlags {
+  mode: string;
+  topK?: string;
+  project?: string;
+  machine?: string;
+  since?: string;
+  until?: string;
+  halfLife?: string;
+  json?: boolean;
+  full?: boolean;
+  batch?: string;
+}
+
+export function registerSearch(program: Command, run: Runner): void {
+  program
+    .command('search')
+    .description('find memories by meaning and keywords (hybrid: FTS5 + vectors, RRF, time decay)')
+    .argument('[query...]', 'what to look for (quotes optional)')
+    .option('--mode <mode>', 'hybrid | keyword | vector (keyword never loads the model)', 'hybrid')
+    .option('-k, --top-k <n>', 'number of hits (default: [search] top_k)')
+    .option('-p, --project <name>', 'only this project (default: every project)')
+    .option('--machine <name>', 'only memories from this machine')
+    .option('--since <date>', 'from this day on: 2026-03-01, or an age like 7d, 2w, 3m')
+    .option('--until <date>', 'up to and including this day')
+    .option('--half-life <days>', 'time-decay half-life in days; 0 = no decay (default: [search] half_life_days)')
+    .option('--json', 'print {"query","hits":[…]} as JSON')
+    .option('--full', 'print whole answers (default: first 300 characters)')
+    .option('--batch <file>', "one query per line from a file ('-' = stdin); one JSON line per query")
+    .action((words: string[], flags: SearchFlags) => run((ctx) => runSearch(ctx, words.join(' '), flags)));
+}
+
+async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promise<number> {
+  const now = ctx.io.now();
+  const mode = searchMode(flags.mode);
+  const filters: SearchFilters = {};
+  if (flags.project !== undefined) filters.project = flags.project;
+  if (flags.machine !== undefined) filters.machine = flags.machine;
+  if (flags.since !== undefined) filters.sinceMs = parseDate('--since', flags.since, now);
+  if (flags.until !== undefined) filters.untilMs = parseDate('--until', flags.until, now, true);
+  const base: Omit<SearchOptions, 'query'> = {
+    mode,
+    filters,
+    topK: flags.topK !== undefined ? positiveInt('--top-k', flags.topK) : ctx.config.search.top_k,
+    halfLifeDays: flags.halfLife !== undefined ? nonNegative('--half-life', flags.halfLife) : ctx.config.search.half_life_days,
+    rrfK: ctx.config.search.rrf_k,
+  };
+  let queries: string[];
+  if (flags.batch !== undefined) {
+    queries = (await readBatch(ctx, flags.batch)).split(/\r?\n/).filter((q) => q.trim().length > 0);
+  } else {
+    if (query.trim().length === 0) throw new UserError('missing query', 'usage: memory search "what we decided about the cache"');
+    queries = [query];
+  }
+
+  const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
+  try {
+    let embedder: Promise<Embedder> | undefined;
+    const embedQuery = async (text: string) => {
+      embedder ??= loadEmbedder(ctx.embedderConfig());
+      return (await embedder).embedQuery(text);
+    };
+    let warned = false;
+    for (const q of queries) {
+      const res = await search({ store, embedQuery, now: now.getTime() }, { ...base, query: q });
+      if (res.degraded && !warned) {
+        ctx.warn(res.degraded);
+        warned = true;
+      }
+      if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, hits: res.hits });
+      else ctx.io.stdout.write(renderHits(res.hits, flags.full === true));
+    }
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+async function readBatch(ctx: Context, source: string): Promise<string> {
+  if (source !== '-') {
+    try {
+      return readFileSync(source, 'utf8');
+    } catch (err) {
+      throw new UserError(`cannot read --batch file ${source}: ${(err as Error).message}`);
+    }
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}

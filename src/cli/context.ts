@@ -1,0 +1,61 @@
+/**
+ * What every command needs: the loaded config and the identity of the cache. Commands
+ * receive a Context instead of reading process state themselves.
+ */
+import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { modelIdOf, type EmbedderConfig } from '../embed/embedder.js';
+import type { CacheOptions } from '../maintain/rebuild.js';
+
+export interface GlobalOptions {
+  config?: string;
+}
+
+export interface IO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  now: () => Date;
+}
+
+export interface Context {
+  config: Config;
+  io: IO;
+  warn: (message: string) => void;
+  cacheOptions: (extra?: Partial<CacheOptions>) => CacheOptions;
+  embedderConfig: () => EmbedderConfig;
+}
+
+export function makeContext(globals: GlobalOptions, io: IO): Context {
+  const { config, warnings } = loadConfig({ ...(globals.config ? { configPath: globals.config } : {}), env: io.env, cwd: io.cwd });
+  const warn = (message: string) => io.stderr.write(`memory: ${message}\n`);
+  for (const w of warnings) warn(`${w.file}: ${w.key}: ${w.message}`);
+  return {
+    config,
+    io,
+    warn,
+    cacheOptions: (extra = {}) => ({
+      dbPath: config.general.db_path,
+      exportDir: config.general.export_dir,
+      model: modelIdOf(config.embedding.model),
+      dim: config.embedding.dim,
+      warn,
+      ...extra,
+    }),
+    embedderConfig: () => ({
+      model: config.embedding.model,
+      dtype: config.embedding.dtype,
+      queryPrefix: config.embedding.query_prefix,
+      documentPrefix: config.embedding.document_prefix,
+      cacheDir: config.embedding.local_model_path,
+      allowRemote: config.embedding.allow_remote,
+      batchSize: config.embedding.batch_size,
+    }),
+  };
+}
+
+export function printJson(io: IO, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value)}\n`);
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+/**
+ * The `memory` command. The only place that prints errors and sets the exit code.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { UserError } from '../errors.js';
+import { makeContext, type Context, type IO } from './context.js';
+import { registerRebuild } from './commands/rebuild.js';
+import { registerSearch } from './commands/search.js';
+import { registerStatus } from './commands/status.js';
+
+/** Runs a command body with a Context; its return value is the exit code. */
+export type Runner = (body: (ctx: Context) => Promise<number>) => Promise<void>;
+
+export async function main(argv: string[], io: IO): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('memory')
+    .description('Long-term memory for AI coding agents: every Q&A turn kept verbatim in git-synced JSONL, found again by hybrid search.')
+    .option('-c, --config <file>', 'config file (default: MEMORY_CONFIG, else config.toml of this checkout)')
+    .option('--debug', 'print stack traces of unexpected errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  const run: Runner = async (body) => {
+    const ctx = makeContext(program.opts<{ config?: string }>(), io);
+    exitCode = await body(ctx);
+  };
+  registerSearch(program, run);
+  registerRebuild(program, run);
+  registerStatus(program, run);
+  for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    if (argv.length === 0) {
+      io.stdout.write(program.helpInformation());
+    }
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version end here too, with code 0; usage errors were already printed.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof UserError) {
+      io.stderr.write(`memory: ${err.message}\n`);
+      if (err.hint) io.stderr.write(`hint: ${err.hint}\n`);
+      return err.exitCode;
+    }
+    const debug = argv.includes('--debug');
+    io.stderr.write(`memory: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    else io.stderr.write('hint: run again with --debug for details, and report it if it persists\n');
+    return 70;
+  }
+}
+
+function isEntryPoint(): boolean {
+  if (!process.argv[1]) return false;
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  const code = await main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    now: () => new Date(),
+  });
+  process.exitCode = code;
+}

@@ -1,0 +1,33 @@
+/** Human-readable text for hits and summaries. All user-facing wording lives here. */
+import type { SearchHit } from '../types.js';
+
+export const ANSWER_PREVIEW_CHARS = 300;
+
+export function cut(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max).join('').trimEnd()}…`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+}
+
+export function renderHits(hits: SearchHit[], full: boolean): string {
+  if (hits.length === 0) return 'No matching memories.\n';
+  return hits
+    .map((h, i) => {
+      const date = h.timestamp.slice(0, 10);
+      const head = `[${i + 1}] ${date} / ${h.machine} / project:${h.project ?? '-'}  (score ${h.score.toFixed(4)}, id ${h.id})`;
+      const q = full ? h.question : cut(oneLine(h.question), ANSWER_PREVIEW_CHARS);
+      const a = full ? h.answer : cut(oneLine(h.answer), ANSWER_PREVIEW_CHARS);
+      return `${head}\nQ: ${q}\nA: ${a}\n`;
+    })
+    .join('\n');
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}

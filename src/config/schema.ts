@@ -1,0 +1,84 @@
+/**
+ * Every configuration key: its type, default and one line of documentation.
+ * `config.toml` at the repository root mirrors this table for users.
+ */
+export type KeyType = 'string' | 'integer' | 'number' | 'boolean' | 'string[]';
+
+export interface KeySpec {
+  type: KeyType;
+  /** `undefined` means "derived at run time" (see the doc line). */
+  default: string | number | boolean | string[] | undefined;
+  doc: string;
+  /** Paths are resolved against the folder of the file that sets them (`~` = home). */
+  path?: boolean;
+  /** Used in file names: only [A-Za-z0-9._-]. */
+  fileNameSafe?: boolean;
+  min?: number;
+}
+
+export const SCHEMA = {
+  general: {
+    machine_name: { type: 'string', default: undefined, fileNameSafe: true, doc: 'Name of this machine in file names and hits (default: sanitized hostname).' },
+    project: { type: 'string', default: undefined, fileNameSafe: true, doc: "Project name for captured sessions (default: basename of the session cwd's git top level)." },
+    export_dir: { type: 'string', default: 'export', path: true, doc: 'Folder of the JSONL memories (the source of truth; committed to git).' },
+    db_path: { type: 'string', default: '.cache/memory.db', path: true, doc: 'SQLite cache, rebuilt from JSONL whenever needed.' },
+    claude_projects_dir: { type: 'string', default: '~/.claude/projects', path: true, doc: 'Where Claude Code keeps transcripts.' },
+  },
+  embedding: {
+    model: { type: 'string', default: 'Xenova/multilingual-e5-small', doc: 'Hub model id, or a local folder with config.json, tokenizer.json and onnx/.' },
+    dtype: { type: 'string', default: 'q8', doc: 'ONNX weights variant: fp32, fp16, q8, int8, uint8, q4, bnb4, q4f16.' },
+    dim: { type: 'integer', default: 0, min: 0, doc: 'Vector size; 0 = learn it from the model or the records.' },
+    query_prefix: { type: 'string', default: 'query: ', doc: 'Prepended to search queries before embedding (e5 convention).' },
+    document_prefix: { type: 'string', default: 'passage: ', doc: 'Prepended to memories before embedding (e5 convention).' },
+    local_model_path: { type: 'string', default: '', path: true, doc: 'Folder holding downloaded models (default: the user cache folder).' },
+    allow_remote: { type: 'boolean', default: true, doc: 'Allow downloading the model from the hub on first use.' },
+    batch_size: { type: 'integer', default: 16, min: 1, doc: 'Texts embedded per model call.' },
+  },
+  search: {
+    top_k: { type: 'integer', default: 5, min: 1, doc: 'Hits returned by search.' },
+    half_life_days: { type: 'number', default: 30, min: 0, doc: 'Score halves every this many days of age; 0 disables time decay.' },
+    rrf_k: { type: 'number', default: 60, min: 0, doc: 'Reciprocal-rank-fusion constant.' },
+  },
+  capture: {
+    min_question_chars: { type: 'integer', default: 10, min: 1, doc: 'Shorter prompts continue the previous turn.' },
+    max_question_chars: { type: 'integer', default: 2000, min: 10, doc: 'Longer prompts are cut (marked).' },
+    min_answer_chars: { type: 'integer', default: 10, min: 0, doc: 'Turns with a shorter answer are not kept.' },
+    max_answer_chars: { type: 'integer', default: 4000, min: 100, doc: 'Longer answers keep their conclusion and are cut (marked).' },
+  },
+  inject: {
+    recent: { type: 'integer', default: 5, min: 0, doc: 'Memories injected at session start (current project, most recent first).' },
+    answer_chars: { type: 'integer', default: 600, min: 50, doc: 'Answer characters per injected memory.' },
+  },
+  privacy: {
+    exclude_projects: { type: 'string[]', default: [], doc: 'Glob patterns on project name or cwd never captured nor injected.' },
+    redact: { type: 'boolean', default: true, doc: 'Replace secrets (API keys, tokens, passwords) before anything is written.' },
+  },
+  sync: {
+    remote: { type: 'string', default: 'origin', doc: 'Git remote to pull from and push to.' },
+    push: { type: 'boolean', default: true, doc: 'Push after each commit.' },
+    pull_timeout_ms: { type: 'integer', default: 8000, min: 100, doc: 'Upper bound for git pull at session start.' },
+  },
+} as const satisfies Record<string, Record<string, KeySpec>>;
+
+export type Schema = typeof SCHEMA;
+export type SectionName = keyof Schema;
+
+type ValueOf<S extends KeySpec> = S['type'] extends 'string'
+  ? string
+  : S['type'] extends 'boolean'
+    ? boolean
+    : S['type'] extends 'string[]'
+      ? string[]
+      : number;
+
+/** The validated, fully resolved configuration (paths absolute). */
+export type Config = {
+  [Sec in SectionName]: { [K in keyof Schema[Sec]]: Schema[Sec][K] extends KeySpec ? ValueOf<Schema[Sec][K]> : never };
+} & {
+  /** Where the values came from, for `status` and error messages. */
+  sources: string[];
+  /** Folder of the main config file: relative paths resolve against it. */
+  baseDir: string;
+};
+
+export const FILE_NAME_SAFE = /^[A-Za-z0-9._-]+$/;

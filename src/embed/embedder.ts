@@ -1,0 +1,96 @@
+/**
+ * Sentence embeddings with @huggingface/transformers (ONNX, local, offline once cached).
+ *
+ * The library takes ~0.4 s just to import, so it is imported lazily, only by commands that
+ * embed; session-start, rebuild and keyword search never touch it.
+ */
+import { existsSync } from 'node:fs';
+import { basename, isAbsolute } from 'node:path';
+import { errorMessage } from '../errors.js';
+
+export interface EmbedderConfig {
+  /** Hub id ("Xenova/multilingual-e5-small") or an absolute local folder. */
+  model: string;
+  dtype: string;
+  queryPrefix: string;
+  documentPrefix: string;
+  /** Where downloaded models are cached (a user-level folder, not node_modules). */
+  cacheDir: string;
+  allowRemote: boolean;
+  batchSize: number;
+}
+
+export interface Embedder {
+  /** Model id recorded in JSONL (`model` field). */
+  readonly model: string;
+  readonly dim: number;
+  embedDocuments(texts: string[], onProgress?: (done: number, total: number) => void): Promise<Float32Array[]>;
+  embedQuery(text: string): Promise<Float32Array>;
+}
+
+/** The model's name in records: a hub id as is, a local folder by its folder name. */
+export function modelIdOf(model: string): string {
+  return isAbsolute(model) ? basename(model.replace(/[\\/]+$/, '')) : model;
+}
+
+/** The model could not be loaded; the message is one line a user can act on. */
+export class ModelUnavailable extends Error {
+  override readonly name = 'ModelUnavailable';
+}
+
+export function documentText(question: string, answer: string): string {
+  return `${question}\n\n${answer}`;
+}
+
+type Extractor = (texts: string[], opts: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>;
+
+export async function loadEmbedder(cfg: EmbedderConfig): Promise<Embedder> {
+  const local = isAbsolute(cfg.model);
+  if (local && !existsSync(cfg.model)) {
+    throw new ModelUnavailable(`model folder ${cfg.model} does not exist (set [embedding] model to a hub id or an existing folder)`);
+  }
+  let extractor: Extractor;
+  try {
+    const tf = await import('@huggingface/transformers');
+    tf.env.cacheDir = cfg.cacheDir;
+    tf.env.allowLocalModels = true;
+    tf.env.allowRemoteModels = local ? false : cfg.allowRemote;
+    const pipe = await tf.pipeline('feature-extraction', cfg.model, { dtype: cfg.dtype as 'fp32' });
+    extractor = pipe as unknown as Extractor;
+  } catch (err) {
+    const why = errorMessage(err).split('\n')[0] ?? 'unknown error';
+    const hint = !local && !cfg.allowRemote
+      ? ' (downloads are off: run `memory model pull` with [embedding] allow_remote = true, or point model at a local folder)'
+      : !local
+        ? ' (first use downloads it; check the network, or run `memory model pull` once online)'
+        : '';
+    throw new ModelUnavailable(`cannot load embedding model ${cfg.model}: ${why}${hint}`);
+  }
+  const run = async (texts: string[]): Promise<Float32Array[]> => {
+    const out = await extractor(texts, { pooling: 'mean', normalize: true });
+    const dim = out.dims[out.dims.length - 1] ?? 0;
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i++) vectors.push(Float32Array.from(out.data.subarray(i * dim, (i + 1) * dim)));
+    return vectors;
+  };
+  const probe = await run(['dimension probe']);
+  const dim = probe[0]?.length ?? 0;
+  return {
+    model: modelIdOf(cfg.model),
+    dim,
+    async embedDocuments(texts, onProgress) {
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += cfg.batchSize) {
+        const batch = texts.slice(i, i + cfg.batchSize).map((t) => cfg.documentPrefix + t);
+        out.push(...(await run(batch)));
+        onProgress?.(Math.min(i + cfg.batchSize, texts.length), texts.length);
+      }
+      return out;
+    },
+    async embedQuery(text) {
+      const [v] = await run([cfg.queryPrefix + text]);
+      if (!v) throw new ModelUnavailable('the model returned no vector');
+      return v;
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The export folder: month files per machine, the archive, and safe appends.
+ */
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExportEntry } from '../types.js';
+import { encodeEntry, monthFileName, parseMonthFileName } from './jsonl.js';
+import { withLock } from './lock.js';
+
+export const ARCHIVE_DIR = 'archive';
+
+export interface ExportFile {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the export folder, with '/' (stable key for the ingest table). */
+  rel: string;
+  month: string;
+  /** undefined for archive files (every machine folded together). */
+  machine?: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Every JSONL file of the export folder, archive first, then by name: a stable reading order. */
+export function listExportFiles(exportDir: string): ExportFile[] {
+  const out: ExportFile[] = [];
+  const archive = join(exportDir, ARCHIVE_DIR);
+  if (existsSync(archive)) {
+    for (const name of readdirSync(archive).sort()) {
+      const m = /^(\d{4}-\d{2})\.jsonl$/.exec(name);
+      if (!m) continue;
+      const path = join(archive, name);
+      const st = statSync(path);
+      if (st.isFile()) out.push({ path, rel: `${ARCHIVE_DIR}/${name}`, month: m[1] as string, size: st.size, mtimeMs: st.mtimeMs });
+    }
+  }
+  if (existsSync(exportDir)) {
+    for (const name of readdirSync(exportDir).sort()) {
+      const p = parseMonthFileName(name);
+      if (!p) continue;
+      const path = join(exportDir, name);
+      const st = statSync(path);
+      if (st.isFile()) out.push({ path, rel: name, month: p.month, machine: p.machine, size: st.size, mtimeMs: st.mtimeMs });
+    }
+  }
+  return out;
+}
+
+export function appendLockPath(exportDir: string): string {
+  return join(exportDir, '.append.lock');
+}
+
+/**
+ * Append whole lines to one file under the export folder's lock. A torn final line (a
+ * writer killed mid-line) is first closed with a newline, so it stays one bad line that
+ * readers skip instead of gluing onto the next record.
+ */
+export function appendEntries(exportDir: string, fileName: string, entries: ExportEntry[]): { path: string; bytes: number } {
+  const path = join(exportDir, fileName);
+  if (entries.length === 0) return { path, bytes: 0 };
+  mkdirSync(exportDir, { recursive: true });
+  const payload = Buffer.from(entries.map((e) => `${encodeEntry(e)}\n`).join(''), 'utf8');
+  withLock(appendLockPath(exportDir), { purpose: 'appending to the export folder' }, () => {
+    const fd = openSync(path, 'a+');
+    try {
+      const size = fstatSync(fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        readSync(fd, last, 0, 1, size - 1);
+        if (last[0] !== 10) writeSync(fd, '\n');
+      }
+      let off = 0;
+      while (off < payload.length) off += writeSync(fd, payload, off, payload.length - off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
+  return { path, bytes: payload.length };
+}
+
+/** Append each entry to `<month>_<machine>.jsonl` where month comes from `monthFor(entry)`. */
+export function appendByMonth(exportDir: string, machine: string, entries: ExportEntry[], monthFor: (e: ExportEntry) => string): string[] {
+  const groups = new Map<string, ExportEntry[]>();
+  for (const e of entries) {
+    const name = monthFileName(monthFor(e), machine);
+    const g = groups.get(name);
+    if (g) g.push(e);
+    else groups.set(name, [e]);
+  }
+  const written: string[] = [];
+  for (const [name, group] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+    written.push(appendEntries(exportDir, name, group).path);
+  }
+  return written;
+}

@@ -1,0 +1,204 @@
+/**
+ * JSONL format v1: encode and decode one line. Pure: no I/O.
+ *
+ * Embeddings are base64 of little-endian float32 (lossless, ~2.5x smaller than a decimal
+ * array and far faster to parse); number arrays (the seed format) are accepted on read.
+ */
+import { isTombstone, type ExportEntry, type MemoryRecord, type SkipReason, type Tombstone } from '../types.js';
+
+export const FORMAT_VERSION = 1;
+
+/** Fields with a meaning in v1, in the order they are written. */
+const KNOWN = [
+  'v', 'id', 'deleted', 'session_id', 'project', 'machine', 'timestamp', 'updated_at', 'question', 'answer',
+  'cwd', 'git_branch', 'files', 'source', 'model', 'dim', 'embedding',
+] as const;
+const KNOWN_SET = new Set<string>(KNOWN);
+
+export type Decoded = { ok: true; entry: ExportEntry } | { ok: false; reason: SkipReason; message: string };
+
+export function encodeEmbedding(v: Float32Array): string {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+}
+
+export function decodeEmbedding(value: unknown): Float32Array | undefined {
+  if (typeof value === 'string') {
+    const bytes = Buffer.from(value, 'base64');
+    if (bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
+    const out = new Float32Array(bytes.length / 4);
+    new Uint8Array(out.buffer).set(bytes);
+    return out.every(Number.isFinite) ? out : undefined;
+  }
+  if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    return Float32Array.from(value as number[]);
+  }
+  return undefined;
+}
+
+function isIsoTime(v: unknown): v is string {
+  return typeof v === 'string' && v.length >= 10 && !Number.isNaN(Date.parse(v));
+}
+
+const optionalString = (o: Record<string, unknown>, k: string): string | undefined => {
+  const v = o[k];
+  return typeof v === 'string' ? v : undefined;
+};
+
+function bad(reason: SkipReason, message: string): Decoded {
+  return { ok: false, reason, message };
+}
+
+/** Decode one parsed JSON value into a record or tombstone, or say why it is unusable. */
+export function decodeObject(obj: unknown): Decoded {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return bad('invalid-record', 'not a JSON object');
+  const o = obj as Record<string, unknown>;
+  if (o.v !== FORMAT_VERSION) {
+    return typeof o.v === 'number' && o.v > FORMAT_VERSION
+      ? bad('unknown-version', `format version ${String(o.v)} is newer than this memory-engine understands (${FORMAT_VERSION}); upgrade to read it`)
+      : bad('invalid-record', `"v" must be ${FORMAT_VERSION}`);
+  }
+  if (typeof o.id !== 'string' || o.id.length === 0) return bad('invalid-record', '"id" must be a non-empty string');
+  if (typeof o.machine !== 'string' || o.machine.length === 0) return bad('invalid-record', '"machine" must be a non-empty string');
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (!KNOWN_SET.has(k)) extra[k] = v;
+  const hasExtra = Object.keys(extra).length > 0;
+
+  if (o.deleted === true) {
+    if (!isIsoTime(o.updated_at)) return bad('invalid-record', 'tombstone needs an ISO "updated_at"');
+    const t: Tombstone = { v: 1, id: o.id, deleted: true, updated_at: o.updated_at, machine: o.machine };
+    if (isIsoTime(o.timestamp)) t.timestamp = o.timestamp;
+    if (hasExtra) t.extra = extra;
+    return { ok: true, entry: t };
+  }
+  if (!isIsoTime(o.timestamp)) return bad('invalid-record', '"timestamp" must be an ISO-8601 time');
+  if (typeof o.question !== 'string') return bad('invalid-record', '"question" must be a string');
+  if (typeof o.answer !== 'string') return bad('invalid-record', '"answer" must be a string');
+  if (o.updated_at !== undefined && !isIsoTime(o.updated_at)) return bad('invalid-record', '"updated_at" must be an ISO-8601 time');
+  for (const k of ['session_id', 'project', 'cwd', 'git_branch', 'source', 'model'] as const) {
+    if (o[k] !== undefined && o[k] !== null && typeof o[k] !== 'string') return bad('invalid-record', `"${k}" must be a string`);
+  }
+  if (o.files !== undefined && !(Array.isArray(o.files) && o.files.every((f) => typeof f === 'string'))) {
+    return bad('invalid-record', '"files" must be an array of strings');
+  }
+  if (o.dim !== undefined && !(Number.isInteger(o.dim) && (o.dim as number) > 0)) return bad('invalid-record', '"dim" must be a positive integer');
+
+  const r: MemoryRecord = {
+    v: 1,
+    id: o.id,
+    machine: o.machine,
+    timestamp: o.timestamp,
+    question: o.question,
+    answer: o.answer,
+  };
+  const s = (k: string) => optionalString(o, k);
+  if (s('session_id') !== undefined) r.session_id = s('session_id');
+  if (s('project') !== undefined) r.project = s('project');
+  if (typeof o.updated_at === 'string') r.updated_at = o.updated_at;
+  if (s('cwd') !== undefined) r.cwd = s('cwd');
+  if (s('git_branch') !== undefined) r.git_branch = s('git_branch');
+  if (Array.isArray(o.files)) r.files = o.files as string[];
+  if (s('source') !== undefined) r.source = s('source');
+  if (s('model') !== undefined) r.model = s('model');
+  if (o.embedding !== undefined && o.embedding !== null) {
+    const e = decodeEmbedding(o.embedding);
+    // A damaged vector costs only the vector: the memory stays, pending re-embedding.
+    if (e && (o.dim === undefined || e.length === o.dim)) {
+      r.embedding = e;
+      r.dim = e.length;
+    }
+  }
+  if (r.embedding === undefined && typeof o.dim === 'number' && o.embedding === undefined) r.dim = o.dim;
+  if (hasExtra) r.extra = extra;
+  return { ok: true, entry: r };
+}
+
+export function decodeLine(line: string): Decoded {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(line);
+  } catch (err) {
+    return bad('invalid-json', err instanceof Error ? err.message : 'invalid JSON');
+  }
+  return decodeObject(obj);
+}
+
+/** One line, no trailing newline. Field order is fixed so rewrites are byte-for-byte deterministic. */
+export function encodeEntry(e: ExportEntry): string {
+  const out: Record<string, unknown> = {};
+  if (isTombstone(e)) {
+    out.v = 1;
+    out.id = e.id;
+    out.deleted = true;
+    out.machine = e.machine;
+    if (e.timestamp !== undefined) out.timestamp = e.timestamp;
+    out.updated_at = e.updated_at;
+  } else {
+    for (const k of KNOWN) {
+      if (k === 'deleted') continue;
+      if (k === 'embedding') {
+        if (e.embedding) out.embedding = encodeEmbedding(e.embedding);
+        continue;
+      }
+      if (k === 'dim') {
+        const dim = e.embedding ? e.embedding.length : e.dim;
+        if (dim !== undefined) out.dim = dim;
+        continue;
+      }
+      const v = (e as unknown as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = v;
+    }
+  }
+  if (e.extra) for (const [k, v] of Object.entries(e.extra)) if (!(k in out)) out[k] = v;
+  return JSON.stringify(out);
+}
+
+/** Last-write-wins key: greatest updated_at (else timestamp), then greater machine. */
+export function versionTime(e: ExportEntry): number {
+  const t = Date.parse(e.updated_at ?? (isTombstone(e) ? '' : e.timestamp));
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/**
+ * true when `challenger` (read later) beats `current`. Ties on time and machine go to the
+ * later line, so a challenger with equal keys wins.
+ */
+export function beats(challenger: ExportEntry, current: ExportEntry): boolean {
+  const a = versionTime(challenger);
+  const b = versionTime(current);
+  if (a !== b) return a > b;
+  if (challenger.machine !== current.machine) return challenger.machine > current.machine;
+  return true;
+}
+
+/** Fold entries (in reading order) to one winner per id; tombstones included. */
+export function resolveEntries(entries: Iterable<ExportEntry>): Map<string, ExportEntry> {
+  const winners = new Map<string, ExportEntry>();
+  for (const e of entries) {
+    const cur = winners.get(e.id);
+    if (!cur || beats(e, cur)) winners.set(e.id, e);
+  }
+  return winners;
+}
+
+/** Live memories only: winners that are not tombstones. */
+export function liveRecords(entries: Iterable<ExportEntry>): MemoryRecord[] {
+  const out: MemoryRecord[] = [];
+  for (const e of resolveEntries(entries).values()) if (!isTombstone(e)) out.push(e);
+  return out;
+}
+
+/** `export/<YYYY-MM>_<machine>.jsonl`: the month of the record's timestamp, in UTC. */
+export function monthOf(iso: string): string {
+  const d = new Date(iso);
+  return `${d.getUTCFullYear().toString().padStart(4, '0')}-${(d.getUTCMonth() + 1).toString().padStart(2, '0')}`;
+}
+
+export function monthFileName(month: string, machine: string): string {
+  return `${month}_${machine}.jsonl`;
+}
+
+const MONTH_FILE = /^(\d{4}-\d{2})_([A-Za-z0-9._-]+)\.jsonl$/;
+export function parseMonthFileName(name: string): { month: string; machine: string } | undefined {
+  const m = MONTH_FILE.exec(name);
+  return m ? { month: m[1] as string, machine: m[2] as string } : undefined;
+}

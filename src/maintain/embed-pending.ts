@@ -1,0 +1,49 @@
+/**
+ * Embed memories that have no vector for the configured model (written while the model
+ * could not load, or by another model) and append the embedded versions to this
+ * machine's current-month file.
+ */
+import { appendEntries } from '../export/files.js';
+import { monthFileName, monthOf } from '../export/jsonl.js';
+import { documentText, type Embedder } from '../embed/embedder.js';
+import { rowToRecord, type Store } from '../store/store.js';
+import type { MemoryRecord } from '../types.js';
+
+export interface EmbedPendingOptions {
+  store: Store;
+  embedder: Embedder;
+  exportDir: string;
+  machine: string;
+  now: () => Date;
+  batch?: number;
+  progress?: (done: number, total: number) => void;
+}
+
+export async function embedPending(opts: EmbedPendingOptions): Promise<{ embedded: number; file?: string }> {
+  const total = opts.store.counts().pending;
+  const batch = opts.batch ?? 128;
+  let after = 0;
+  let embedded = 0;
+  let file: string | undefined;
+  for (;;) {
+    const rows = opts.store.pendingRows(batch, after);
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1]?.rowid ?? after;
+    const vectors = await opts.embedder.embedDocuments(rows.map((r) => documentText(r.question, r.answer)));
+    const records: MemoryRecord[] = rows.map((row, i) => {
+      const r = rowToRecord(row);
+      r.embedding = vectors[i];
+      r.model = opts.embedder.model;
+      r.dim = opts.embedder.dim;
+      // Same content, one millisecond newer: it replaces the unembedded version, yet any
+      // real edit made meanwhile on another machine (later updated_at) still wins.
+      r.updated_at = new Date(row.version_ms + 1).toISOString();
+      return r;
+    });
+    const now = opts.now();
+    file = appendEntries(opts.exportDir, monthFileName(monthOf(now.toISOString()), opts.machine), records).path;
+    embedded += records.length;
+    opts.progress?.(embedded, total);
+  }
+  return file ? { embedded, file } : { embedded };
+}

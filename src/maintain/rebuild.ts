@@ -1,0 +1,237 @@
+/**
+ * Bring the SQLite cache up to date with the JSONL export — incrementally when it can,
+ * from scratch when it must (schema/model change, a file that shrank or was rewritten,
+ * a damaged database). Never loads the embedding model.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { listExportFiles, type ExportFile } from '../export/files.js';
+import { acquireLock, type Release } from '../export/lock.js';
+import { readEntries, type Skip } from '../export/read.js';
+import { errorMessage } from '../errors.js';
+import { Store, openDatabase, type IngestRow, type StoreIdentity } from '../store/store.js';
+
+export interface CacheOptions extends StoreIdentity {
+  dbPath: string;
+  /** Force a rebuild from scratch. */
+  full?: boolean;
+  /** Diagnostics (stderr/log). */
+  warn?: (message: string) => void;
+  /** Called after each file with bytes done/total (for a progress bar). */
+  progress?: (done: number, total: number) => void;
+  /** How long to wait for another process updating the cache (ms). */
+  lockTimeoutMs?: number;
+}
+
+export interface RebuildResult {
+  full: boolean;
+  /** Why a full rebuild happened. */
+  reason?: string;
+  /** Live memories after last-write-wins and tombstones. */
+  records: number;
+  pending: number;
+  files: number;
+  files_read: number;
+  lines_read: number;
+  bytes_read: number;
+  skipped_lines: number;
+  /** The first few skipped lines, for the user to look at. */
+  skipped: Skip[];
+  repaired_utf8_lines: number;
+  dim_mismatch: number;
+  /** Another process held the cache: served as it was. */
+  stale?: boolean;
+  ms: number;
+}
+
+const FINGERPRINT_WINDOW = 4096;
+
+/** Hash of the bytes at the start of the file and just before `offset`: a rewrite changes it. */
+export function fingerprint(path: string, offset: number): string {
+  const h = createHash('sha1');
+  const fd = openSync(path, 'r');
+  try {
+    const headLen = Math.min(FINGERPRINT_WINDOW, offset);
+    const head = Buffer.alloc(headLen);
+    if (headLen > 0) readSync(fd, head, 0, headLen, 0);
+    const tailStart = Math.max(0, offset - FINGERPRINT_WINDOW);
+    const tail = Buffer.alloc(offset - tailStart);
+    if (tail.length > 0) readSync(fd, tail, 0, tail.length, tailStart);
+    h.update(head).update('|').update(tail).update(`|${offset}`);
+  } finally {
+    closeSync(fd);
+  }
+  return h.digest('hex');
+}
+
+interface Plan {
+  full: boolean;
+  reason?: string;
+  work: Array<{ file: ExportFile; from: number }>;
+  touched: Array<{ file: ExportFile; row: IngestRow }>;
+}
+
+function plan(store: Store, files: ExportFile[]): Plan {
+  const rows = store.ingestRows();
+  const work: Plan['work'] = [];
+  const touched: Plan['touched'] = [];
+  const present = new Set(files.map((f) => f.rel));
+  for (const rel of rows.keys()) if (!present.has(rel)) return { full: true, reason: `${rel} was removed`, work, touched };
+  for (const file of files) {
+    const row = rows.get(file.rel);
+    if (!row) {
+      work.push({ file, from: 0 });
+      continue;
+    }
+    if (file.size === row.size && file.mtimeMs === row.mtime_ms) continue;
+    if (file.size < row.offset) return { full: true, reason: `${file.rel} shrank`, work, touched };
+    if (fingerprint(file.path, row.offset) !== row.fingerprint) return { full: true, reason: `${file.rel} was rewritten`, work, touched };
+    if (file.size === row.size) touched.push({ file, row });
+    else work.push({ file, from: row.offset });
+  }
+  return { full: false, work, touched };
+}
+
+function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts: CacheOptions): void {
+  const total = work.reduce((s, w) => s + (w.file.size - w.from), 0);
+  let done = 0;
+  for (const { file, from } of work) {
+    let r;
+    try {
+      r = readEntries(file.path, { fromOffset: from, onEntry: (e) => void store.apply(e, file.rel) });
+    } catch (err) {
+      // An unreadable file costs that file only; the next run tries again.
+      opts.warn?.(`cannot read ${file.path}: ${errorMessage(err)}`);
+      continue;
+    }
+    res.files_read++;
+    res.lines_read += r.lines;
+    res.bytes_read += r.size - from;
+    res.skipped_lines += r.skipped.length;
+    res.repaired_utf8_lines += r.repairedUtf8;
+    for (const s of r.skipped) if (res.skipped.length < 20) res.skipped.push(s);
+    store.setIngest({ file: file.rel, offset: r.endOffset, size: r.size, mtime_ms: file.mtimeMs, fingerprint: fingerprint(file.path, r.endOffset) });
+    done += file.size - from;
+    opts.progress?.(done, total);
+  }
+}
+
+function removeDbFiles(path: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
+}
+
+function buildFromScratch(opts: CacheOptions, files: ExportFile[], res: RebuildResult): void {
+  const tmp = `${opts.dbPath}.building-${process.pid}`;
+  removeDbFiles(tmp);
+  const db = openDatabase(tmp, { fast: true });
+  try {
+    const store = Store.create(db, opts);
+    store.transaction(() => ingestFiles(store, files.map((file) => ({ file, from: 0 })), res, opts));
+    res.dim_mismatch += store.stats.dimMismatch;
+    db.close();
+  } catch (err) {
+    if (db.open) db.close();
+    removeDbFiles(tmp);
+    throw err;
+  }
+  // Readers keep their old snapshot; a stale WAL must not be replayed onto the new file.
+  rmSync(`${opts.dbPath}-wal`, { force: true });
+  rmSync(`${opts.dbPath}-shm`, { force: true });
+  renameSync(tmp, opts.dbPath);
+}
+
+function openExisting(opts: CacheOptions): { store?: Store; reason?: string } {
+  if (!existsSync(opts.dbPath)) return { reason: 'no cache yet' };
+  let db;
+  try {
+    db = openDatabase(opts.dbPath);
+    const why = Store.mismatch(db, opts);
+    if (why) {
+      db.close();
+      return { reason: why };
+    }
+    return { store: new Store(db, opts) };
+  } catch (err) {
+    if (db?.open) db.close();
+    return { reason: `cache unreadable (${errorMessage(err)})` };
+  }
+}
+
+/**
+ * Update the cache and return it open. When another process holds the cache lock longer
+ * than `lockTimeoutMs`, serve the cache as it is (marked stale) rather than fail.
+ */
+export function openCache(opts: CacheOptions): { store: Store; result: RebuildResult } {
+  const started = performance.now();
+  mkdirSync(dirname(opts.dbPath), { recursive: true });
+  const res: RebuildResult = {
+    full: false, records: 0, pending: 0, files: 0, files_read: 0, lines_read: 0, bytes_read: 0,
+    skipped_lines: 0, skipped: [], repaired_utf8_lines: 0, dim_mismatch: 0, ms: 0,
+  };
+  let release: Release | undefined;
+  try {
+    release = acquireLock(`${opts.dbPath}.lock`, { timeoutMs: opts.lockTimeoutMs ?? 60_000, purpose: 'the memory cache' });
+  } catch (err) {
+    const existing = openExisting(opts);
+    if (!existing.store) throw err;
+    opts.warn?.(`${errorMessage(err)}; searching the cache as it is`);
+    res.stale = true;
+    return { store: existing.store, result: finish(existing.store, res, started) };
+  }
+  try {
+    const files = listExportFiles(opts.exportDir);
+    res.files = files.length;
+    let store: Store | undefined;
+    let reason = opts.full ? 'requested' : undefined;
+    if (!opts.full) {
+      const existing = openExisting(opts);
+      store = existing.store;
+      reason = existing.reason;
+    }
+    if (store) {
+      const p = plan(store, files);
+      if (p.full) {
+        reason = p.reason;
+        store.close();
+        store = undefined;
+      } else {
+        const s = store;
+        s.transaction(() => {
+          ingestFiles(s, p.work, res, opts);
+          for (const { file, row } of p.touched) s.setIngest({ ...row, mtime_ms: file.mtimeMs });
+        });
+        res.dim_mismatch += s.stats.dimMismatch;
+      }
+    }
+    if (!store) {
+      res.full = true;
+      if (reason) res.reason = reason;
+      buildFromScratch(opts, files, res);
+      store = new Store(openDatabase(opts.dbPath), opts);
+    }
+    return { store, result: finish(store, res, started) };
+  } finally {
+    release();
+  }
+}
+
+function finish(store: Store, res: RebuildResult, started: number): RebuildResult {
+  const c = store.counts();
+  res.records = c.records;
+  res.pending = c.pending;
+  res.ms = Math.round(performance.now() - started);
+  return res;
+}
+
+export function dbBytes(dbPath: string): number {
+  let total = 0;
+  for (const suffix of ['', '-wal']) {
+    try {
+      total += statSync(`${dbPath}${suffix}`).size;
+    } catch {
+      /* absent */
+    }
+  }
+  return total;
+}

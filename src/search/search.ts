@@ -1,0 +1,98 @@
+/**
+ * Hybrid search: safe FTS5 keyword query + vec0 KNN, fused with RRF, then time decay.
+ * The query embedding is passed in as a function, so keyword mode never loads a model and
+ * tests hand in the real tiny model or none at all.
+ */
+import { UserError } from '../errors.js';
+import type { MemoryRow, Store } from '../store/store.js';
+import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
+import { decayFactor, fuseRanks } from './fuse.js';
+import { buildKeywordQuery } from './query.js';
+
+export interface SearchOptions {
+  query: string;
+  mode: SearchMode;
+  filters: SearchFilters;
+  topK: number;
+  halfLifeDays: number;
+  rrfK: number;
+  /** Candidates taken from each ranked list before fusion. */
+  candidates?: number;
+}
+
+export interface SearchDeps {
+  store: Store;
+  /** Returns the query vector; throws ModelUnavailable when the model cannot load. */
+  embedQuery?: (text: string) => Promise<Float32Array>;
+  now: number;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Set when hybrid search fell back to keywords only, with the reason. */
+  degraded?: string;
+}
+
+export function toHit(row: MemoryRow, score: number): SearchHit {
+  return {
+    id: row.id,
+    score,
+    timestamp: row.timestamp,
+    machine: row.machine,
+    project: row.project,
+    question: row.question,
+    answer: row.answer,
+  };
+}
+
+export async function search(deps: SearchDeps, opts: SearchOptions): Promise<SearchResult> {
+  const k = opts.candidates ?? 50;
+  const lists: number[][] = [];
+  let degraded: string | undefined;
+  if (opts.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
+
+  if (opts.mode !== 'vector') {
+    const q = buildKeywordQuery(opts.query);
+    if (q.match) lists.push(deps.store.fts(q.match, opts.filters, k).map((r) => r.rowid));
+    if (q.short.length > 0) lists.push(deps.store.substring(q.short, opts.filters, k).map((r) => r.rowid));
+  }
+  if (opts.mode !== 'keyword') {
+    if (deps.store.dim === 0) {
+      if (opts.mode === 'vector') {
+        throw new UserError('no embedded memories yet: vector search has nothing to search', 'run `memory rebuild --with-model`, or use --mode keyword');
+      }
+      degraded = 'no embedded memories yet; keyword results only';
+    } else if (!deps.embedQuery) {
+      degraded = 'no embedding model; keyword results only';
+    } else {
+      let vec: Float32Array | undefined;
+      try {
+        vec = await deps.embedQuery(opts.query);
+      } catch (err) {
+        if (opts.mode === 'vector') throw new UserError(err instanceof Error ? err.message : String(err), 'use --mode keyword');
+        degraded = `${err instanceof Error ? err.message : String(err)}; keyword results only`;
+      }
+      if (vec) {
+        if (vec.length !== deps.store.dim) {
+          const msg = `the model gives ${vec.length}-d vectors but the cache holds ${deps.store.dim}-d ones`;
+          if (opts.mode === 'vector') throw new UserError(msg, 'run `memory rebuild --full`');
+          degraded = `${msg}; keyword results only`;
+        } else {
+          lists.push(deps.store.knn(vec, opts.filters, k).map((r) => r.rowid));
+        }
+      }
+    }
+  }
+
+  const fused = fuseRanks(lists, opts.rrfK);
+  const rows = deps.store.rowsByRowid([...fused.keys()]);
+  const scored: Array<{ row: MemoryRow; score: number }> = [];
+  for (const [rowid, s] of fused) {
+    const row = rows.get(rowid);
+    if (!row) continue;
+    scored.push({ row, score: s * decayFactor(row.ts_ms, deps.now, opts.halfLifeDays) });
+  }
+  scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
+  const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6))));
+  return degraded ? { hits, degraded } : { hits };
+}

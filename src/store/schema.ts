@@ -1,0 +1,62 @@
+/**
+ * DDL of the disposable cache. Bump STORE_VERSION whenever a table changes: an older
+ * cache is then rebuilt from JSONL instead of being migrated.
+ */
+export const STORE_VERSION = 1;
+
+export const BASE_DDL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS ingest (
+  file TEXT PRIMARY KEY,       -- path relative to the export folder
+  offset INTEGER NOT NULL,     -- bytes consumed (just after the last complete line)
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  fingerprint TEXT NOT NULL    -- hash of the bytes around the start and the offset
+);
+CREATE TABLE IF NOT EXISTS memories (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  deleted INTEGER NOT NULL DEFAULT 0,
+  session_id TEXT,
+  project TEXT,
+  machine TEXT NOT NULL,
+  timestamp TEXT NOT NULL,
+  ts_ms INTEGER NOT NULL,
+  updated_at TEXT,
+  version_ms INTEGER NOT NULL,
+  question TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  cwd TEXT,
+  git_branch TEXT,
+  files TEXT,                  -- JSON array
+  source TEXT,
+  model TEXT,                  -- model of the stored embedding (NULL: pending)
+  dim INTEGER,
+  has_vector INTEGER NOT NULL DEFAULT 0, -- 1 when the vector is in memories_vec
+  extra TEXT,                  -- unknown JSONL fields, JSON
+  file TEXT                    -- export file of the winning version
+);
+CREATE INDEX IF NOT EXISTS memories_ts ON memories (deleted, ts_ms);
+CREATE INDEX IF NOT EXISTS memories_project_ts ON memories (project, ts_ms);
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
+  question, answer, content='memories', content_rowid='rowid', tokenize='trigram'
+);
+`;
+
+/**
+ * vec0 with the project as partition key (a project-scoped KNN reads only that shard:
+ * ~14 ms instead of ~62 ms over 100k 384-d vectors here) and machine/time as metadata
+ * columns, so every filter is applied inside the KNN, not after it. chunk_size is lowered
+ * from 1024 because every partition allocates at least one whole chunk.
+ */
+export function vecDdl(dim: number): string {
+  if (!Number.isInteger(dim) || dim <= 0 || dim > 8192) throw new Error(`invalid vector dim ${dim}`);
+  return `CREATE VIRTUAL TABLE IF NOT EXISTS memories_vec USING vec0(
+    memory_rowid INTEGER PRIMARY KEY,
+    embedding float[${dim}] distance_metric=cosine,
+    project TEXT PARTITION KEY,
+    machine TEXT,
+    ts_ms INTEGER,
+    chunk_size=256
+  )`;
+}

@@ -1,0 +1,460 @@
+/**
+ * The SQLite cache: memories + FTS5 trigram + vec0. Derived from JSONL only, so any doubt
+ * about it (schema, model, corruption) is answered by rebuilding it. Vectors arrive as
+ * Float32Array; this module never loads the embedding model.
+ */
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { beats, versionTime } from '../export/jsonl.js';
+import { isTombstone, type ExportEntry, type MemoryRecord, type SearchFilters } from '../types.js';
+import { BASE_DDL, STORE_VERSION, vecDdl } from './schema.js';
+
+export type DB = Database.Database;
+
+export interface IngestRow {
+  file: string;
+  offset: number;
+  size: number;
+  mtime_ms: number;
+  fingerprint: string;
+}
+
+export interface MemoryRow {
+  rowid: number;
+  id: string;
+  deleted: number;
+  session_id: string | null;
+  project: string | null;
+  machine: string;
+  timestamp: string;
+  ts_ms: number;
+  updated_at: string | null;
+  version_ms: number;
+  question: string;
+  answer: string;
+  cwd: string | null;
+  git_branch: string | null;
+  files: string | null;
+  source: string | null;
+  model: string | null;
+  dim: number | null;
+  has_vector: number;
+  extra: string | null;
+  file: string | null;
+}
+
+export interface StoreIdentity {
+  /** Model id whose vectors go into vec0. */
+  model: string;
+  /** Vector size from config; 0 = take it from the first matching record. */
+  dim: number;
+  /** Export folder the cache was built from. */
+  exportDir: string;
+}
+
+export type ApplyOutcome = 'inserted' | 'updated' | 'deleted' | 'unchanged' | 'older';
+
+export interface ApplyStats {
+  /** Vectors not indexed because their size differs from the cache's dim. */
+  dimMismatch: number;
+}
+
+/** Open a connection with sqlite-vec loaded, WAL and a busy timeout. Throws on a damaged file. */
+export function openDatabase(path: string, opts: { fast?: boolean } = {}): DB {
+  const db = new Database(path);
+  try {
+    sqliteVec.load(db);
+    db.pragma('busy_timeout = 10000');
+    if (opts.fast) {
+      // A brand-new cache built into a temp file: no journal needed, a crash just discards it.
+      db.pragma('journal_mode = OFF');
+      db.pragma('synchronous = OFF');
+    } else {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('cache_size = -65536');
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+export class Store {
+  private vecDim: number;
+  private readonly stmts;
+  private vecStmts?: { insert: Database.Statement; remove: Database.Statement };
+  readonly stats: ApplyStats = { dimMismatch: 0 };
+
+  constructor(
+    readonly db: DB,
+    readonly identity: StoreIdentity,
+  ) {
+    this.vecDim = 0;
+    this.stmts = {
+      byId: db.prepare<[string], Pick<MemoryRow, 'rowid' | 'version_ms' | 'machine' | 'deleted' | 'question' | 'answer' | 'has_vector'>>(
+        'SELECT rowid, version_ms, machine, deleted, question, answer, has_vector FROM memories WHERE id = ?',
+      ),
+      insert: db.prepare(
+        `INSERT INTO memories (id, deleted, session_id, project, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
+           cwd, git_branch, files, source, model, dim, has_vector, extra, file)
+         VALUES (@id, @deleted, @session_id, @project, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
+           @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file)`,
+      ),
+      update: db.prepare(
+        `UPDATE memories SET deleted=@deleted, session_id=@session_id, project=@project, machine=@machine, timestamp=@timestamp,
+           ts_ms=@ts_ms, updated_at=@updated_at, version_ms=@version_ms, question=@question, answer=@answer, cwd=@cwd,
+           git_branch=@git_branch, files=@files, source=@source, model=@model, dim=@dim, has_vector=@has_vector,
+           extra=@extra, file=@file WHERE rowid=@rowid`,
+      ),
+      ftsInsert: db.prepare('INSERT INTO memories_fts (rowid, question, answer) VALUES (?, ?, ?)'),
+      ftsDelete: db.prepare("INSERT INTO memories_fts (memories_fts, rowid, question, answer) VALUES ('delete', ?, ?, ?)"),
+      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      ingestAll: db.prepare<[], IngestRow>('SELECT file, offset, size, mtime_ms, fingerprint FROM ingest'),
+      ingestSet: db.prepare(
+        `INSERT INTO ingest (file, offset, size, mtime_ms, fingerprint) VALUES (@file, @offset, @size, @mtime_ms, @fingerprint)
+         ON CONFLICT(file) DO UPDATE SET offset=excluded.offset, size=excluded.size, mtime_ms=excluded.mtime_ms, fingerprint=excluded.fingerprint`,
+      ),
+    };
+    const dim = Number(this.meta('dim') ?? 0);
+    if (dim > 0 && this.hasVecTable()) this.vecDim = dim;
+  }
+
+  /** Create tables in an empty database and stamp it with what it was built from. */
+  static create(db: DB, identity: StoreIdentity): Store {
+    db.exec(BASE_DDL);
+    const store = new Store(db, identity);
+    store.setMeta('schema_version', String(STORE_VERSION));
+    store.setMeta('model', identity.model);
+    store.setMeta('export_dir', identity.exportDir);
+    store.setMeta('dim', '0');
+    if (identity.dim > 0) store.ensureVecTable(identity.dim);
+    return store;
+  }
+
+  /** Why an existing cache cannot serve this identity, or undefined when it can. */
+  static mismatch(db: DB, identity: StoreIdentity): string | undefined {
+    const tables = new Set(db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table')").all().map((r) => r.name));
+    for (const t of ['meta', 'ingest', 'memories', 'memories_fts']) if (!tables.has(t)) return `table ${t} is missing`;
+    const get = (k: string) => db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(k)?.value;
+    const version = get('schema_version');
+    if (version !== String(STORE_VERSION)) return `cache schema ${version ?? 'unknown'} differs from ${STORE_VERSION}`;
+    if (get('model') !== identity.model) return `model changed (${get('model') ?? 'none'} → ${identity.model})`;
+    if (get('export_dir') !== identity.exportDir) return 'export folder changed';
+    const dim = Number(get('dim') ?? 0);
+    if (identity.dim > 0 && dim > 0 && dim !== identity.dim) return `dim changed (${dim} → ${identity.dim})`;
+    return undefined;
+  }
+
+  meta(key: string): string | undefined {
+    return this.stmts.getMeta.get(key)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmts.setMeta.run(key, value);
+  }
+
+  get dim(): number {
+    return this.vecDim;
+  }
+
+  private hasVecTable(): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memories_vec'").get() !== undefined;
+  }
+
+  private ensureVecTable(dim: number): void {
+    if (this.vecDim > 0) return;
+    this.db.exec(vecDdl(dim));
+    this.vecDim = dim;
+    this.setMeta('dim', String(dim));
+  }
+
+  ingestRows(): Map<string, IngestRow> {
+    return new Map(this.stmts.ingestAll.all().map((r) => [r.file, r]));
+  }
+
+  setIngest(row: IngestRow): void {
+    this.stmts.ingestSet.run(row);
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** Apply one JSONL entry with last-write-wins; keeps FTS and vec0 in step. */
+  apply(entry: ExportEntry, file: string): ApplyOutcome {
+    const cur = this.stmts.byId.get(entry.id);
+    if (cur) {
+      const current = { id: entry.id, machine: cur.machine, updated_at: new Date(cur.version_ms).toISOString(), v: 1, deleted: true } as const;
+      if (!beats(entry, current)) return 'older';
+      if (cur.deleted === 0) {
+        this.stmts.ftsDelete.run(cur.rowid, cur.question, cur.answer);
+        if (cur.has_vector) this.deleteVector(cur.rowid);
+      }
+    }
+    const params = this.rowParams(entry, file);
+    let rowid: number;
+    if (cur) {
+      rowid = cur.rowid;
+      this.stmts.update.run({ ...params, rowid });
+    } else {
+      rowid = Number(this.stmts.insert.run(params).lastInsertRowid);
+    }
+    if (isTombstone(entry)) return 'deleted';
+    this.stmts.ftsInsert.run(rowid, entry.question, entry.answer);
+    if (params.has_vector && entry.embedding) this.insertVector(rowid, entry, entry.embedding);
+    return cur ? 'updated' : 'inserted';
+  }
+
+  private vectorUsable(r: MemoryRecord): boolean {
+    if (!r.embedding || r.model !== this.identity.model) return false;
+    if (this.vecDim === 0) {
+      if (this.identity.dim > 0 && r.embedding.length !== this.identity.dim) {
+        this.stats.dimMismatch++;
+        return false;
+      }
+      this.ensureVecTable(r.embedding.length);
+    }
+    if (r.embedding.length !== this.vecDim) {
+      this.stats.dimMismatch++;
+      return false;
+    }
+    return true;
+  }
+
+  private rowParams(entry: ExportEntry, file: string) {
+    const version_ms = versionTime(entry);
+    if (isTombstone(entry)) {
+      const ts = entry.timestamp ?? entry.updated_at;
+      return {
+        id: entry.id, deleted: 1, session_id: null, project: null, machine: entry.machine, timestamp: ts, ts_ms: Date.parse(ts),
+        updated_at: entry.updated_at, version_ms, question: '', answer: '', cwd: null, git_branch: null, files: null,
+        source: null, model: null, dim: null, has_vector: 0, extra: null, file,
+      };
+    }
+    const usable = this.vectorUsable(entry);
+    return {
+      id: entry.id,
+      deleted: 0,
+      session_id: entry.session_id ?? null,
+      project: entry.project ?? null,
+      machine: entry.machine,
+      timestamp: entry.timestamp,
+      ts_ms: Date.parse(entry.timestamp),
+      updated_at: entry.updated_at ?? null,
+      version_ms,
+      question: entry.question,
+      answer: entry.answer,
+      cwd: entry.cwd ?? null,
+      git_branch: entry.git_branch ?? null,
+      files: entry.files ? JSON.stringify(entry.files) : null,
+      source: entry.source ?? null,
+      model: entry.embedding ? (entry.model ?? null) : null,
+      dim: entry.embedding ? entry.embedding.length : null,
+      has_vector: usable ? 1 : 0,
+      extra: entry.extra ? JSON.stringify(entry.extra) : null,
+      file,
+    };
+  }
+
+  private vec(): { insert: Database.Statement; remove: Database.Statement } {
+    this.vecStmts ??= {
+      insert: this.db.prepare('INSERT INTO memories_vec (memory_rowid, embedding, project, machine, ts_ms) VALUES (?, ?, ?, ?, ?)'),
+      remove: this.db.prepare('DELETE FROM memories_vec WHERE memory_rowid = ?'),
+    };
+    return this.vecStmts;
+  }
+
+  private insertVector(rowid: number, r: MemoryRecord, v: Float32Array): void {
+    // vec0 keys and integer metadata must be BigInt: a JS number binds as REAL and is refused.
+    // vec0 has no upsert ("INSERT OR REPLACE" fails on an existing key): callers delete first.
+    this.vec().insert.run(BigInt(rowid), Buffer.from(v.buffer, v.byteOffset, v.byteLength), r.project ?? '', r.machine, BigInt(Date.parse(r.timestamp)));
+  }
+
+  private deleteVector(rowid: number): void {
+    if (this.vecDim > 0) this.vec().remove.run(BigInt(rowid));
+  }
+
+  /** Remove memories from the cache at once (forget); JSONL tombstones make it permanent. */
+  forget(ids: string[], machine: string, updatedAt: string, file: string): number {
+    let n = 0;
+    for (const id of ids) {
+      if (this.apply({ v: 1, id, deleted: true, machine, updated_at: updatedAt }, file) === 'deleted') n++;
+    }
+    return n;
+  }
+
+  // ---- queries -------------------------------------------------------------------------
+
+  private filterSql(f: SearchFilters, alias: string): { sql: string; params: Array<string | number> } {
+    const parts: string[] = [];
+    const params: Array<string | number> = [];
+    if (f.project !== undefined) {
+      parts.push(`${alias}.project = ?`);
+      params.push(f.project);
+    }
+    if (f.machine !== undefined) {
+      parts.push(`${alias}.machine = ?`);
+      params.push(f.machine);
+    }
+    if (f.sinceMs !== undefined) {
+      parts.push(`${alias}.ts_ms >= ?`);
+      params.push(f.sinceMs);
+    }
+    if (f.untilMs !== undefined) {
+      parts.push(`${alias}.ts_ms < ?`);
+      params.push(f.untilMs);
+    }
+    return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+  }
+
+  /** FTS5 search; `match` must come from the safe query builder. Lower score = better. */
+  fts(match: string, f: SearchFilters, limit: number): Array<{ rowid: number; score: number }> {
+    const { sql, params } = this.filterSql(f, 'm');
+    // Question text counts double: it states what the memory is about.
+    return this.db
+      .prepare<unknown[], { rowid: number; score: number }>(
+        `SELECT m.rowid AS rowid, bm25(memories_fts, 2.0, 1.0) AS score
+         FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH ? AND m.deleted = 0${sql}
+         ORDER BY score LIMIT ?`,
+      )
+      .all(match, ...params, limit);
+  }
+
+  /**
+   * Substring search for terms the trigram index cannot serve (1–2 characters). Newest
+   * first, so the scan stops early on common terms. Ranked by how many terms matched.
+   */
+  substring(needles: string[], f: SearchFilters, limit: number): Array<{ rowid: number; hits: number }> {
+    if (needles.length === 0) return [];
+    const { sql, params } = this.filterSql(f, 'm');
+    const hitExpr = needles.map(() => '(instr(lower(m.question), ?) > 0 OR instr(lower(m.answer), ?) > 0)').join(' + ');
+    const needleParams = needles.flatMap((n) => [n.toLowerCase(), n.toLowerCase()]);
+    return this.db
+      .prepare<unknown[], { rowid: number; hits: number }>(
+        `SELECT rowid, hits FROM (
+           SELECT m.rowid AS rowid, (${hitExpr}) AS hits, m.ts_ms AS ts FROM memories m
+           WHERE m.deleted = 0${sql} ORDER BY m.ts_ms DESC
+         ) WHERE hits > 0 LIMIT ?`,
+      )
+      .all(...needleParams, ...params, limit * 4)
+      .sort((a, b) => b.hits - a.hits)
+      .slice(0, limit);
+  }
+
+  /** Cosine KNN with every filter inside vec0's query (partition key + metadata). */
+  knn(q: Float32Array, f: SearchFilters, k: number): Array<{ rowid: number; distance: number }> {
+    if (this.vecDim === 0 || q.length !== this.vecDim) return [];
+    const parts: string[] = [];
+    const params: Array<string | bigint> = [];
+    if (f.project !== undefined) {
+      parts.push('project = ?');
+      params.push(f.project);
+    }
+    if (f.machine !== undefined) {
+      parts.push('machine = ?');
+      params.push(f.machine);
+    }
+    if (f.sinceMs !== undefined) {
+      parts.push('ts_ms >= ?');
+      params.push(BigInt(f.sinceMs));
+    }
+    if (f.untilMs !== undefined) {
+      parts.push('ts_ms < ?');
+      params.push(BigInt(f.untilMs));
+    }
+    const where = parts.map((p) => ` AND ${p}`).join('');
+    return this.db
+      .prepare<unknown[], { rowid: number; distance: number }>(
+        `SELECT memory_rowid AS rowid, distance FROM memories_vec WHERE embedding MATCH ? AND k = ?${where} ORDER BY distance`,
+      )
+      .all(Buffer.from(q.buffer, q.byteOffset, q.byteLength), k, ...params)
+      .map((r) => ({ rowid: Number(r.rowid), distance: r.distance }));
+  }
+
+  rowsByRowid(rowids: number[]): Map<number, MemoryRow> {
+    const out = new Map<number, MemoryRow>();
+    if (rowids.length === 0) return out;
+    const stmt = this.db.prepare<[string], MemoryRow>('SELECT * FROM memories WHERE rowid IN (SELECT value FROM json_each(?))');
+    for (const r of stmt.all(JSON.stringify(rowids))) out.set(r.rowid, r);
+    return out;
+  }
+
+  byId(id: string): MemoryRow | undefined {
+    return this.db.prepare<[string], MemoryRow>('SELECT * FROM memories WHERE id = ?').get(id);
+  }
+
+  /** Ids starting with a prefix (for `show`/`forget` with a short id). */
+  idsWithPrefix(prefix: string, limit = 5): string[] {
+    return this.db
+      .prepare<[string, string, number], { id: string }>("SELECT id FROM memories WHERE id >= ? AND id < ? || char(1114111) AND deleted = 0 LIMIT ?")
+      .all(prefix, prefix, limit)
+      .map((r) => r.id);
+  }
+
+  recent(project: string | undefined, limit: number): MemoryRow[] {
+    if (project === undefined) {
+      return this.db.prepare<[number], MemoryRow>('SELECT * FROM memories WHERE deleted = 0 ORDER BY ts_ms DESC LIMIT ?').all(limit);
+    }
+    return this.db
+      .prepare<[string, number], MemoryRow>('SELECT * FROM memories WHERE project = ? AND deleted = 0 ORDER BY ts_ms DESC LIMIT ?')
+      .all(project, limit);
+  }
+
+  /** Live memories with no vector for the configured model (need `rebuild --with-model`). */
+  pendingRows(limit: number, afterRowid = 0): MemoryRow[] {
+    return this.db
+      .prepare<[number, number], MemoryRow>('SELECT * FROM memories WHERE deleted = 0 AND has_vector = 0 AND rowid > ? ORDER BY rowid LIMIT ?')
+      .all(afterRowid, limit);
+  }
+
+  counts(): { records: number; pending: number; tombstones: number; machines: string[]; projects: number; oldest?: string; newest?: string } {
+    const c = this.db
+      .prepare<[], { records: number; pending: number; tombstones: number; projects: number; oldest: string | null; newest: string | null }>(
+        `SELECT
+           SUM(deleted = 0) AS records,
+           SUM(deleted = 0 AND has_vector = 0) AS pending,
+           SUM(deleted = 1) AS tombstones,
+           COUNT(DISTINCT CASE WHEN deleted = 0 THEN project END) AS projects,
+           MIN(CASE WHEN deleted = 0 THEN timestamp END) AS oldest,
+           MAX(CASE WHEN deleted = 0 THEN timestamp END) AS newest
+         FROM memories`,
+      )
+      .get();
+    const machines = this.db
+      .prepare<[], { machine: string }>('SELECT DISTINCT machine FROM memories WHERE deleted = 0 ORDER BY machine')
+      .all()
+      .map((r) => r.machine);
+    return {
+      records: c?.records ?? 0,
+      pending: c?.pending ?? 0,
+      tombstones: c?.tombstones ?? 0,
+      machines,
+      projects: c?.projects ?? 0,
+      ...(c?.oldest ? { oldest: c.oldest } : {}),
+      ...(c?.newest ? { newest: c.newest } : {}),
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** Rebuild the JSONL record of a cached row (for re-embedding and `show --json`). */
+export function rowToRecord(row: MemoryRow): MemoryRecord {
+  const r: MemoryRecord = { v: 1, id: row.id, machine: row.machine, timestamp: row.timestamp, question: row.question, answer: row.answer };
+  if (row.session_id !== null) r.session_id = row.session_id;
+  if (row.project !== null) r.project = row.project;
+  if (row.updated_at !== null) r.updated_at = row.updated_at;
+  if (row.cwd !== null) r.cwd = row.cwd;
+  if (row.git_branch !== null) r.git_branch = row.git_branch;
+  if (row.files !== null) r.files = JSON.parse(row.files) as string[];
+  if (row.source !== null) r.source = row.source;
+  if (row.model !== null) r.model = row.model;
+  if (row.extra !== null) r.extra = JSON.parse(row.extra) as Record<string, unknown>;
+  return r;
+}

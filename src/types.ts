@@ -1,0 +1,67 @@
+/** Domain types shared across modules. No behaviour lives here. */
+
+/** One live memory: a verbatim question/answer turn of an agent session (JSONL format v1). */
+export interface MemoryRecord {
+  v: 1;
+  id: string;
+  session_id?: string;
+  project?: string;
+  machine: string;
+  /** ISO-8601 UTC time of the prompt; decides the month file and the time decay. */
+  timestamp: string;
+  /** ISO-8601 UTC time this version was written; last-write-wins key. */
+  updated_at?: string;
+  question: string;
+  answer: string;
+  cwd?: string;
+  git_branch?: string;
+  files?: string[];
+  source?: string;
+  model?: string;
+  dim?: number;
+  /** Unit-length float32 vector, or absent while the record is pending. */
+  embedding?: Float32Array;
+  /** Fields this version does not know, kept so a rewrite loses nothing. */
+  extra?: Record<string, unknown>;
+}
+
+/** `{"v":1,"id":…,"deleted":true,…}`: forgets a memory on every machine. */
+export interface Tombstone {
+  v: 1;
+  id: string;
+  deleted: true;
+  updated_at: string;
+  machine: string;
+  timestamp?: string;
+  extra?: Record<string, unknown>;
+}
+
+export type ExportEntry = MemoryRecord | Tombstone;
+
+export function isTombstone(e: ExportEntry): e is Tombstone {
+  return (e as Tombstone).deleted === true;
+}
+
+/** Why a JSONL line was skipped. */
+export type SkipReason = 'invalid-json' | 'invalid-utf8' | 'invalid-record' | 'oversize' | 'torn-tail' | 'unknown-version';
+
+export interface SearchFilters {
+  project?: string;
+  machine?: string;
+  /** Inclusive lower bound, epoch ms. */
+  sinceMs?: number;
+  /** Exclusive upper bound, epoch ms. */
+  untilMs?: number;
+}
+
+export type SearchMode = 'hybrid' | 'keyword' | 'vector';
+
+export interface SearchHit {
+  id: string;
+  score: number;
+  timestamp: string;
+  machine: string;
+  project: string | null;
+  question: string;
+  answer: string;
+}
