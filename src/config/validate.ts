@@ -34,7 +34,7 @@ export function checkValue(spec: KeySpec, value: unknown): string | undefined {
       if (spec.fileNameSafe && value !== '' && !FILE_NAME_SAFE.test(value)) {
         return `"${value}" is used in file names: use only letters, digits, '.', '_' and '-'`;
       }
-      if (spec.fileNameSafe && (value === '.' || value === '..')) return `"${value}" is not a usable name`;
+      if (spec.fileNameSafe && (value === '.' || value === '..')) return `"${value}" is used in file names: it cannot be "." or ".."`;
       return undefined;
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `expected ${expected}, got ${describe(value)}`;

@@ -66,40 +66,49 @@ export function fingerprint(path: string, offset: number): string {
 }
 
 interface Plan {
-  full: boolean;
-  reason?: string;
+  /** Files to read from an offset (new files from 0, grown files from where we stopped). */
   work: Array<{ file: ExportFile; from: number }>;
+  /** Files whose bytes changed under us (monthly-merge rewrote an archive): read again whole. */
+  reread: ExportFile[];
+  /** Files gone since last time (folded into the archive by monthly-merge). */
+  removed: string[];
+  /** Same bytes, new mtime (git checkout, touch): only the bookkeeping changes. */
   touched: Array<{ file: ExportFile; row: IngestRow }>;
 }
 
 function plan(store: Store, files: ExportFile[]): Plan {
   const rows = store.ingestRows();
-  const work: Plan['work'] = [];
-  const touched: Plan['touched'] = [];
+  const p: Plan = { work: [], reread: [], removed: [], touched: [] };
   const present = new Set(files.map((f) => f.rel));
-  for (const rel of rows.keys()) if (!present.has(rel)) return { full: true, reason: `${rel} was removed`, work, touched };
+  for (const rel of rows.keys()) if (!present.has(rel)) p.removed.push(rel);
   for (const file of files) {
     const row = rows.get(file.rel);
-    if (!row) {
-      work.push({ file, from: 0 });
-      continue;
-    }
-    if (file.size === row.size && file.mtimeMs === row.mtime_ms) continue;
-    if (file.size < row.offset) return { full: true, reason: `${file.rel} shrank`, work, touched };
-    if (fingerprint(file.path, row.offset) !== row.fingerprint) return { full: true, reason: `${file.rel} was rewritten`, work, touched };
-    if (file.size === row.size) touched.push({ file, row });
-    else work.push({ file, from: row.offset });
+    if (!row) p.work.push({ file, from: 0 });
+    else if (file.size === row.size && file.mtimeMs === row.mtime_ms) continue;
+    else if (file.size < row.offset || fingerprint(file.path, row.offset) !== row.fingerprint) p.reread.push(file);
+    else if (file.size === row.size) p.touched.push({ file, row });
+    else p.work.push({ file, from: row.offset });
   }
-  return { full: false, work, touched };
+  return p;
 }
 
-function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts: CacheOptions): void {
+function resetCounters(res: RebuildResult): void {
+  Object.assign(res, { files_read: 0, lines_read: 0, bytes_read: 0, skipped_lines: 0, skipped: [], repaired_utf8_lines: 0, dim_mismatch: 0 });
+}
+
+function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts: CacheOptions, seen?: Set<string>): void {
   const total = work.reduce((s, w) => s + (w.file.size - w.from), 0);
   let done = 0;
   for (const { file, from } of work) {
     let r;
     try {
-      r = readEntries(file.path, { fromOffset: from, onEntry: (e) => void store.apply(e, file.rel) });
+      r = readEntries(file.path, {
+        fromOffset: from,
+        onEntry: (e) => {
+          store.apply(e, file.rel);
+          seen?.add(e.id);
+        },
+      });
     } catch (err) {
       // An unreadable file costs that file only; the next run tries again.
       opts.warn?.(`cannot read ${file.path}: ${errorMessage(err)}`);
@@ -190,18 +199,37 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
       reason = existing.reason;
     }
     if (store) {
-      const p = plan(store, files);
-      if (p.full) {
-        reason = p.reason;
-        store.close();
+      const s = store;
+      const why = s.vectorMismatch();
+      const p = plan(s, files);
+      const ok = s.transaction(() => {
+        if (why) {
+          // New model: keep every text and the FTS index, re-read only for vectors.
+          s.resetVectors();
+          res.reason = `${why}: vectors re-read`;
+          p.work = files.map((file) => ({ file, from: 0 }));
+          p.reread = [];
+          p.touched = [];
+        }
+        const suspects = s.idsFromFiles([...p.removed, ...p.reread.map((f) => f.rel)]);
+        for (const rel of p.removed) s.deleteIngest(rel);
+        const seen = new Set<string>();
+        ingestFiles(s, [...p.reread.map((file) => ({ file, from: 0 })), ...p.work], res, opts, seen);
+        for (const { file, row } of p.touched) s.setIngest({ ...row, mtime_ms: file.mtimeMs });
+        // A memory whose winning line vanished and was not read again elsewhere: only a
+        // rebuild from scratch can tell what (if anything) should take its place.
+        const orphans = suspects.filter((id) => !seen.has(id));
+        if (orphans.length > 0) {
+          reason = `${orphans.length} memories lost their source line (${p.removed[0] ?? p.reread[0]?.rel ?? ''})`;
+          return false;
+        }
+        return true;
+      });
+      res.dim_mismatch += s.stats.dimMismatch;
+      if (!ok) {
+        s.close();
         store = undefined;
-      } else {
-        const s = store;
-        s.transaction(() => {
-          ingestFiles(s, p.work, res, opts);
-          for (const { file, row } of p.touched) s.setIngest({ ...row, mtime_ms: file.mtimeMs });
-        });
-        res.dim_mismatch += s.stats.dimMismatch;
+        resetCounters(res);
       }
     }
     if (!store) {

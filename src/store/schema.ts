@@ -37,6 +37,9 @@ CREATE TABLE IF NOT EXISTS memories (
   file TEXT                    -- export file of the winning version
 );
 CREATE INDEX IF NOT EXISTS memories_ts ON memories (deleted, ts_ms);
+-- Covering index for status/rebuild counts: no need to read 100k rows of text.
+CREATE INDEX IF NOT EXISTS memories_stats ON memories (deleted, has_vector, machine, project);
+CREATE INDEX IF NOT EXISTS memories_file ON memories (file);
 CREATE INDEX IF NOT EXISTS memories_project_ts ON memories (project, ts_ms);
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
   question, answer, content='memories', content_rowid='rowid', tokenize='trigram'

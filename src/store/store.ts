@@ -74,6 +74,9 @@ export function openDatabase(path: string, opts: { fast?: boolean } = {}): DB {
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('cache_size = -65536');
+    // Vector KNN reads every vector blob: through mmap it is ~25% faster (76 vs 107 ms
+    // over 100k 384-d vectors here) than through the page cache.
+    db.pragma('mmap_size = 1073741824');
     return db;
   } catch (err) {
     db.close();
@@ -84,7 +87,7 @@ export function openDatabase(path: string, opts: { fast?: boolean } = {}): DB {
 export class Store {
   private vecDim: number;
   private readonly stmts;
-  private vecStmts?: { insert: Database.Statement; remove: Database.Statement };
+  private vecStmts: { insert: Database.Statement; remove: Database.Statement } | undefined;
   readonly stats: ApplyStats = { dimMismatch: 0 };
 
   constructor(
@@ -108,6 +111,8 @@ export class Store {
            git_branch=@git_branch, files=@files, source=@source, model=@model, dim=@dim, has_vector=@has_vector,
            extra=@extra, file=@file WHERE rowid=@rowid`,
       ),
+      setFile: db.prepare('UPDATE memories SET file = ? WHERE rowid = ?'),
+      setVector: db.prepare('UPDATE memories SET has_vector = 1, model = ?, dim = ?, file = ? WHERE rowid = ?'),
       ftsInsert: db.prepare('INSERT INTO memories_fts (rowid, question, answer) VALUES (?, ?, ?)'),
       ftsDelete: db.prepare("INSERT INTO memories_fts (memories_fts, rowid, question, answer) VALUES ('delete', ?, ?, ?)"),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
@@ -120,6 +125,17 @@ export class Store {
     };
     const dim = Number(this.meta('dim') ?? 0);
     if (dim > 0 && this.hasVecTable()) this.vecDim = dim;
+  }
+
+  /**
+   * The configured model or dim differs from the vectors in the cache: say why. Texts and
+   * keyword search are unaffected; only vectors need re-reading.
+   */
+  vectorMismatch(): string | undefined {
+    const model = this.meta('model');
+    if (model !== this.identity.model) return `model changed (${model ?? 'none'} → ${this.identity.model})`;
+    if (this.identity.dim > 0 && this.vecDim > 0 && this.vecDim !== this.identity.dim) return `dim changed (${this.vecDim} → ${this.identity.dim})`;
+    return undefined;
   }
 
   /** Create tables in an empty database and stamp it with what it was built from. */
@@ -141,10 +157,7 @@ export class Store {
     const get = (k: string) => db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(k)?.value;
     const version = get('schema_version');
     if (version !== String(STORE_VERSION)) return `cache schema ${version ?? 'unknown'} differs from ${STORE_VERSION}`;
-    if (get('model') !== identity.model) return `model changed (${get('model') ?? 'none'} → ${identity.model})`;
     if (get('export_dir') !== identity.exportDir) return 'export folder changed';
-    const dim = Number(get('dim') ?? 0);
-    if (identity.dim > 0 && dim > 0 && dim !== identity.dim) return `dim changed (${dim} → ${identity.dim})`;
     return undefined;
   }
 
@@ -187,7 +200,24 @@ export class Store {
   apply(entry: ExportEntry, file: string): ApplyOutcome {
     const cur = this.stmts.byId.get(entry.id);
     if (cur) {
-      const current = { id: entry.id, machine: cur.machine, updated_at: new Date(cur.version_ms).toISOString(), v: 1, deleted: true } as const;
+      const version = versionTime(entry);
+      if (version === cur.version_ms && entry.machine === cur.machine) {
+        // The same version read again (a file re-read after monthly-merge, a torn tail, a
+        // model change): re-indexing the text would cost ~0.3 ms per memory, so only the
+        // parts that can differ are updated. A different text under the same key is a
+        // real "later line" and goes through the full path below.
+        const same = isTombstone(entry) ? cur.deleted === 1 : cur.deleted === 0 && cur.question === entry.question && cur.answer === entry.answer;
+        if (same) {
+          if (!isTombstone(entry) && cur.has_vector === 0 && entry.embedding && this.vectorUsable(entry)) {
+            this.insertVector(cur.rowid, entry, entry.embedding);
+            this.stmts.setVector.run(entry.model ?? null, entry.embedding.length, file, cur.rowid);
+            return 'updated';
+          }
+          this.stmts.setFile.run(file, cur.rowid);
+          return 'unchanged';
+        }
+      }
+      const current = { v: 1, id: entry.id, deleted: true, machine: cur.machine, updated_at: new Date(cur.version_ms).toISOString() } as const;
       if (!beats(entry, current)) return 'older';
       if (cur.deleted === 0) {
         this.stmts.ftsDelete.run(cur.rowid, cur.question, cur.answer);
@@ -206,6 +236,30 @@ export class Store {
     this.stmts.ftsInsert.run(rowid, entry.question, entry.answer);
     if (params.has_vector && entry.embedding) this.insertVector(rowid, entry, entry.embedding);
     return cur ? 'updated' : 'inserted';
+  }
+
+  /** Ids whose winning version was read from one of these files. */
+  idsFromFiles(files: string[]): string[] {
+    if (files.length === 0) return [];
+    return this.db
+      .prepare<[string], { id: string }>('SELECT id FROM memories WHERE file IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(files))
+      .map((r) => r.id);
+  }
+
+  /** Drop every vector (the configured model changed); texts and FTS stay. */
+  resetVectors(): void {
+    this.db.exec('DROP TABLE IF EXISTS memories_vec');
+    this.db.exec('UPDATE memories SET has_vector = 0 WHERE has_vector = 1');
+    this.vecStmts = undefined;
+    this.vecDim = 0;
+    this.setMeta('dim', '0');
+    this.setMeta('model', this.identity.model);
+    if (this.identity.dim > 0) this.ensureVecTable(this.identity.dim);
+  }
+
+  deleteIngest(file: string): void {
+    this.db.prepare('DELETE FROM ingest WHERE file = ?').run(file);
   }
 
   private vectorUsable(r: MemoryRecord): boolean {
@@ -310,18 +364,28 @@ export class Store {
     return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
   }
 
-  /** FTS5 search; `match` must come from the safe query builder. Lower score = better. */
-  fts(match: string, f: SearchFilters, limit: number): Array<{ rowid: number; score: number }> {
+  /**
+   * FTS5 search; `match` must come from the safe query builder. Lower score = better.
+   *
+   * bm25 over every match of a common term is what makes keyword search slow (a term in 30%
+   * of 100k memories: ~150 ms). So the candidates are the `window` most recent matches
+   * (rowids grow with time: files are read oldest first, appends come last), ranked by
+   * bm25: ~15 ms. Rare terms — the ones that matter — have fewer matches than the window
+   * and are ranked in full.
+   */
+  fts(match: string, f: SearchFilters, limit: number, window = 2000): Array<{ rowid: number; score: number }> {
     const { sql, params } = this.filterSql(f, 'm');
+    const filtered = sql.length > 0;
     // Question text counts double: it states what the memory is about.
-    return this.db
-      .prepare<unknown[], { rowid: number; score: number }>(
-        `SELECT m.rowid AS rowid, bm25(memories_fts, 2.0, 1.0) AS score
+    const inner = filtered
+      ? `SELECT memories_fts.rowid AS rowid, bm25(memories_fts, 2.0, 1.0) AS score
          FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-         WHERE memories_fts MATCH ? AND m.deleted = 0${sql}
-         ORDER BY score LIMIT ?`,
-      )
-      .all(match, ...params, limit);
+         WHERE memories_fts MATCH ?${sql} ORDER BY memories_fts.rowid DESC LIMIT ?`
+      : `SELECT rowid, bm25(memories_fts, 2.0, 1.0) AS score FROM memories_fts
+         WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?`;
+    return this.db
+      .prepare<unknown[], { rowid: number; score: number }>(`SELECT rowid, score FROM (${inner}) ORDER BY score LIMIT ?`)
+      .all(match, ...params, window, limit);
   }
 
   /**
@@ -412,30 +476,31 @@ export class Store {
   }
 
   counts(): { records: number; pending: number; tombstones: number; machines: string[]; projects: number; oldest?: string; newest?: string } {
+    // Every query here is answered from an index (memories_stats, memories_ts): a status
+    // or no-op rebuild must not read 100k rows of text.
     const c = this.db
-      .prepare<[], { records: number; pending: number; tombstones: number; projects: number; oldest: string | null; newest: string | null }>(
-        `SELECT
-           SUM(deleted = 0) AS records,
-           SUM(deleted = 0 AND has_vector = 0) AS pending,
-           SUM(deleted = 1) AS tombstones,
-           COUNT(DISTINCT CASE WHEN deleted = 0 THEN project END) AS projects,
-           MIN(CASE WHEN deleted = 0 THEN timestamp END) AS oldest,
-           MAX(CASE WHEN deleted = 0 THEN timestamp END) AS newest
-         FROM memories`,
+      .prepare<[], { records: number | null; pending: number | null; tombstones: number | null; projects: number }>(
+        `SELECT SUM(deleted = 0) AS records, SUM(deleted = 0 AND has_vector = 0) AS pending, SUM(deleted = 1) AS tombstones,
+           COUNT(DISTINCT CASE WHEN deleted = 0 THEN project END) AS projects
+         FROM memories INDEXED BY memories_stats`,
       )
       .get();
     const machines = this.db
-      .prepare<[], { machine: string }>('SELECT DISTINCT machine FROM memories WHERE deleted = 0 ORDER BY machine')
+      .prepare<[], { machine: string }>('SELECT DISTINCT machine FROM memories INDEXED BY memories_stats WHERE deleted = 0 ORDER BY machine')
       .all()
       .map((r) => r.machine);
+    const edge = (dir: 'ASC' | 'DESC') =>
+      this.db.prepare<[], { timestamp: string }>(`SELECT timestamp FROM memories WHERE deleted = 0 ORDER BY deleted, ts_ms ${dir} LIMIT 1`).get()?.timestamp;
+    const oldest = edge('ASC');
+    const newest = edge('DESC');
     return {
       records: c?.records ?? 0,
       pending: c?.pending ?? 0,
       tombstones: c?.tombstones ?? 0,
       machines,
       projects: c?.projects ?? 0,
-      ...(c?.oldest ? { oldest: c.oldest } : {}),
-      ...(c?.newest ? { newest: c.newest } : {}),
+      ...(oldest ? { oldest } : {}),
+      ...(newest ? { newest } : {}),
     };
   }
 

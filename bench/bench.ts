@@ -1,0 +1,177 @@
+/**
+ * npm run bench — measured numbers, never a pass/fail test. Prints a markdown table
+ * (paste it into bench/RESULTS.md with the machine description).
+ *
+ * Each figure comes with its floor measured in the same run: the plain cost of reading and
+ * JSON.parse-ing the same files, and a brute-force dot-product scan in JS.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeEmbedding } from '../src/export/jsonl.js';
+import { openCache } from '../src/maintain/rebuild.js';
+import { search } from '../src/search/search.js';
+import { prng, unitVector, writeSynthExport } from './synth.js';
+
+const DIM = 384;
+const MODEL = 'bench-model';
+const CLI = resolve(fileURLToPath(import.meta.url), '..', '..', 'src', 'cli', 'main.js');
+
+const QUERIES = [
+  'sqlite lock timeout retry',
+  'データベース 移行 エラー',
+  'flaky test fixed workaround',
+  '認証エラーの原因',
+  'docker container deploy failed',
+  'git rebase conflict hook',
+  'キャッシュ 性能 改善',
+  'typescript generic inference error',
+  'DB',
+  'payment webhook retry queue',
+];
+
+function p50(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+function timeIt(fn: () => void): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+
+/** Floor for a rebuild: read every file and JSON.parse every line, nothing else. */
+function parseFloor(dir: string): { ms: number; vectors: Float32Array } {
+  let count = 0;
+  const vecs: Float32Array[] = [];
+  const ms = timeIt(() => {
+    for (const name of readdirSync(dir).sort()) {
+      if (!name.endsWith('.jsonl')) continue;
+      const text = readFileSync(join(dir, name), 'utf8');
+      for (const line of text.split('\n')) {
+        if (!line) continue;
+        const o = JSON.parse(line) as { embedding?: string };
+        count++;
+        if (o.embedding) vecs.push(decodeEmbedding(o.embedding) as Float32Array);
+      }
+    }
+  });
+  const all = new Float32Array(vecs.length * DIM);
+  vecs.forEach((v, i) => all.set(v, i * DIM));
+  void count;
+  return { ms, vectors: all };
+}
+
+/** Floor for vector search: brute-force dot products over every vector in a Float32Array. */
+function scanFloor(all: Float32Array, q: Float32Array): number {
+  const n = all.length / DIM;
+  let best = -Infinity;
+  const ms = timeIt(() => {
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      const o = i * DIM;
+      for (let d = 0; d < DIM; d++) s += (all[o + d] as number) * (q[d] as number);
+      if (s > best) best = s;
+    }
+  });
+  return ms;
+}
+
+interface Row {
+  records: number;
+  jsonlMb: number;
+  files: number;
+  fullS: number;
+  parseFloorS: number;
+  noopS: number;
+  nodeFloorS: number;
+  kw: number;
+  vec: number;
+  hyb: number;
+  scanFloor: number;
+  dbMb: number;
+}
+
+async function runSize(records: number): Promise<Row> {
+  const root = mkdtempSync(join(tmpdir(), `memory-bench-${records}-`));
+  const exportDir = join(root, 'export');
+  const dbPath = join(root, '.cache', 'memory.db');
+  try {
+    process.stderr.write(`generating ${records} records…\n`);
+    const gen = writeSynthExport(exportDir, {
+      records, machines: ['laptop', 'desktop', 'server'], months: 24, endMonth: '2026-10', dim: DIM, model: MODEL,
+    });
+    const floor = parseFloor(exportDir);
+    process.stderr.write(`full rebuild…\n`);
+    const opts = { dbPath, exportDir, model: MODEL, dim: DIM };
+    let store;
+    const fullMs = timeIt(() => {
+      store = openCache({ ...opts, full: true }).store;
+    });
+    const s = store as unknown as ReturnType<typeof openCache>['store'];
+    const rand = prng(7);
+    const qvec = unitVector(rand, DIM);
+    const now = Date.parse('2026-11-01T00:00:00Z');
+    const modes = { keyword: [] as number[], vector: [] as number[], hybrid: [] as number[] };
+    for (let round = 0; round < 3; round++) {
+      for (const q of QUERIES) {
+        for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
+          const t = performance.now();
+          await search(
+            { store: s, embedQuery: async () => qvec, now },
+            { query: q, mode, filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 },
+          );
+          modes[mode].push(performance.now() - t);
+        }
+      }
+    }
+    s.close();
+    const cfg = join(root, 'config.toml');
+    writeFileSync(cfg, `[general]\nmachine_name = "bench"\n[embedding]\nmodel = "${MODEL}"\ndim = ${DIM}\n`);
+    const noop: number[] = [];
+    const nodeFloor: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      noop.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'rebuild', '--json'], { stdio: 'pipe' })));
+      nodeFloor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
+    }
+    const dbBytes = readFileSync(dbPath).length;
+    const scans: number[] = [];
+    for (let i = 0; i < 5; i++) scans.push(scanFloor(floor.vectors, qvec));
+    return {
+        records,
+        jsonlMb: gen.bytes / 1e6,
+        files: gen.files,
+        fullS: fullMs / 1000,
+        parseFloorS: floor.ms / 1000,
+        noopS: p50(noop) / 1000,
+        nodeFloorS: p50(nodeFloor) / 1000,
+        kw: p50(modes.keyword),
+        vec: p50(modes.vector),
+        hyb: p50(modes.hybrid),
+        scanFloor: p50(scans),
+        dbMb: dbBytes / 1e6,
+      };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const rows: Row[] = [];
+for (const n of sizes.length > 0 ? sizes : [10_000, 100_000]) rows.push(await runSize(n));
+
+const cpu = cpus()[0]?.model ?? 'unknown cpu';
+const lines = [
+  `Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`,
+  '',
+  '| records | JSONL MB | files | cache MB | full rebuild s | floor: read+parse s | no-op rebuild s (process) | floor: node start s | keyword p50 ms | vector p50 ms | hybrid p50 ms | floor: JS scan ms |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (r) =>
+      `| ${r.records} | ${r.jsonlMb.toFixed(1)} | ${r.files} | ${r.dbMb.toFixed(1)} | ${r.fullS.toFixed(2)} | ${r.parseFloorS.toFixed(2)} | ${r.noopS.toFixed(3)} | ${r.nodeFloorS.toFixed(3)} | ${r.kw.toFixed(1)} | ${r.vec.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.scanFloor.toFixed(1)} |`,
+  ),
+];
+process.stdout.write(`${lines.join('\n')}\n`);

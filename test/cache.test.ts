@@ -1,0 +1,285 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { encodeEntry } from '../src/export/jsonl.js';
+import { openCache, type CacheOptions } from '../src/maintain/rebuild.js';
+import { search } from '../src/search/search.js';
+import { openDatabase } from '../src/store/store.js';
+import type { MemoryRecord } from '../src/types.js';
+import { rec, tempDir, writeJsonl } from './helpers.js';
+
+let dir: string;
+let cleanup: () => void;
+let opts: CacheOptions;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  opts = { dbPath: join(dir, '.cache', 'memory.db'), exportDir: join(dir, 'export'), model: 'm', dim: 0 };
+});
+afterEach(() => cleanup());
+
+function sync(extra: Partial<CacheOptions> = {}) {
+  const { store, result } = openCache({ ...opts, ...extra });
+  const ids = store.recent(undefined, 1000).map((r) => r.id).sort();
+  const dim = store.dim;
+  store.close();
+  return { result, ids, dim };
+}
+
+const vec = (...xs: number[]) => {
+  const v = Float32Array.from(xs);
+  const n = Math.hypot(...xs);
+  return v.map((x) => x / n);
+};
+
+describe('cache: incremental ingest', () => {
+  it('builds from scratch first, then reads only appended bytes', () => {
+    const f = join(opts.exportDir, '2026-11_laptop.jsonl');
+    writeJsonl(f, [rec({ id: 'a', question: 'first question here', answer: 'first answer here' })]);
+    const first = sync();
+    assert.equal(first.result.full, true);
+    assert.equal(first.result.reason, 'no cache yet');
+    assert.deepEqual(first.ids, ['a']);
+
+    const noop = sync();
+    assert.equal(noop.result.full, false);
+    assert.equal(noop.result.files_read, 0);
+
+    appendFileSync(f, `${encodeEntry(rec({ id: 'b', question: 'second question', answer: 'second answer' }))}\n`);
+    const inc = sync();
+    assert.equal(inc.result.full, false);
+    assert.equal(inc.result.lines_read, 1, 'only the appended line is read');
+    assert.deepEqual(inc.ids, ['a', 'b']);
+    assert.equal(inc.result.records, 2);
+  });
+
+  it('picks up new files, including other machines\' and the archive', () => {
+    writeJsonl(join(opts.exportDir, '2026-11_laptop.jsonl'), [rec({ id: 'a', question: 'qqqqqqqqqq a', answer: 'aaaaaaaaaa' })]);
+    sync();
+    writeJsonl(join(opts.exportDir, '2026-11_desktop.jsonl'), [rec({ id: 'b', machine: 'desktop', question: 'qqqqqqqqqq b', answer: 'aaaaaaaaaa' })]);
+    writeJsonl(join(opts.exportDir, 'archive', '2026-09.jsonl'), [rec({ id: 'c', timestamp: '2026-09-01T00:00:00Z', question: 'qqqqqqqqqq c', answer: 'aaaaaaaaaa' })]);
+    const r = sync();
+    assert.equal(r.result.full, false);
+    assert.deepEqual(r.ids, ['a', 'b', 'c']);
+    assert.equal(r.result.files, 3);
+  });
+
+  it('last-write-wins across files and tombstones forget, in any reading order', () => {
+    writeJsonl(join(opts.exportDir, '2026-11_desktop.jsonl'), [
+      rec({ id: 'a', machine: 'desktop', updated_at: '2026-11-21T00:00:00Z', question: 'newer version q', answer: 'newer answer' }),
+      { v: 1, id: 'gone', deleted: true, machine: 'desktop', updated_at: '2026-11-22T00:00:00Z' },
+    ]);
+    writeJsonl(join(opts.exportDir, '2026-11_laptop.jsonl'), [
+      rec({ id: 'a', updated_at: '2026-11-20T00:00:00Z', question: 'older version q', answer: 'older answer' }),
+      rec({ id: 'gone', updated_at: '2026-11-20T00:00:00Z', question: 'to be forgotten', answer: 'secret stuff' }),
+    ]);
+    const { store } = openCache(opts);
+    try {
+      assert.equal(store.byId('a')?.answer, 'newer answer');
+      assert.equal(store.byId('gone')?.deleted, 1);
+      assert.equal(store.fts('"secret"', {}, 10).length, 0, 'forgotten text is out of the index');
+      assert.equal(store.fts('"older"', {}, 10).length, 0, 'a losing version is not indexed');
+      assert.equal(store.counts().records, 1);
+      assert.equal(store.counts().tombstones, 1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('an update to an existing memory replaces its text and vector', () => {
+    const f = join(opts.exportDir, '2026-11_laptop.jsonl');
+    writeJsonl(f, [rec({ id: 'a', question: 'growing answer question', answer: 'short start', model: 'm', embedding: vec(1, 0, 0) })]);
+    sync();
+    appendFileSync(f, `${encodeEntry(rec({ id: 'a', updated_at: '2026-11-20T11:00:00Z', question: 'growing answer question', answer: 'short start and a much longer conclusion', model: 'm', embedding: vec(0, 1, 0) }))}\n`);
+    const { store } = openCache(opts);
+    try {
+      assert.equal(store.byId('a')?.answer, 'short start and a much longer conclusion');
+      assert.equal(store.fts('"conclusion"', {}, 10).length, 1);
+      assert.equal(store.fts('"short start"', {}, 10).length, 1);
+      const knn = store.knn(vec(0, 1, 0), {}, 5);
+      assert.equal(knn.length, 1);
+      assert.ok(knn[0]!.distance < 1e-6);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('cache: full rebuild triggers', () => {
+  const setup = () => {
+    const f = join(opts.exportDir, '2026-11_laptop.jsonl');
+    writeJsonl(f, [
+      rec({ id: 'a', question: 'first question here', answer: 'first answer here' }),
+      rec({ id: 'b', question: 'second question here', answer: 'second answer here' }),
+    ]);
+    assert.equal(sync().result.full, true);
+    return f;
+  };
+
+  it('a file that shrank and lost a memory', () => {
+    const f = setup();
+    writeJsonl(f, [rec({ id: 'a', question: 'first question here', answer: 'first answer here' })]);
+    const r = sync();
+    assert.equal(r.result.full, true);
+    assert.match(r.result.reason ?? '', /1 memories lost their source line/);
+    assert.deepEqual(r.ids, ['a']);
+  });
+
+  it('a file that disappeared with memories found nowhere else', () => {
+    setup();
+    writeJsonl(join(opts.exportDir, '2026-10_laptop.jsonl'), [rec({ id: 'c', timestamp: '2026-10-02T00:00:00Z', question: 'third question', answer: 'third answer' })]);
+    sync();
+    rmSync(join(opts.exportDir, '2026-10_laptop.jsonl'));
+    const r = sync();
+    assert.equal(r.result.full, true);
+    assert.deepEqual(r.ids, ['a', 'b']);
+  });
+
+  it('an older cache schema', () => {
+    setup();
+    const db = openDatabase(opts.dbPath);
+    db.prepare("UPDATE meta SET value = '0' WHERE key = 'schema_version'").run();
+    db.close();
+    const r = sync();
+    assert.equal(r.result.full, true);
+    assert.match(r.result.reason ?? '', /schema/);
+  });
+
+  it('a corrupt, truncated or garbage database file', () => {
+    setup();
+    writeFileSync(opts.dbPath, 'this is not a database at all'.repeat(100));
+    let r = sync();
+    assert.equal(r.result.full, true);
+    assert.match(r.result.reason ?? '', /unreadable/);
+    assert.deepEqual(r.ids, ['a', 'b']);
+    truncateSync(opts.dbPath, 1000);
+    r = sync();
+    assert.equal(r.result.full, true);
+    assert.deepEqual(r.ids, ['a', 'b']);
+  });
+
+  it('a deleted cache', () => {
+    setup();
+    rmSync(join(dir, '.cache'), { recursive: true });
+    const r = sync();
+    assert.equal(r.result.full, true);
+    assert.deepEqual(r.ids, ['a', 'b']);
+  });
+});
+
+describe('cache: changes that do not need a rebuild from scratch', () => {
+  it('a file rewritten in place is read again whole; its new text replaces the old', () => {
+    const f = join(opts.exportDir, '2026-11_laptop.jsonl');
+    writeJsonl(f, [rec({ id: 'a', question: 'first question here', answer: 'first answer here' })]);
+    sync();
+    writeFileSync(f, readFileSync(f, 'utf8').replace('first answer here', 'FIXED answer text'));
+    const { store, result } = openCache(opts);
+    try {
+      assert.equal(result.full, false);
+      assert.equal(store.byId('a')?.answer, 'FIXED answer text');
+      assert.equal(store.fts('"first answer"', {}, 5).length, 0);
+      assert.equal(store.fts('"fixed answer"', {}, 5).length, 1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('per-machine files folded into an archive (monthly-merge) are absorbed incrementally', () => {
+    const a = rec({ id: 'a', timestamp: '2026-09-03T00:00:00.000Z', question: 'laptop question', answer: 'laptop answer' });
+    const b = rec({ id: 'b', machine: 'desktop', timestamp: '2026-09-04T00:00:00.000Z', question: 'desktop question', answer: 'desktop answer' });
+    writeJsonl(join(opts.exportDir, '2026-09_laptop.jsonl'), [a]);
+    writeJsonl(join(opts.exportDir, '2026-09_desktop.jsonl'), [b]);
+    sync();
+    writeJsonl(join(opts.exportDir, 'archive', '2026-09.jsonl'), [a, b]);
+    rmSync(join(opts.exportDir, '2026-09_laptop.jsonl'));
+    rmSync(join(opts.exportDir, '2026-09_desktop.jsonl'));
+    const r = sync();
+    assert.equal(r.result.full, false, r.result.reason);
+    assert.deepEqual(r.ids, ['a', 'b']);
+    assert.equal(sync().result.files_read, 0, 'and the next run is a no-op');
+  });
+
+  it('a model change keeps the texts and re-reads only vectors', () => {
+    const vec = (x: number, y: number) => Float32Array.from([x, y]).map((v) => v / Math.hypot(x, y));
+    writeJsonl(join(opts.exportDir, '2026-11_laptop.jsonl'), [
+      rec({ id: 'a', question: 'first question here', answer: 'first answer here', model: 'm', embedding: vec(1, 0) }),
+      rec({ id: 'b', question: 'second question here', answer: 'second answer here', model: 'other-model', embedding: vec(0, 1) }),
+    ]);
+    let { store, result } = openCache(opts);
+    assert.equal(result.pending, 1);
+    store.close();
+    ({ store, result } = openCache({ ...opts, model: 'other-model' }));
+    try {
+      assert.equal(result.full, false);
+      assert.match(result.reason ?? '', /model changed \(m → other-model\)/);
+      assert.equal(result.pending, 1);
+      assert.equal(store.byId('b')?.has_vector, 1);
+      assert.equal(store.byId('a')?.has_vector, 0);
+      assert.equal(store.fts('"second"', {}, 5).length, 1);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('cache: vectors', () => {
+  it('indexes only vectors of the configured model; dim comes from the records', () => {
+    writeJsonl(join(opts.exportDir, '2026-11_laptop.jsonl'), [
+      rec({ id: 'a', question: 'qqqqqqqqqq', answer: 'aaaaaaaaaa', model: 'm', embedding: vec(1, 0, 0, 0) }),
+      rec({ id: 'b', question: 'qqqqqqqqqq', answer: 'aaaaaaaaaa', model: 'old-model', embedding: vec(1, 0) }),
+      rec({ id: 'c', question: 'qqqqqqqqqq', answer: 'aaaaaaaaaa' }),
+      rec({ id: 'd', question: 'qqqqqqqqqq', answer: 'aaaaaaaaaa', model: 'm', embedding: vec(1, 1) }),
+    ]);
+    const { store, result } = openCache(opts);
+    try {
+      assert.equal(store.dim, 4);
+      assert.equal(result.records, 4);
+      assert.equal(result.pending, 3, 'other model, no vector, wrong dim');
+      assert.equal(result.dim_mismatch, 1);
+      assert.deepEqual(store.knn(vec(1, 0, 0, 0), {}, 10).map((r) => r.rowid), [store.byId('a')!.rowid]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('applies project, machine and date filters inside the KNN', async () => {
+    const rows: MemoryRecord[] = [];
+    for (let i = 0; i < 30; i++) {
+      rows.push(
+        rec({
+          id: `r${i}`,
+          project: i % 2 ? 'web' : 'api',
+          machine: i % 3 ? 'laptop' : 'server',
+          timestamp: new Date(Date.UTC(2026, 9, 1 + i)).toISOString(),
+          question: `question number ${i}`,
+          answer: `answer number ${i}`,
+          model: 'm',
+          embedding: vec(1, i / 30, 0),
+        }),
+      );
+    }
+    writeJsonl(join(opts.exportDir, '2026-10_laptop.jsonl'), rows);
+    const { store } = openCache(opts);
+    try {
+      const q = vec(1, 0, 0);
+      const f = { project: 'web', machine: 'server', sinceMs: Date.UTC(2026, 9, 5), untilMs: Date.UTC(2026, 9, 25) };
+      // k = 3 with filters still yields 3 matching hits: filtering happens inside the KNN.
+      const hits = store.knn(q, f, 3).map((h) => store.rowsByRowid([h.rowid]).get(h.rowid)!);
+      assert.equal(hits.length, 3);
+      for (const h of hits) {
+        assert.equal(h.project, 'web');
+        assert.equal(h.machine, 'server');
+        assert.ok(h.ts_ms >= f.sinceMs && h.ts_ms < f.untilMs);
+      }
+      const res = await search(
+        { store, embedQuery: async () => q, now: Date.UTC(2026, 10, 1) },
+        { query: 'question number', mode: 'hybrid', filters: f, topK: 10, halfLifeDays: 30, rrfK: 60 },
+      );
+      assert.ok(res.hits.length > 0);
+      for (const h of res.hits) assert.ok(h.project === 'web' && h.machine === 'server');
+    } finally {
+      store.close();
+    }
+  });
+});
+

@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { encodeEntry } from '../src/export/jsonl.js';
+import { makeWorld, parseJsonLines, rec, runCli, TRACER, writeJsonl, type World } from './helpers.js';
+
+interface Hit {
+  id: string;
+  score: number;
+  timestamp: string;
+  machine: string;
+  project: string | null;
+  question: string;
+  answer: string;
+}
+
+const MEMORIES = [
+  rec({ id: 'lock', project: 'api', timestamp: '2026-11-20T10:00:00.000Z', question: 'How do we fix the sqlite database lock timeout?', answer: 'Set busy_timeout and use WAL mode; the lock error went away after the retry change.' }),
+  rec({ id: 'auth', project: 'api', timestamp: '2026-11-21T10:00:00.000Z', question: '認証エラーの原因は何でしたか？', answer: 'トークンの有効期限が切れていたので、更新処理を追加しました。' }),
+  rec({ id: 'orm', project: 'web', machine: 'desktop', timestamp: '2026-10-01T10:00:00.000Z', question: 'Which DB migration tool did we pick?', answer: 'We decided on plain SQL migration files run by a tiny script, no ORM.' }),
+  rec({ id: 'css', project: 'web', machine: 'desktop', timestamp: '2026-11-25T10:00:00.000Z', question: 'Why is the mobile layout broken on the checkout page?', answer: 'A css grid rule overflowed; we switched the page to flex and the button fits.' }),
+  rec({ id: 'old-lock', project: 'api', timestamp: '2025-11-20T10:00:00.000Z', question: 'sqlite lock timeout again?', answer: 'Same database lock problem as before; retry with busy_timeout fixed it.' }),
+];
+
+let w: World;
+const cli = (...args: string[]) => runCli(['-c', w.config, ...args]);
+const json = <T>(r: { stdout: string }) => JSON.parse(r.stdout) as T;
+
+before(() => {
+  w = makeWorld();
+  writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), MEMORIES.filter((m) => m.machine === 'laptop' && m.timestamp.startsWith('2026-11')));
+  writeJsonl(join(w.exportDir, '2025-11_laptop.jsonl'), MEMORIES.filter((m) => m.timestamp.startsWith('2025')));
+  writeJsonl(join(w.exportDir, '2026-10_desktop.jsonl'), MEMORIES.filter((m) => m.timestamp.startsWith('2026-10')));
+  writeJsonl(join(w.exportDir, '2026-11_desktop.jsonl'), [MEMORIES[3]!, '{"broken": tru', '{"v":1,"id":"nope"}']);
+});
+after(() => w.cleanup());
+
+describe('memory rebuild', () => {
+  it('--json reports records, files, skipped lines and time', () => {
+    const r = cli('rebuild', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const out = json<{ records: number; files: number; skipped_lines: number; ms: number; pending: number; full: boolean }>(r);
+    assert.equal(out.records, 5);
+    assert.equal(out.files, 4);
+    assert.equal(out.skipped_lines, 2);
+    assert.equal(out.pending, 5);
+    assert.equal(out.full, true);
+    assert.equal(typeof out.ms, 'number');
+    const again = json<{ full: boolean; lines_read: number }>(cli('rebuild', '--json'));
+    assert.equal(again.full, false);
+    assert.equal(again.lines_read, 0);
+  });
+
+  it('prints a human summary naming the skipped lines', () => {
+    const r = cli('rebuild', '--full');
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /Full rebuild \(requested\): 5 memories from 4 files/);
+    assert.match(r.stdout, /2026-11_desktop\.jsonl:2: invalid-json/);
+  });
+});
+
+describe('memory search (keyword; runs with the model folder missing)', () => {
+  it('finds by English keywords, newest and most relevant first', () => {
+    const r = cli('search', '--mode', 'keyword', '--json', 'sqlite lock timeout');
+    assert.equal(r.code, 0, r.stderr);
+    const out = json<{ query: string; hits: Hit[] }>(r);
+    assert.equal(out.query, 'sqlite lock timeout');
+    assert.deepEqual(out.hits.map((h) => h.id).slice(0, 2), ['lock', 'old-lock']);
+    assert.deepEqual(Object.keys(out.hits[0]!), ['id', 'score', 'timestamp', 'machine', 'project', 'question', 'answer']);
+  });
+
+  it('finds Japanese without spaces, and 2-character terms', () => {
+    assert.equal(json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', '認証エラー')).hits[0]?.id, 'auth');
+    assert.equal(json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', '認証')).hits[0]?.id, 'auth');
+    assert.equal(json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', 'ORM')).hits[0]?.id, 'orm');
+  });
+
+  it('filters by project, machine and dates', () => {
+    const ids = (...args: string[]) => json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', ...args)).hits.map((h) => h.id);
+    assert.deepEqual(ids('--project', 'web', 'lock timeout migration layout').sort(), ['css', 'orm']);
+    assert.deepEqual(ids('--project', 'api', 'lock timeout migration layout').sort(), ['lock', 'old-lock']);
+    assert.deepEqual(ids('--machine', 'desktop', 'sqlite lock'), []);
+    assert.deepEqual(ids('--since', '2026-01-01', 'sqlite lock timeout'), ['lock']);
+    assert.deepEqual(ids('--until', '2025-12-31', 'sqlite lock timeout'), ['old-lock']);
+    assert.deepEqual(ids('--since', '2026-11-20', '--until', '2026-11-20', 'sqlite lock timeout'), ['lock']);
+  });
+
+  it('time decay: --half-life 0 ranks by relevance alone; a short half-life favours recent', () => {
+    const order = (hl: string) => json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', '--half-life', hl, 'lock')).hits.map((h) => h.id);
+    assert.equal(order('1')[0], 'lock');
+    const flat = json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', '--half-life', '0', 'lock')).hits;
+    const scored = json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', '--half-life', '30', 'lock')).hits;
+    const oldFlat = flat.find((h) => h.id === 'old-lock')!.score;
+    const oldDecayed = scored.find((h) => h.id === 'old-lock')!.score;
+    assert.ok(oldDecayed < oldFlat / 1000, 'a year-old memory at a 30-day half-life keeps ~1/4096 of its score');
+  });
+
+  it('human output: header line, Q, A cut to 300 characters unless --full', () => {
+    const long = rec({ id: 'long', project: 'api', timestamp: '2026-11-26T10:00:00.000Z', question: 'Explain the zebra deployment saga', answer: `zebra ${'detail '.repeat(100)}END-MARKER` });
+    appendFileSync(join(w.exportDir, '2026-11_laptop.jsonl'), `${encodeEntry(long)}\n`);
+    const r = cli('search', '--mode', 'keyword', 'zebra deployment');
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.split('\n');
+    assert.match(lines[0]!, /^\[1\] 2026-11-26 \/ laptop \/ project:api/);
+    assert.equal(lines[1], 'Q: Explain the zebra deployment saga');
+    assert.ok(lines[2]!.startsWith('A: zebra detail'));
+    assert.ok(lines[2]!.endsWith('…'));
+    assert.ok(!r.stdout.includes('END-MARKER'));
+    assert.ok(cli('search', '--mode', 'keyword', '--full', 'zebra deployment').stdout.includes('END-MARKER'));
+  });
+
+  it('says so plainly when nothing matches', () => {
+    const r = cli('search', '--mode', 'keyword', 'xylophone quasar');
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, 'No matching memories.\n');
+    assert.deepEqual(json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', 'xylophone quasar')).hits, []);
+  });
+
+  it('--batch answers one JSON line per query in one process (file and stdin)', () => {
+    const file = join(w.dir, 'queries.txt');
+    writeFileSync(file, 'sqlite lock timeout\n\n認証エラー\nxylophone quasar\n');
+    const r = cli('search', '--mode', 'keyword', '--batch', file);
+    assert.equal(r.code, 0, r.stderr);
+    const out = parseJsonLines(r.stdout) as Array<{ query: string; hits: Hit[] }>;
+    assert.deepEqual(out.map((o) => o.query), ['sqlite lock timeout', '認証エラー', 'xylophone quasar']);
+    assert.equal(out[0]!.hits[0]!.id, 'lock');
+    assert.equal(out[1]!.hits[0]!.id, 'auth');
+    assert.equal(out[2]!.hits.length, 0);
+    const viaStdin = runCli(['-c', w.config, 'search', '--mode', 'keyword', '--batch', '-'], { input: 'ORM\n' });
+    assert.equal((parseJsonLines(viaStdin.stdout)[0] as { hits: Hit[] }).hits[0]!.id, 'orm');
+  });
+
+  it('hostile queries never fail', () => {
+    for (const q of ['NEAR(', '"', "'; DROP TABLE memories; --", '*', 'a:b', '-x', '🔥']) {
+      const r = cli('search', '--mode', 'keyword', '--json', '--', q);
+      assert.equal(r.code, 0, `${q}: ${r.stderr}`);
+      assert.ok(Array.isArray(json<{ hits: Hit[] }>(r).hits));
+    }
+    // NUL cannot travel in argv; it can on stdin.
+    const r = runCli(['-c', w.config, 'search', '--mode', 'keyword', '--batch', '-'], { input: 'lock\u0000timeout\n\u0000\n' });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(parseJsonLines(r.stdout).length, 2);
+  });
+
+  it('hybrid search degrades to keywords with one clear line when the model is missing', () => {
+    const r = cli('search', 'sqlite lock');
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /keyword results only/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+    assert.ok(json<{ hits: Hit[] }>(cli('search', '--json', 'sqlite lock')).hits.length > 0);
+  });
+});
+
+describe('commands that must not load the embedding library', () => {
+  it('rebuild, keyword search and status import neither @huggingface/transformers nor onnxruntime', () => {
+    const trace = join(w.dir, 'trace.txt');
+    for (const args of [['rebuild', '--full'], ['search', '--mode', 'keyword', 'lock'], ['status', '--json']]) {
+      writeFileSync(trace, '');
+      const r = runCli(['-c', w.config, ...args], { nodeArgs: ['--import', TRACER], env: { TRACE_IMPORTS_FILE: trace } });
+      assert.equal(r.code, 0, r.stderr);
+      const urls = readFileSync(trace, 'utf8');
+      assert.ok(urls.includes('better-sqlite3'), 'the tracer sees real imports');
+      assert.ok(!/huggingface|onnxruntime/.test(urls), `${args.join(' ')} loaded the model library`);
+    }
+  });
+
+  it('the tracer does see the library when a command embeds', () => {
+    const m = makeWorld();
+    try {
+      writeJsonl(join(m.exportDir, '2026-11_laptop.jsonl'), [MEMORIES[0]!]);
+      const trace = join(m.dir, 'trace.txt');
+      const r = runCli(['-c', m.config, 'rebuild', '--with-model'], { nodeArgs: ['--import', TRACER], env: { TRACE_IMPORTS_FILE: trace } });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(readFileSync(trace, 'utf8'), /huggingface/);
+    } finally {
+      m.cleanup();
+    }
+  });
+});
+
+describe('memory status', () => {
+  it('--json reports records, pending, machines, files, db size, model and dim', () => {
+    const r = cli('status', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    const s = json<Record<string, unknown>>(r);
+    for (const k of ['records', 'pending', 'machines', 'files', 'db_bytes', 'model', 'dim']) assert.ok(k in s, k);
+    assert.deepEqual(s.machines, ['desktop', 'laptop']);
+    assert.equal(s.model, 'tiny-model');
+    assert.ok((s.db_bytes as number) > 0);
+  });
+});
+
+describe('errors a user can act on', () => {
+  it('bad option values name the option', () => {
+    for (const [args, re] of [
+      [['search', '--mode', 'fuzzy', 'x'], /--mode must be hybrid, keyword or vector/],
+      [['search', '--top-k', '0', 'x'], /--top-k must be a positive whole number/],
+      [['search', '--since', 'last tuesday', 'x'], /--since must be a date/],
+      [['search', '--half-life', '-3', 'x'], /--half-life must be a number/],
+      [['search'], /missing query/],
+      [['search', '--batch', '/nonexistent/q.txt'], /cannot read --batch file/],
+    ] as const) {
+      const r = cli(...args);
+      assert.equal(r.code, 1, args.join(' '));
+      assert.match(r.stderr, re);
+      assert.equal(r.stdout, '');
+    }
+  });
+
+  it('unknown commands and options are usage errors (exit 2)', () => {
+    assert.equal(cli('frobnicate').code, 2);
+    assert.equal(cli('search', '--bogus', 'x').code, 2);
+  });
+
+  it('a broken config names the file and key', () => {
+    const bad = join(w.dir, 'bad.toml');
+    writeFileSync(bad, '[search]\ntop_k = "many"\n');
+    const r = runCli(['-c', bad, 'status']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /bad\.toml: search\.top_k: expected an integer/);
+  });
+
+  it('--help works on every command', () => {
+    for (const c of [[], ['search'], ['rebuild'], ['status']]) {
+      const r = runCli([...c, '--help']);
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /Usage: memory/);
+    }
+  });
+});
+
+describe('rebuild --with-model (the real transformers.js pipeline on the tiny model)', () => {
+  it('embeds pending records, appends embedded versions, and vector search works', () => {
+    const m = makeWorld();
+    try {
+      writeJsonl(join(m.exportDir, '2026-11_laptop.jsonl'), MEMORIES.filter((x) => x.id !== 'old-lock'));
+      const r = runCli(['-c', m.config, 'rebuild', '--with-model', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { embedded: number; pending: number; records: number; dim: number };
+      assert.equal(out.embedded, 4);
+      assert.equal(out.pending, 0);
+      assert.equal(out.records, 4);
+      assert.equal(out.dim, 32);
+      const lines = readFileSync(join(m.exportDir, '2026-11_laptop.jsonl'), 'utf8').trim().split('\n');
+      assert.equal(lines.length, 8, 'four originals kept, four embedded versions appended');
+      const v = JSON.parse(lines[7]!) as { model: string; dim: number; embedding: string };
+      assert.equal(v.model, 'tiny-model');
+      assert.equal(v.dim, 32);
+      const hits = (JSON.parse(runCli(['-c', m.config, 'search', '--mode', 'vector', '--json', '--half-life', '0', 'mobile layout checkout page button']).stdout) as { hits: Hit[] }).hits;
+      assert.equal(hits[0]?.id, 'css');
+      const hybrid = runCli(['-c', m.config, 'search', '--json', 'sqlite database lock']);
+      assert.equal(hybrid.stderr, '');
+      assert.equal((JSON.parse(hybrid.stdout) as { hits: Hit[] }).hits[0]?.id, 'lock');
+      // Running it again embeds nothing and appends nothing.
+      const again = JSON.parse(runCli(['-c', m.config, 'rebuild', '--with-model', '--json']).stdout) as { embedded: number };
+      assert.equal(again.embedded, 0);
+      assert.equal(readFileSync(join(m.exportDir, '2026-11_laptop.jsonl'), 'utf8').trim().split('\n').length, 8);
+    } finally {
+      m.cleanup();
+    }
+  });
+
+  it('a model that cannot load: clear error, nothing written, keyword search unaffected', () => {
+    const m = makeWorld({ model: '/nonexistent/model-folder' });
+    try {
+      const f = join(m.exportDir, '2026-11_laptop.jsonl');
+      writeJsonl(f, [MEMORIES[0]!]);
+      const before = readFileSync(f, 'utf8');
+      const r = runCli(['-c', m.config, 'rebuild', '--with-model']);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /model folder \/nonexistent\/model-folder does not exist/);
+      assert.equal(readFileSync(f, 'utf8'), before);
+      const v = runCli(['-c', m.config, 'search', '--mode', 'vector', 'x']);
+      assert.equal(v.code, 1);
+      assert.ok(existsSync(f));
+      const k = runCli(['-c', m.config, 'search', '--mode', 'keyword', '--json', 'sqlite lock']);
+      assert.equal((JSON.parse(k.stdout) as { hits: Hit[] }).hits[0]?.id, 'lock');
+    } finally {
+      m.cleanup();
+    }
+  });
+});

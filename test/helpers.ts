@@ -1,0 +1,97 @@
+/** Test worlds: temp folders, config files, the built CLI, the committed tiny model. */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { encodeEntry } from '../src/export/jsonl.js';
+import type { ExportEntry, MemoryRecord } from '../src/types.js';
+
+const here = dirname(fileURLToPath(import.meta.url)); // dist/test
+export const REPO = resolve(here, '..', '..');
+export const CLI = join(REPO, 'dist', 'src', 'cli', 'main.js');
+export const TINY_MODEL = join(REPO, 'test', 'fixtures', 'tiny-model');
+export const TRACER = join(REPO, 'dist', 'test', 'tools', 'trace-imports.js');
+export const SHARED_FIXTURES = resolve(REPO, '..', 'shared', 'fixtures');
+
+export function tempDir(prefix = 'memory-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface World {
+  dir: string;
+  exportDir: string;
+  config: string;
+  cleanup: () => void;
+}
+
+/** A folder with config.toml (tiny model, no prefixes, no downloads) and an export/ folder. */
+export function makeWorld(opts: { machine?: string; model?: string; extra?: string } = {}): World {
+  const { dir, cleanup } = tempDir();
+  const exportDir = join(dir, 'export');
+  mkdirSync(exportDir, { recursive: true });
+  const config = join(dir, 'config.toml');
+  writeFileSync(
+    config,
+    [
+      '[general]',
+      `machine_name = "${opts.machine ?? 'laptop'}"`,
+      '[embedding]',
+      `model = ${JSON.stringify(opts.model ?? TINY_MODEL)}`,
+      'dtype = "fp32"',
+      'allow_remote = false',
+      'query_prefix = ""',
+      'document_prefix = ""',
+      `local_model_path = ${JSON.stringify(join(dir, 'models'))}`,
+      opts.extra ?? '',
+      '',
+    ].join('\n'),
+  );
+  return { dir, exportDir, config, cleanup };
+}
+
+export function writeJsonl(path: string, entries: Array<ExportEntry | string>): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, entries.map((e) => (typeof e === 'string' ? e : encodeEntry(e))).join('\n') + '\n');
+}
+
+let counter = 0;
+export function rec(over: Partial<MemoryRecord> & { question: string; answer: string }): MemoryRecord {
+  counter++;
+  return {
+    v: 1,
+    id: over.id ?? `rec-${counter}`,
+    machine: over.machine ?? 'laptop',
+    project: over.project ?? 'app',
+    timestamp: over.timestamp ?? '2026-11-20T10:00:00.000Z',
+    ...over,
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string; nodeArgs?: string[] } = {}): CliResult {
+  const env = { ...process.env, ...opts.env };
+  delete env.MEMORY_CONFIG;
+  const r: SpawnSyncReturns<string> = spawnSync(process.execPath, [...(opts.nodeArgs ?? []), CLI, ...args], {
+    encoding: 'utf8',
+    input: opts.input ?? '',
+    env,
+    cwd: opts.cwd ?? REPO,
+    timeout: 120_000,
+  });
+  if (r.error) throw r.error;
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function parseJsonLines(text: string): unknown[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim().length > 0)
+    .map((l) => JSON.parse(l) as unknown);
+}
