@@ -10,6 +10,9 @@ import { makeContext, type Context, type IO } from './context.js';
 import { registerRebuild } from './commands/rebuild.js';
 import { registerSearch } from './commands/search.js';
 import { registerStatus } from './commands/status.js';
+import { makeHookRunner, registerHooks } from './commands/hooks.js';
+import { registerImport } from './commands/import.js';
+import { registerInstall } from './commands/install.js';
 
 /** Runs a command body with a Context; its return value is the exit code. */
 export type Runner = (body: (ctx: Context) => Promise<number>) => Promise<void>;
@@ -31,9 +34,13 @@ export async function main(argv: string[], io: IO): Promise<number> {
     const ctx = makeContext(program.opts<{ config?: string }>(), io);
     exitCode = await body(ctx);
   };
+  const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code));
   registerSearch(program, run);
+  registerHooks(program, hook, run);
+  registerImport(program, run);
   registerRebuild(program, run);
   registerStatus(program, run);
+  registerInstall(program, run);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
 
   try {

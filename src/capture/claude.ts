@@ -1,0 +1,245 @@
+/**
+ * Claude Code transcript (JSONL) → question/answer turns → memory records. Pure: text in,
+ * data out; reading files and deciding what is new happens elsewhere.
+ *
+ * The real format, not an idealised one: one assistant reply is spread over several lines
+ * sharing `message.id`; tool results come back as `user` entries; slash commands, hook
+ * output and interruptions are `user` entries too; resumed sessions copy earlier entries.
+ */
+import { createHash } from 'node:crypto';
+import type { MemoryRecord } from '../types.js';
+
+export interface CaptureLimits {
+  minQuestion: number;
+  maxQuestion: number;
+  minAnswer: number;
+  maxAnswer: number;
+}
+
+export const DEFAULT_LIMITS: CaptureLimits = { minQuestion: 10, maxQuestion: 2000, minAnswer: 10, maxAnswer: 4000 };
+
+/** Marks where text was cut, so a reader never mistakes an excerpt for the whole. */
+export const CUT_MARK = '[…]';
+
+export interface Turn {
+  promptUuid: string;
+  sessionId: string;
+  timestamp: string;
+  cwd?: string;
+  gitBranch?: string;
+  question: string;
+  answer: string;
+  files: string[];
+  tools: string[];
+}
+
+export interface ParsedTranscript {
+  turns: Turn[];
+  /** Lines that were not JSON objects. */
+  badLines: number;
+  /** Entries dropped because their uuid was already seen (resumed sessions). */
+  duplicates: number;
+  sessionId?: string;
+  cwd?: string;
+}
+
+type Block = { type?: string; text?: string; name?: string; input?: Record<string, unknown> };
+
+interface Entry {
+  type?: string;
+  uuid?: string;
+  sessionId?: string;
+  timestamp?: string;
+  cwd?: string;
+  gitBranch?: string;
+  isMeta?: boolean;
+  isSidechain?: boolean;
+  isCompactSummary?: boolean;
+  message?: { id?: string; role?: string; content?: string | Block[] };
+}
+
+const WRAPPER_TAGS = ['command-name', 'command-message', 'command-args', 'local-command-stdout', 'local-command-stderr', 'local-command-caveat', 'system-reminder'];
+const WRAPPER_RE = new RegExp(`<(${WRAPPER_TAGS.join('|')})>[\\s\\S]*?</\\1>`, 'g');
+const SYSTEM_REMINDER_RE = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+const FILE_KEYS = ['file_path', 'path', 'notebook_path', 'filePath'];
+
+function userText(content: string | Block[] | undefined): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  if (content.some((b) => b?.type === 'tool_result')) return undefined; // a tool result carrier
+  const texts = content.filter((b) => b?.type === 'text' && typeof b.text === 'string').map((b) => b.text as string);
+  return texts.length > 0 ? texts.join('\n\n') : undefined;
+}
+
+/** The prompt a person typed, or undefined for everything that only looks like one. */
+export function promptText(e: Entry): string | undefined {
+  if (e.type !== 'user' || e.isMeta || e.isCompactSummary || e.isSidechain) return undefined;
+  const raw = userText(e.message?.content);
+  if (raw === undefined) return undefined;
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('[Request interrupted by user')) return undefined;
+  if (trimmed.startsWith('<task-notification>')) return undefined;
+  if (trimmed.replace(WRAPPER_RE, '').trim().length === 0) return undefined;
+  // Reminders the harness injects into a real prompt are not the person's words.
+  return trimmed.replace(SYSTEM_REMINDER_RE, '').trim();
+}
+
+export function cutQuestion(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, Math.max(0, max - CUT_MARK.length - 1)).join('').trimEnd()} ${CUT_MARK}`;
+}
+
+/**
+ * Join answer blocks within `max` characters. In long agentic turns the conclusion comes
+ * last, so the final block(s) are kept whole and the rest is filled from the beginning,
+ * with a visible mark where text was cut.
+ */
+export function joinAnswer(blocks: string[], max: number): string {
+  const sep = '\n\n';
+  const whole = blocks.join(sep);
+  if (Array.from(whole).length <= max) return whole;
+  const len = (s: string) => Array.from(s).length;
+  const marker = `${sep}${CUT_MARK}${sep}`;
+  const tail: string[] = [];
+  let tailLen = 0;
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const b = blocks[i] as string;
+    const add = len(b) + (tail.length > 0 ? sep.length : 0);
+    if (tailLen + add + marker.length > max) break;
+    tail.unshift(b);
+    tailLen += add;
+  }
+  if (tail.length === 0) {
+    // The final block alone is over the limit: keep its beginning, where the gist usually is.
+    const last = blocks[blocks.length - 1] as string;
+    return `${Array.from(last).slice(0, max - CUT_MARK.length - 1).join('').trimEnd()} ${CUT_MARK}`;
+  }
+  const head = blocks.slice(0, blocks.length - tail.length).join(sep);
+  const room = max - tailLen - marker.length;
+  const headCut = Array.from(head).slice(0, Math.max(0, room)).join('').trimEnd();
+  return headCut.length > 0 ? `${headCut}${marker}${tail.join(sep)}` : `${CUT_MARK}${sep}${tail.join(sep)}`;
+}
+
+interface OpenTurn {
+  prompt: Entry & { uuid: string };
+  question: string;
+  blocks: string[];
+  files: string[];
+  tools: string[];
+}
+
+export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LIMITS): ParsedTranscript {
+  const out: ParsedTranscript = { turns: [], badLines: 0, duplicates: 0 };
+  const seen = new Set<string>();
+  let open: OpenTurn | undefined;
+
+  const close = () => {
+    if (!open) return;
+    const answer = joinAnswer(open.blocks, limits.maxAnswer);
+    if (Array.from(answer).length >= limits.minAnswer) {
+      const p = open.prompt;
+      const turn: Turn = {
+        promptUuid: p.uuid,
+        sessionId: p.sessionId ?? out.sessionId ?? 'unknown',
+        timestamp: p.timestamp ?? new Date(0).toISOString(),
+        question: cutQuestion(open.question, limits.maxQuestion),
+        answer,
+        files: open.files,
+        tools: open.tools,
+      };
+      if (p.cwd) turn.cwd = p.cwd;
+      if (p.gitBranch) turn.gitBranch = p.gitBranch;
+      out.turns.push(turn);
+    }
+    open = undefined;
+  };
+
+  for (const line of text.split('\n')) {
+    if (line.trim().length === 0) continue;
+    let e: Entry;
+    try {
+      const parsed = JSON.parse(line) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      e = parsed as Entry;
+    } catch {
+      out.badLines++;
+      continue;
+    }
+    if (e.type !== 'user' && e.type !== 'assistant') continue;
+    if (e.uuid) {
+      if (seen.has(e.uuid)) {
+        out.duplicates++;
+        continue;
+      }
+      seen.add(e.uuid);
+    }
+    if (e.isSidechain) continue; // subagent traffic is not the person's conversation
+    out.sessionId ??= e.sessionId;
+    out.cwd ??= e.cwd;
+
+    if (e.type === 'user') {
+      const q = promptText(e);
+      if (q === undefined) continue;
+      if (Array.from(q).length < limits.minQuestion) {
+        // "continue", "yes", "go on": the previous turn goes on and its answer keeps growing.
+        continue;
+      }
+      close();
+      if (!e.uuid) continue;
+      open = { prompt: e as Entry & { uuid: string }, question: q, blocks: [], files: [], tools: [] };
+      continue;
+    }
+
+    if (!open) continue;
+    const content = e.message?.content;
+    if (!Array.isArray(content)) continue;
+    for (const b of content) {
+      if (b?.type === 'text' && typeof b.text === 'string' && b.text.trim().length > 0) {
+        open.blocks.push(b.text.trim());
+      } else if (b?.type === 'tool_use') {
+        if (b.name && !open.tools.includes(b.name)) open.tools.push(b.name);
+        for (const k of FILE_KEYS) {
+          const v = b.input?.[k];
+          if (typeof v === 'string' && v.length > 0 && !open.files.includes(v) && open.files.length < 100) open.files.push(v);
+        }
+      }
+    }
+  }
+  close();
+  return out;
+}
+
+/** Deterministic: the same prompt of the same session is always the same memory. */
+export function memoryId(source: string, sessionId: string, promptUuid: string): string {
+  return createHash('sha256').update(`${source}\n${sessionId}\n${promptUuid}`).digest('hex').slice(0, 32);
+}
+
+export interface RecordContext {
+  machine: string;
+  project: string;
+  source?: string;
+  /** updated_at for every record; the caller keeps the old one for unchanged turns. */
+  now: string;
+}
+
+export function turnToRecord(t: Turn, ctx: RecordContext): MemoryRecord {
+  const source = ctx.source ?? 'claude-code';
+  const r: MemoryRecord = {
+    v: 1,
+    id: memoryId(source, t.sessionId, t.promptUuid),
+    session_id: t.sessionId,
+    project: ctx.project,
+    machine: ctx.machine,
+    timestamp: new Date(t.timestamp).toISOString(),
+    updated_at: ctx.now,
+    question: t.question,
+    answer: t.answer,
+    source,
+  };
+  if (t.cwd) r.cwd = t.cwd;
+  if (t.gitBranch) r.git_branch = t.gitBranch;
+  if (t.files.length > 0) r.files = t.files;
+  if (t.tools.length > 0) r.extra = { tools: t.tools };
+  return r;
+}

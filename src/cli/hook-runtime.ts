@@ -1,0 +1,12 @@
+/** Build the hooks' Runtime from the CLI context; hooks log to stderr and to .cache/memory.log. */
+import { fileLogger, logPathFor, type Logger } from '../hooks/log.js';
+import type { Runtime } from '../hooks/runtime.js';
+import type { Context } from './context.js';
+
+export function runtimeOf(ctx: Context, opts: { echoInfo?: boolean; quiet?: boolean } = {}): Runtime {
+  const log: Logger = fileLogger(logPathFor(ctx.config.general.db_path), {
+    ...(opts.quiet ? {} : { stderr: ctx.io.stderr }),
+    ...(opts.echoInfo ? { echoInfo: true } : {}),
+  });
+  return { config: ctx.config, now: ctx.io.now, log, cacheOptions: ctx.cacheOptions, embedderConfig: ctx.embedderConfig };
+}

@@ -1,0 +1,152 @@
+/**
+ * Transcripts → new or changed memory records → redacted → embedded (if the model loads)
+ * → appended to this machine's month files. Already-exported turns are skipped, forgotten
+ * ones are never captured again, a turn whose answer grew gets a new version.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { parseTranscript, turnToRecord, type CaptureLimits } from '../capture/claude.js';
+import { projectFor } from '../capture/project.js';
+import type { Config } from '../config/schema.js';
+import { documentText, type Embedder } from '../embed/embedder.js';
+import { errorMessage } from '../errors.js';
+import { appendByMonth } from '../export/files.js';
+import { monthOf } from '../export/jsonl.js';
+import { isExcluded } from '../privacy/exclude.js';
+import { cleanText } from '../privacy/redact.js';
+import type { Store } from '../store/store.js';
+import type { MemoryRecord } from '../types.js';
+import type { Logger } from './log.js';
+
+export interface TranscriptRef {
+  path: string;
+  /** From the hook input; the transcript's own sessionId is used otherwise. */
+  sessionId?: string;
+  cwd?: string;
+}
+
+export interface CaptureDeps {
+  config: Config;
+  store: Store;
+  now: () => Date;
+  /** Loads the model on first use; may throw ModelUnavailable. */
+  loadEmbedder: () => Promise<Embedder>;
+  log: Logger;
+  progress?: (done: number, total: number) => void;
+  embedProgress?: (done: number, total: number) => void;
+}
+
+export interface CaptureOutcome {
+  transcripts: number;
+  turns: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  forgotten: number;
+  excluded: number;
+  badLines: number;
+  embedded: number;
+  pending: number;
+  redactions: number;
+  files: string[];
+  problems: string[];
+}
+
+export function limitsOf(config: Config): CaptureLimits {
+  return {
+    minQuestion: config.capture.min_question_chars,
+    maxQuestion: config.capture.max_question_chars,
+    minAnswer: config.capture.min_answer_chars,
+    maxAnswer: config.capture.max_answer_chars,
+  };
+}
+
+export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[]): Promise<CaptureOutcome> {
+  const { config, store } = deps;
+  const out: CaptureOutcome = {
+    transcripts: 0, turns: 0, added: 0, updated: 0, unchanged: 0, forgotten: 0, excluded: 0, badLines: 0,
+    embedded: 0, pending: 0, redactions: 0, files: [], problems: [],
+  };
+  const nowIso = deps.now().toISOString();
+  const fresh = new Map<string, MemoryRecord>();
+  const projects = new Map<string, string>();
+  let done = 0;
+  const total = refs.reduce((s, r) => s + safeSize(r.path), 0);
+
+  for (const ref of refs) {
+    let text: string;
+    try {
+      text = readFileSync(ref.path, 'utf8');
+    } catch (err) {
+      out.problems.push(`cannot read transcript ${ref.path}: ${errorMessage(err)}`);
+      continue;
+    }
+    out.transcripts++;
+    const parsed = parseTranscript(text, limitsOf(config));
+    out.badLines += parsed.badLines;
+    const cwd = ref.cwd ?? parsed.cwd;
+    const key = cwd ?? '';
+    let project = projects.get(key);
+    if (project === undefined) {
+      project = await projectFor(cwd, config.general.project);
+      projects.set(key, project);
+    }
+    if (isExcluded(config.privacy.exclude_projects, project, cwd)) {
+      out.excluded += parsed.turns.length;
+      continue;
+    }
+    for (const turn of parsed.turns) {
+      out.turns++;
+      if (ref.sessionId && turn.sessionId === 'unknown') turn.sessionId = ref.sessionId;
+      const r = turnToRecord(turn, { machine: config.general.machine_name, project, now: nowIso });
+      const q = cleanText(r.question, config.privacy.redact);
+      const a = cleanText(r.answer, config.privacy.redact);
+      r.question = q.text;
+      r.answer = a.text;
+      const redacted = Object.values(q.counts).reduce((s, n) => s + n, 0) + Object.values(a.counts).reduce((s, n) => s + n, 0);
+      const existing = store.byId(r.id);
+      if (existing?.deleted === 1) {
+        out.forgotten++;
+        continue;
+      }
+      if (existing && existing.question === r.question && existing.answer === r.answer) {
+        out.unchanged++;
+        continue;
+      }
+      if (r.question.length === 0 || r.answer.length === 0) continue; // all of it was <private>
+      out.redactions += redacted;
+      const prev = fresh.get(r.id);
+      if (!prev && existing) out.updated++;
+      else if (!prev) out.added++;
+      fresh.set(r.id, r);
+    }
+    done += safeSize(ref.path);
+    deps.progress?.(done, total);
+  }
+
+  const records = [...fresh.values()];
+  if (records.length === 0) return out;
+  try {
+    const embedder = await deps.loadEmbedder();
+    const vectors = await embedder.embedDocuments(records.map((r) => documentText(r.question, r.answer)), deps.embedProgress);
+    records.forEach((r, i) => {
+      r.embedding = vectors[i];
+      r.model = embedder.model;
+      r.dim = embedder.dim;
+    });
+    out.embedded = records.length;
+  } catch (err) {
+    // A model that cannot load never costs a memory: written pending, embedded later.
+    out.pending = records.length;
+    out.problems.push(`${errorMessage(err)}; ${records.length} memories saved without embedding (run \`memory rebuild --with-model\` later)`);
+  }
+  out.files = appendByMonth(config.general.export_dir, config.general.machine_name, records, (e) => monthOf((e as MemoryRecord).timestamp));
+  return out;
+}
+
+function safeSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

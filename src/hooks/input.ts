@@ -1,0 +1,49 @@
+/** The JSON Claude Code writes to a hook's stdin. Every field optional; bad input is a value, not a throw. */
+export interface HookInput {
+  session_id?: string;
+  transcript_path?: string;
+  cwd?: string;
+  hook_event_name?: string;
+  source?: string;
+  stop_hook_active?: boolean;
+}
+
+export function parseHookInput(text: string): { input: HookInput; problem?: string } {
+  const trimmed = text.trim();
+  if (trimmed.length === 0) return { input: {} };
+  let obj: unknown;
+  try {
+    obj = JSON.parse(trimmed);
+  } catch {
+    return { input: {}, problem: 'hook input on stdin is not JSON (ignored)' };
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { input: {}, problem: 'hook input on stdin is not a JSON object (ignored)' };
+  const o = obj as Record<string, unknown>;
+  const input: HookInput = {};
+  for (const k of ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source'] as const) {
+    if (typeof o[k] === 'string' && (o[k] as string).length > 0) input[k] = o[k] as string;
+  }
+  if (typeof o.stop_hook_active === 'boolean') input.stop_hook_active = o.stop_hook_active;
+  return { input };
+}
+
+/** Read all of stdin, but never wait long: a hook must not hang on a pipe left open. */
+export async function readStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean }, timeoutMs = 1000): Promise<string> {
+  if (stdin.isTTY) return '';
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      stdin.removeAllListeners('data');
+      resolve(Buffer.concat(chunks).toString('utf8'));
+      if ('destroy' in stdin && typeof stdin.destroy === 'function') (stdin as NodeJS.ReadStream).destroy();
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    stdin.on('data', (c: Buffer | string) => chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c)));
+    stdin.on('end', finish);
+    stdin.on('error', finish);
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * The Stop/SessionEnd hook's work, done in a detached worker under the repository lock:
+ * capture the transcript, append, update the cache, commit, push.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeProjectDir, listTranscripts } from '../capture/project.js';
+import { loadEmbedder, type Embedder } from '../embed/embedder.js';
+import { withLockAsync } from '../export/lock.js';
+import { openCache } from '../maintain/rebuild.js';
+import { findRepo, recoverInterruptedRebase, repoLockPath } from '../sync/git.js';
+import { captureTranscripts, type CaptureOutcome, type TranscriptRef } from './capture.js';
+import type { Runtime } from './runtime.js';
+import { commitAndPush, type SyncReport } from './sync-run.js';
+
+export interface SessionEndRequest {
+  transcript?: string;
+  sessionId?: string;
+  cwd?: string;
+  push: boolean;
+}
+
+/** Which transcript to read: the given one, else the newest of the cwd's project folder. */
+export function resolveTranscript(rt: Runtime, req: Pick<SessionEndRequest, 'transcript' | 'cwd'>): { path?: string; problem?: string } {
+  if (req.transcript) {
+    if (!existsSync(req.transcript)) return { problem: `transcript ${req.transcript} does not exist` };
+    if (!statSync(req.transcript).isFile()) return { problem: `transcript ${req.transcript} is not a file` };
+    return { path: req.transcript };
+  }
+  if (!req.cwd) return { problem: 'no transcript given (hook input has no transcript_path, and no --transcript)' };
+  const dir = join(rt.config.general.claude_projects_dir, encodeProjectDir(req.cwd));
+  const newest = listTranscripts(dir)[0];
+  if (!newest) return { problem: `no transcript found for ${req.cwd} (looked in ${dir})` };
+  return { path: newest.path };
+}
+
+/** A lock for the export folder: inside .git when it is a repository. */
+export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Awaited<ReturnType<typeof findRepo>> }> {
+  const repo = await findRepo(rt.config.general.export_dir);
+  return { lock: repo ? repoLockPath(repo) : join(rt.config.general.export_dir, '.memory.lock'), repo };
+}
+
+export function lazyEmbedder(rt: Runtime): () => Promise<Embedder> {
+  let p: Promise<Embedder> | undefined;
+  return () => (p ??= loadEmbedder(rt.embedderConfig()));
+}
+
+export interface CaptureRun {
+  capture: CaptureOutcome;
+  sync?: SyncReport;
+}
+
+/** Capture transcripts and sync, under the repository lock. Used by session-end and import. */
+export async function captureAndSync(
+  rt: Runtime,
+  refs: TranscriptRef[],
+  opts: {
+    push: boolean;
+    message: (c: CaptureOutcome) => string;
+    progress?: (done: number, total: number) => void;
+    embedProgress?: (done: number, total: number) => void;
+  },
+): Promise<CaptureRun> {
+  const { lock, repo } = await exportLock(rt);
+  return withLockAsync(lock, { timeoutMs: 10 * 60_000, purpose: 'the memory repository' }, async () => {
+    if (repo && (await recoverInterruptedRebase(repo))) rt.log.warn('aborted a rebase left open by an interrupted run');
+    const { store } = openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) }));
+    let capture: CaptureOutcome;
+    try {
+      capture = await captureTranscripts(
+        {
+          config: rt.config, store, now: rt.now, loadEmbedder: lazyEmbedder(rt), log: rt.log,
+          ...(opts.progress ? { progress: opts.progress } : {}),
+          ...(opts.embedProgress ? { embedProgress: opts.embedProgress } : {}),
+        },
+        refs,
+      );
+    } finally {
+      store.close();
+    }
+    for (const p of capture.problems) rt.log.warn(p);
+    if (capture.files.length > 0) openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) })).store.close();
+    const run: CaptureRun = { capture };
+    if (repo) run.sync = await commitAndPush(rt, repo, opts.message(capture), opts.push);
+    else rt.log.info('the export folder is not in a git repository: memories are kept on this machine only');
+    return run;
+  });
+}
+
+export async function runSessionEnd(rt: Runtime, req: SessionEndRequest): Promise<CaptureRun | undefined> {
+  const t = resolveTranscript(rt, req);
+  if (!t.path) {
+    rt.log.warn(`session-end: ${t.problem ?? 'no transcript'}`);
+    return undefined;
+  }
+  const ref: TranscriptRef = { path: t.path, ...(req.sessionId ? { sessionId: req.sessionId } : {}), ...(req.cwd ? { cwd: req.cwd } : {}) };
+  const run = await captureAndSync(rt, [ref], {
+    push: req.push,
+    message: (c) => `memory: ${rt.config.general.machine_name} +${c.added} ~${c.updated} (session ${req.sessionId ?? 'unknown'})`,
+  });
+  const c = run.capture;
+  rt.log.info(`session-end ${t.path}: ${c.turns} turns, ${c.added} new, ${c.updated} updated, ${c.unchanged} unchanged${c.pending ? `, ${c.pending} pending embedding` : ''}${run.sync?.committed ? `, committed ${run.sync.sha?.slice(0, 8) ?? ''}` : ''}`);
+  return run;
+}
