@@ -107,7 +107,8 @@ export const SKILL_MARKER = '<!-- installed by memory-engine -->';
 /** The skill text with `memory …` commands spelled as absolute invocations. */
 export function renderSkill(template: string, nodePath: string, mainJs: string, configPath?: string): string {
   const cmd = `${q(nodePath)} ${q(mainJs)}${configPath ? ` --config ${q(configPath)}` : ''}`;
-  return `${template.replace(/`memory /g, `\`${cmd} `).trimEnd()}\n\n${SKILL_MARKER}\n`;
+  // Commands in code (inline or at the start of a line in a block) become absolute.
+  return `${template.replace(/(^|`)memory (?=[a-z-]+)/gm, (_m, lead: string) => `${lead}${cmd} `).trimEnd()}\n\n${SKILL_MARKER}\n`;
 }
 
 export function installSkill(target: string, text: string): boolean {

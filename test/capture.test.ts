@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, it } from 'node:test';
+import { CUT_MARK, cutQuestion, DEFAULT_LIMITS, joinAnswer, memoryId, parseTranscript, turnToRecord } from '../src/capture/claude.js';
+import { encodeEntry } from '../src/export/jsonl.js';
+import { REPO, SHARED_FIXTURES } from './helpers.js';
+import { assistant, raw, text, transcript, user } from './transcript-builder.js';
+
+const FIXTURES = join(REPO, 'test', 'fixtures', 'transcripts');
+const GOLDEN = join(REPO, 'test', 'golden');
+// `UPDATE_GOLDEN=1 npm test` rewrites the expected files after an intended change.
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+function records(name: string): string {
+  const parsed = parseTranscript(readFileSync(join(FIXTURES, name), 'utf8'));
+  const lines = parsed.turns.map((t) => encodeEntry(turnToRecord(t, { machine: 'laptop', project: 'golden', now: '2026-04-01T00:00:00.000Z' })));
+  return `${JSON.stringify({ badLines: parsed.badLines, duplicates: parsed.duplicates, turns: parsed.turns.length })}\n${lines.join('\n')}\n`;
+}
+
+describe('golden: transcript → records', () => {
+  for (const name of ['basic.jsonl', 'resumed.jsonl', 'long.jsonl']) {
+    it(name, () => {
+      const actual = records(name);
+      const file = join(GOLDEN, name.replace('.jsonl', '.records.jsonl'));
+      if (UPDATE || !existsSync(file)) writeFileSync(file, actual);
+      assert.equal(actual, readFileSync(file, 'utf8'));
+    });
+  }
+
+  it('basic: only the two real prompts become memories, with their whole answers', () => {
+    const p = parseTranscript(readFileSync(join(FIXTURES, 'basic.jsonl'), 'utf8'));
+    assert.equal(p.turns.length, 2);
+    assert.equal(p.badLines, 1);
+    const [lock, auth] = p.turns;
+    assert.equal(lock?.question, 'How do we stop the sqlite database lock timeouts in the worker?');
+    assert.ok(lock?.answer.startsWith('Let me look at the connection setup.'));
+    assert.ok(lock?.answer.endsWith('the lock errors are gone.'), 'the answer continues past tool calls and a "continue"');
+    assert.ok(!lock?.answer.includes('Let me think about WAL'), 'thinking is not part of the answer');
+    assert.deepEqual(lock?.files, ['/home/u/api/src/db.ts']);
+    assert.deepEqual(lock?.tools, ['Read', 'Edit']);
+    assert.equal(lock?.gitBranch, 'main');
+    assert.equal(auth?.question, '認証エラーの原因を調べて', 'system reminders are stripped from a prompt');
+    assert.ok(!p.turns.some((t) => /Subagent|Caveat|command-name|continued from/.test(t.question + t.answer)));
+  });
+
+  it('resumed: copied entries do not double a memory', () => {
+    const p = parseTranscript(readFileSync(join(FIXTURES, 'resumed.jsonl'), 'utf8'));
+    assert.equal(p.turns.length, 2);
+    assert.equal(p.duplicates, 2);
+  });
+
+  it('long: the conclusion survives the cut, which is marked', () => {
+    const [t] = parseTranscript(readFileSync(join(FIXTURES, 'long.jsonl'), 'utf8')).turns;
+    assert.ok(t);
+    assert.ok(Array.from(t.answer).length <= DEFAULT_LIMITS.maxAnswer);
+    assert.ok(t.answer.endsWith('jest and babel-jest were removed from package.json.'));
+    assert.ok(t.answer.startsWith('Step 0: converting batch 0'));
+    assert.ok(t.answer.includes(`\n\n${CUT_MARK}\n\n`));
+  });
+});
+
+describe('capture rules', () => {
+  it('a short prompt with no earlier turn is dropped; after one, it continues that turn', () => {
+    const t = transcript();
+    user(t, 'yes');
+    assistant(t, [{ text: 'An answer to nothing in particular.' }]);
+    user(t, 'Refactor the payment webhook retry queue');
+    assistant(t, [{ text: 'Started the refactor.' }]);
+    user(t, 'go on');
+    assistant(t, [{ text: 'Done: retries now use exponential backoff.' }]);
+    const p = parseTranscript(text(t));
+    assert.equal(p.turns.length, 1);
+    assert.equal(p.turns[0]?.answer, 'Started the refactor.\n\nDone: retries now use exponential backoff.');
+  });
+
+  it('a turn whose answer is too short is not kept', () => {
+    const t = transcript();
+    user(t, 'Please run the whole test suite now');
+    assistant(t, [{ tool: 'Bash', input: { command: 'npm test' } }, { text: 'Done.' }]);
+    assert.equal(parseTranscript(text(t)).turns.length, 0);
+  });
+
+  it('limits come from the caller', () => {
+    const t = transcript();
+    user(t, 'short q');
+    assistant(t, [{ text: 'ab' }]);
+    assert.equal(parseTranscript(text(t), { minQuestion: 3, maxQuestion: 2000, minAnswer: 2, maxAnswer: 4000 }).turns.length, 1);
+  });
+
+  it('cuts long questions visibly', () => {
+    assert.equal(cutQuestion('x'.repeat(30), 20), `${'x'.repeat(16)} ${CUT_MARK}`);
+    assert.equal(Array.from(cutQuestion('あ'.repeat(30), 20)).length, 20);
+  });
+
+  it('joinAnswer keeps the final blocks whole and marks the cut', () => {
+    const blocks = ['A'.repeat(50), 'B'.repeat(50), 'C'.repeat(30)];
+    const out = joinAnswer(blocks, 100);
+    assert.ok(out.length <= 100);
+    assert.ok(out.endsWith('C'.repeat(30)));
+    assert.ok(out.startsWith('A'));
+    assert.ok(out.includes(CUT_MARK));
+    assert.equal(joinAnswer(['short', 'answer'], 100), 'short\n\nanswer');
+    const single = joinAnswer(['Z'.repeat(500)], 100);
+    assert.equal(Array.from(single).length, 100);
+    assert.ok(single.endsWith(CUT_MARK));
+  });
+
+  it('ids are deterministic per source, session and prompt', () => {
+    assert.equal(memoryId('claude-code', 's', 'u'), memoryId('claude-code', 's', 'u'));
+    assert.notEqual(memoryId('claude-code', 's', 'u'), memoryId('claude-code', 's', 'v'));
+    assert.notEqual(memoryId('claude-code', 's', 'u'), memoryId('codex', 's', 'u'));
+    assert.match(memoryId('a', 'b', 'c'), /^[0-9a-f]{32}$/);
+  });
+
+  it('non-object lines are counted, never fatal', () => {
+    const t = transcript();
+    raw(t, '[1,2]');
+    raw(t, 'null');
+    raw(t, '{"type":');
+    user(t, 'A question that is long enough');
+    assistant(t, [{ text: 'An answer that is long enough' }]);
+    const p = parseTranscript(text(t));
+    assert.equal(p.badLines, 3);
+    assert.equal(p.turns.length, 1);
+  });
+});
+
+describe('conformance: real Claude Code transcripts (../shared/fixtures)', () => {
+  const dir = join(SHARED_FIXTURES, 'transcripts', 'claude-code');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl.gz'));
+  it('the fixtures are there', () => assert.ok(files.length >= 5));
+  for (const f of files) {
+    it(f, () => {
+      const body = gunzipSync(readFileSync(join(dir, f))).toString('utf8');
+      const p = parseTranscript(body);
+      const again = parseTranscript(body);
+      assert.ok(p.turns.length >= 1, 'every fixture has at least one real turn');
+      assert.equal(p.badLines, 0);
+      const ids = p.turns.map((t) => memoryId('claude-code', t.sessionId, t.promptUuid));
+      assert.equal(new Set(ids).size, ids.length, 'one memory per prompt');
+      assert.deepEqual(again.turns, p.turns, 'parsing is deterministic');
+      for (const t of p.turns) {
+        assert.ok(Array.from(t.question).length >= 10 && Array.from(t.question).length <= 2000);
+        assert.ok(Array.from(t.answer).length >= 10 && Array.from(t.answer).length <= 4000);
+        assert.ok(!/^<(command-name|command-message|local-command-stdout|task-notification)>/.test(t.question), t.question.slice(0, 60));
+        assert.ok(!t.question.startsWith('[Request interrupted'));
+        assert.ok(!t.question.startsWith('Caveat:'));
+        assert.ok(!t.question.includes('<system-reminder>'));
+        assert.ok(!Number.isNaN(Date.parse(t.timestamp)));
+      }
+    });
+  }
+  it('subagent traffic (isSidechain) never becomes a memory', () => {
+    const body = gunzipSync(readFileSync(join(dir, 'spotter-subagent.jsonl.gz'))).toString('utf8');
+    const sidechainPrompts = body
+      .split('\n')
+      .filter((l) => l.includes('"isSidechain":true') && l.includes('"type":"user"'))
+      .map((l) => JSON.parse(l) as { message?: { content?: unknown } })
+      .map((e) => (typeof e.message?.content === 'string' ? e.message.content : ''))
+      .filter((s) => s.length > 0);
+    const p = parseTranscript(body);
+    for (const s of sidechainPrompts) assert.ok(!p.turns.some((t) => t.question === s.trim()));
+  });
+});

@@ -1,0 +1,85 @@
+/** Real git worlds: a bare repository as the remote, clones as machines, each with its own config. */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TINY_MODEL, runCli, tempDir, type CliResult } from './helpers.js';
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+export interface Machine {
+  name: string;
+  repo: string;
+  exportDir: string;
+  config: string;
+  claudeDir: string;
+  projects: string;
+  cli: (args: string[], opts?: { input?: string; env?: NodeJS.ProcessEnv }) => CliResult;
+}
+
+export interface GitWorld {
+  root: string;
+  remote: string;
+  machine: (name: string, opts?: { extra?: string }) => Machine;
+  cleanup: () => void;
+}
+
+export function gitWorld(): GitWorld {
+  const { dir: root, cleanup } = tempDir('memory-git-');
+  const remote = join(root, 'remote.git');
+  git(root, 'init', '-q', '--bare', '-b', 'main', remote);
+  // Seed the remote with a first commit, as a user would after creating the private repo.
+  const seed = join(root, 'seed');
+  git(root, 'clone', '-q', remote, seed);
+  git(seed, 'config', 'user.name', 'seed');
+  git(seed, 'config', 'user.email', 'seed@example.com');
+  mkdirSync(join(seed, 'export'));
+  writeFileSync(join(seed, 'export', '.gitkeep'), '');
+  writeFileSync(join(seed, '.gitignore'), '.cache/\n');
+  git(seed, 'add', '-A');
+  git(seed, 'commit', '-q', '-m', 'init');
+  git(seed, 'push', '-q', 'origin', 'main');
+
+  const machine = (name: string, opts: { extra?: string } = {}): Machine => {
+    const repo = join(root, name);
+    git(root, 'clone', '-q', remote, repo);
+    git(repo, 'config', 'user.name', name);
+    git(repo, 'config', 'user.email', `${name}@example.com`);
+    const home = join(root, `${name}-home`);
+    const claudeDir = join(home, '.claude');
+    const projects = join(claudeDir, 'projects');
+    mkdirSync(projects, { recursive: true });
+    const config = join(home, 'memory.toml');
+    writeFileSync(
+      config,
+      [
+        '[general]',
+        `machine_name = "${name}"`,
+        `export_dir = ${JSON.stringify(join(repo, 'export'))}`,
+        `db_path = ${JSON.stringify(join(repo, '.cache', 'memory.db'))}`,
+        `claude_projects_dir = ${JSON.stringify(projects)}`,
+        '[embedding]',
+        `model = ${JSON.stringify(TINY_MODEL)}`,
+        'dtype = "fp32"',
+        'allow_remote = false',
+        'query_prefix = ""',
+        'document_prefix = ""',
+        `local_model_path = ${JSON.stringify(join(home, 'models'))}`,
+        '[sync]',
+        'pull_timeout_ms = 20000',
+        opts.extra ?? '',
+        '',
+      ].join('\n'),
+    );
+    return {
+      name, repo, exportDir: join(repo, 'export'), config, claudeDir, projects,
+      cli: (args, o = {}) => runCli(['-c', config, ...args], { ...o, env: { CLAUDE_CONFIG_DIR: claudeDir, HOME: home, ...o.env } }),
+    };
+  };
+  return { root, remote, machine, cleanup };
+}
+
+export function remoteLog(world: GitWorld): string[] {
+  return git(world.root, '--git-dir', world.remote, 'log', '--format=%s', 'main').split('\n');
+}
