@@ -13,6 +13,7 @@ import { registerStatus } from './commands/status.js';
 import { makeHookRunner, registerHooks } from './commands/hooks.js';
 import { registerImport } from './commands/import.js';
 import { registerInstall } from './commands/install.js';
+import { registerMemories } from './commands/memories.js';
 
 /** Runs a command body with a Context; its return value is the exit code. */
 export type Runner = (body: (ctx: Context) => Promise<number>) => Promise<void>;
@@ -40,6 +41,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   registerImport(program, run);
   registerRebuild(program, run);
   registerStatus(program, run);
+  registerMemories(program, run);
   registerInstall(program, run);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
 

@@ -6,10 +6,9 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeProjectDir, listTranscripts } from '../capture/project.js';
 import { loadEmbedder, type Embedder } from '../embed/embedder.js';
-import { withLockAsync } from '../export/lock.js';
 import { openCache } from '../maintain/rebuild.js';
-import { findRepo, recoverInterruptedRebase, repoLockPath } from '../sync/git.js';
 import { captureTranscripts, type CaptureOutcome, type TranscriptRef } from './capture.js';
+import { captureLockFor } from './locks.js';
 import type { Runtime } from './runtime.js';
 import { commitAndPush, type SyncReport } from './sync-run.js';
 
@@ -34,12 +33,6 @@ export function resolveTranscript(rt: Runtime, req: Pick<SessionEndRequest, 'tra
   return { path: newest.path };
 }
 
-/** A lock for the export folder: inside .git when it is a repository. */
-export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Awaited<ReturnType<typeof findRepo>> }> {
-  const repo = await findRepo(rt.config.general.export_dir);
-  return { lock: repo ? repoLockPath(repo) : join(rt.config.general.export_dir, '.memory.lock'), repo };
-}
-
 export function lazyEmbedder(rt: Runtime): () => Promise<Embedder> {
   let p: Promise<Embedder> | undefined;
   return () => (p ??= loadEmbedder(rt.embedderConfig()));
@@ -61,9 +54,8 @@ export async function captureAndSync(
     embedProgress?: (done: number, total: number) => void;
   },
 ): Promise<CaptureRun> {
-  const { lock, repo } = await exportLock(rt);
-  return withLockAsync(lock, { timeoutMs: 10 * 60_000, purpose: 'the memory repository' }, async () => {
-    if (repo && (await recoverInterruptedRebase(repo))) rt.log.warn('aborted a rebase left open by an interrupted run');
+  const { lock, repo } = await captureLockFor(rt);
+  return lock(async () => {
     const { store } = openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) }));
     let capture: CaptureOutcome;
     try {

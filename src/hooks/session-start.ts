@@ -7,10 +7,10 @@ import { errorMessage } from '../errors.js';
 import { acquireLock } from '../export/lock.js';
 import { openCache } from '../maintain/rebuild.js';
 import { isExcluded } from '../privacy/exclude.js';
-import { aheadOfRemote, pullRebase, pushWithRetry } from '../sync/git.js';
+import { aheadOfRemote, ownMonthFiles, pullRebase, pushWithRetry } from '../sync/git.js';
 import { formatInjection } from './inject.js';
 import type { Runtime } from './runtime.js';
-import { exportLock } from './session-end.js';
+import { exportLock } from './locks.js';
 
 export interface SessionStartRequest {
   cwd?: string;
@@ -42,13 +42,14 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       }
       if (release) {
         try {
-          const pull = await pullRebase(repo, config.sync.remote, config.sync.pull_timeout_ms);
+          const own = ownMonthFiles(repo, config.general.export_dir, config.general.machine_name);
+          const pull = await pullRebase(repo, config.sync.remote, config.sync.pull_timeout_ms, own);
           report.pulled = pull.status;
           if (!['pulled', 'up-to-date', 'no-remote', 'no-branch'].includes(pull.status)) {
             rt.log.warn(`git pull ${pull.status}${pull.detail ? `: ${pull.detail}` : ''}; using local memories`);
           }
           if (config.sync.push && ['pulled', 'up-to-date', 'no-branch'].includes(pull.status) && (await aheadOfRemote(repo, config.sync.remote)) > 0) {
-            const push = await pushWithRetry(repo, config.sync.remote, { attempts: 2, timeoutMs: config.sync.pull_timeout_ms });
+            const push = await pushWithRetry(repo, config.sync.remote, { attempts: 2, timeoutMs: config.sync.pull_timeout_ms, resolvable: own });
             report.pushed = push.status;
             if (push.status !== 'pushed' && push.status !== 'up-to-date') rt.log.warn(`git push ${push.status}${push.detail ? `: ${push.detail}` : ''}`);
           }

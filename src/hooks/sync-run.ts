@@ -1,6 +1,6 @@
 /** Commit what changed under export/ and push it, with the outcome logged in one line. */
 import { errorMessage } from '../errors.js';
-import { aheadOfRemote, commitExport, pushWithRetry, type PushOutcome, type Repo } from '../sync/git.js';
+import { aheadOfRemote, commitExport, ownMonthFiles, pushWithRetry, type PushOutcome, type Repo } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
 
 export interface SyncReport {
@@ -21,7 +21,7 @@ export async function commitAndPush(rt: Runtime, repo: Repo, message: string, pu
   }
   if (!push || !rt.config.sync.push) return report;
   if (!report.committed && (await aheadOfRemote(repo, rt.config.sync.remote)) === 0) return report;
-  report.push = await pushWithRetry(repo, rt.config.sync.remote);
+  report.push = await pushWithRetry(repo, rt.config.sync.remote, { resolvable: ownMonthFiles(repo, rt.config.general.export_dir, rt.config.general.machine_name) });
   const p = report.push;
   if (p.status === 'pushed' || p.status === 'up-to-date') rt.log.info(`pushed to ${rt.config.sync.remote}${p.attempts > 1 ? ` after ${p.attempts} attempts` : ''}`);
   else if (p.status === 'offline') rt.log.warn(`remote unreachable, commit kept and pushed next time (${p.detail ?? ''})`);

@@ -96,3 +96,14 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6))));
   return degraded ? { hits, degraded } : { hits };
 }
+
+/** Keyword hits without time decay (for `forget --query`): FTS and substring lists fused. */
+export function keywordHits(store: Store, query: string, filters: SearchFilters, k: number): MemoryRow[] {
+  const q = buildKeywordQuery(query);
+  const lists: number[][] = [];
+  if (q.match) lists.push(store.fts(q.match, filters, k).map((r) => r.rowid));
+  if (q.short.length > 0) lists.push(store.substring(q.short, filters, k).map((r) => r.rowid));
+  const fused = [...fuseRanks(lists, 60)].sort((a, b) => b[1] - a[1]).slice(0, k);
+  const rows = store.rowsByRowid(fused.map(([id]) => id));
+  return fused.map(([id]) => rows.get(id)).filter((r): r is MemoryRow => r !== undefined);
+}

@@ -238,6 +238,16 @@ export class Store {
     return cur ? 'updated' : 'inserted';
   }
 
+  /** Every forgotten id with the version of its tombstone. */
+  tombstoneVersions(): Map<string, number> {
+    return new Map(
+      this.db
+        .prepare<[], { id: string; version_ms: number }>('SELECT id, version_ms FROM memories WHERE deleted = 1')
+        .all()
+        .map((r) => [r.id, r.version_ms]),
+    );
+  }
+
   /** Ids whose winning version was read from one of these files. */
   idsFromFiles(files: string[]): string[] {
     if (files.length === 0) return [];

@@ -114,7 +114,34 @@ export async function commitExport(repo: Repo, exportDir: string, message: strin
   return { committed: true, sha };
 }
 
-export async function pullRebase(repo: Repo, remote: string, timeoutMs: number): Promise<PullOutcome> {
+/**
+ * Finish a rebase whose only conflicts are on paths we know how to settle: this machine's
+ * own month files, which only this machine ever writes. A modify/delete conflict there
+ * means another machine folded the file into the archive while we appended a late line:
+ * keeping our file keeps that line (the next monthly-merge folds it; identical lines
+ * resolve to one memory).
+ */
+async function settleRebase(repo: Repo, resolvable: (path: string) => boolean): Promise<boolean> {
+  const g = git(repo.root);
+  for (let i = 0; i < 50; i++) {
+    const inRebase = existsSync(join(repo.gitDir, 'rebase-merge')) || existsSync(join(repo.gitDir, 'rebase-apply'));
+    if (!inRebase) return true;
+    const unmerged = (await g.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter((l) => l.length > 0);
+    if (unmerged.length === 0 || !unmerged.every(resolvable)) return false;
+    for (const path of unmerged) {
+      if (existsSync(join(repo.root, path))) await g.raw(['add', '--', path]);
+      else await g.raw(['rm', '-q', '--cached', '--', path]);
+    }
+    try {
+      await simpleGit({ baseDir: repo.root, config: ['core.editor=true'] }).raw(['rebase', '--continue']);
+    } catch (err) {
+      if (classify(err).kind !== 'conflict') return false;
+    }
+  }
+  return false;
+}
+
+export async function pullRebase(repo: Repo, remote: string, timeoutMs: number, resolvable: (path: string) => boolean = () => false): Promise<PullOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', detail: 'HEAD is detached: not pulling' };
   if (!(await hasRemote(repo, remote))) return { status: 'no-remote', detail: `no remote "${remote}"` };
@@ -129,6 +156,10 @@ export async function pullRebase(repo: Repo, remote: string, timeoutMs: number):
     if (/couldn't find remote ref/i.test(errorMessage(err))) {
       rmSync(marker, { force: true });
       return { status: 'no-branch', detail: `${remote}/${branch} does not exist yet` };
+    }
+    if (c.kind === 'conflict' && (await settleRebase(repo, resolvable))) {
+      rmSync(marker, { force: true });
+      return { status: 'pulled', detail: 'settled a conflict on this machine\'s own month file' };
     }
     await recoverInterruptedRebase(repo);
     rmSync(marker, { force: true });
@@ -159,7 +190,11 @@ export async function aheadOfRemote(repo: Repo, remote: string): Promise<number>
 }
 
 /** Push; when rejected because another machine pushed first, rebase onto it and retry. */
-export async function pushWithRetry(repo: Repo, remote: string, opts: { attempts?: number; timeoutMs?: number } = {}): Promise<PushOutcome> {
+export async function pushWithRetry(
+  repo: Repo,
+  remote: string,
+  opts: { attempts?: number; timeoutMs?: number; resolvable?: (path: string) => boolean } = {},
+): Promise<PushOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', attempts: 0, detail: 'HEAD is detached: commit kept, not pushed' };
   if (!(await hasRemote(repo, remote))) return { status: 'no-remote', attempts: 0, detail: `no remote "${remote}": commit kept locally` };
@@ -177,12 +212,29 @@ export async function pushWithRetry(repo: Repo, remote: string, opts: { attempts
         const status = c.kind === 'offline' || c.kind === 'auth' ? c.kind : 'failed';
         return { status, attempts: i, detail: c.detail };
       }
-      const pulled = await pullRebase(repo, remote, opts.timeoutMs ?? 60_000);
+      const pulled = await pullRebase(repo, remote, opts.timeoutMs ?? 60_000, opts.resolvable);
       if (pulled.status === 'conflict') return { status: 'conflict', attempts: i, detail: pulled.detail ?? last };
       if (pulled.status === 'offline' || pulled.status === 'auth') return { status: pulled.status, attempts: i, detail: pulled.detail ?? last };
     }
   }
   return { status: 'failed', attempts, detail: `still rejected after ${attempts} attempts: ${last}` };
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Paths (relative to the repository) of this machine's own month files. */
+export function ownMonthFiles(repo: Repo, exportDir: string, machine: string): (path: string) => boolean {
+  const rel = relative(repo.root, exportDir).split('\\').join('/');
+  const prefix = rel === '' ? '' : `${rel}/`;
+  const re = new RegExp(`^${escapeRegExp(prefix)}\\d{4}-\\d{2}_${escapeRegExp(machine)}\\.jsonl$`);
+  return (path) => re.test(path);
+}
+
+/** Undo our last commit, keeping uncommitted work (used to redo a monthly-merge on fresh inputs). */
+export async function dropLastCommit(repo: Repo): Promise<void> {
+  await git(repo.root).raw(['reset', '-q', '--keep', 'HEAD~1']);
 }
 
 /** The project name of a working directory: its git top level's folder name. */

@@ -1,0 +1,151 @@
+/**
+ * Fold every machine's file of each closed month into export/archive/<YYYY-MM>.jsonl:
+ * winners only (tombstones kept), sorted by (timestamp, id), byte-for-byte deterministic,
+ * so two machines merging the same inputs write identical files and their commits rebase
+ * cleanly. Pure planning and folding; the command does the locking and git.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARCHIVE_DIR, listExportFiles, type ExportFile } from '../export/files.js';
+import { encodeEntry, resolveEntries, versionTime } from '../export/jsonl.js';
+import { readEntries, type Skip } from '../export/read.js';
+import { isTombstone, type ExportEntry } from '../types.js';
+
+export interface MonthFold {
+  month: string;
+  /** Relative paths read (the existing archive first). */
+  inputs: string[];
+  /** Per-machine files that disappear into the archive. */
+  removed: string[];
+  archive: string;
+  linesIn: number;
+  records: number;
+  tombstones: number;
+  /** Unusable lines dropped from the removed files (invalid JSON, torn). */
+  dropped: Skip[];
+  /** Lines of a newer format version, carried over verbatim. */
+  carried: number;
+  /** Records dropped because a newer tombstone elsewhere forgot them. */
+  purged: number;
+  bytes: number;
+  /** The archive's new content. */
+  text: string;
+  /** True when the archive would be byte-identical and nothing is removed. */
+  noop: boolean;
+}
+
+/** Months strictly before `currentMonth` that still have per-machine files. */
+export function closedMonths(files: ExportFile[], currentMonth: string): string[] {
+  return [...new Set(files.filter((f) => f.machine !== undefined && f.month < currentMonth).map((f) => f.month))].sort();
+}
+
+function sortKey(e: ExportEntry): string {
+  return isTombstone(e) ? (e.timestamp ?? e.updated_at) : e.timestamp;
+}
+
+/** Fold one month's files into the archive text. Reads, never writes. */
+export function foldMonth(month: string, files: ExportFile[], tombstones: ReadonlyMap<string, number> = new Map()): MonthFold {
+  const archiveRel = `${ARCHIVE_DIR}/${month}.jsonl`;
+  const inputs = files.filter((f) => f.month === month).sort((a, b) => (a.machine === undefined ? -1 : b.machine === undefined ? 1 : a.rel.localeCompare(b.rel)));
+  const entries: ExportEntry[] = [];
+  const carried = new Set<string>();
+  const dropped: Skip[] = [];
+  let linesIn = 0;
+  for (const f of inputs) {
+    const r = readEntries(f.path, { onEntry: (e) => entries.push(e) });
+    linesIn += r.lines;
+    for (const s of r.skipped) {
+      if (s.reason === 'unknown-version') carried.add(readLineAt(f.path, s.offset));
+      else dropped.push(s);
+    }
+  }
+  let purged = 0;
+  // A memory forgotten by a tombstone in another month's file leaves this archive too, so
+  // its text does not linger in the export (git history still has it: see README).
+  const alive = [...resolveEntries(entries).values()].filter((e) => {
+    const t = tombstones.get(e.id);
+    if (!isTombstone(e) && t !== undefined && t > versionTime(e)) {
+      purged++;
+      return false;
+    }
+    return true;
+  });
+  const winners = alive.sort((a, b) => {
+    const ka = Date.parse(sortKey(a));
+    const kb = Date.parse(sortKey(b));
+    return ka - kb || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  });
+  const lines = winners.map(encodeEntry);
+  // Lines a newer memory-engine wrote: not ours to judge, kept verbatim, in a stable order.
+  lines.push(...[...carried].sort());
+  const text = lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  const removed = inputs.filter((f) => f.machine !== undefined).map((f) => f.rel);
+  const existing = inputs.find((f) => f.machine === undefined);
+  const same = existing !== undefined && existing.size === Buffer.byteLength(text) && readFileText(existing.path) === text;
+  return {
+    month,
+    inputs: inputs.map((f) => f.rel),
+    removed,
+    archive: archiveRel,
+    linesIn,
+    records: winners.filter((w) => !isTombstone(w)).length,
+    tombstones: winners.filter((w) => isTombstone(w)).length,
+    dropped,
+    carried: carried.size,
+    purged,
+    bytes: Buffer.byteLength(text),
+    text,
+    noop: same && removed.length === 0 && purged === 0,
+  };
+}
+
+
+function readFileText(path: string): string {
+  return readFileSync(path, 'utf8');
+}
+
+function readLineAt(path: string, offset: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    const buf = Buffer.alloc(65536);
+    let pos = offset;
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n <= 0) break;
+      const nl = buf.subarray(0, n).indexOf(10);
+      if (nl >= 0) {
+        chunks.push(Buffer.from(buf.subarray(0, nl)));
+        break;
+      }
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+      pos += n;
+    }
+    return Buffer.concat(chunks).toString('utf8').replace(/\r$/, '');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Folds for every closed month with per-machine files, and for every archive that still
+ * holds a memory a tombstone has since forgotten.
+ */
+export function planMerge(exportDir: string, currentMonth: string, tombstones: ReadonlyMap<string, number> = new Map()): MonthFold[] {
+  const files = listExportFiles(exportDir);
+  const months = new Set(closedMonths(files, currentMonth));
+  if (tombstones.size > 0) for (const f of files) if (f.machine === undefined && f.month < currentMonth) months.add(f.month);
+  return [...months].sort().map((m) => foldMonth(m, files, tombstones)).filter((f) => !f.noop || f.removed.length > 0);
+}
+
+/** Write the archive (atomically) and remove the folded per-machine files. */
+export function applyFold(exportDir: string, fold: MonthFold): void {
+  const target = join(exportDir, fold.archive);
+  mkdirSync(join(exportDir, ARCHIVE_DIR), { recursive: true });
+  if (!(existsSync(target) && readFileText(target) === fold.text)) {
+    const tmp = `${target}.tmp-${process.pid}`;
+    writeFileSync(tmp, fold.text);
+    renameSync(tmp, target);
+  }
+  for (const rel of fold.removed) rmSync(join(exportDir, rel), { force: true });
+}

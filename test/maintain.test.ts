@@ -1,0 +1,235 @@
+/** monthly-merge, forget, show and model migration, on real git with several machines. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { encodeProjectDir } from '../src/capture/project.js';
+import { encodeEntry } from '../src/export/jsonl.js';
+import { git, gitWorld, remoteLog, type GitWorld, type Machine } from './gitworld.js';
+import { CLI, TINY_MODEL, rec } from './helpers.js';
+import { assistant, text, transcript, user } from './transcript-builder.js';
+
+const CWD = '/home/u/app';
+
+function capture(m: Machine, session: string, pairs: Array<[string, string]>, startIso = '2026-03-25T14:00:00.000Z'): string {
+  const t = transcript(session, CWD);
+  t.clock = Date.parse(startIso);
+  for (const [q, a] of pairs) {
+    user(t, q);
+    assistant(t, [{ text: a }]);
+  }
+  const dir = join(m.projects, encodeProjectDir(CWD));
+  mkdirSync(dir, { recursive: true });
+  const p = join(dir, `${session}.jsonl`);
+  writeFileSync(p, text(t));
+  endSession(m, p);
+  return p;
+}
+
+function endSession(m: Machine, p: string): void {
+  const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', CWD]);
+  assert.equal(r.code, 0, r.stderr);
+}
+
+function hits(m: Machine, q: string): Array<{ id: string; question: string }> {
+  const r = m.cli(['search', '--mode', 'keyword', '--json', '--half-life', '0', q]);
+  assert.equal(r.code, 0, r.stderr);
+  return (JSON.parse(r.stdout) as { hits: Array<{ id: string; question: string }> }).hits;
+}
+
+const start = (m: Machine) => assert.equal(m.cli(['session-start'], { input: JSON.stringify({ cwd: CWD }) }).code, 0);
+const files = (m: Machine) => readdirSync(m.exportDir).filter((f) => f.endsWith('.jsonl')).sort();
+
+let world: GitWorld;
+before(() => (world = gitWorld()));
+after(() => world.cleanup());
+
+describe('monthly-merge', () => {
+  it('folds closed months deterministically; the second machine finds nothing left to do', () => {
+    const a = world.machine('alpha');
+    const b = world.machine('beta');
+    capture(a, 'm-a1', [['Alpha question about the heron deploy script', 'The heron deploy script needs --prod.']], '2026-03-10T10:00:00.000Z');
+    capture(a, 'm-a2', [['Alpha question about the heron logs in April', 'Heron logs go to /var/log/heron.']], '2026-04-02T10:00:00.000Z');
+    capture(b, 'm-b1', [['Beta question about the heron database size', 'The heron database is 40 GB.']], '2026-03-12T10:00:00.000Z');
+    start(a);
+    assert.deepEqual(files(a), ['2026-03_alpha.jsonl', '2026-03_beta.jsonl', '2026-04_alpha.jsonl']);
+
+    const dry = a.cli(['monthly-merge', '--dry-run', '--json']);
+    assert.equal(dry.code, 0, dry.stderr);
+    const plan = JSON.parse(dry.stdout) as { months: Array<{ month: string; records: number; removed: string[] }> };
+    assert.deepEqual(plan.months.map((m) => [m.month, m.records, m.removed.length]), [['2026-03', 2, 2], ['2026-04', 1, 1]]);
+    assert.deepEqual(files(a), ['2026-03_alpha.jsonl', '2026-03_beta.jsonl', '2026-04_alpha.jsonl'], 'dry run changes nothing');
+
+    const r = a.cli(['monthly-merge']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /folded 2026-03: 2 files → archive\/2026-03\.jsonl \(2 memories/);
+    assert.deepEqual(files(a), []);
+    assert.deepEqual(readdirSync(join(a.exportDir, 'archive')).sort(), ['2026-03.jsonl', '2026-04.jsonl']);
+    assert.match(remoteLog(world)[0] ?? '', /^memory: monthly-merge 2026-03, 2026-04 \(3 memories, by alpha\)/);
+    const archive = readFileSync(join(a.exportDir, 'archive', '2026-03.jsonl'), 'utf8');
+    const ts = archive.trim().split('\n').map((l) => (JSON.parse(l) as { timestamp: string }).timestamp);
+    assert.deepEqual(ts, [...ts].sort(), 'sorted by timestamp');
+    assert.equal(hits(a, 'heron').length, 3, 'the cache absorbed the archive');
+
+    const again = b.cli(['monthly-merge', '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual((JSON.parse(again.stdout) as { months: unknown[] }).months, []);
+    assert.equal(readFileSync(join(b.exportDir, 'archive', '2026-03.jsonl'), 'utf8'), archive, 'byte-identical on every machine');
+    assert.equal(hits(b, 'heron').length, 3);
+  });
+
+  it('two machines merging at the same time both succeed with identical archives', async () => {
+    const c = world.machine('gamma');
+    const d = world.machine('delta');
+    capture(c, 'm-c1', [['Gamma question on the ibis queue backlog', 'Ibis backlog cleared by adding two workers.']], '2026-05-03T10:00:00.000Z');
+    capture(d, 'm-d1', [['Delta question on the ibis queue retries', 'Ibis retries capped at five.']], '2026-05-04T10:00:00.000Z');
+    start(c);
+    start(d);
+    const run = (m: Machine) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [CLI, '-c', m.config, 'monthly-merge'], { stdio: 'ignore' });
+        child.on('exit', resolve);
+      });
+    const codes = await Promise.all([run(c), run(d)]);
+    assert.deepEqual(codes, [0, 0]);
+    start(c);
+    start(d);
+    const ac = readFileSync(join(c.exportDir, 'archive', '2026-05.jsonl'), 'utf8');
+    assert.equal(readFileSync(join(d.exportDir, 'archive', '2026-05.jsonl'), 'utf8'), ac);
+    assert.equal(ac.trim().split('\n').length, 2);
+    assert.equal(git(c.repo, 'rev-parse', 'HEAD'), git(d.repo, 'rev-parse', 'HEAD'), 'both machines converge on one history');
+    assert.equal(git(c.repo, 'status', '--porcelain'), '');
+  });
+
+  it('a late line for an archived month lands in a new per-machine file and is folded next time', () => {
+    const e = world.machine('epsilon');
+    start(e);
+    assert.ok(existsSync(join(e.exportDir, 'archive', '2026-03.jsonl')));
+    capture(e, 'm-late', [['Late question about the heron deploy from March', 'Late answer: the heron deploy moved to Fridays.']], '2026-03-20T10:00:00.000Z');
+    assert.ok(files(e).includes('2026-03_epsilon.jsonl'));
+    const r = e.cli(['monthly-merge', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as { months: Array<{ month: string }> }).months.map((m) => m.month), ['2026-03']);
+    assert.ok(!files(e).includes('2026-03_epsilon.jsonl'));
+    const archive = readFileSync(join(e.exportDir, 'archive', '2026-03.jsonl'), 'utf8');
+    assert.ok(archive.includes('heron deploy moved to Fridays'));
+    assert.equal(hits(e, 'Fridays').length, 1);
+    assert.equal(hits(e, 'heron').length, 4, 'three from before, one late');
+  });
+
+  it('a late line appended while another machine archived that month is not lost (rebase settles it)', () => {
+    const f = world.machine('zeta');
+    const g = world.machine('eta');
+    capture(f, 'm-z1', [['Zeta question about the jackal cluster in June', 'The jackal cluster has 3 nodes.']], '2026-06-05T10:00:00.000Z');
+    start(g);
+    // eta archives June while zeta, not yet pulled, appends a late June line to its own file.
+    assert.equal(g.cli(['monthly-merge']).code, 0);
+    capture(f, 'm-z2', [['Zeta late question about the jackal backups', 'Jackal backups run nightly.']], '2026-06-06T10:00:00.000Z');
+    start(f);
+    start(g);
+    for (const m of [f, g]) assert.equal(hits(m, 'jackal').length, 2, `${m.name} has both June memories`);
+    assert.equal(g.cli(['monthly-merge']).code, 0);
+    start(f);
+    assert.equal(hits(f, 'jackal').length, 2);
+    assert.ok(!files(f).some((x) => x.startsWith('2026-06')));
+  });
+});
+
+describe('forget and show', () => {
+  it('forget on one machine: gone at once there, on the other after session-start, and for good', () => {
+    const a = world.machine('keeper');
+    const b = world.machine('other');
+    const session = capture(a, 'f-1', [['What is the kestrel staging password policy?', 'Kestrel staging passwords rotate monthly.'], ['Which kestrel region do we use?', 'Kestrel runs in eu-west-1.']]);
+    start(b);
+    const target = hits(a, 'kestrel password policy')[0];
+    assert.ok(target);
+    assert.equal(hits(b, 'kestrel password policy')[0]?.id, target.id);
+
+    const show = a.cli(['show', target.id.slice(0, 8)]);
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(show.stdout, /Kestrel staging passwords rotate monthly\./);
+    const sj = JSON.parse(a.cli(['show', '--json', target.id]).stdout) as { id: string; answer: string; embedding?: unknown };
+    assert.equal(sj.id, target.id);
+    assert.equal(sj.embedding, undefined);
+
+    const r = a.cli(['forget', target.id.slice(0, 10)]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Forgot 1 memories/);
+    assert.ok(!hits(a, 'kestrel password policy').some((h) => h.id === target.id), 'gone on this machine at once');
+    assert.ok(hits(a, 'kestrel region').length > 0, 'the other memory stays');
+    assert.equal(a.cli(['show', target.id]).code, 1);
+
+    start(b);
+    assert.ok(!hits(b, 'kestrel password policy').some((h) => h.id === target.id), 'gone on the other machine after session-start');
+    // The same transcript is captured again (the Stop hook fires after every turn): the
+    // forgotten turn must not come back.
+    endSession(a, session);
+    assert.deepEqual(hits(a, 'kestrel password policy').filter((h) => h.question.includes('password')), [], 'not re-captured');
+    assert.equal(b.cli(['monthly-merge']).code, 0);
+    start(a);
+    assert.equal(a.cli(['rebuild', '--full']).code, 0);
+    assert.ok(!hits(a, 'kestrel password policy').some((h) => h.id === target.id), 'still gone after merge and full rebuild');
+    const archive = readFileSync(join(a.exportDir, 'archive', '2026-03.jsonl'), 'utf8');
+    assert.ok(!archive.includes('rotate monthly'), 'monthly-merge purged the forgotten text from the archive');
+    assert.ok(archive.includes('eu-west-1'));
+    const tombstoneFile = readdirSync(a.exportDir).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(join(a.exportDir, f), 'utf8')).join('');
+    assert.ok(tombstoneFile.includes(`"id":"${target.id}","deleted":true`), 'the tombstone stays (folded into its own month once that month closes)');
+  });
+
+  it('an unknown id is a clear error and writes nothing', () => {
+    const m = world.machine('careful');
+    const before = git(m.repo, 'rev-parse', 'HEAD');
+    const r = m.cli(['forget', 'no-such-id-123']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /no memory with id "no-such-id-123"/);
+    assert.match(r.stderr, /nothing was forgotten/);
+    assert.equal(git(m.repo, 'rev-parse', 'HEAD'), before);
+    assert.equal(git(m.repo, 'status', '--porcelain'), '');
+  });
+
+  it('forget --query lists first and forgets only with --yes', () => {
+    const m = world.machine('querier');
+    capture(m, 'q-1', [['Our old marmot api key leaked in the logs', 'Rotated the marmot key and scrubbed logs.']]);
+    const list = m.cli(['forget', '--query', 'marmot']);
+    assert.equal(list.code, 0);
+    assert.match(list.stdout, /Would forget 1 memories/);
+    assert.equal(hits(m, 'marmot').length, 1);
+    const done = m.cli(['forget', '--query', 'marmot', '--yes']);
+    assert.equal(done.code, 0, done.stderr);
+    assert.equal(hits(m, 'marmot').length, 0);
+  });
+});
+
+describe('model migration', () => {
+  it('a new model: keyword search keeps working, status counts what needs re-embedding, rebuild --with-model fixes it', () => {
+    const m = world.machine('migrator');
+    const records = [
+      rec({ id: 'mig-1', machine: 'migrator', question: 'How do we tune the otter cache eviction?', answer: 'Use LRU with a 10k entry cap for the otter cache.' }),
+      rec({ id: 'mig-2', machine: 'migrator', question: 'Where is the otter dashboard?', answer: 'Grafana, folder otter.' }),
+    ];
+    writeFileSync(join(m.exportDir, '2026-11_migrator.jsonl'), records.map((r) => `${encodeEntry(r)}\n`).join(''));
+    assert.equal(m.cli(['rebuild', '--with-model']).code, 0);
+    let st = JSON.parse(m.cli(['status', '--json']).stdout) as { pending: number; model: string; records: number };
+    const baseline = st.records;
+    assert.equal(st.model, 'tiny-model');
+
+    const newModel = join(world.root, 'tiny-model-v2');
+    cpSync(TINY_MODEL, newModel, { recursive: true });
+    writeFileSync(m.config, readFileSync(m.config, 'utf8').replace(JSON.stringify(TINY_MODEL), JSON.stringify(newModel)));
+    st = JSON.parse(m.cli(['status', '--json']).stdout) as { pending: number; model: string; records: number };
+    assert.equal(st.model, 'tiny-model-v2');
+    assert.equal(st.records, baseline);
+    assert.equal(st.pending, baseline, 'every memory waits for a vector of the new model');
+    assert.equal(hits(m, 'otter cache eviction')[0]?.id, 'mig-1', 'keyword search works meanwhile');
+    const vec = m.cli(['search', '--mode', 'vector', 'otter']);
+    assert.equal(vec.code, 1, 'no vectors of the new model yet');
+
+    const r = m.cli(['rebuild', '--with-model', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { embedded: number; pending: number }).pending, 0);
+    const v = m.cli(['search', '--mode', 'vector', '--json', 'otter cache eviction']);
+    assert.equal(v.code, 0, v.stderr);
+    assert.ok((JSON.parse(v.stdout) as { hits: unknown[] }).hits.length > 0);
+  });
+});
