@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { decodeEmbedding } from '../src/export/jsonl.js';
 import { openCache } from '../src/maintain/rebuild.js';
 import { search } from '../src/search/search.js';
+import { runMergeBench, mergeTable } from './merge.js';
 import { prng, unitVector, writeSynthExport } from './synth.js';
 
 const DIM = 384;
@@ -159,9 +160,18 @@ async function runSize(records: number): Promise<Row> {
   }
 }
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+// npm run bench [-- <sizes…>] [--merge-records N] [--no-merge] [--no-search]
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const valueOf = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : undefined;
+};
+const sizes = args.filter((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--merge-records').map(Number);
 const rows: Row[] = [];
-for (const n of sizes.length > 0 ? sizes : [10_000, 100_000]) rows.push(await runSize(n));
+if (!flag('--no-search')) for (const n of sizes.length > 0 ? sizes : [10_000, 100_000]) rows.push(await runSize(n));
+const mergeRecords = valueOf('--merge-records') ?? 60_000;
+const mergeRows = flag('--no-merge') ? [] : runMergeBench(mergeRecords);
 
 const cpu = cpus()[0]?.model ?? 'unknown cpu';
 const lines = [
@@ -174,4 +184,6 @@ const lines = [
       `| ${r.records} | ${r.jsonlMb.toFixed(1)} | ${r.files} | ${r.dbMb.toFixed(1)} | ${r.fullS.toFixed(2)} | ${r.parseFloorS.toFixed(2)} | ${r.noopS.toFixed(3)} | ${r.nodeFloorS.toFixed(3)} | ${r.kw.toFixed(1)} | ${r.vec.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.scanFloor.toFixed(1)} |`,
   ),
 ];
+if (rows.length === 0) lines.splice(2);
+if (mergeRows.length > 0) lines.push('', mergeTable(mergeRecords, mergeRows));
 process.stdout.write(`${lines.join('\n')}\n`);

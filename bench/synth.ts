@@ -110,6 +110,8 @@ export interface SynthOptions {
   model: string;
   seed?: number;
   projects?: number;
+  /** Share of records also written once more as an earlier, superseded version (same id). */
+  duplicates?: number;
 }
 
 /** One record at a time, so 100k records never sit in memory at once. */
@@ -150,8 +152,9 @@ export function* synthRecords(o: SynthOptions): Generator<MemoryRecord> {
 export function writeSynthExport(dir: string, o: SynthOptions): { bytes: number; files: number } {
   mkdirSync(dir, { recursive: true });
   const fds = new Map<string, number>();
+  const dupRand = prng((o.seed ?? 42) + 2);
   let bytes = 0;
-  for (const r of synthRecords(o)) {
+  const write = (r: MemoryRecord) => {
     const name = monthFileName(monthOf(r.timestamp), r.machine);
     let fd = fds.get(name);
     if (fd === undefined) {
@@ -161,6 +164,15 @@ export function writeSynthExport(dir: string, o: SynthOptions): { bytes: number;
     const line = `${encodeEntry(r)}\n`;
     bytes += Buffer.byteLength(line);
     writeSync(fd, line);
+  };
+  for (const r of synthRecords(o)) {
+    if (o.duplicates && dupRand() < o.duplicates) {
+      // The earlier version: a shorter answer, written a minute before the final one.
+      const t = new Date(Date.parse(r.timestamp) - 60_000).toISOString();
+      write({ ...r, updated_at: t, answer: r.answer.slice(0, Math.ceil(r.answer.length / 2)) });
+      r.updated_at = r.timestamp;
+    }
+    write(r);
   }
   for (const fd of fds.values()) closeSync(fd);
   return { bytes, files: fds.size };
