@@ -66,16 +66,18 @@ export function readEntries(file: string, opts: ReadOptions): ReadResult {
       if (text.trim().length === 0) return;
       lineNo++;
       res.lines++;
+      let repaired = false;
       if (text.includes('\uFFFD')) {
         try {
           utf8Strict.decode(bytes.subarray(0, end));
         } catch {
-          res.repairedUtf8++;
+          repaired = true;
           text = bytes.toString('utf8', 0, end);
         }
       }
       const d = decodeLine(text);
       if (d.ok) {
+        if (repaired) res.repairedUtf8++;
         res.entries++;
         opts.onEntry(d.entry, { line: lineNo, offset, tail });
       } else {

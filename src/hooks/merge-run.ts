@@ -32,9 +32,9 @@ export async function runMonthlyMerge(rt: Runtime, opts: { dryRun: boolean; push
         if (!['pulled', 'up-to-date', 'no-remote', 'no-branch'].includes(pull.status)) rt.log.warn(`git pull ${pull.status}: ${pull.detail ?? ''}; merging local files`);
       }
       const cache = openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) })).store;
-      const tombstones = cache.tombstoneVersions();
+      const newest = cache.winningVersions();
       cache.close();
-      const folds = planMerge(config.general.export_dir, monthOf(rt.now().toISOString()), tombstones).filter((f) => !f.noop);
+      const folds = planMerge(config.general.export_dir, monthOf(rt.now().toISOString()), newest).filter((f) => !f.noop);
       report.months = folds.map(({ text: _t, dropped, noop: _n, ...rest }) => ({ ...rest, dropped: dropped.length }));
       for (const f of folds) for (const d of f.dropped.slice(0, 3)) rt.log.warn(`monthly-merge ${f.month}: dropping unusable line ${d.file}:${d.line} (${d.reason})`);
       if (opts.dryRun || folds.length === 0) return report;

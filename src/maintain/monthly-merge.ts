@@ -25,7 +25,7 @@ export interface MonthFold {
   dropped: Skip[];
   /** Lines of a newer format version, carried over verbatim. */
   carried: number;
-  /** Records dropped because a newer tombstone elsewhere forgot them. */
+  /** Records dropped because a newer version elsewhere (a tombstone, a redacted or re-embedded version) supersedes them. */
   purged: number;
   bytes: number;
   /** The archive's new content. */
@@ -44,7 +44,7 @@ function sortKey(e: ExportEntry): string {
 }
 
 /** Fold one month's files into the archive text. Reads, never writes. */
-export function foldMonth(month: string, files: ExportFile[], tombstones: ReadonlyMap<string, number> = new Map()): MonthFold {
+export function foldMonth(month: string, files: ExportFile[], newest: ReadonlyMap<string, number> = new Map()): MonthFold {
   const archiveRel = `${ARCHIVE_DIR}/${month}.jsonl`;
   const inputs = files.filter((f) => f.month === month).sort((a, b) => (a.machine === undefined ? -1 : b.machine === undefined ? 1 : a.rel.localeCompare(b.rel)));
   const entries: ExportEntry[] = [];
@@ -60,10 +60,11 @@ export function foldMonth(month: string, files: ExportFile[], tombstones: Readon
     }
   }
   let purged = 0;
-  // A memory forgotten by a tombstone in another month's file leaves this archive too, so
-  // its text does not linger in the export (git history still has it: see README).
+  // A memory superseded by a newer version in another month's file (forgotten, scrubbed,
+  // re-embedded) leaves this archive, so forgotten or redacted text does not linger in
+  // the export (git history still has it: see README). The winner lives on elsewhere.
   const alive = [...resolveEntries(entries).values()].filter((e) => {
-    const t = tombstones.get(e.id);
+    const t = newest.get(e.id);
     if (!isTombstone(e) && t !== undefined && t > versionTime(e)) {
       purged++;
       return false;
@@ -129,13 +130,13 @@ function readLineAt(path: string, offset: number): string {
 
 /**
  * Folds for every closed month with per-machine files, and for every archive that still
- * holds a memory a tombstone has since forgotten.
+ * holds a version superseded elsewhere. `newest`: each id's winning version (ms).
  */
-export function planMerge(exportDir: string, currentMonth: string, tombstones: ReadonlyMap<string, number> = new Map()): MonthFold[] {
+export function planMerge(exportDir: string, currentMonth: string, newest: ReadonlyMap<string, number> = new Map()): MonthFold[] {
   const files = listExportFiles(exportDir);
   const months = new Set(closedMonths(files, currentMonth));
-  if (tombstones.size > 0) for (const f of files) if (f.machine === undefined && f.month < currentMonth) months.add(f.month);
-  return [...months].sort().map((m) => foldMonth(m, files, tombstones)).filter((f) => !f.noop || f.removed.length > 0);
+  if (newest.size > 0) for (const f of files) if (f.machine === undefined && f.month < currentMonth) months.add(f.month);
+  return [...months].sort().map((m) => foldMonth(m, files, newest)).filter((f) => !f.noop || f.removed.length > 0);
 }
 
 /** Write the archive (atomically) and remove the folded per-machine files. */

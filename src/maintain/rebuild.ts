@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
 import { listExportFiles, type ExportFile } from '../export/files.js';
 import { acquireLock, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
@@ -38,6 +39,8 @@ export interface RebuildResult {
   skipped_lines: number;
   /** The first few skipped lines, for the user to look at. */
   skipped: Skip[];
+  /** Every skipped line counted by why. */
+  skipped_by_reason: Partial<Record<Skip['reason'], number>>;
   repaired_utf8_lines: number;
   dim_mismatch: number;
   /** Another process held the cache: served as it was. */
@@ -93,7 +96,7 @@ function plan(store: Store, files: ExportFile[]): Plan {
 }
 
 function resetCounters(res: RebuildResult): void {
-  Object.assign(res, { files_read: 0, lines_read: 0, bytes_read: 0, skipped_lines: 0, skipped: [], repaired_utf8_lines: 0, dim_mismatch: 0 });
+  Object.assign(res, { files_read: 0, lines_read: 0, bytes_read: 0, skipped_lines: 0, skipped: [], skipped_by_reason: {}, repaired_utf8_lines: 0, dim_mismatch: 0 });
 }
 
 function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts: CacheOptions, seen?: Set<string>): void {
@@ -110,6 +113,7 @@ function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts:
         },
       });
     } catch (err) {
+      if (err instanceof Database.SqliteError) throw err; // the cache's trouble, not the file's
       // An unreadable file costs that file only; the next run tries again.
       opts.warn?.(`cannot read ${file.path}: ${errorMessage(err)}`);
       continue;
@@ -119,7 +123,10 @@ function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts:
     res.bytes_read += r.size - from;
     res.skipped_lines += r.skipped.length;
     res.repaired_utf8_lines += r.repairedUtf8;
-    for (const s of r.skipped) if (res.skipped.length < 20) res.skipped.push(s);
+    for (const s of r.skipped) {
+      if (res.skipped.length < 20) res.skipped.push(s);
+      res.skipped_by_reason[s.reason] = (res.skipped_by_reason[s.reason] ?? 0) + 1;
+    }
     store.setIngest({ file: file.rel, offset: r.endOffset, size: r.size, mtime_ms: file.mtimeMs, fingerprint: fingerprint(file.path, r.endOffset) });
     done += file.size - from;
     opts.progress?.(done, total);
@@ -176,7 +183,7 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
   mkdirSync(dirname(opts.dbPath), { recursive: true });
   const res: RebuildResult = {
     full: false, records: 0, pending: 0, files: 0, files_read: 0, lines_read: 0, bytes_read: 0,
-    skipped_lines: 0, skipped: [], repaired_utf8_lines: 0, dim_mismatch: 0, ms: 0,
+    skipped_lines: 0, skipped: [], skipped_by_reason: {}, repaired_utf8_lines: 0, dim_mismatch: 0, ms: 0,
   };
   let release: Release | undefined;
   try {
@@ -202,7 +209,9 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
       const s = store;
       const why = s.vectorMismatch();
       const p = plan(s, files);
-      const ok = s.transaction(() => {
+      let ok: boolean;
+      try {
+        ok = s.transaction(() => {
         if (why) {
           // New model: keep every text and the FTS index, re-read only for vectors.
           s.resetVectors();
@@ -224,7 +233,16 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
           return false;
         }
         return true;
-      });
+        });
+      } catch (err) {
+        if (!(err instanceof Database.SqliteError && /BUSY|LOCKED/.test(err.code))) throw err;
+        // Another process holds the database longer than busy_timeout: answer from the
+        // cache as it is rather than fail; the next run catches up.
+        opts.warn?.(`the cache is busy (${err.code}); serving it as it is`);
+        res.stale = true;
+        resetCounters(res);
+        return { store: s, result: finish(s, res, started) };
+      }
       res.dim_mismatch += s.stats.dimMismatch;
       if (!ok) {
         s.close();

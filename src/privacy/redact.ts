@@ -7,6 +7,8 @@ export interface RedactResult {
   text: string;
   /** Kind → how many replacements. */
   counts: Record<string, number>;
+  /** The secret strings themselves (for `scrub`'s history-rewrite file); never written to JSONL. */
+  found: string[];
 }
 
 const PRIVATE_RE = /<private>[\s\S]*?(?:<\/private>|$(?![\s\S]))/gi;
@@ -59,6 +61,7 @@ export function removePrivate(text: string): string {
 
 export function redactSecrets(text: string): RedactResult {
   const counts: Record<string, number> = {};
+  const found: string[] = [];
   let out = text;
   for (const rule of RULES) {
     out = out.replace(rule.re, (...args: unknown[]) => {
@@ -66,14 +69,26 @@ export function redactSecrets(text: string): RedactResult {
       if (match.includes('[REDACTED:')) return match;
       counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
       const groups = args.slice(1, -2) as Array<string | undefined>;
-      return rule.replace(rule.kind).replace(/\$(\d)/g, (_, n: string) => groups[Number(n) - 1] ?? '');
+      const replaced = rule.replace(rule.kind).replace(/\$(\d)/g, (_, n: string) => groups[Number(n) - 1] ?? '');
+      // What disappeared is the secret: the match minus the parts kept around it.
+      const kept = groups.filter((g): g is string => typeof g === 'string' && g.length > 0 && replaced.includes(g));
+      let secret = match;
+      for (const k of kept) secret = secret.replace(k, '');
+      found.push(secret.replace(/^["']|["']$/g, ''));
+      return replaced;
     });
   }
-  return { text: out, counts };
+  return { text: out, counts, found };
 }
 
 /** `<private>` removal always; secret redaction when `[privacy] redact` is on. */
 export function cleanText(text: string, redact: boolean): RedactResult {
+  const privateSpans = text.match(PRIVATE_RE) ?? [];
   const noPrivate = removePrivate(text).trim();
-  return redact ? redactSecrets(noPrivate) : { text: noPrivate, counts: {} };
+  const res = redact ? redactSecrets(noPrivate) : { text: noPrivate, counts: {}, found: [] };
+  if (privateSpans.length > 0) {
+    res.counts.private = privateSpans.length;
+    res.found.push(...privateSpans);
+  }
+  return res;
 }

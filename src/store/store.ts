@@ -192,8 +192,9 @@ export class Store {
     this.stmts.ingestSet.run(row);
   }
 
+  /** One write transaction, taking the write lock up front so busy_timeout applies. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   /** Apply one JSONL entry with last-write-wins; keeps FTS and vec0 in step. */
@@ -238,11 +239,28 @@ export class Store {
     return cur ? 'updated' : 'inserted';
   }
 
-  /** Every forgotten id with the version of its tombstone. */
-  tombstoneVersions(): Map<string, number> {
+  /** The indexed vector of a memory, if it has one. */
+  vectorOf(rowid: number): Float32Array | undefined {
+    if (this.vecDim === 0) return undefined;
+    const r = this.db.prepare<[bigint], { embedding: Buffer }>('SELECT embedding FROM memories_vec WHERE memory_rowid = ?').get(BigInt(rowid));
+    if (!r) return undefined;
+    const out = new Float32Array(r.embedding.length / 4);
+    new Uint8Array(out.buffer).set(r.embedding);
+    return out;
+  }
+
+  /** Live memories in rowid order, a page at a time. */
+  liveRows(afterRowid: number, limit: number): MemoryRow[] {
+    return this.db
+      .prepare<[number, number], MemoryRow>('SELECT * FROM memories WHERE deleted = 0 AND rowid > ? ORDER BY rowid LIMIT ?')
+      .all(afterRowid, limit);
+  }
+
+  /** Every id with the version (ms) that currently wins for it, tombstones included. */
+  winningVersions(): Map<string, number> {
     return new Map(
       this.db
-        .prepare<[], { id: string; version_ms: number }>('SELECT id, version_ms FROM memories WHERE deleted = 1')
+        .prepare<[], { id: string; version_ms: number }>('SELECT id, version_ms FROM memories')
         .all()
         .map((r) => [r.id, r.version_ms]),
     );

@@ -3,7 +3,7 @@
  * never record contents; returns outcomes, never prints. Never force-pushes, never leaves
  * a rebase open.
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { errorMessage } from '../errors.js';
@@ -78,6 +78,22 @@ async function hasRemote(repo: Repo, remote: string): Promise<boolean> {
 }
 
 const REBASE_MARKER = 'memory-engine-rebase';
+
+/**
+ * A git process killed mid-command leaves .git/index.lock behind, and every later git
+ * command fails on it. Called only while holding our repository lock, so the only git
+ * that could own a fresh lock is a person's; one older than a few seconds is stale.
+ */
+export function clearStaleIndexLock(repo: Repo, olderThanMs = 2000): boolean {
+  const lock = join(repo.gitDir, 'index.lock');
+  try {
+    if (Date.now() - statSync(lock).mtimeMs < olderThanMs) return false;
+    rmSync(lock, { force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A rebase we started and did not finish (process killed): abort it. Someone else's: leave it. */
 export async function recoverInterruptedRebase(repo: Repo): Promise<boolean> {

@@ -67,6 +67,7 @@ function summary(r: RebuildResult) {
     lines_read: r.lines_read,
     bytes_read: r.bytes_read,
     skipped_lines: r.skipped_lines,
+    skipped_by_reason: r.skipped_by_reason,
     skipped: r.skipped.map((s) => ({ file: s.file, line: s.line, offset: s.offset, reason: s.reason, message: s.message })),
     repaired_utf8_lines: r.repaired_utf8_lines,
     full: r.full,
