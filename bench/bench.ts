@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { decodeEmbedding } from '../src/export/jsonl.js';
 import { openCache } from '../src/maintain/rebuild.js';
 import { search } from '../src/search/search.js';
@@ -45,17 +46,19 @@ function timeIt(fn: () => void): number {
 }
 
 /** Floor for a rebuild: read every file and JSON.parse every line, nothing else. */
-function parseFloor(dir: string): { ms: number; vectors: Float32Array } {
+function parseFloor(dir: string): { ms: number; vectors: Float32Array; texts: Array<[string, string]> } {
   let count = 0;
   const vecs: Float32Array[] = [];
+  const texts: Array<[string, string]> = [];
   const ms = timeIt(() => {
     for (const name of readdirSync(dir).sort()) {
       if (!name.endsWith('.jsonl')) continue;
       const text = readFileSync(join(dir, name), 'utf8');
       for (const line of text.split('\n')) {
         if (!line) continue;
-        const o = JSON.parse(line) as { embedding?: string };
+        const o = JSON.parse(line) as { embedding?: string; question: string; answer: string };
         count++;
+        texts.push([o.question, o.answer]);
         if (o.embedding) vecs.push(decodeEmbedding(o.embedding) as Float32Array);
       }
     }
@@ -63,7 +66,27 @@ function parseFloor(dir: string): { ms: number; vectors: Float32Array } {
   const all = new Float32Array(vecs.length * DIM);
   vecs.forEach((v, i) => all.set(v, i * DIM));
   void count;
-  return { ms, vectors: all };
+  return { ms, vectors: all, texts };
+}
+
+/**
+ * Floor for a full rebuild's indexing: the same texts into a bare table + FTS5 trigram
+ * index (what every memory must go through), nothing else.
+ */
+function ftsFloor(texts: Array<[string, string]>, dir: string): number {
+  const db = new Database(join(dir, 'fts-floor.db'));
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.exec("CREATE TABLE m (rowid INTEGER PRIMARY KEY, q TEXT, a TEXT); CREATE VIRTUAL TABLE f USING fts5(q, a, content='m', content_rowid='rowid', tokenize='trigram')");
+  const ins = db.prepare('INSERT INTO m (q, a) VALUES (?, ?)');
+  const fts = db.prepare('INSERT INTO f (rowid, q, a) VALUES (?, ?, ?)');
+  const ms = timeIt(() =>
+    db.transaction(() => {
+      for (const [q, a] of texts) fts.run(ins.run(q, a).lastInsertRowid, q, a);
+    })(),
+  );
+  db.close();
+  return ms;
 }
 
 /** Floor for vector search: brute-force dot products over every vector in a Float32Array. */
@@ -87,6 +110,7 @@ interface Row {
   files: number;
   fullS: number;
   parseFloorS: number;
+  ftsFloorS: number;
   noopS: number;
   nodeFloorS: number;
   kw: number;
@@ -106,6 +130,9 @@ async function runSize(records: number): Promise<Row> {
       records, machines: ['laptop', 'desktop', 'server'], months: 24, endMonth: '2026-10', dim: DIM, model: MODEL,
     });
     const floor = parseFloor(exportDir);
+    process.stderr.write(`FTS5 floor…\n`);
+    const ftsMs = ftsFloor(floor.texts, root);
+    floor.texts.length = 0;
     process.stderr.write(`full rebuild…\n`);
     const opts = { dbPath, exportDir, model: MODEL, dim: DIM };
     let store;
@@ -147,6 +174,7 @@ async function runSize(records: number): Promise<Row> {
         files: gen.files,
         fullS: fullMs / 1000,
         parseFloorS: floor.ms / 1000,
+        ftsFloorS: ftsMs / 1000,
         noopS: p50(noop) / 1000,
         nodeFloorS: p50(nodeFloor) / 1000,
         kw: p50(modes.keyword),
@@ -177,11 +205,11 @@ const cpu = cpus()[0]?.model ?? 'unknown cpu';
 const lines = [
   `Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`,
   '',
-  '| records | JSONL MB | files | cache MB | full rebuild s | floor: read+parse s | no-op rebuild s (process) | floor: node start s | keyword p50 ms | vector p50 ms | hybrid p50 ms | floor: JS scan ms |',
-  '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| records | JSONL MB | files | cache MB | full rebuild s | floor: read+parse s | floor: FTS5 trigram alone s | no-op rebuild s (process) | floor: node start s | keyword p50 ms | vector p50 ms | hybrid p50 ms | floor: JS scan ms |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.records} | ${r.jsonlMb.toFixed(1)} | ${r.files} | ${r.dbMb.toFixed(1)} | ${r.fullS.toFixed(2)} | ${r.parseFloorS.toFixed(2)} | ${r.noopS.toFixed(3)} | ${r.nodeFloorS.toFixed(3)} | ${r.kw.toFixed(1)} | ${r.vec.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.scanFloor.toFixed(1)} |`,
+      `| ${r.records} | ${r.jsonlMb.toFixed(1)} | ${r.files} | ${r.dbMb.toFixed(1)} | ${r.fullS.toFixed(2)} | ${r.parseFloorS.toFixed(2)} | ${r.ftsFloorS.toFixed(2)} | ${r.noopS.toFixed(3)} | ${r.nodeFloorS.toFixed(3)} | ${r.kw.toFixed(1)} | ${r.vec.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.scanFloor.toFixed(1)} |`,
   ),
 ];
 if (rows.length === 0) lines.splice(2);

@@ -281,5 +281,21 @@ describe('cache: vectors', () => {
       store.close();
     }
   });
-});
 
+  it('vector search looks past the decay window when the window holds too few candidates', async () => {
+    const old = [0, 1, 2].map((i) =>
+      rec({ id: `old${i}`, timestamp: `2023-0${i + 1}-01T00:00:00.000Z`, question: `old question ${i}`, answer: `old answer ${i}`, model: 'm', embedding: vec(1, i, 0) }),
+    );
+    writeJsonl(join(opts.exportDir, '2023-01_laptop.jsonl'), old);
+    const { store } = openCache(opts);
+    try {
+      const res = await search(
+        { store, embedQuery: async () => vec(1, 0, 0), now: Date.UTC(2026, 10, 1) },
+        { query: 'anything', mode: 'vector', filters: {}, topK: 3, halfLifeDays: 30, rrfK: 60 },
+      );
+      assert.deepEqual(res.hits.map((h) => h.id), ['old0', 'old1', 'old2']);
+    } finally {
+      store.close();
+    }
+  });
+});
