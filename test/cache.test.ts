@@ -293,7 +293,7 @@ describe('cache: vectors', () => {
         { store, embedQuery: async () => vec(1, 0, 0), now: Date.UTC(2026, 10, 1) },
         { query: 'anything', mode: 'vector', filters: {}, topK: 3, halfLifeDays: 30, rrfK: 60 },
       );
-      assert.deepEqual(res.hits.map((h) => h.id), ['old0', 'old1', 'old2']);
+      assert.deepEqual(res.hits.map((h) => h.id).sort(), ['old0', 'old1', 'old2']);
     } finally {
       store.close();
     }
