@@ -6,17 +6,9 @@ import { mkdirSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeEntry, monthFileName, monthOf } from '../src/export/jsonl.js';
 import type { MemoryRecord } from '../src/types.js';
+import { prng } from '../test/tools/prng.js';
 
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 // Technical words a developer really types; they sit in the middle of the frequency curve.
 const TECH = `cache database sqlite index query migration schema table lock timeout retry worker queue deploy build

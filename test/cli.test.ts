@@ -3,17 +3,10 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeEntry } from '../src/export/jsonl.js';
+import type { SearchHit } from '../src/types.js';
 import { makeWorld, parseJsonLines, rec, runCli, TRACER, writeJsonl, type World } from './helpers.js';
 
-interface Hit {
-  id: string;
-  score: number;
-  timestamp: string;
-  machine: string;
-  project: string | null;
-  question: string;
-  answer: string;
-}
+type Hit = SearchHit;
 
 const MEMORIES = [
   rec({ id: 'lock', project: 'api', timestamp: '2026-11-20T10:00:00.000Z', question: 'How do we fix the sqlite database lock timeout?', answer: 'Set busy_timeout and use WAL mode; the lock error went away after the retry change.' }),

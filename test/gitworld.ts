@@ -1,8 +1,10 @@
 /** Real git worlds: a bare repository as the remote, clones as machines, each with its own config. */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { encodeProjectDir } from '../src/capture/project.js';
 import { join } from 'node:path';
 import { TINY_MODEL, runCli, tempDir, type CliResult } from './helpers.js';
+import { assistant, text, transcript, user, type T } from './transcript-builder.js';
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -82,4 +84,26 @@ export function gitWorld(): GitWorld {
 
 export function remoteLog(world: GitWorld): string[] {
   return git(world.root, '--git-dir', world.remote, 'log', '--format=%s', 'main').split('\n');
+}
+
+export const CWD = '/home/u/app';
+
+/** A transcript of question/answer pairs in the real format. */
+export function conversation(session: string, pairs: Array<[string, string]>, opts: { cwd?: string; startIso?: string } = {}): T {
+  const t = transcript(session, opts.cwd ?? CWD);
+  if (opts.startIso) t.clock = Date.parse(opts.startIso);
+  for (const [q, a] of pairs) {
+    user(t, q);
+    assistant(t, [{ text: a }]);
+  }
+  return t;
+}
+
+/** Write a transcript where Claude Code would keep it on that machine; returns its path. */
+export function placeTranscript(m: Machine, t: T): string {
+  const dir = join(m.projects, encodeProjectDir(t.cwd));
+  mkdirSync(dir, { recursive: true });
+  const p = join(dir, `${t.session}.jsonl`);
+  writeFileSync(p, text(t));
+  return p;
 }

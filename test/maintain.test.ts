@@ -1,28 +1,15 @@
 /** monthly-merge, forget, show and model migration, on real git with several machines. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { encodeProjectDir } from '../src/capture/project.js';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { git, gitWorld, remoteLog, type GitWorld, type Machine } from './gitworld.js';
+import { conversation, CWD, git, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
 import { CLI, TINY_MODEL, rec } from './helpers.js';
-import { assistant, text, transcript, user } from './transcript-builder.js';
-
-const CWD = '/home/u/app';
 
 function capture(m: Machine, session: string, pairs: Array<[string, string]>, startIso = '2026-03-25T14:00:00.000Z'): string {
-  const t = transcript(session, CWD);
-  t.clock = Date.parse(startIso);
-  for (const [q, a] of pairs) {
-    user(t, q);
-    assistant(t, [{ text: a }]);
-  }
-  const dir = join(m.projects, encodeProjectDir(CWD));
-  mkdirSync(dir, { recursive: true });
-  const p = join(dir, `${session}.jsonl`);
-  writeFileSync(p, text(t));
+  const p = placeTranscript(m, conversation(session, pairs, { startIso }));
   endSession(m, p);
   return p;
 }

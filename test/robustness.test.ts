@@ -5,28 +5,13 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { encodeProjectDir } from '../src/capture/project.js';
 import { encodeEntry } from '../src/export/jsonl.js';
 import { openCache } from '../src/maintain/rebuild.js';
 import { buildKeywordQuery } from '../src/search/query.js';
-import { git, gitWorld, remoteLog, type GitWorld, type Machine } from './gitworld.js';
+import { conversation, CWD, git, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
 import { CLI, makeWorld, rec, runCli, tempDir } from './helpers.js';
-import { assistant, text, transcript, user } from './transcript-builder.js';
 
-const CWD = '/home/u/app';
-
-function place(m: Machine, session: string, pairs: Array<[string, string]>): string {
-  const t = transcript(session, CWD);
-  for (const [q, a] of pairs) {
-    user(t, q);
-    assistant(t, [{ text: a }]);
-  }
-  const dir = join(m.projects, encodeProjectDir(CWD));
-  mkdirSync(dir, { recursive: true });
-  const p = join(dir, `${session}.jsonl`);
-  writeFileSync(p, text(t));
-  return p;
-}
+const place = (m: Machine, session: string, pairs: Array<[string, string]>) => placeTranscript(m, conversation(session, pairs));
 
 function liveIds(m: Machine): string[] {
   const { store } = openCache({ dbPath: join(m.repo, '.cache', 'memory.db'), exportDir: m.exportDir, model: 'tiny-model', dim: 0 });

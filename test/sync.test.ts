@@ -7,28 +7,11 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../src/capture/project.js';
-import { git, gitWorld, remoteLog, type GitWorld, type Machine } from './gitworld.js';
+import { conversation, CWD, git, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
 import { CLI, parseJsonLines, TRACER } from './helpers.js';
-import { assistant, text, transcript, user, type T } from './transcript-builder.js';
+import { assistant, text, user } from './transcript-builder.js';
 
-const CWD = '/home/u/app';
-
-function conversation(session: string, pairs: Array<[string, string]>, cwd = CWD): T {
-  const t = transcript(session, cwd);
-  for (const [q, a] of pairs) {
-    user(t, q);
-    assistant(t, [{ text: a }]);
-  }
-  return t;
-}
-
-function place(m: Machine, t: T, name = `${t.session}.jsonl`): string {
-  const dir = join(m.projects, encodeProjectDir(t.cwd));
-  mkdirSync(dir, { recursive: true });
-  const p = join(dir, name);
-  writeFileSync(p, text(t));
-  return p;
-}
+const place = placeTranscript;
 
 function exportLines(m: Machine): Array<{ id: string; answer?: string; machine: string; deleted?: boolean }> {
   if (!existsSync(m.exportDir)) return [];
@@ -162,7 +145,7 @@ describe('when the remote misbehaves', () => {
   it('session-start with the remote gone warns and serves local memories', () => {
     const m = world.machine('lonely');
     const lonely = '/home/u/lonely-app';
-    const p = place(m, conversation('s-lonely', [['Where are the capybara backups stored?', 'In the capybara bucket, rotated weekly.']], lonely));
+    const p = place(m, conversation('s-lonely', [['Where are the capybara backups stored?', 'In the capybara bucket, rotated weekly.']], { cwd: lonely }));
     assert.equal(m.cli(['session-end', '--foreground', '--no-push', '--transcript', p, '--cwd', lonely]).code, 0);
     git(m.repo, 'remote', 'set-url', 'origin', join(world.root, 'gone.git'));
     const r = m.cli(['session-start', '--inject', '--cwd', lonely], { input: '{}' });

@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import onnxProto from 'onnx-proto';
+import { prng } from './prng.js';
 
 const { onnx } = onnxProto;
 
@@ -87,18 +88,6 @@ export function buildVocab(): string[] {
     add(`##${t}`);
   }
   return vocab;
-}
-
-/** mulberry32: tiny seeded PRNG, so the weights are the same on every machine. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function buildWeights(vocab: string[], dim: number): Float32Array {
