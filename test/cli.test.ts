@@ -172,6 +172,24 @@ describe('commands that must not load the embedding library', () => {
   });
 });
 
+describe('memory model pull', () => {
+  it('loads the configured model and reports its dim', () => {
+    const r = cli('model', 'pull', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).dim, 32);
+  });
+  it('a model that cannot be had is a clear error (a missing folder: tests never touch the network)', () => {
+    const m = makeWorld({ model: '/nonexistent/model-folder' });
+    try {
+      const r = runCli(['-c', m.config, 'model', 'pull']);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /model folder \/nonexistent\/model-folder does not exist/);
+    } finally {
+      m.cleanup();
+    }
+  });
+});
+
 describe('memory status', () => {
   it('--json reports records, pending, machines, files, db size, model and dim', () => {
     const r = cli('status', '--json');

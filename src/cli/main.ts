@@ -14,6 +14,7 @@ import { makeHookRunner, registerHooks } from './commands/hooks.js';
 import { registerImport } from './commands/import.js';
 import { registerInstall } from './commands/install.js';
 import { registerMemories } from './commands/memories.js';
+import { registerModel } from './commands/model.js';
 
 /** Runs a command body with a Context; its return value is the exit code. */
 export type Runner = (body: (ctx: Context) => Promise<number>) => Promise<void>;
@@ -43,6 +44,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   registerStatus(program, run);
   registerMemories(program, run);
   registerInstall(program, run);
+  registerModel(program, run);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
 
   try {
