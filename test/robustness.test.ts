@@ -197,6 +197,22 @@ describe('git in bad shapes: hooks exit 0, nothing is lost, no force-push, no op
     assert.match(git(m.repo, 'log', '-1', '--format=%s'), /^memory: noremote/);
   });
 
+  it('authentication refused: commit kept, said so, exit 0', () => {
+    const m = world.machine('authfail');
+    // A git remote helper for the scheme "deny://" that refuses like a server rejecting credentials.
+    const bin = join(world.root, 'deny-bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'git-remote-deny'), "#!/bin/sh\necho \"fatal: Authentication failed for '$2'\" >&2\nexit 128\n", { mode: 0o755 });
+    git(m.repo, 'remote', 'set-url', 'origin', 'deny://memory.example/repo.git');
+    const r = m.cli(['session-end', '--foreground', '--transcript', place(m, 's-auth', [['Auth failure question about the puffin', 'Auth failure answer about the puffin.']]), '--cwd', CWD], {
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /git refused the credentials for origin; commit kept locally/);
+    assert.match(git(m.repo, 'log', '-1', '--format=%s'), /^memory: authfail/);
+    assert.equal(liveIds(m).length, 1);
+  });
+
   it('a dirty export folder (a stray file, an uncommitted edit) does not block capture', () => {
     const m = world.machine('dirty');
     writeFileSync(join(m.exportDir, 'notes.txt'), 'my scratch notes');
