@@ -39,6 +39,13 @@ function exportStats(dir: string): { files: number; mb: number } {
   return { files, mb: bytes / 1e6 };
 }
 
+/** Size of the repository's objects (packed and loose), as git counts them. */
+function packMb(repo: string): number {
+  const out = sh(repo, 'git', 'count-objects', '-v');
+  const kb = (k: string) => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
+  return (kb('size') + kb('size-pack')) / 1000;
+}
+
 function config(home: string, repo: string, machine: string): string {
   mkdirSync(home, { recursive: true });
   const path = join(home, 'memory.toml');
@@ -66,7 +73,7 @@ function newMachine(root: string, remote: string, name: string): { cloneS: numbe
   const cloneS = time(() => sh(root, 'git', 'clone', '-q', `file://${remote}`, repo));
   const cfg = config(join(root, `${name}-home`), repo, name);
   const rebuildS = time(() => sh(root, process.execPath, CLI, '-c', cfg, 'rebuild', '--json'));
-  const repoMb = Number(sh(repo, 'du', '-sk', '.git').split('\t')[0]) / 1000;
+  const repoMb = packMb(repo);
   return { cloneS, rebuildS, repoMb };
 }
 
@@ -93,13 +100,16 @@ export function runMergeBench(records: number): MergeRow[] {
     // The merging machine already has its cache (it has been capturing all along).
     sh(root, process.execPath, CLI, '-c', cfg, 'rebuild', '--json');
     process.stderr.write('merge bench: monthly-merge…\n');
-    const mergeS = time(() => sh(root, process.execPath, CLI, '-c', cfg, 'monthly-merge', '--json'));
+    let mergeOut = '';
+    const mergeS = time(() => (mergeOut = sh(root, process.execPath, CLI, '-c', cfg, 'monthly-merge', '--json')));
+    const merged = JSON.parse(mergeOut) as { sync?: { committed: boolean; push?: string } };
+    if (merged.sync?.push !== 'pushed') throw new Error(`monthly-merge did not push: ${mergeOut.slice(0, 300)}`);
     const after = exportStats(join(work, 'export'));
     process.stderr.write('merge bench: clone + rebuild after merge…\n');
     const m2 = newMachine(root, remote, 'fresh-after');
     const shallow = join(root, 'shallow');
     const shallowS = time(() => sh(root, 'git', 'clone', '-q', '--depth', '1', `file://${remote}`, shallow));
-    const shallowMb = Number(sh(shallow, 'du', '-sk', '.git').split('\t')[0]) / 1000;
+    const shallowMb = packMb(shallow);
     return [
       { phase: 'before merge', files: before.files, exportMb: before.mb, repoMb: m1.repoMb, cloneS: m1.cloneS, rebuildS: m1.rebuildS },
       { phase: 'after merge', files: after.files, exportMb: after.mb, repoMb: m2.repoMb, cloneS: m2.cloneS, rebuildS: m2.rebuildS, mergeS },

@@ -205,6 +205,8 @@ export async function aheadOfRemote(repo: Repo, remote: string): Promise<number>
   }
 }
 
+export const PUSH_SILENCE_MS = 10 * 60_000;
+
 /** Push; when rejected because another machine pushed first, rebase onto it and retry. */
 export async function pushWithRetry(
   repo: Repo,
@@ -218,7 +220,9 @@ export async function pushWithRetry(
   let last = '';
   for (let i = 1; i <= attempts; i++) {
     try {
-      const res = await git(repo.root, opts.timeoutMs ?? 60_000).push(remote, branch);
+      // git push -q is silent while it packs: a 300 MB monthly-merge push can be quiet for
+      // over a minute (measured in bench/merge.ts), so the default silence limit is generous.
+      const res = await git(repo.root, opts.timeoutMs ?? PUSH_SILENCE_MS).push(remote, branch);
       const pushed = res.pushed.length > 0 && res.pushed.every((p) => p.alreadyUpdated) ? 'up-to-date' : 'pushed';
       return { status: pushed, attempts: i };
     } catch (err) {
@@ -228,7 +232,7 @@ export async function pushWithRetry(
         const status = c.kind === 'offline' || c.kind === 'auth' ? c.kind : 'failed';
         return { status, attempts: i, detail: c.detail };
       }
-      const pulled = await pullRebase(repo, remote, opts.timeoutMs ?? 60_000, opts.resolvable);
+      const pulled = await pullRebase(repo, remote, opts.timeoutMs ?? PUSH_SILENCE_MS, opts.resolvable);
       if (pulled.status === 'conflict') return { status: 'conflict', attempts: i, detail: pulled.detail ?? last };
       if (pulled.status === 'offline' || pulled.status === 'auth') return { status: pulled.status, attempts: i, detail: pulled.detail ?? last };
     }
