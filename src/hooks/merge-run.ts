@@ -7,7 +7,7 @@ import { monthOf } from '../export/jsonl.js';
 import { errorMessage } from '../errors.js';
 import { applyFold, planMerge, type MonthFold } from '../maintain/monthly-merge.js';
 import { openCache } from '../maintain/rebuild.js';
-import { dropLastCommit, ownMonthFiles, pullRebase } from '../sync/git.js';
+import { dropLastCommit, ownMonthFiles, pullRebase, PUSH_SILENCE_MS } from '../sync/git.js';
 import { captureLockFor } from './locks.js';
 import type { Runtime } from './runtime.js';
 import { commitAndPush } from './sync-run.js';
@@ -28,7 +28,8 @@ export async function runMonthlyMerge(rt: Runtime, opts: { dryRun: boolean; push
     for (let attempt = 1; attempt <= 3; attempt++) {
       report.attempts = attempt;
       if (repo && !opts.dryRun) {
-        const pull = await pullRebase(repo, config.sync.remote, config.sync.pull_timeout_ms, own);
+        // Not a session start: nobody waits, so a large pull gets the push's patience.
+        const pull = await pullRebase(repo, config.sync.remote, PUSH_SILENCE_MS, own);
         if (!['pulled', 'up-to-date', 'no-remote', 'no-branch'].includes(pull.status)) rt.log.warn(`git pull ${pull.status}: ${pull.detail ?? ''}; merging local files`);
       }
       const cache = openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) })).store;
