@@ -133,6 +133,29 @@ function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts:
   }
 }
 
+/**
+ * Apply what changed since last time. Returns why a rebuild from scratch is needed
+ * instead (a memory whose winning line vanished and was not read again elsewhere: only a
+ * full rebuild can tell what, if anything, should take its place), or undefined.
+ */
+function ingestIncrementally(s: Store, files: ExportFile[], p: Plan, modelChange: string | undefined, res: RebuildResult, opts: CacheOptions): string | undefined {
+  if (modelChange) {
+    // New model: keep every text and the FTS index, re-read only for vectors.
+    s.resetVectors();
+    res.reason = `${modelChange}: vectors re-read`;
+    p.work = files.map((file) => ({ file, from: 0 }));
+    p.reread = [];
+    p.touched = [];
+  }
+  const suspects = s.idsFromFiles([...p.removed, ...p.reread.map((f) => f.rel)]);
+  for (const rel of p.removed) s.deleteIngest(rel);
+  const seen = new Set<string>();
+  ingestFiles(s, [...p.reread.map((file) => ({ file, from: 0 })), ...p.work], res, opts, seen);
+  for (const { file, row } of p.touched) s.setIngest({ ...row, mtime_ms: file.mtimeMs });
+  const orphans = suspects.filter((id) => !seen.has(id));
+  return orphans.length > 0 ? `${orphans.length} memories lost their source line (${p.removed[0] ?? p.reread[0]?.rel ?? ''})` : undefined;
+}
+
 function removeDbFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
 }
@@ -209,31 +232,9 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
       const s = store;
       const why = s.vectorMismatch();
       const p = plan(s, files);
-      let ok: boolean;
+      let orphanReason: string | undefined;
       try {
-        ok = s.transaction(() => {
-        if (why) {
-          // New model: keep every text and the FTS index, re-read only for vectors.
-          s.resetVectors();
-          res.reason = `${why}: vectors re-read`;
-          p.work = files.map((file) => ({ file, from: 0 }));
-          p.reread = [];
-          p.touched = [];
-        }
-        const suspects = s.idsFromFiles([...p.removed, ...p.reread.map((f) => f.rel)]);
-        for (const rel of p.removed) s.deleteIngest(rel);
-        const seen = new Set<string>();
-        ingestFiles(s, [...p.reread.map((file) => ({ file, from: 0 })), ...p.work], res, opts, seen);
-        for (const { file, row } of p.touched) s.setIngest({ ...row, mtime_ms: file.mtimeMs });
-        // A memory whose winning line vanished and was not read again elsewhere: only a
-        // rebuild from scratch can tell what (if anything) should take its place.
-        const orphans = suspects.filter((id) => !seen.has(id));
-        if (orphans.length > 0) {
-          reason = `${orphans.length} memories lost their source line (${p.removed[0] ?? p.reread[0]?.rel ?? ''})`;
-          return false;
-        }
-        return true;
-        });
+        orphanReason = s.transaction(() => ingestIncrementally(s, files, p, why, res, opts));
       } catch (err) {
         if (!(err instanceof Database.SqliteError && /BUSY|LOCKED/.test(err.code))) throw err;
         // Another process holds the database longer than busy_timeout: answer from the
@@ -244,7 +245,8 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
         return { store: s, result: finish(s, res, started) };
       }
       res.dim_mismatch += s.stats.dimMismatch;
-      if (!ok) {
+      if (orphanReason) {
+        reason = orphanReason;
         s.close();
         store = undefined;
         resetCounters(res);
