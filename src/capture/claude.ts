@@ -142,7 +142,8 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
       const turn: Turn = {
         promptUuid: p.uuid,
         sessionId: p.sessionId ?? out.sessionId ?? 'unknown',
-        timestamp: p.timestamp ?? new Date(0).toISOString(),
+        // A prompt without a usable time (never seen in real transcripts) is dated when captured.
+        timestamp: p.timestamp && !Number.isNaN(Date.parse(p.timestamp)) ? p.timestamp : '',
         question: cutQuestion(open.question, limits.maxQuestion),
         answer,
         files: open.files,
@@ -231,7 +232,7 @@ export function turnToRecord(t: Turn, ctx: RecordContext): MemoryRecord {
     session_id: t.sessionId,
     project: ctx.project,
     machine: ctx.machine,
-    timestamp: new Date(t.timestamp).toISOString(),
+    timestamp: new Date(t.timestamp === '' ? ctx.now : t.timestamp).toISOString(),
     updated_at: ctx.now,
     question: t.question,
     answer: t.answer,

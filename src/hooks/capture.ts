@@ -114,6 +114,8 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       }
       if (r.question.length === 0 || r.answer.length === 0) continue; // all of it was <private>
       out.redactions += redacted;
+      // A grown answer must win over the version it replaces even if this clock stepped back.
+      if (existing && Date.parse(nowIso) <= existing.version_ms) r.updated_at = new Date(existing.version_ms + 1).toISOString();
       const prev = fresh.get(r.id);
       if (!prev && existing) out.updated++;
       else if (!prev) out.added++;

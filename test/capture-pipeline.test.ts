@@ -1,0 +1,76 @@
+/** The capture pipeline in process, with the clock and the model handed in as arguments. */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { loadConfig } from '../src/config/load.js';
+import { loadEmbedder } from '../src/embed/embedder.js';
+import { captureTranscripts } from '../src/hooks/capture.js';
+import { fileLogger } from '../src/hooks/log.js';
+import { openCache } from '../src/maintain/rebuild.js';
+import { makeWorld, type World } from './helpers.js';
+import { assistant, text, transcript, user } from './transcript-builder.js';
+
+let w: World;
+beforeEach(() => (w = makeWorld()));
+afterEach(() => w.cleanup());
+
+function run(transcriptPath: string, now: Date, loadModel = true) {
+  const { config } = loadConfig({ configPath: w.config, env: {} });
+  const cache = { dbPath: config.general.db_path, exportDir: config.general.export_dir, model: 'tiny-model', dim: 0 };
+  const { store } = openCache(cache);
+  return captureTranscripts(
+    {
+      config,
+      store,
+      now: () => now,
+      loadEmbedder: loadModel
+        ? () => loadEmbedder({ model: config.embedding.model, dtype: 'fp32', queryPrefix: '', documentPrefix: '', cacheDir: join(w.dir, 'models'), allowRemote: false, batchSize: 8 })
+        : () => Promise.reject(new Error('model offline')),
+      log: fileLogger(join(w.dir, 'test.log')),
+    },
+    [{ path: transcriptPath }],
+  ).finally(() => {
+    store.close();
+    openCache(cache).store.close();
+  });
+}
+
+describe('capture pipeline', () => {
+  it('a grown answer wins even when the clock stepped back since the first capture', async () => {
+    const t = transcript('clock', '/home/u/app');
+    user(t, 'Plan the heron database migration please');
+    assistant(t, [{ text: 'Step one: snapshot the heron database.' }]);
+    const p = join(w.dir, 'clock.jsonl');
+    writeFileSync(p, text(t));
+    const first = await run(p, new Date('2026-06-01T12:00:00Z'));
+    assert.equal(first.added, 1);
+    user(t, 'go on');
+    assistant(t, [{ text: 'Step two: run the heron migration scripts.' }]);
+    writeFileSync(p, text(t));
+    const second = await run(p, new Date('2026-05-01T12:00:00Z'));
+    assert.equal(second.updated, 1);
+    const { config } = loadConfig({ configPath: w.config, env: {} });
+    const { store } = openCache({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: 'tiny-model', dim: 0 });
+    try {
+      const row = store.recent(undefined, 5)[0];
+      assert.ok(row?.answer.includes('Step two'), 'the grown version is the live one');
+      assert.equal(row?.updated_at, '2026-06-01T12:00:00.001Z');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a model that cannot load writes the memories pending, and says so', async () => {
+    const t = transcript('offline', '/home/u/app');
+    user(t, 'Why is the heron queue stuck on Mondays?');
+    assistant(t, [{ text: 'A cron job locks the heron queue every Monday at 03:00.' }]);
+    const p = join(w.dir, 'offline.jsonl');
+    writeFileSync(p, text(t));
+    const out = await run(p, new Date('2026-06-01T12:00:00Z'), false);
+    assert.equal(out.added, 1);
+    assert.equal(out.pending, 1);
+    assert.equal(out.embedded, 0);
+    assert.match(out.problems[0] ?? '', /model offline; 1 memories saved without embedding/);
+  });
+});
