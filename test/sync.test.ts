@@ -67,9 +67,11 @@ describe('two machines share one memory through git', () => {
     assert.equal(git(desktop.repo, 'log', '--merges', '--format=%h'), '', 'history stays linear');
     assert.ok(existsSync(join(laptop.exportDir, '2026-03_laptop.jsonl')));
     assert.ok(existsSync(join(laptop.exportDir, '2026-03_desktop.jsonl')));
-    const st = JSON.parse(laptop.cli(['status', '--json']).stdout) as { machines: string[]; records: number };
+    const st = JSON.parse(laptop.cli(['status', '--json']).stdout) as { machines: string[]; records: number; unpushed_commits: number; repository: string };
     assert.deepEqual(st.machines, ['desktop', 'laptop']);
     assert.equal(st.records, 2);
+    assert.equal(st.unpushed_commits, 0);
+    assert.equal(st.repository, laptop.repo);
   });
 });
 
@@ -134,6 +136,7 @@ describe('when the remote misbehaves', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /unreachable, commit kept/);
     assert.match(git(m.repo, 'log', '-1', '--format=%s'), /^memory: offline \+1/);
+    assert.equal((JSON.parse(m.cli(['status', '--json']).stdout) as { unpushed_commits: number }).unpushed_commits, 1);
     assert.ok(!remoteLog(world).some((s) => s.startsWith('memory: offline')));
     git(m.repo, 'remote', 'set-url', 'origin', url);
     const again = end(m, p);

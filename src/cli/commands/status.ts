@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { listExportFiles } from '../../export/files.js';
 import { dbBytes, openCache } from '../../maintain/rebuild.js';
+import { aheadOfRemote, findRepo } from '../../sync/git.js';
 import { printJson, type Context } from '../context.js';
 import { formatBytes } from '../render.js';
 import type { Runner } from '../main.js';
@@ -19,6 +20,9 @@ async function status(ctx: Context, json: boolean): Promise<number> {
   const dim = store.dim;
   store.close();
   const files = listExportFiles(ctx.config.general.export_dir);
+  const repo = await findRepo(ctx.config.general.export_dir);
+  // Local refs only (no network): commits made here that the last fetch had not seen pushed.
+  const unpushed = repo ? await aheadOfRemote(repo, ctx.config.sync.remote) : null;
   const out = {
     records: c.records,
     pending: c.pending,
@@ -35,6 +39,8 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     db_path: ctx.config.general.db_path,
     config: ctx.config.sources,
     skipped_lines: result.skipped_lines,
+    repository: repo?.root ?? null,
+    unpushed_commits: unpushed,
     ...(c.oldest ? { oldest: c.oldest } : {}),
     ...(c.newest ? { newest: c.newest } : {}),
   };
@@ -49,6 +55,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     `embedding     ${out.model}${dim ? `, ${dim}-d` : ''}; ${out.pending} waiting for a vector${out.pending ? ' (run `memory rebuild --with-model`)' : ''}`,
     `export        ${out.export_dir} — ${out.files} files, ${formatBytes(out.export_bytes)}`,
     `cache         ${out.db_path} — ${formatBytes(out.db_bytes)}`,
+    `git           ${out.repository ? `${out.repository}; ${out.unpushed_commits ?? 0} commits not pushed to ${ctx.config.sync.remote} yet` : 'export folder not in a git repository (memories stay on this machine)'}`,
     `config        ${out.config.join(', ') || 'defaults only'}`,
   ];
   ctx.io.stdout.write(`${lines.join('\n')}\n`);
