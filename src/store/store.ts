@@ -359,15 +359,6 @@ export class Store {
     if (this.vecDim > 0) this.vec().remove.run(BigInt(rowid));
   }
 
-  /** Remove memories from the cache at once (forget); JSONL tombstones make it permanent. */
-  forget(ids: string[], machine: string, updatedAt: string, file: string): number {
-    let n = 0;
-    for (const id of ids) {
-      if (this.apply({ v: 1, id, deleted: true, machine, updated_at: updatedAt }, file) === 'deleted') n++;
-    }
-    return n;
-  }
-
   // ---- queries -------------------------------------------------------------------------
 
   private filterSql(f: SearchFilters, alias: string): { sql: string; params: Array<string | number> } {

@@ -1,0 +1,14 @@
+/** Library API: the same pieces the CLI is built from, for scripts and other agents. */
+export { loadConfig, type LoadOptions } from './config/load.js';
+export type { Config } from './config/schema.js';
+export { parseTranscript, turnToRecord, memoryId, type Turn, type CaptureLimits } from './capture/claude.js';
+export { decodeLine, encodeEntry, resolveEntries, liveRecords, monthOf } from './export/jsonl.js';
+export { readEntries, readAllEntries } from './export/read.js';
+export { appendEntries } from './export/files.js';
+export { openCache, type CacheOptions, type RebuildResult } from './maintain/rebuild.js';
+export { search, type SearchOptions, type SearchResult } from './search/search.js';
+export { buildKeywordQuery } from './search/query.js';
+export { fuseRanks, decayFactor } from './search/fuse.js';
+export { loadEmbedder, type Embedder, type EmbedderConfig } from './embed/embedder.js';
+export { cleanText, redactSecrets } from './privacy/redact.js';
+export type { MemoryRecord, Tombstone, ExportEntry, SearchHit, SearchFilters, SearchMode } from './types.js';
