@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { modelIdOf, type EmbedderConfig } from '../embed/embedder.js';
 import type { CacheOptions } from '../maintain/rebuild.js';
+import { progressBar } from './progress.js';
 
 export interface GlobalOptions {
   config?: string;
@@ -42,6 +43,8 @@ export function makeContext(globals: GlobalOptions, io: IO): Context {
       model: modelIdOf(config.embedding.model),
       dim: config.embedding.dim,
       warn,
+      // A first build on a new machine reads everything: show it on a terminal.
+      progress: progressBar('reading memories into the cache', io.stderr, 8 * 1024 * 1024).update,
       ...extra,
     }),
     embedderConfig: () => ({
