@@ -3,7 +3,7 @@
  * capture the transcript, append, update the cache, commit, push.
  */
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { encodeProjectDir, listTranscripts } from '../capture/project.js';
 import { loadEmbedder, type Embedder } from '../embed/embedder.js';
 import { openCache } from '../maintain/rebuild.js';
@@ -88,7 +88,8 @@ export async function runSessionEnd(rt: Runtime, req: SessionEndRequest): Promis
   const ref: TranscriptRef = { path: t.path, ...(req.sessionId ? { sessionId: req.sessionId } : {}), ...(req.cwd ? { cwd: req.cwd } : {}) };
   const run = await captureAndSync(rt, [ref], {
     push: req.push,
-    message: (c) => `memory: ${rt.config.general.machine_name} +${c.added} ~${c.updated} (session ${req.sessionId ?? 'unknown'})`,
+    // Transcripts are named after their session id.
+    message: (c) => `memory: ${rt.config.general.machine_name} +${c.added} ~${c.updated} (session ${req.sessionId ?? basename(t.path, '.jsonl')})`,
   });
   const c = run.capture;
   rt.log.info(`session-end ${t.path}: ${c.turns} turns, ${c.added} new, ${c.updated} updated, ${c.unchanged} unchanged${c.pending ? `, ${c.pending} pending embedding` : ''}${run.sync?.committed ? `, committed ${run.sync.sha?.slice(0, 8) ?? ''}` : ''}`);
