@@ -85,13 +85,14 @@ export async function runSessionEnd(rt: Runtime, req: SessionEndRequest): Promis
     rt.log.warn(`session-end: ${t.problem ?? 'no transcript'}`);
     return undefined;
   }
-  const ref: TranscriptRef = { path: t.path, ...(req.sessionId ? { sessionId: req.sessionId } : {}), ...(req.cwd ? { cwd: req.cwd } : {}) };
+  const path = t.path;
+  const ref: TranscriptRef = { path, ...(req.sessionId ? { sessionId: req.sessionId } : {}), ...(req.cwd ? { cwd: req.cwd } : {}) };
   const run = await captureAndSync(rt, [ref], {
     push: req.push,
     // Transcripts are named after their session id.
-    message: (c) => `memory: ${rt.config.general.machine_name} +${c.added} ~${c.updated} (session ${req.sessionId ?? basename(t.path, '.jsonl')})`,
+    message: (c) => `memory: ${rt.config.general.machine_name} +${c.added} ~${c.updated} (session ${req.sessionId ?? basename(path, '.jsonl')})`,
   });
   const c = run.capture;
-  rt.log.info(`session-end ${t.path}: ${c.turns} turns, ${c.added} new, ${c.updated} updated, ${c.unchanged} unchanged${c.pending ? `, ${c.pending} pending embedding` : ''}${run.sync?.committed ? `, committed ${run.sync.sha?.slice(0, 8) ?? ''}` : ''}`);
+  rt.log.info(`session-end ${path}: ${c.turns} turns, ${c.added} new, ${c.updated} updated, ${c.unchanged} unchanged${c.pending ? `, ${c.pending} pending embedding` : ''}${run.sync?.committed ? `, committed ${run.sync.sha?.slice(0, 8) ?? ''}` : ''}`);
   return run;
 }
