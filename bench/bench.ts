@@ -188,6 +188,38 @@ async function runSize(records: number): Promise<Row> {
   }
 }
 
+/**
+ * What a Claude Code session waits for: the Stop hook (session-end hands the work to a
+ * detached worker and returns) and the SessionStart hook without git (cache check +
+ * injection), as whole processes, on a 10k-memory cache.
+ */
+async function hookLatency(): Promise<{ end: number; start: number; node: number }> {
+  const root = mkdtempSync(join(tmpdir(), 'memory-bench-hooks-'));
+  try {
+    const exportDir = join(root, 'export');
+    writeSynthExport(exportDir, { records: 10_000, machines: ['laptop'], months: 6, endMonth: '2026-10', dim: DIM, model: MODEL });
+    const cfg = join(root, 'config.toml');
+    // A model folder that does not exist: the hook must not need the model at all.
+    writeFileSync(cfg, `[general]\nmachine_name = "laptop"\n[embedding]\nmodel = ${JSON.stringify(join(root, 'no-model'))}\n`);
+    execFileSync(process.execPath, [CLI, '-c', cfg, 'rebuild'], { stdio: 'pipe' });
+    const transcript = join(root, 'session.jsonl');
+    writeFileSync(transcript, '');
+    const input = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: root, hook_event_name: 'Stop' });
+    const end: number[] = [];
+    const start: number[] = [];
+    const node: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      end.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'session-end', '--no-push'], { input, stdio: ['pipe', 'pipe', 'pipe'] })));
+      start.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'session-start', '--inject', '--no-pull'], { input: JSON.stringify({ cwd: root }), stdio: ['pipe', 'pipe', 'pipe'] })));
+      node.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
+    }
+    await new Promise((r) => setTimeout(r, 1500)); // let the detached workers finish before cleanup
+    return { end: p50(end), start: p50(start), node: p50(node) };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 // npm run bench [-- <sizes…>] [--merge-records N] [--no-merge] [--no-search]
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -198,6 +230,7 @@ const valueOf = (name: string) => {
 const sizes = args.filter((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--merge-records').map(Number);
 const rows: Row[] = [];
 if (!flag('--no-search')) for (const n of sizes.length > 0 ? sizes : [10_000, 100_000]) rows.push(await runSize(n));
+const hooks = await hookLatency();
 const mergeRecords = valueOf('--merge-records') ?? 60_000;
 const mergeRows = flag('--no-merge') ? [] : runMergeBench(mergeRecords);
 
@@ -213,5 +246,12 @@ const lines = [
   ),
 ];
 if (rows.length === 0) lines.splice(2);
+lines.push(
+  '',
+  '| hook (whole process, 10k memories) | p50 s | floor: node start s |',
+  '|---|---:|---:|',
+  `| Stop: \`session-end\` (spawns the worker, returns) | ${(hooks.end / 1000).toFixed(3)} | ${(hooks.node / 1000).toFixed(3)} |`,
+  `| SessionStart: \`session-start --inject --no-pull\` | ${(hooks.start / 1000).toFixed(3)} | ${(hooks.node / 1000).toFixed(3)} |`,
+);
 if (mergeRows.length > 0) lines.push('', mergeTable(mergeRecords, mergeRows));
 process.stdout.write(`${lines.join('\n')}\n`);
