@@ -4,7 +4,7 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExportEntry } from '../types.js';
-import { encodeEntry, monthFileName, parseMonthFileName } from './jsonl.js';
+import { encodeEntry, monthFileName, monthOf, parseMonthFileName } from './jsonl.js';
 import { withLock } from './lock.js';
 
 export const ARCHIVE_DIR = 'archive';
@@ -93,4 +93,9 @@ export function appendByMonth(exportDir: string, machine: string, entries: Expor
     written.push(appendEntries(exportDir, name, group).path);
   }
   return written;
+}
+
+/** Re-embedded versions, tombstones and scrubbed versions go to this machine's file of the month they are written in. */
+export function appendToCurrentMonth(exportDir: string, machine: string, now: Date, entries: ExportEntry[]): string {
+  return appendEntries(exportDir, monthFileName(monthOf(now.toISOString()), machine), entries).path;
 }

@@ -159,6 +159,16 @@ export function versionTime(e: ExportEntry): number {
 }
 
 /**
+ * updated_at for a version that must replace one written at `versionMs`: now, or one
+ * millisecond later than the old version when this machine's clock is behind it. Without
+ * `nowMs` (re-embedding: same content) it is always the old version + 1 ms, so a real edit
+ * made meanwhile on another machine still wins.
+ */
+export function supersedingTime(versionMs: number, nowMs?: number): string {
+  return new Date(Math.max(nowMs ?? 0, versionMs + 1)).toISOString();
+}
+
+/**
  * true when `challenger` (read later) beats `current`. Ties on time and machine go to the
  * later line, so a challenger with equal keys wins.
  */

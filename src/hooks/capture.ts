@@ -10,7 +10,7 @@ import type { Config } from '../config/schema.js';
 import { documentText, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { appendByMonth } from '../export/files.js';
-import { monthOf } from '../export/jsonl.js';
+import { monthOf, supersedingTime } from '../export/jsonl.js';
 import { isExcluded } from '../privacy/exclude.js';
 import { cleanText } from '../privacy/redact.js';
 import type { Store } from '../store/store.js';
@@ -115,7 +115,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       if (r.question.length === 0 || r.answer.length === 0) continue; // all of it was <private>
       out.redactions += redacted;
       // A grown answer must win over the version it replaces even if this clock stepped back.
-      if (existing && Date.parse(nowIso) <= existing.version_ms) r.updated_at = new Date(existing.version_ms + 1).toISOString();
+      if (existing) r.updated_at = supersedingTime(existing.version_ms, Date.parse(nowIso));
       const prev = fresh.get(r.id);
       if (!prev && existing) out.updated++;
       else if (!prev) out.added++;

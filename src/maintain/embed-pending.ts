@@ -3,8 +3,8 @@
  * could not load, or by another model) and append the embedded versions to this
  * machine's current-month file.
  */
-import { appendEntries } from '../export/files.js';
-import { monthFileName, monthOf } from '../export/jsonl.js';
+import { appendToCurrentMonth } from '../export/files.js';
+import { supersedingTime } from '../export/jsonl.js';
 import { documentText, type Embedder } from '../embed/embedder.js';
 import { rowToRecord, type Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
@@ -35,13 +35,10 @@ export async function embedPending(opts: EmbedPendingOptions): Promise<{ embedde
       r.embedding = vectors[i];
       r.model = opts.embedder.model;
       r.dim = opts.embedder.dim;
-      // Same content, one millisecond newer: it replaces the unembedded version, yet any
-      // real edit made meanwhile on another machine (later updated_at) still wins.
-      r.updated_at = new Date(row.version_ms + 1).toISOString();
+      r.updated_at = supersedingTime(row.version_ms);
       return r;
     });
-    const now = opts.now();
-    file = appendEntries(opts.exportDir, monthFileName(monthOf(now.toISOString()), opts.machine), records).path;
+    file = appendToCurrentMonth(opts.exportDir, opts.machine, opts.now(), records);
     embedded += records.length;
     opts.progress?.(embedded, total);
   }

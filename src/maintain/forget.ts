@@ -1,6 +1,5 @@
 /** Forget memories everywhere: tombstones appended to this machine's current month file. */
-import { appendEntries } from '../export/files.js';
-import { monthFileName, monthOf } from '../export/jsonl.js';
+import { supersedingTime } from '../export/jsonl.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { Tombstone } from '../types.js';
 
@@ -42,10 +41,7 @@ export function tombstonesFor(rows: MemoryRow[], machine: string, now: Date): To
     machine,
     timestamp: r.timestamp,
     // Must beat the version it forgets even if that machine's clock ran ahead of ours.
-    updated_at: new Date(Math.max(now.getTime(), r.version_ms + 1)).toISOString(),
+    updated_at: supersedingTime(r.version_ms, now.getTime()),
   }));
 }
 
-export function appendTombstones(exportDir: string, machine: string, tombstones: Tombstone[], now: Date): string {
-  return appendEntries(exportDir, monthFileName(monthOf(now.toISOString()), machine), tombstones).path;
-}

@@ -3,8 +3,8 @@
  * changes gets a redacted version (same vector, newer updated_at) appended to this
  * machine's current month file. Old lines stay in git history until it is rewritten.
  */
-import { appendEntries } from '../export/files.js';
-import { monthFileName, monthOf } from '../export/jsonl.js';
+import { appendToCurrentMonth } from '../export/files.js';
+import { supersedingTime } from '../export/jsonl.js';
 import { cleanText } from '../privacy/redact.js';
 import { rowToRecord, type Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
@@ -39,7 +39,7 @@ export function scrubMemories(store: Store, opts: { exportDir: string; machine: 
       const r = rowToRecord(row);
       r.question = q.text;
       r.answer = a.text;
-      r.updated_at = new Date(Math.max(opts.now.getTime(), row.version_ms + 1)).toISOString();
+      r.updated_at = supersedingTime(row.version_ms, opts.now.getTime());
       const v = row.has_vector ? store.vectorOf(row.rowid) : undefined;
       if (v) {
         r.embedding = v;
@@ -52,7 +52,7 @@ export function scrubMemories(store: Store, opts: { exportDir: string; machine: 
   }
   res.secrets = [...secrets].sort();
   if (out.length > 0) {
-    res.file = appendEntries(opts.exportDir, monthFileName(monthOf(opts.now.toISOString()), opts.machine), out).path;
+    res.file = appendToCurrentMonth(opts.exportDir, opts.machine, opts.now, out);
   }
   return res;
 }

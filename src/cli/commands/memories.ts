@@ -6,7 +6,8 @@ import { UserError } from '../../errors.js';
 import { captureLockFor } from '../../hooks/locks.js';
 import { commitAndPush } from '../../hooks/sync-run.js';
 import { openCache } from '../../maintain/rebuild.js';
-import { appendTombstones, resolveIds, tombstonesFor } from '../../maintain/forget.js';
+import { appendToCurrentMonth } from '../../export/files.js';
+import { resolveIds, tombstonesFor } from '../../maintain/forget.js';
 import { scrubMemories, type ScrubResult } from '../../maintain/scrub.js';
 import { runMonthlyMerge } from '../../hooks/merge-run.js';
 import { keywordHits } from '../../search/search.js';
@@ -144,7 +145,7 @@ async function forget(ctx: Context, ids: string[], flags: { query?: string; topK
       return 0;
     }
     const now = ctx.io.now();
-    appendTombstones(ctx.config.general.export_dir, ctx.config.general.machine_name, tombstonesFor(rows, ctx.config.general.machine_name, now), now);
+    appendToCurrentMonth(ctx.config.general.export_dir, ctx.config.general.machine_name, now, tombstonesFor(rows, ctx.config.general.machine_name, now));
     ({ store } = openCache(ctx.cacheOptions()));
     store.close();
     const sync = repo ? await commitAndPush(rt, repo, `memory: forget ${rows.length} memories (${ctx.config.general.machine_name})`, flags.push) : undefined;
