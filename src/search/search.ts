@@ -71,11 +71,7 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
   let degraded: string | undefined;
   if (opts.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
 
-  if (opts.mode !== 'vector') {
-    const q = buildKeywordQuery(opts.query);
-    if (q.match) lists.push(deps.store.fts(q.match, opts.filters, k).map((r) => r.rowid));
-    if (q.short.length > 0) lists.push(deps.store.substring(q.short, opts.filters, k).map((r) => r.rowid));
-  }
+  if (opts.mode !== 'vector') lists.push(...keywordLists(deps.store, opts.query, opts.filters, k));
   if (opts.mode !== 'keyword') {
     if (deps.store.dim === 0) {
       if (opts.mode === 'vector') {
@@ -117,13 +113,18 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
   return degraded ? { hits, degraded } : { hits };
 }
 
-/** Keyword hits without time decay (for `forget --query`): FTS and substring lists fused. */
-export function keywordHits(store: Store, query: string, filters: SearchFilters, k: number): MemoryRow[] {
+/** The keyword rankings (rowids, best first): FTS5 bm25, and a substring scan for 1–2 character terms. */
+function keywordLists(store: Store, query: string, filters: SearchFilters, k: number): number[][] {
   const q = buildKeywordQuery(query);
   const lists: number[][] = [];
   if (q.match) lists.push(store.fts(q.match, filters, k).map((r) => r.rowid));
   if (q.short.length > 0) lists.push(store.substring(q.short, filters, k).map((r) => r.rowid));
-  const fused = [...fuseRanks(lists, 60)].sort((a, b) => b[1] - a[1]).slice(0, k);
+  return lists;
+}
+
+/** Keyword hits without time decay (for `forget --query`): FTS and substring lists fused. */
+export function keywordHits(store: Store, query: string, filters: SearchFilters, k: number): MemoryRow[] {
+  const fused = [...fuseRanks(keywordLists(store, query, filters, k), 60)].sort((a, b) => b[1] - a[1]).slice(0, k);
   const rows = store.rowsByRowid(fused.map(([id]) => id));
   return fused.map(([id]) => rows.get(id)).filter((r): r is MemoryRow => r !== undefined);
 }
