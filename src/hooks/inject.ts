@@ -9,8 +9,8 @@ function cut(text: string, max: number): string {
   return chars.length <= max ? flat : `${chars.slice(0, max).join('').trimEnd()} […]`;
 }
 
-export function formatInjection(rows: MemoryRow[], project: string, opts: { answerChars: number; questionChars?: number; maxChars?: number }): string {
-  if (rows.length === 0) return '';
+export function formatInjection(rows: MemoryRow[], project: string, opts: { answerChars: number; questionChars?: number; maxChars?: number }): { text: string; count: number } {
+  if (rows.length === 0) return { text: '', count: 0 };
   const max = Math.min(opts.maxChars ?? 9_500, MAX_CONTEXT_CHARS - 1);
   const header = [
     `# memory-engine: recent memories of project "${project}"`,
@@ -20,6 +20,7 @@ export function formatInjection(rows: MemoryRow[], project: string, opts: { answ
     '',
   ].join('\n');
   let out = header;
+  let count = 0;
   for (const r of rows) {
     const entry = [
       `## ${r.timestamp.slice(0, 10)} · ${r.machine}${r.git_branch ? ` · ${r.git_branch}` : ''}`,
@@ -29,8 +30,9 @@ export function formatInjection(rows: MemoryRow[], project: string, opts: { answ
     ].join('\n');
     if (Array.from(out).length + Array.from(entry).length > max) break;
     out += `\n${entry}`;
+    count++;
   }
-  return out.trimEnd();
+  return { text: out.trimEnd(), count };
 }
 
 export function sessionStartOutput(additionalContext: string): string {

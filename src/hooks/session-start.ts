@@ -71,8 +71,9 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       report.project = project;
       if (!isExcluded(config.privacy.exclude_projects, project, req.cwd)) {
         const rows = store.recent(project, config.inject.recent);
-        report.context = formatInjection(rows, project, { answerChars: config.inject.answer_chars });
-        report.injected = report.context ? report.context.split('\n## ').length - 1 : 0;
+        const injection = formatInjection(rows, project, { answerChars: config.inject.answer_chars });
+        report.context = injection.text;
+        report.injected = injection.count;
       }
     }
   } finally {
