@@ -94,3 +94,9 @@ export async function loadEmbedder(cfg: EmbedderConfig): Promise<Embedder> {
     },
   };
 }
+
+/** Load the model on first call only, and share that one load (and its failure) afterwards. */
+export function lazyEmbedder(cfg: EmbedderConfig): () => Promise<Embedder> {
+  let p: Promise<Embedder> | undefined;
+  return () => (p ??= loadEmbedder(cfg));
+}

@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { encodeProjectDir, listTranscripts } from '../capture/project.js';
-import { loadEmbedder, type Embedder } from '../embed/embedder.js';
+import { lazyEmbedder } from '../embed/embedder.js';
 import { openCache } from '../maintain/rebuild.js';
 import { captureTranscripts, type CaptureOutcome, type TranscriptRef } from './capture.js';
 import { captureLockFor } from './locks.js';
@@ -33,11 +33,6 @@ export function resolveTranscript(rt: Runtime, req: Pick<SessionEndRequest, 'tra
   return { path: newest.path };
 }
 
-export function lazyEmbedder(rt: Runtime): () => Promise<Embedder> {
-  let p: Promise<Embedder> | undefined;
-  return () => (p ??= loadEmbedder(rt.embedderConfig()));
-}
-
 export interface CaptureRun {
   capture: CaptureOutcome;
   sync?: SyncReport;
@@ -61,7 +56,7 @@ export async function captureAndSync(
     try {
       capture = await captureTranscripts(
         {
-          config: rt.config, store, now: rt.now, loadEmbedder: lazyEmbedder(rt), log: rt.log,
+          config: rt.config, store, now: rt.now, loadEmbedder: lazyEmbedder(rt.embedderConfig()), log: rt.log,
           ...(opts.progress ? { progress: opts.progress } : {}),
           ...(opts.embedProgress ? { embedProgress: opts.embedProgress } : {}),
         },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { loadEmbedder, type Embedder } from '../../embed/embedder.js';
+import { lazyEmbedder } from '../../embed/embedder.js';
 import { UserError } from '../../errors.js';
 import { openCache } from '../../maintain/rebuild.js';
 import { search, type SearchOptions } from '../../search/search.js';
@@ -66,11 +66,8 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
 
   const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
   try {
-    let embedder: Promise<Embedder> | undefined;
-    const embedQuery = async (text: string) => {
-      embedder ??= loadEmbedder(ctx.embedderConfig());
-      return (await embedder).embedQuery(text);
-    };
+    const embedder = lazyEmbedder(ctx.embedderConfig());
+    const embedQuery = async (text: string) => (await embedder()).embedQuery(text);
     let warned = false;
     for (const q of queries) {
       const res = await search({ store, embedQuery, now: now.getTime() }, { ...base, query: q });
