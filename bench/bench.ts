@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { decodeEmbedding } from '../src/export/jsonl.js';
-import { openCache } from '../src/maintain/rebuild.js';
+import { openCache } from '../src/store/cache.js';
 import { search } from '../src/search/search.js';
 import { runMergeBench, mergeTable } from './merge.js';
 import { prng, unitVector, writeSynthExport } from './synth.js';

@@ -5,7 +5,7 @@ export { parseTranscript, turnToRecord, memoryId, type Turn, type CaptureLimits 
 export { decodeLine, encodeEntry, resolveEntries, liveRecords, monthOf } from './export/jsonl.js';
 export { readEntries, readAllEntries } from './export/read.js';
 export { appendEntries } from './export/files.js';
-export { openCache, type CacheOptions, type RebuildResult } from './maintain/rebuild.js';
+export { openCache, type CacheOptions, type RebuildResult } from './store/cache.js';
 export { search, type SearchOptions, type SearchResult } from './search/search.js';
 export { buildKeywordQuery } from './search/query.js';
 export { fuseRanks, decayFactor } from './search/fuse.js';

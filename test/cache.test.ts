@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync, rmSync, truncateSync, writeFileSync } fro
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { openCache, type CacheOptions } from '../src/maintain/rebuild.js';
+import { openCache, type CacheOptions } from '../src/store/cache.js';
 import { search } from '../src/search/search.js';
 import { openDatabase } from '../src/store/store.js';
 import type { MemoryRecord } from '../src/types.js';

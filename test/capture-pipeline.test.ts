@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config/load.js';
 import { loadEmbedder } from '../src/embed/embedder.js';
 import { captureTranscripts } from '../src/hooks/capture.js';
 import { fileLogger } from '../src/hooks/log.js';
-import { openCache } from '../src/maintain/rebuild.js';
+import { openCache } from '../src/store/cache.js';
 import { makeWorld, type World } from './helpers.js';
 import { assistant, text, transcript, user } from './transcript-builder.js';
 

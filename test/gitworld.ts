@@ -1,6 +1,6 @@
 /** Real git worlds: a bare repository as the remote, clones as machines, each with its own config. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { encodeProjectDir } from '../src/capture/project.js';
 import { join } from 'node:path';
 import { TINY_MODEL, runCli, tempDir, type CliResult } from './helpers.js';
@@ -8,6 +8,15 @@ import { assistant, text, transcript, user, type T } from './transcript-builder.
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/** git, or undefined when it fails (a ref that does not exist yet, while polling). */
+export function gitOr(cwd: string, ...args: string[]): string | undefined {
+  try {
+    return git(cwd, ...args);
+  } catch {
+    return undefined;
+  }
 }
 
 export interface Machine {
@@ -18,12 +27,15 @@ export interface Machine {
   claudeDir: string;
   projects: string;
   cli: (args: string[], opts?: { input?: string; env?: NodeJS.ProcessEnv }) => CliResult;
+  /** Point the memory remote (the config's remote_url) elsewhere. */
+  setRemoteUrl: (url: string) => void;
 }
 
 export interface GitWorld {
   root: string;
   remote: string;
-  machine: (name: string, opts?: { extra?: string }) => Machine;
+  /** `named: false`: no memory remote in the config (as after a plain clone, before `memory init`). */
+  machine: (name: string, opts?: { extra?: string; named?: boolean; machineName?: string }) => Machine;
   cleanup: () => void;
 }
 
@@ -43,7 +55,7 @@ export function gitWorld(): GitWorld {
   git(seed, 'commit', '-q', '-m', 'init');
   git(seed, 'push', '-q', 'origin', 'main');
 
-  const machine = (name: string, opts: { extra?: string } = {}): Machine => {
+  const machine = (name: string, opts: { extra?: string; named?: boolean; machineName?: string } = {}): Machine => {
     const repo = join(root, name);
     git(root, 'clone', '-q', remote, repo);
     git(repo, 'config', 'user.name', name);
@@ -57,7 +69,7 @@ export function gitWorld(): GitWorld {
       config,
       [
         '[general]',
-        `machine_name = "${name}"`,
+        `machine_name = "${opts.machineName ?? name}"`,
         `export_dir = ${JSON.stringify(join(repo, 'export'))}`,
         `db_path = ${JSON.stringify(join(repo, '.cache', 'memory.db'))}`,
         `claude_projects_dir = ${JSON.stringify(projects)}`,
@@ -70,12 +82,14 @@ export function gitWorld(): GitWorld {
         `local_model_path = ${JSON.stringify(join(home, 'models'))}`,
         '[sync]',
         'pull_timeout_ms = 20000',
+        ...(opts.named === false ? [] : [`remote_url = ${JSON.stringify(remote)}`]),
         opts.extra ?? '',
         '',
       ].join('\n'),
     );
     return {
       name, repo, exportDir: join(repo, 'export'), config, claudeDir, projects,
+      setRemoteUrl: (url) => writeFileSync(config, readFileSync(config, 'utf8').replace(/^remote_url = .*$/m, `remote_url = ${JSON.stringify(url)}`)),
       cli: (args, o = {}) => runCli(['-c', config, ...args], { ...o, env: { CLAUDE_CONFIG_DIR: claudeDir, HOME: home, ...o.env } }),
     };
   };

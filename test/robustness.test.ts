@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { openCache } from '../src/maintain/rebuild.js';
+import { openCache } from '../src/store/cache.js';
 import { buildKeywordQuery } from '../src/search/query.js';
 import { conversation, CWD, git, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
 import { CLI, makeWorld, rec, runCli, tempDir } from './helpers.js';
@@ -141,7 +141,7 @@ describe('crash safety', () => {
     assert.equal(new Set(lines.map((l) => l.id)).size, 120);
     assert.equal(git(m.repo, 'status', '--porcelain', 'export'), '', 'everything whole is committed');
     assert.ok(!existsSync(join(m.repo, '.git', 'rebase-merge')) && !existsSync(join(m.repo, '.git', 'rebase-apply')));
-    assert.equal(git(m.repo, 'rev-list', '--count', 'origin/main..HEAD'), '0', 'and pushed');
+    assert.equal(git(m.repo, 'rev-list', '--count', 'memory/main..HEAD'), '0', 'and pushed');
   });
 
   it('a lock left by a dead process is taken over at once', () => {
@@ -189,12 +189,13 @@ describe('git in bad shapes: hooks exit 0, nothing is lost, no force-push, no op
   });
 
   it('no remote at all: committed locally with a note', () => {
-    const m = world.machine('noremote');
+    const m = world.machine('noremote', { named: false });
     git(m.repo, 'remote', 'remove', 'origin');
     const r = m.cli(['session-end', '--foreground', '--transcript', place(m, 's-nr', [['No remote question about the koala', 'No remote answer about the koala.']]), '--cwd', CWD]);
     assert.equal(r.code, 0);
-    assert.match(r.stderr, /no remote "origin"/);
+    assert.match(r.stderr, /committed on this machine only: no memory remote is named \(run `memory init --remote/);
     assert.match(git(m.repo, 'log', '-1', '--format=%s'), /^memory: noremote/);
+    assert.ok(!remoteLog(world).some((s) => s.startsWith('memory: noremote')));
   });
 
   it('authentication refused: commit kept, said so, exit 0', () => {
@@ -203,12 +204,12 @@ describe('git in bad shapes: hooks exit 0, nothing is lost, no force-push, no op
     const bin = join(world.root, 'deny-bin');
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'git-remote-deny'), "#!/bin/sh\necho \"fatal: Authentication failed for '$2'\" >&2\nexit 128\n", { mode: 0o755 });
-    git(m.repo, 'remote', 'set-url', 'origin', 'deny://memory.example/repo.git');
+    m.setRemoteUrl('deny://memory.example/repo.git');
     const r = m.cli(['session-end', '--foreground', '--transcript', place(m, 's-auth', [['Auth failure question about the puffin', 'Auth failure answer about the puffin.']]), '--cwd', CWD], {
       env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
     });
     assert.equal(r.code, 0);
-    assert.match(r.stderr, /git refused the credentials for origin; commit kept locally/);
+    assert.match(r.stderr, /push: git refused the credentials \(.*Authentication failed.*\); commits kept locally/);
     assert.match(git(m.repo, 'log', '-1', '--format=%s'), /^memory: authfail/);
     assert.equal(liveIds(m).length, 1);
   });
@@ -232,7 +233,7 @@ describe('git in bad shapes: hooks exit 0, nothing is lost, no force-push, no op
     assert.equal(a.cli(['session-end', '--foreground', '--transcript', place(a, 's-div-a', [['Diverged question from a about otters', 'Answer from a about otters.']]), '--cwd', CWD]).code, 0);
     const r = b.cli(['session-end', '--foreground', '--transcript', place(b, 's-div-b', [['Diverged question from b about otters', 'Answer from b about otters.']]), '--cwd', CWD]);
     assert.equal(r.code, 0);
-    assert.match(r.stderr, /push conflict: rebase conflict, aborted; local commits kept/);
+    assert.match(r.stderr, /push: a conflict that is not on memory files; rebase aborted, commits kept locally \(.*README\.txt/);
     assert.ok(!existsSync(join(b.repo, '.git', 'rebase-merge')) && !existsSync(join(b.repo, '.git', 'rebase-apply')), 'no rebase left open');
     assert.match(git(b.repo, 'log', '-1', '--format=%s'), /^memory: div-b/);
     assert.equal(liveIds(b).length, 1);

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../src/capture/project.js';
-import { conversation, CWD, git, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
+import { conversation, CWD, git, gitOr, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
 import { CLI, parseJsonLines, TRACER } from './helpers.js';
 import { assistant, text, user } from './transcript-builder.js';
 
@@ -118,27 +118,34 @@ describe('session-end on one machine', () => {
     );
     const results = await Promise.all(runs);
     for (const r of results) assert.equal(r.code, 0);
-    await waitFor(() => exportLines(m).filter((l) => l.machine === 'busy').length >= 8 && !existsSync(join(m.repo, '.git', 'memory-engine.lock')) && git(m.repo, 'status', '--porcelain', 'export') === '' && remoteLog(world).filter((s) => s.includes('memory: busy')).length >= 1, 'the four workers');
+    const commitsBefore = Number(git(m.repo, 'rev-list', '--count', 'HEAD'));
+    await waitFor(() => exportLines(m).filter((l) => l.machine === 'busy').length >= 8, 'the four transcripts captured');
     const mine = exportLines(m).filter((l) => l.machine === 'busy');
     assert.equal(mine.length, 8);
     assert.equal(new Set(mine.map((l) => l.id)).size, 8, 'no duplicates');
-    await waitFor(() => git(m.repo, 'rev-list', '--count', 'origin/main..HEAD') === '0', 'everything pushed');
+    // The session ends: whatever the batch still holds is committed and pushed at once.
+    const endHook = spawn(process.execPath, [CLI, '-c', m.config, 'session-end'], { stdio: ['pipe', 'ignore', 'pipe'] });
+    endHook.stdin.end(JSON.stringify({ session_id: 's-busy-0', transcript_path: paths[0], cwd: CWD, hook_event_name: 'SessionEnd' }));
+    await waitFor(() => git(m.repo, 'status', '--porcelain', 'export') === '' && gitOr(m.repo, 'rev-list', '--count', 'memory/main..HEAD') === '0', 'everything committed and pushed');
+    await waitFor(() => !existsSync(join(m.repo, '.cache', 'worker.lock')), 'the worker to exit');
+    const commits = Number(git(m.repo, 'rev-list', '--count', 'HEAD')) - commitsBefore;
+    assert.ok(commits >= 1 && commits <= 2, `four Stops and a SessionEnd made ${commits} commits (batched: at most 2)`);
+    assert.ok(remoteLog(world).some((s) => s.startsWith('memory: busy captures')));
   });
 });
 
 describe('when the remote misbehaves', () => {
   it('unreachable: the commit is kept and pushed on the next run', () => {
     const m = world.machine('offline');
-    const url = git(m.repo, 'remote', 'get-url', 'origin');
-    git(m.repo, 'remote', 'set-url', 'origin', join(world.root, 'no-such-remote.git'));
+    m.setRemoteUrl(join(world.root, 'no-such-remote.git'));
     const p = place(m, conversation('s-off', [['What port does the narwhal service use?', 'The narwhal service listens on port 7411.']]));
     const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', CWD]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /unreachable, commit kept/);
+    assert.match(r.stderr, /push: remote unreachable, commits kept/);
     assert.match(git(m.repo, 'log', '-1', '--format=%s'), /^memory: offline \+1/);
     assert.equal((JSON.parse(m.cli(['status', '--json']).stdout) as { unpushed_commits: number }).unpushed_commits, 1);
     assert.ok(!remoteLog(world).some((s) => s.startsWith('memory: offline')));
-    git(m.repo, 'remote', 'set-url', 'origin', url);
+    m.setRemoteUrl(world.remote);
     const again = end(m, p);
     assert.equal(again.added, 0);
     assert.equal(again.sync?.push?.status, 'pushed');
@@ -150,17 +157,17 @@ describe('when the remote misbehaves', () => {
     const lonely = '/home/u/lonely-app';
     const p = place(m, conversation('s-lonely', [['Where are the capybara backups stored?', 'In the capybara bucket, rotated weekly.']], { cwd: lonely }));
     assert.equal(m.cli(['session-end', '--foreground', '--no-push', '--transcript', p, '--cwd', lonely]).code, 0);
-    git(m.repo, 'remote', 'set-url', 'origin', join(world.root, 'gone.git'));
+    m.setRemoteUrl(join(world.root, 'gone.git'));
     const r = m.cli(['session-start', '--inject', '--cwd', lonely], { input: '{}' });
     assert.equal(r.code, 0);
-    assert.match(r.stderr, /git pull (offline|failed)/);
+    assert.match(r.stderr, /pull: remote unreachable|pull failed/);
     assert.ok(JSON.parse(r.stdout).hookSpecificOutput.additionalContext.includes('capybara'));
   });
 });
 
 describe('hook input', () => {
   const cases: Array<[string, string, RegExp]> = [
-    ['empty stdin, no transcript for the cwd', '', /no transcript found for/],
+    ['empty stdin: nothing names a transcript', '', /no transcript given/],
     ['not JSON', 'this is not json', /not JSON/],
     ['a transcript that does not exist', JSON.stringify({ transcript_path: '/nope/x.jsonl', cwd: CWD }), /transcript \/nope\/x\.jsonl does not exist/],
     ['a directory as transcript', JSON.stringify({ transcript_path: '/tmp', cwd: CWD }), /is not a file/],

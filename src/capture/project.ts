@@ -2,7 +2,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { sanitizeName } from '../config/validate.js';
-import { gitTopLevel } from '../sync/git.js';
 
 /** Claude Code's folder name for a cwd: every character other than a letter or digit becomes '-'. */
 export function encodeProjectDir(cwd: string): string {
@@ -13,7 +12,8 @@ export function encodeProjectDir(cwd: string): string {
 export async function projectFor(cwd: string | undefined, configured: string | undefined): Promise<string> {
   if (configured) return configured;
   if (!cwd) return 'unknown';
-  const top = existsSync(cwd) ? await gitTopLevel(cwd) : undefined;
+  // git is imported here, not at the top: the Stop hook lists transcripts and must stay light.
+  const top = existsSync(cwd) ? await (await import('../sync/git.js')).gitTopLevel(cwd) : undefined;
   return sanitizeName(basename(top ?? cwd));
 }
 

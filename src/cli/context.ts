@@ -5,7 +5,8 @@
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { modelIdOf, type EmbedderConfig } from '../embed/embedder.js';
-import type { CacheOptions } from '../maintain/rebuild.js';
+import type { CacheOptions } from '../store/cache.js';
+import { fixMachineName } from './machine-name.js';
 import { progressBar } from './progress.js';
 
 export interface GlobalOptions {
@@ -29,10 +30,11 @@ export interface Context {
   embedderConfig: () => EmbedderConfig;
 }
 
-export function makeContext(globals: GlobalOptions, io: IO): Context {
-  const { config, warnings } = loadConfig({ ...(globals.config ? { configPath: globals.config } : {}), env: io.env, cwd: io.cwd });
+export async function makeContext(globals: GlobalOptions, io: IO): Promise<Context> {
+  const { config, warnings, machineNameDefaulted } = loadConfig({ ...(globals.config ? { configPath: globals.config } : {}), env: io.env, cwd: io.cwd });
   const warn = (message: string) => io.stderr.write(`memory: ${message}\n`);
   for (const w of warnings) warn(`${w.file}: ${w.key}: ${w.message}`);
+  if (machineNameDefaulted) await fixMachineName(config, warn);
   return {
     config,
     io,

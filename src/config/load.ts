@@ -28,6 +28,8 @@ export interface LoadOptions {
 export interface Loaded {
   config: Config;
   warnings: Problem[];
+  /** No file or variable set machine_name: it holds the bare hostname until fixed (cli/machine-name.ts). */
+  machineNameDefaulted: boolean;
 }
 
 export function envNames(dotted: string): string[] {
@@ -127,7 +129,8 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
     out[section] = sec;
   }
   const general = out.general as Record<string, unknown>;
-  if (!general.machine_name) general.machine_name = sanitizeName(opts.host ?? hostname());
+  const machineNameDefaulted = !general.machine_name;
+  if (machineNameDefaulted) general.machine_name = sanitizeName(opts.host ?? hostname());
   if (general.project === '') general.project = undefined;
   const embedding = out.embedding as Record<string, unknown>;
   if (!embedding.local_model_path) embedding.local_model_path = defaultModelCache(env, home);
@@ -137,7 +140,7 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
     embedding.model = expandPath(model, pathBase.get('embedding.model') ?? baseDir, home);
   }
 
-  return { config: { ...(out as unknown as Omit<Config, 'sources' | 'baseDir'>), sources, baseDir } as Config, warnings };
+  return { config: { ...(out as unknown as Omit<Config, 'sources' | 'baseDir'>), sources, baseDir } as Config, warnings, machineNameDefaulted };
 }
 
 /** User-level cache so reinstalling node_modules does not download the model again. */

@@ -18,7 +18,7 @@ export interface KeySpec {
 
 export const SCHEMA = {
   general: {
-    machine_name: { type: 'string', default: undefined, fileNameSafe: true, doc: 'Name of this machine in file names and hits (default: sanitized hostname).' },
+    machine_name: { type: 'string', default: undefined, fileNameSafe: true, doc: 'Name of this machine in file names and hits (default: sanitized hostname plus a short random suffix, fixed at first use in config.local.toml).' },
     project: { type: 'string', default: undefined, fileNameSafe: true, doc: "Project name for captured sessions (default: basename of the session cwd's git top level)." },
     export_dir: { type: 'string', default: 'export', path: true, doc: 'Folder of the JSONL memories (the source of truth; committed to git).' },
     db_path: { type: 'string', default: '.cache/memory.db', path: true, doc: 'SQLite cache, rebuilt from JSONL whenever needed.' },
@@ -54,9 +54,12 @@ export const SCHEMA = {
     redact: { type: 'boolean', default: true, doc: 'Replace secrets (API keys, tokens, passwords) before anything is written.' },
   },
   sync: {
-    remote: { type: 'string', default: 'origin', doc: 'Git remote to pull from and push to.' },
+    remote_url: { type: 'string', default: '', doc: 'URL of the private git repository memories go to (set by `memory init --remote`); empty = commit locally, never push.' },
+    remote: { type: 'string', default: 'memory', doc: 'Name of the git remote that points at remote_url (never origin unless you say so).' },
     push: { type: 'boolean', default: true, doc: 'Push after each commit.' },
-    pull_timeout_ms: { type: 'integer', default: 8000, min: 100, doc: 'Upper bound for git pull at session start.' },
+    pull_timeout_ms: { type: 'integer', default: 8000, min: 100, doc: 'Upper bound for git pull and push at session start.' },
+    commit_interval_s: { type: 'integer', default: 300, min: 0, doc: 'Captures after each turn are committed and pushed at most this often (session end and commands commit at once).' },
+    repack_loose_kb: { type: 'integer', default: 4096, min: 0, doc: 'Repack the repository in the background once loose git objects pass this size (0 = never).' },
   },
 } as const satisfies Record<string, Record<string, KeySpec>>;
 

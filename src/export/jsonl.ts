@@ -48,8 +48,32 @@ function bad(reason: SkipReason, message: string): Decoded {
   return { ok: false, reason, message };
 }
 
+/**
+ * How far ahead of the reader's clock a time may lie (clock skew between machines). A
+ * later time would win last-write-wins against every real edit and rank first in every
+ * search for ever (year 275760 parses as a valid date): such a line is rejected with a
+ * count, and monthly-merge keeps it verbatim in the month's rejects file.
+ */
+export const MAX_CLOCK_SKEW_MS = 24 * 3600_000;
+
+export interface DecodeOptions {
+  /** Times after this (ms since epoch) are rejected as `future-time`. Default: no bound. */
+  latestMs?: number;
+}
+
 /** Decode one parsed JSON value into a record or tombstone, or say why it is unusable. */
-export function decodeObject(obj: unknown): Decoded {
+export function decodeObject(obj: unknown, opts: DecodeOptions = {}): Decoded {
+  const d = decodeShape(obj);
+  if (d.ok && opts.latestMs !== undefined) {
+    const e = d.entry;
+    for (const [k, v] of [['timestamp', e.timestamp], ['updated_at', e.updated_at]] as const) {
+      if (v !== undefined && Date.parse(v) > opts.latestMs) return bad('future-time', `"${k}" ${v} lies in the future`);
+    }
+  }
+  return d;
+}
+
+function decodeShape(obj: unknown): Decoded {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return bad('invalid-record', 'not a JSON object');
   const o = obj as Record<string, unknown>;
   if (o.v !== FORMAT_VERSION) {
@@ -112,14 +136,14 @@ export function decodeObject(obj: unknown): Decoded {
   return { ok: true, entry: r };
 }
 
-export function decodeLine(line: string): Decoded {
+export function decodeLine(line: string, opts: DecodeOptions = {}): Decoded {
   let obj: unknown;
   try {
     obj = JSON.parse(line);
   } catch (err) {
     return bad('invalid-json', err instanceof Error ? err.message : 'invalid JSON');
   }
-  return decodeObject(obj);
+  return decodeObject(obj, opts);
 }
 
 /** One line, no trailing newline. Field order is fixed so rewrites are byte-for-byte deterministic. */

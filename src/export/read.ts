@@ -5,7 +5,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ExportEntry, SkipReason } from '../types.js';
-import { decodeLine } from './jsonl.js';
+import { decodeLine, MAX_CLOCK_SKEW_MS } from './jsonl.js';
 
 /** Far above any real memory (question ≤ 2000 + answer ≤ 4000 chars + a 1024-d vector). */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -38,6 +38,8 @@ export interface ReadResult {
 export interface ReadOptions {
   fromOffset?: number;
   maxLineBytes?: number;
+  /** Times after this are rejected (`future-time`); default: now + MAX_CLOCK_SKEW_MS. */
+  latestMs?: number;
   /** Called for each usable line, in file order. `tail` = the unterminated last line. */
   onEntry: (entry: ExportEntry, info: { line: number; offset: number; tail: boolean }) => void;
 }
@@ -46,6 +48,7 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
 export function readEntries(file: string, opts: ReadOptions): ReadResult {
   const maxLine = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const decodeOpts = { latestMs: opts.latestMs ?? Date.now() + MAX_CLOCK_SKEW_MS };
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -75,7 +78,7 @@ export function readEntries(file: string, opts: ReadOptions): ReadResult {
           text = bytes.toString('utf8', 0, end);
         }
       }
-      const d = decodeLine(text);
+      const d = decodeLine(text, decodeOpts);
       if (d.ok) {
         if (repaired) res.repairedUtf8++;
         res.entries++;

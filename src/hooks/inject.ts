@@ -35,6 +35,14 @@ export function formatInjection(rows: MemoryRow[], project: string, opts: { answ
   return { text: out.trimEnd(), count };
 }
 
-export function sessionStartOutput(additionalContext: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } });
+/**
+ * The SessionStart hook's stdout. Notices for the user (no memory remote, a shared machine
+ * name, a broken sync) go to `systemMessage`, which Claude Code shows to the user; never
+ * into `additionalContext`, which only the agent reads. Undefined when there is nothing to say.
+ */
+export function sessionStartOutput(additionalContext: string, notices: string[] = []): string | undefined {
+  const out: Record<string, unknown> = {};
+  if (notices.length > 0) out.systemMessage = notices.join('\n');
+  if (additionalContext) out.hookSpecificOutput = { hookEventName: 'SessionStart', additionalContext };
+  return Object.keys(out).length > 0 ? JSON.stringify(out) : undefined;
 }

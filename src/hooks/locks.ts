@@ -1,7 +1,8 @@
 /** The per-repository lock every writer of the export folder takes (capture, forget, merge). */
 import { join } from 'node:path';
 import { withLockAsync } from '../export/lock.js';
-import { clearStaleIndexLock, findRepo, recoverInterruptedRebase, repoLockPath, type Repo } from '../sync/git.js';
+import { errorMessage } from '../errors.js';
+import { clearStaleIndexLock, ensureUnionMerge, findRepo, recoverInterruptedRebase, repoLockPath, type Repo } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
 
 export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Repo | undefined }> {
@@ -16,6 +17,13 @@ export async function captureLockFor(rt: Runtime, timeoutMs = 10 * 60_000): Prom
     repo,
     lock: (fn) =>
       withLockAsync(lock, { timeoutMs, purpose: 'the memory repository' }, async () => {
+        if (repo) {
+          try {
+            ensureUnionMerge(repo, rt.config.general.export_dir);
+          } catch (err) {
+            rt.log.warn(`cannot mark memory files as append-only for git: ${errorMessage(err)}`);
+          }
+        }
         if (repo && clearStaleIndexLock(repo)) rt.log.warn('removed a stale .git/index.lock left by an interrupted git command');
         if (repo && (await recoverInterruptedRebase(repo))) rt.log.warn('aborted a rebase left open by an interrupted run');
         return fn();

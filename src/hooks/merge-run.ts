@@ -6,14 +6,14 @@
 import { monthOf } from '../export/jsonl.js';
 import { errorMessage } from '../errors.js';
 import { applyFold, planMerge, type MonthFold } from '../maintain/monthly-merge.js';
-import { openCache } from '../maintain/rebuild.js';
-import { dropLastCommit, ownMonthFiles, pullRebase, PUSH_SILENCE_MS } from '../sync/git.js';
+import { openCache } from '../store/cache.js';
+import { dropLastCommit, exportJsonlMatcher, pullRebase, PUSH_SILENCE_MS } from '../sync/git.js';
 import { captureLockFor } from './locks.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush } from './sync-run.js';
+import { commitAndPush, memoryRemote } from './sync-run.js';
 
 export interface MergeReport {
-  months: Array<Omit<MonthFold, 'text' | 'dropped' | 'noop'> & { dropped: number }>;
+  months: Array<Omit<MonthFold, 'text' | 'rejectsText' | 'dropped' | 'noop'> & { dropped: number }>;
   sync?: { committed: boolean; push?: string };
   attempts: number;
   error?: string;
@@ -24,20 +24,21 @@ export async function runMonthlyMerge(rt: Runtime, opts: { dryRun: boolean; push
   const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {
     const report: MergeReport = { months: [], attempts: 0 };
-    const own = repo ? ownMonthFiles(repo, config.general.export_dir, config.general.machine_name) : () => false;
+    const memoryFile = repo ? exportJsonlMatcher(repo, config.general.export_dir) : () => false;
+    const remote = repo && !opts.dryRun ? await memoryRemote(rt, repo) : undefined;
     for (let attempt = 1; attempt <= 3; attempt++) {
       report.attempts = attempt;
-      if (repo && !opts.dryRun) {
+      if (repo && remote) {
         // Not a session start: nobody waits, so a large pull gets the push's patience.
-        const pull = await pullRebase(repo, config.sync.remote, PUSH_SILENCE_MS, own);
+        const pull = await pullRebase(repo, remote.name, PUSH_SILENCE_MS, memoryFile);
         if (!['pulled', 'up-to-date', 'no-remote', 'no-branch'].includes(pull.status)) rt.log.warn(`git pull ${pull.status}: ${pull.detail ?? ''}; merging local files`);
       }
       const cache = openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) })).store;
       const newest = cache.winningVersions();
       cache.close();
       const folds = planMerge(config.general.export_dir, monthOf(rt.now().toISOString()), newest).filter((f) => !f.noop);
-      report.months = folds.map(({ text: _t, dropped, noop: _n, ...rest }) => ({ ...rest, dropped: dropped.length }));
-      for (const f of folds) for (const d of f.dropped.slice(0, 3)) rt.log.warn(`monthly-merge ${f.month}: dropping unusable line ${d.file}:${d.line} (${d.reason})`);
+      report.months = folds.map(({ text: _t, rejectsText: _r, dropped, noop: _n, ...rest }) => ({ ...rest, dropped: dropped.length }));
+      for (const f of folds) for (const d of f.dropped.slice(0, 3)) rt.log.warn(`monthly-merge ${f.month}: unusable line ${d.file}:${d.line} (${d.reason}) kept verbatim in ${f.rejectsFile}`);
       if (opts.dryRun || folds.length === 0) return report;
       for (const f of folds) applyFold(config.general.export_dir, f);
       openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) })).store.close();

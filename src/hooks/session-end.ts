@@ -2,43 +2,49 @@
  * The Stop/SessionEnd hook's work, done in a detached worker under the repository lock:
  * capture the transcript, append, update the cache, commit, push.
  */
-import { existsSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { encodeProjectDir, listTranscripts } from '../capture/project.js';
+import { basename } from 'node:path';
 import { lazyEmbedder } from '../embed/embedder.js';
-import { openCache } from '../maintain/rebuild.js';
+import { openCache } from '../store/cache.js';
 import { captureTranscripts, type CaptureOutcome, type TranscriptRef } from './capture.js';
 import { captureLockFor } from './locks.js';
 import type { Runtime } from './runtime.js';
 import { commitAndPush, type SyncReport } from './sync-run.js';
+import { resolveTranscript, type SessionEndRequest } from './stop.js';
 
-export interface SessionEndRequest {
-  transcript?: string;
-  sessionId?: string;
-  cwd?: string;
-  push: boolean;
-}
-
-/** Which transcript to read: the given one, else the newest of the cwd's project folder. */
-export function resolveTranscript(rt: Runtime, req: Pick<SessionEndRequest, 'transcript' | 'cwd'>): { path?: string; problem?: string } {
-  if (req.transcript) {
-    if (!existsSync(req.transcript)) return { problem: `transcript ${req.transcript} does not exist` };
-    if (!statSync(req.transcript).isFile()) return { problem: `transcript ${req.transcript} is not a file` };
-    return { path: req.transcript };
-  }
-  if (!req.cwd) return { problem: 'no transcript given (hook input has no transcript_path, and no --transcript)' };
-  const dir = join(rt.config.general.claude_projects_dir, encodeProjectDir(req.cwd));
-  const newest = listTranscripts(dir)[0];
-  if (!newest) return { problem: `no transcript found for ${req.cwd} (looked in ${dir})` };
-  return { path: newest.path };
-}
+export { resolveTranscript, type SessionEndRequest };
 
 export interface CaptureRun {
   capture: CaptureOutcome;
   sync?: SyncReport;
 }
 
-/** Capture transcripts and sync, under the repository lock. Used by session-end and import. */
+/** Capture transcripts into the export folder and the cache, under the repository lock; no git. */
+export async function captureOnly(rt: Runtime, refs: TranscriptRef[]): Promise<CaptureOutcome> {
+  const { lock } = await captureLockFor(rt);
+  return lock(() => captureLocked(rt, refs, {}));
+}
+
+async function captureLocked(rt: Runtime, refs: TranscriptRef[], opts: { progress?: (done: number, total: number) => void; embedProgress?: (done: number, total: number) => void }): Promise<CaptureOutcome> {
+  const { store } = openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) }));
+  let capture: CaptureOutcome;
+  try {
+    capture = await captureTranscripts(
+      {
+        config: rt.config, store, now: rt.now, loadEmbedder: lazyEmbedder(rt.embedderConfig()), log: rt.log,
+        ...(opts.progress ? { progress: opts.progress } : {}),
+        ...(opts.embedProgress ? { embedProgress: opts.embedProgress } : {}),
+      },
+      refs,
+    );
+  } finally {
+    store.close();
+  }
+  for (const p of capture.problems) rt.log.warn(p);
+  if (capture.files.length > 0) openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) })).store.close();
+  return capture;
+}
+
+/** Capture transcripts and sync at once, under the repository lock. Used by session-end by hand and import. */
 export async function captureAndSync(
   rt: Runtime,
   refs: TranscriptRef[],
@@ -51,22 +57,7 @@ export async function captureAndSync(
 ): Promise<CaptureRun> {
   const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {
-    const { store } = openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) }));
-    let capture: CaptureOutcome;
-    try {
-      capture = await captureTranscripts(
-        {
-          config: rt.config, store, now: rt.now, loadEmbedder: lazyEmbedder(rt.embedderConfig()), log: rt.log,
-          ...(opts.progress ? { progress: opts.progress } : {}),
-          ...(opts.embedProgress ? { embedProgress: opts.embedProgress } : {}),
-        },
-        refs,
-      );
-    } finally {
-      store.close();
-    }
-    for (const p of capture.problems) rt.log.warn(p);
-    if (capture.files.length > 0) openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) })).store.close();
+    const capture = await captureLocked(rt, refs, opts);
     const run: CaptureRun = { capture };
     if (repo) run.sync = await commitAndPush(rt, repo, opts.message(capture), opts.push);
     else rt.log.info('the export folder is not in a git repository: memories are kept on this machine only');
@@ -75,7 +66,7 @@ export async function captureAndSync(
 }
 
 export async function runSessionEnd(rt: Runtime, req: SessionEndRequest): Promise<CaptureRun | undefined> {
-  const t = resolveTranscript(rt, req);
+  const t = resolveTranscript(rt.config, req);
   if (!t.path) {
     rt.log.warn(`session-end: ${t.problem ?? 'no transcript'}`);
     return undefined;

@@ -1,16 +1,19 @@
 /**
- * The SessionStart hook: pull (bounded), push what is pending, bring the cache up to date
- * without loading the model, and optionally hand the agent this project's recent memories.
+ * The SessionStart hook: commit pending captures, pull and push (bounded), bring the cache
+ * up to date without loading the model, tell the user what is wrong with sync, and
+ * optionally hand the agent this project's recent memories.
  */
 import { projectFor } from '../capture/project.js';
 import { errorMessage } from '../errors.js';
 import { acquireLock } from '../export/lock.js';
-import { openCache } from '../maintain/rebuild.js';
 import { isExcluded } from '../privacy/exclude.js';
-import { aheadOfRemote, ownMonthFiles, pullRebase, pushWithRetry } from '../sync/git.js';
+import { openCache } from '../store/cache.js';
+import { findRepo } from '../sync/git.js';
+import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection } from './inject.js';
+import { repoLockPath } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
-import { exportLock } from './locks.js';
+import { memoryRemote, syncNotices, syncNow } from './sync-run.js';
 
 export interface SessionStartRequest {
   cwd?: string;
@@ -21,46 +24,51 @@ export interface SessionStartRequest {
 export interface SessionStartReport {
   pulled?: string;
   pushed?: string;
+  committed?: boolean;
   records: number;
   project?: string;
   injected: number;
   context: string;
+  /** For the user (hook output `systemMessage` and stderr), never for the agent. */
+  notices: string[];
 }
 
 export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Promise<SessionStartReport> {
-  const report: SessionStartReport = { records: 0, injected: 0, context: '' };
+  const report: SessionStartReport = { records: 0, injected: 0, context: '', notices: [] };
   const { config } = rt;
-  if (req.pull) {
-    const { lock, repo } = await exportLock(rt);
-    if (repo) {
-      let release: (() => void) | undefined;
+  const repo = await findRepo(config.general.export_dir);
+  if (repo && req.pull) {
+    let release: (() => void) | undefined;
+    try {
+      // A worker may be committing: wait briefly, else start on local data.
+      release = acquireLock(repoLockPath(repo), { timeoutMs: 3000, purpose: 'the memory repository' });
+    } catch (err) {
+      rt.log.warn(`${errorMessage(err)}; starting with local memories`);
+    }
+    if (release) {
       try {
-        // A session-end worker may be committing: wait briefly, else start on local data.
-        release = acquireLock(lock, { timeoutMs: 3000, purpose: 'the memory repository' });
+        const sync = await syncNow(rt, repo, { timeoutMs: config.sync.pull_timeout_ms });
+        report.committed = sync.committed;
+        if (sync.pull) report.pulled = sync.pull.status;
+        if (sync.push) report.pushed = sync.push.status;
       } catch (err) {
-        rt.log.warn(`${errorMessage(err)}; starting with local memories`);
-      }
-      if (release) {
-        try {
-          const own = ownMonthFiles(repo, config.general.export_dir, config.general.machine_name);
-          const pull = await pullRebase(repo, config.sync.remote, config.sync.pull_timeout_ms, own);
-          report.pulled = pull.status;
-          if (!['pulled', 'up-to-date', 'no-remote', 'no-branch'].includes(pull.status)) {
-            rt.log.warn(`git pull ${pull.status}${pull.detail ? `: ${pull.detail}` : ''}; using local memories`);
-          }
-          if (config.sync.push && ['pulled', 'up-to-date', 'no-branch'].includes(pull.status) && (await aheadOfRemote(repo, config.sync.remote)) > 0) {
-            const push = await pushWithRetry(repo, config.sync.remote, { attempts: 2, timeoutMs: config.sync.pull_timeout_ms, resolvable: own });
-            report.pushed = push.status;
-            if (push.status !== 'pushed' && push.status !== 'up-to-date') rt.log.warn(`git push ${push.status}${push.detail ? `: ${push.detail}` : ''}`);
-          }
-        } catch (err) {
-          rt.log.warn(`git sync failed: ${errorMessage(err).split('\n')[0]}; using local memories`);
-        } finally {
-          release();
-        }
+        rt.log.warn(`git sync failed: ${errorMessage(err).split('\n')[0]}; using local memories`);
+      } finally {
+        release();
       }
     }
   }
+  if (repo) {
+    try {
+      const named = (await memoryRemote(rt, repo)) !== undefined;
+      const { notices, told } = syncNotices(rt, readSyncState(repo.gitDir), named);
+      if (told.length > 0) updateSyncState(repo.gitDir, (s) => (s.told = [...new Set([...(s.told ?? []), ...told])]));
+      report.notices = notices;
+    } catch (err) {
+      rt.log.warn(`cannot read the sync state: ${errorMessage(err)}`);
+    }
+  }
+  for (const n of report.notices) rt.log.warn(n.replace(/^memory: /, ''));
   const { store, result } = openCache(rt.cacheOptions({ lockTimeoutMs: 5000, warn: (m) => rt.log.warn(m) }));
   try {
     report.records = result.records;

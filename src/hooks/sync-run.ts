@@ -1,32 +1,213 @@
-/** Commit what changed under export/ and push it, with the outcome logged in one line. */
+/**
+ * Sync orchestration for every writer: which remote memories go to (only one the user
+ * named), commit what changed under export/, pull and push, and keep the clone's sync
+ * health (sync/state.ts) up to date. Outcomes are logged in one line each.
+ */
+import { relative } from 'node:path';
+import { writeLocalKeys } from '../config/local.js';
+import { parseMonthFileName } from '../export/jsonl.js';
 import { errorMessage } from '../errors.js';
-import { aheadOfRemote, commitExport, ownMonthFiles, pushWithRetry, type PushOutcome, type Repo } from '../sync/git.js';
+import {
+  aheadOfRemote, commitExport, currentBranch, ensureUnionMerge, exportIsDirty, exportJsonlMatcher, filesOnRemoteBranch,
+  looseObjectsKb, otherClonesWritingAs, pullRebase, pushWithRetry, remoteUrlOf, repackAll, setRemote,
+  type PullOutcome, type PushOutcome, type Repo,
+} from '../sync/git.js';
+import { brokenFor, readSyncState, recordOutcome, updateSyncState, type SyncState } from '../sync/state.js';
 import type { Runtime } from './runtime.js';
+
+export interface MemoryRemote {
+  /** The git remote's name (never `origin` unless the user configured it). */
+  name: string;
+  url: string;
+}
+
+export const INIT_HINT = 'memory init --remote <url of a private git repository>';
+
+/**
+ * A checkout that pushed memories to `origin` under the old README (this machine's own
+ * month files are on origin's branch) counts as initialized with origin's URL. A fresh
+ * clone of the project never qualifies: it holds no files of this machine.
+ */
+async function legacyOriginUrl(rt: Runtime, repo: Repo): Promise<string | undefined> {
+  const url = await remoteUrlOf(repo, 'origin');
+  const branch = await currentBranch(repo);
+  if (!url || !branch) return undefined;
+  const rel = relative(repo.root, rt.config.general.export_dir).split('\\').join('/');
+  const files = await filesOnRemoteBranch(repo, 'origin', branch, rel);
+  const machine = rt.config.general.machine_name;
+  const mine = files.some((f) => parseMonthFileName(f.slice(f.lastIndexOf('/') + 1))?.machine === machine);
+  return mine ? url : undefined;
+}
+
+/** The remote memories go to, set up as a git remote; undefined until the user names one. */
+export async function memoryRemote(rt: Runtime, repo: Repo): Promise<MemoryRemote | undefined> {
+  const { sync } = rt.config;
+  let url = sync.remote_url;
+  if (!url) {
+    const legacy = await legacyOriginUrl(rt, repo);
+    if (!legacy) return undefined;
+    url = legacy;
+    try {
+      writeLocalKeys(rt.config.baseDir, 'sync', { remote_url: url });
+      rt.log.info(`this checkout already pushed memories to origin (${url}): recorded it as the memory remote in config.local.toml`);
+    } catch (err) {
+      rt.log.warn(`cannot record the memory remote in config.local.toml: ${errorMessage(err)}`);
+    }
+    (sync as { remote_url: string }).remote_url = url; // the file says so now; this run follows it
+  }
+  if (sync.remote !== 'origin' || !(await remoteUrlOf(repo, 'origin'))) await setRemote(repo, sync.remote, url);
+  return { name: sync.remote, url };
+}
+
+/** First use of a repository by any writer: memory files merge as append-only lines. */
+export function prepareRepo(rt: Runtime, repo: Repo): void {
+  try {
+    if (ensureUnionMerge(repo, rt.config.general.export_dir)) rt.log.info(`memory files now merge as append-only lines (${repo.gitDir}/info/attributes)`);
+  } catch (err) {
+    rt.log.warn(`cannot write ${repo.gitDir}/info/attributes: ${errorMessage(err)}`);
+  }
+}
 
 export interface SyncReport {
   committed: boolean;
   sha?: string;
+  pull?: PullOutcome;
   push?: PushOutcome;
+  /** No memory remote is named: committed here only. */
+  unnamed?: boolean;
 }
 
-export async function commitAndPush(rt: Runtime, repo: Repo, message: string, push: boolean): Promise<SyncReport> {
-  const report: SyncReport = { committed: false };
+const PUSH_OK = new Set(['pushed', 'up-to-date']);
+const PULL_OK = new Set(['pulled', 'up-to-date', 'no-branch']);
+
+function describeFailure(op: string, status: string, detail?: string): string {
+  if (status === 'offline') return `${op}: remote unreachable, commits kept and pushed next time (${detail ?? ''})`;
+  if (status === 'auth') return `${op}: git refused the credentials (${detail ?? ''}); commits kept locally`;
+  if (status === 'conflict') return `${op}: a conflict that is not on memory files; rebase aborted, commits kept locally (${detail ?? ''})`;
+  return `${op} ${status}: ${detail ?? ''}; commits kept locally`;
+}
+
+/** Commit what changed under export/ (nothing else), tagged with this clone. */
+export async function commitPending(rt: Runtime, repo: Repo, message: string): Promise<{ committed: boolean; sha?: string }> {
+  const state = readSyncState(repo.gitDir);
   try {
-    const c = await commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name);
-    report.committed = c.committed;
-    if (c.sha) report.sha = c.sha;
+    const c = await commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name, state.clone_id);
+    if (c.committed) updateSyncState(repo.gitDir, (s) => (s.last_commit = rt.now().toISOString()));
+    return c;
   } catch (err) {
-    rt.log.warn(`git commit failed: ${errorMessage(err).split('\n')[0]}; the memories are saved in the export folder and will be committed next time`);
+    const msg = errorMessage(err).split('\n')[0] ?? '';
+    rt.log.warn(`git commit failed: ${msg}; the memories are saved in the export folder and will be committed next time`);
+    updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'commit', false, rt.now(), 'failed', msg));
+    return { committed: false };
+  }
+}
+
+async function noticeOtherClones(rt: Runtime, repo: Repo): Promise<void> {
+  const state = readSyncState(repo.gitDir);
+  const others = await otherClonesWritingAs(repo, rt.config.general.machine_name, state.clone_id);
+  const known = state.shared_name_clones ?? [];
+  if (others.some((o) => !known.includes(o))) {
+    updateSyncState(repo.gitDir, (s) => (s.shared_name_clones = [...new Set([...known, ...others])].sort()));
+    rt.log.warn(sharedNameNotice(rt.config.general.machine_name));
+  }
+}
+
+export function sharedNameNotice(machine: string): string {
+  return `another clone also writes memories as machine "${machine}"; nothing is lost, but set a distinct [general] machine_name in config.local.toml on one of them`;
+}
+
+async function pushNow(rt: Runtime, repo: Repo, remote: MemoryRemote, opts: { attempts?: number; timeoutMs?: number }): Promise<PushOutcome> {
+  const push = await pushWithRetry(repo, remote.name, { ...opts, isMemoryFile: exportJsonlMatcher(repo, rt.config.general.export_dir) });
+  const ok = PUSH_OK.has(push.status);
+  updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'push', ok, rt.now(), push.status, push.detail));
+  if (ok) rt.log.info(`pushed to ${remote.name}${push.attempts > 1 ? ` after ${push.attempts} attempts` : ''}`);
+  else if (push.status === 'detached') rt.log.info(push.detail ?? push.status);
+  else rt.log.warn(describeFailure('push', push.status, push.detail));
+  return push;
+}
+
+/** Commit what changed under export/ and push it to the memory remote, if one is named. */
+export async function commitAndPush(rt: Runtime, repo: Repo, message: string, push: boolean): Promise<SyncReport> {
+  prepareRepo(rt, repo);
+  const report: SyncReport = { ...(await commitPending(rt, repo, message)) };
+  if (!push || !rt.config.sync.push) return report;
+  const remote = await memoryRemote(rt, repo);
+  if (!remote) {
+    report.unnamed = true;
+    rt.log.info(`committed on this machine only: no memory remote is named (run \`${INIT_HINT}\`)`);
     return report;
   }
-  if (!push || !rt.config.sync.push) return report;
-  if (!report.committed && (await aheadOfRemote(repo, rt.config.sync.remote)) === 0) return report;
-  report.push = await pushWithRetry(repo, rt.config.sync.remote, { resolvable: ownMonthFiles(repo, rt.config.general.export_dir, rt.config.general.machine_name) });
-  const p = report.push;
-  if (p.status === 'pushed' || p.status === 'up-to-date') rt.log.info(`pushed to ${rt.config.sync.remote}${p.attempts > 1 ? ` after ${p.attempts} attempts` : ''}`);
-  else if (p.status === 'offline') rt.log.warn(`remote unreachable, commit kept and pushed next time (${p.detail ?? ''})`);
-  else if (p.status === 'auth') rt.log.warn(`git refused the credentials for ${rt.config.sync.remote}; commit kept locally (${p.detail ?? ''})`);
-  else if (p.status === 'no-remote' || p.status === 'detached') rt.log.info(p.detail ?? p.status);
-  else rt.log.warn(`push ${p.status}: ${p.detail ?? ''}; commit kept locally`);
+  if (!report.committed && (await aheadOfRemote(repo, remote.name)) === 0) return report;
+  report.push = await pushNow(rt, repo, remote, {});
+  await noticeOtherClones(rt, repo);
   return report;
+}
+
+/**
+ * Pull, then push what is pending: session start (bounded by pull_timeout_ms) and
+ * `memory sync`. Pending captures are committed first, so nothing waits for the batch.
+ */
+export async function syncNow(rt: Runtime, repo: Repo, opts: { timeoutMs: number; pushAttempts?: number; message?: string }): Promise<SyncReport> {
+  prepareRepo(rt, repo);
+  const report: SyncReport = { committed: false };
+  if (await exportIsDirty(repo, rt.config.general.export_dir)) {
+    Object.assign(report, await commitPending(rt, repo, opts.message ?? `memory: ${rt.config.general.machine_name} pending captures`));
+  }
+  const remote = await memoryRemote(rt, repo);
+  if (!remote) {
+    report.unnamed = true;
+    return report;
+  }
+  const pull = await pullRebase(repo, remote.name, opts.timeoutMs, exportJsonlMatcher(repo, rt.config.general.export_dir));
+  report.pull = pull;
+  const pullOk = PULL_OK.has(pull.status);
+  updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'pull', pullOk, rt.now(), pull.status, pull.detail));
+  if (!pullOk) {
+    rt.log.warn(describeFailure('pull', pull.status, pull.detail));
+    return report;
+  }
+  if (rt.config.sync.push && (await aheadOfRemote(repo, remote.name)) > 0) {
+    report.push = await pushNow(rt, repo, remote, { attempts: opts.pushAttempts ?? 2, timeoutMs: opts.timeoutMs });
+  }
+  await noticeOtherClones(rt, repo);
+  return report;
+}
+
+/**
+ * Keep loose objects from piling up (`git gc --auto` waits for thousands): repack once
+ * they pass `repack_loose_kb`; at the end of a session, once they pass an eighth of it.
+ */
+export async function maybeRepack(rt: Runtime, repo: Repo, endOfSession: boolean): Promise<boolean> {
+  const limit = rt.config.sync.repack_loose_kb;
+  if (limit <= 0) return false;
+  try {
+    const kb = await looseObjectsKb(repo);
+    if (kb < (endOfSession ? Math.max(64, limit / 8) : limit)) return false;
+    const t = performance.now();
+    await repackAll(repo);
+    rt.log.info(`repacked the memory repository (${kb} KiB of loose objects) in ${Math.round(performance.now() - t)} ms`);
+    return true;
+  } catch (err) {
+    rt.log.warn(`git repack failed: ${errorMessage(err).split('\n')[0]}`);
+    return false;
+  }
+}
+
+/** What the user should be told at session start (shown, not given to the agent). */
+export function syncNotices(rt: Runtime, state: SyncState | undefined, named: boolean): { notices: string[]; told: string[] } {
+  const notices: string[] = [];
+  const told: string[] = [];
+  if (!named) notices.push(`memory: memories are kept on this machine only — no memory remote is named. Run: ${INIT_HINT}`);
+  if (!state) return { notices, told };
+  const fresh = (state.shared_name_clones ?? []).map((c) => `shared:${c}`).filter((k) => !(state.told ?? []).includes(k));
+  if (fresh.length > 0) {
+    notices.push(`memory: ${sharedNameNotice(rt.config.general.machine_name)}`);
+    told.push(...fresh);
+  }
+  const broken = brokenFor(state, rt.now());
+  if (broken !== undefined && state.last_error) {
+    const e = state.last_error;
+    notices.push(`memory: sync has been failing for ${Math.floor(broken / 3600_000)} hours (last: ${e.op} ${e.status}${e.message ? `: ${e.message}` : ''}); memories are kept on this machine. Run \`memory sync\` to retry, \`memory status\` for details.`);
+  }
+  return { notices, told };
 }

@@ -4,7 +4,7 @@
  * so two machines merging the same inputs write identical files and their commits rebase
  * cleanly. Pure planning and folding; the command does the locking and git.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARCHIVE_DIR, listExportFiles, type ExportFile } from '../export/files.js';
 import { encodeEntry, resolveEntries, versionTime } from '../export/jsonl.js';
@@ -21,8 +21,12 @@ export interface MonthFold {
   linesIn: number;
   records: number;
   tombstones: number;
-  /** Unusable lines dropped from the removed files (invalid JSON, torn). */
+  /** Lines that cannot be folded (invalid JSON, torn, wrong types, a time in the future). */
   dropped: Skip[];
+  /** Where those lines are kept verbatim, never deleted: a later reader may recover them. */
+  rejectsFile: string;
+  /** The rejects file's new content (sorted, unique: identical on every machine); '' = none. */
+  rejectsText: string;
   /** Lines of a newer format version, carried over verbatim. */
   carried: number;
   /** Records dropped because a newer version elsewhere (a tombstone, a redacted or re-embedded version) supersedes them. */
@@ -44,19 +48,24 @@ function sortKey(e: ExportEntry): string {
 }
 
 /** Fold one month's files into the archive text. Reads, never writes. */
-export function foldMonth(month: string, files: ExportFile[], newest: ReadonlyMap<string, number> = new Map()): MonthFold {
+export function foldMonth(exportDir: string, month: string, files: ExportFile[], newest: ReadonlyMap<string, number> = new Map()): MonthFold {
   const archiveRel = `${ARCHIVE_DIR}/${month}.jsonl`;
   const inputs = files.filter((f) => f.month === month).sort((a, b) => (a.machine === undefined ? -1 : b.machine === undefined ? 1 : a.rel.localeCompare(b.rel)));
   const entries: ExportEntry[] = [];
   const carried = new Set<string>();
   const dropped: Skip[] = [];
+  const rejectsRel = `${ARCHIVE_DIR}/${month}${REJECTS_SUFFIX}`;
+  const rejects = new Set<string>(readLines(join(exportDir, rejectsRel)));
   let linesIn = 0;
   for (const f of inputs) {
     const r = readEntries(f.path, { onEntry: (e) => entries.push(e) });
     linesIn += r.lines;
     for (const s of r.skipped) {
       if (s.reason === 'unknown-version') carried.add(readLineAt(f.path, s.offset));
-      else dropped.push(s);
+      else {
+        dropped.push(s);
+        rejects.add(readLineAt(f.path, s.offset));
+      }
     }
   }
   let purged = 0;
@@ -83,6 +92,7 @@ export function foldMonth(month: string, files: ExportFile[], newest: ReadonlyMa
   const removed = inputs.filter((f) => f.machine !== undefined).map((f) => f.rel);
   const existing = inputs.find((f) => f.machine === undefined);
   const same = existing !== undefined && existing.size === Buffer.byteLength(text) && readFileText(existing.path) === text;
+  const rejectsText = rejects.size > 0 ? `${[...rejects].sort().join('\n')}\n` : '';
   return {
     month,
     inputs: inputs.map((f) => f.rel),
@@ -92,17 +102,27 @@ export function foldMonth(month: string, files: ExportFile[], newest: ReadonlyMa
     records: winners.filter((w) => !isTombstone(w)).length,
     tombstones: winners.filter((w) => isTombstone(w)).length,
     dropped,
+    rejectsFile: rejectsRel,
+    rejectsText,
     carried: carried.size,
     purged,
     bytes: Buffer.byteLength(text),
     text,
-    noop: same && removed.length === 0 && purged === 0,
+    noop: same && removed.length === 0 && purged === 0 && dropped.length === 0,
   };
 }
 
 
 function readFileText(path: string): string {
   return readFileSync(path, 'utf8');
+}
+
+/** The rejects file of a month: `archive/<YYYY-MM>.rejects.jsonl`. */
+export const REJECTS_SUFFIX = '.rejects.jsonl';
+
+function readLines(path: string): string[] {
+  if (!existsSync(path)) return [];
+  return readFileText(path).split('\n').filter((l) => l.length > 0);
 }
 
 function readLineAt(path: string, offset: number): string {
@@ -136,17 +156,30 @@ export function planMerge(exportDir: string, currentMonth: string, newest: Reado
   const files = listExportFiles(exportDir);
   const months = new Set(closedMonths(files, currentMonth));
   if (newest.size > 0) for (const f of files) if (f.machine === undefined && f.month < currentMonth) months.add(f.month);
-  return [...months].sort().map((m) => foldMonth(m, files, newest)).filter((f) => !f.noop || f.removed.length > 0);
+  return [...months].sort().map((m) => foldMonth(exportDir, m, files, newest)).filter((f) => !f.noop || f.removed.length > 0);
 }
 
-/** Write the archive (atomically) and remove the folded per-machine files. */
+/**
+ * Write the archive and the rejects file (atomically, rejects first), then remove the
+ * folded per-machine files: a line is never deleted before it is written elsewhere.
+ */
 export function applyFold(exportDir: string, fold: MonthFold): void {
-  const target = join(exportDir, fold.archive);
   mkdirSync(join(exportDir, ARCHIVE_DIR), { recursive: true });
-  if (!(existsSync(target) && readFileText(target) === fold.text)) {
-    const tmp = `${target}.tmp-${process.pid}`;
-    writeFileSync(tmp, fold.text);
-    renameSync(tmp, target);
-  }
+  if (fold.rejectsText) writeIfChanged(join(exportDir, fold.rejectsFile), fold.rejectsText);
+  writeIfChanged(join(exportDir, fold.archive), fold.text);
   for (const rel of fold.removed) rmSync(join(exportDir, rel), { force: true });
+}
+
+function writeIfChanged(target: string, text: string): void {
+  if (existsSync(target) && readFileText(target) === text) return;
+  const tmp = `${target}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, target);
+}
+
+/** Lines kept in rejects files (what `status` counts). */
+export function countRejects(exportDir: string): number {
+  const dir = join(exportDir, ARCHIVE_DIR);
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).filter((n) => n.endsWith(REJECTS_SUFFIX)).reduce((s, n) => s + readLines(join(dir, n)).length, 0);
 }

@@ -3,8 +3,8 @@
  * never record contents; returns outcomes, never prints. Never force-pushes, never leaves
  * a rebase open.
  */
-import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { errorMessage } from '../errors.js';
 
@@ -26,8 +26,15 @@ export interface PullOutcome {
   detail?: string;
 }
 
+/**
+ * Rename detection off for our merges and rebases: a month file folded into the archive
+ * must surface as the modify/delete it is (settled by keeping the late lines), not be
+ * guessed into a rename of the archive.
+ */
+const MERGE_CONFIG = ['merge.renames=false'];
+
 function git(dir: string, timeoutMs?: number): SimpleGit {
-  return simpleGit({ baseDir: dir, ...(timeoutMs ? { timeout: { block: timeoutMs } } : {}) });
+  return simpleGit({ baseDir: dir, config: MERGE_CONFIG, ...(timeoutMs ? { timeout: { block: timeoutMs } } : {}) });
 }
 
 /** The repository that contains `dir`, or undefined when it is not under git. */
@@ -115,7 +122,7 @@ export async function recoverInterruptedRebase(repo: Repo): Promise<boolean> {
  * Stage and commit everything that changed under the export folder, and nothing else
  * (the pathspec keeps a user's unrelated staged work out of our commit).
  */
-export async function commitExport(repo: Repo, exportDir: string, message: string, machine: string): Promise<{ committed: boolean; sha?: string }> {
+export async function commitExport(repo: Repo, exportDir: string, message: string, machine: string, cloneId?: string): Promise<{ committed: boolean; sha?: string }> {
   const rel = relative(repo.root, exportDir) || '.';
   const g = git(repo.root);
   await g.raw(['add', '-A', '--', rel]);
@@ -125,39 +132,111 @@ export async function commitExport(repo: Repo, exportDir: string, message: strin
   const name = (await g.raw(['config', '--get', 'user.name']).catch(() => '')).trim();
   // A machine without a git identity must still be able to save its memories.
   const withId = email && name ? g : simpleGit({ baseDir: repo.root, config: [`user.name=${name || 'memory-engine'}`, `user.email=${email || `memory-engine@${machine}.invalid`}`] });
-  await withId.raw(['commit', '--no-verify', '-q', '-m', message, '--', rel]);
+  // Trailers say which machine name and which clone wrote the commit: a clone that sees
+  // its name on another clone's commits tells the user (two laptops called MacBook-Pro).
+  const trailers = [`${MACHINE_TRAILER}: ${machine}`, ...(cloneId ? [`${CLONE_TRAILER}: ${cloneId}`] : [])].join('\n');
+  await withId.raw(['commit', '--no-verify', '-q', '-m', message, '-m', trailers, '--', rel]);
   const sha = (await g.revparse(['HEAD'])).trim();
   return { committed: true, sha };
 }
 
+export const MACHINE_TRAILER = 'Memory-Machine';
+export const CLONE_TRAILER = 'Memory-Clone';
+
+/** Paths git should merge as append-only JSONL: every .jsonl under the export folder. */
+export function exportJsonlMatcher(repo: Repo, exportDir: string): (path: string) => boolean {
+  const rel = relative(repo.root, exportDir).split('\\').join('/');
+  const prefix = rel === '' ? '' : `${rel}/`;
+  return (path) => path.startsWith(prefix) && path.endsWith('.jsonl');
+}
+
 /**
- * Finish a rebase whose only conflicts are on paths we know how to settle: this machine's
- * own month files, which only this machine ever writes. A modify/delete conflict there
- * means another machine folded the file into the archive while we appended a late line:
- * keeping our file keeps that line (the next monthly-merge folds it; identical lines
- * resolve to one memory).
+ * `merge=union` for every JSONL under the export folder, in .git/info/attributes of the
+ * repository that holds it (which may not be this checkout, so the committed
+ * .gitattributes cannot be relied on). Union keeps both sides' lines: duplicated or
+ * reordered lines are harmless (last-write-wins), conflict markers never are.
  */
-async function settleRebase(repo: Repo, resolvable: (path: string) => boolean): Promise<boolean> {
+export function ensureUnionMerge(repo: Repo, exportDir: string): boolean {
+  const rel = relative(repo.root, exportDir).split('\\').join('/');
+  const line = `${rel === '' ? '' : `/${rel}/`}**/*.jsonl merge=union`;
+  const file = join(repo.gitDir, 'info', 'attributes');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (text.split('\n').includes(line)) return false;
+  mkdirSync(join(repo.gitDir, 'info'), { recursive: true });
+  writeFileSync(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}# memory-engine: memories are append-only lines\n${line}\n`);
+  return true;
+}
+
+/** Both sides' lines, each distinct line once, ours first: what `merge=union` would write. */
+export function unionLines(a: string, b: string): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const l of [...a.split('\n'), ...b.split('\n')]) {
+    if (l.length === 0 || seen.has(l)) continue;
+    seen.add(l);
+    out.push(l);
+  }
+  return out.length > 0 ? `${out.join('\n')}\n` : '';
+}
+
+async function stageText(g: SimpleGit, stage: number, path: string): Promise<string | undefined> {
+  try {
+    return await g.raw(['show', `:${stage}:${path}`]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Finish a rebase whose only conflicts are on memory files. Content conflicts keep both
+ * sides' lines (a fallback for when the union attribute is missing); a modify/delete
+ * conflict means another machine folded a month file into the archive while this one
+ * appended a late line: the file is kept whole, so the late lines live on and the next
+ * monthly-merge folds them (lines already in the archive resolve to the same memories).
+ * Anything else is not ours to settle: the caller aborts the rebase.
+ */
+async function settleRebase(repo: Repo, isMemoryFile: (path: string) => boolean): Promise<boolean> {
   const g = git(repo.root);
-  for (let i = 0; i < 50; i++) {
+  // The editor is the fixed command `true`: git must not wait for a person to confirm
+  // the replayed commit's message (simple-git asks for this to be said explicitly).
+  const cont = simpleGit({ baseDir: repo.root, config: [...MERGE_CONFIG, 'core.editor=true'], unsafe: { allowUnsafeEditor: true } });
+  for (let i = 0; i < 200; i++) {
     const inRebase = existsSync(join(repo.gitDir, 'rebase-merge')) || existsSync(join(repo.gitDir, 'rebase-apply'));
     if (!inRebase) return true;
-    const unmerged = (await g.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter((l) => l.length > 0);
-    if (unmerged.length === 0 || !unmerged.every(resolvable)) return false;
+    const unmerged = [...new Set((await g.raw(['diff', '--name-only', '--diff-filter=U'])).split('\n').filter((l) => l.length > 0))];
+    if (!unmerged.every(isMemoryFile)) return false;
     for (const path of unmerged) {
-      if (existsSync(join(repo.root, path))) await g.raw(['add', '--', path]);
-      else await g.raw(['rm', '-q', '--cached', '--', path]);
+      const ours = await stageText(g, 2, path);
+      const theirs = await stageText(g, 3, path);
+      const text = ours !== undefined && theirs !== undefined ? unionLines(ours, theirs) : (ours ?? theirs);
+      if (text === undefined) {
+        await g.raw(['rm', '-q', '--cached', '--ignore-unmatch', '--', path]);
+        continue;
+      }
+      mkdirSync(dirname(join(repo.root, path)), { recursive: true });
+      writeFileSync(join(repo.root, path), text);
+      await g.raw(['add', '--', path]);
     }
     try {
-      await simpleGit({ baseDir: repo.root, config: ['core.editor=true'] }).raw(['rebase', '--continue']);
+      await cont.raw(['rebase', '--continue']);
     } catch (err) {
-      if (classify(err).kind !== 'conflict') return false;
+      const c = classify(err);
+      // "nothing to commit": the replayed commit became empty once settled; skip it.
+      if (/nothing to commit|no changes/i.test(errorMessage(err))) {
+        try {
+          await cont.raw(['rebase', '--skip']);
+        } catch (e2) {
+          if (classify(e2).kind !== 'conflict') return false;
+        }
+        continue;
+      }
+      if (c.kind !== 'conflict') return false;
     }
   }
   return false;
 }
 
-export async function pullRebase(repo: Repo, remote: string, timeoutMs: number, resolvable: (path: string) => boolean = () => false): Promise<PullOutcome> {
+export async function pullRebase(repo: Repo, remote: string, timeoutMs: number, isMemoryFile: (path: string) => boolean = () => false): Promise<PullOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', detail: 'HEAD is detached: not pulling' };
   if (!(await hasRemote(repo, remote))) return { status: 'no-remote', detail: `no remote "${remote}"` };
@@ -173,9 +252,9 @@ export async function pullRebase(repo: Repo, remote: string, timeoutMs: number, 
       rmSync(marker, { force: true });
       return { status: 'no-branch', detail: `${remote}/${branch} does not exist yet` };
     }
-    if (c.kind === 'conflict' && (await settleRebase(repo, resolvable))) {
+    if (c.kind === 'conflict' && (await settleRebase(repo, isMemoryFile))) {
       rmSync(marker, { force: true });
-      return { status: 'pulled', detail: 'settled a conflict on this machine\'s own month file' };
+      return { status: 'pulled', detail: 'settled a conflict on memory files (lines of both sides kept)' };
     }
     await recoverInterruptedRebase(repo);
     rmSync(marker, { force: true });
@@ -211,7 +290,7 @@ export const PUSH_SILENCE_MS = 10 * 60_000;
 export async function pushWithRetry(
   repo: Repo,
   remote: string,
-  opts: { attempts?: number; timeoutMs?: number; resolvable?: (path: string) => boolean } = {},
+  opts: { attempts?: number; timeoutMs?: number; isMemoryFile?: (path: string) => boolean } = {},
 ): Promise<PushOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', attempts: 0, detail: 'HEAD is detached: commit kept, not pushed' };
@@ -232,24 +311,12 @@ export async function pushWithRetry(
         const status = c.kind === 'offline' || c.kind === 'auth' ? c.kind : 'failed';
         return { status, attempts: i, detail: c.detail };
       }
-      const pulled = await pullRebase(repo, remote, opts.timeoutMs ?? PUSH_SILENCE_MS, opts.resolvable);
+      const pulled = await pullRebase(repo, remote, opts.timeoutMs ?? PUSH_SILENCE_MS, opts.isMemoryFile);
       if (pulled.status === 'conflict') return { status: 'conflict', attempts: i, detail: pulled.detail ?? last };
       if (pulled.status === 'offline' || pulled.status === 'auth') return { status: pulled.status, attempts: i, detail: pulled.detail ?? last };
     }
   }
   return { status: 'failed', attempts, detail: `still rejected after ${attempts} attempts: ${last}` };
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Paths (relative to the repository) of this machine's own month files. */
-export function ownMonthFiles(repo: Repo, exportDir: string, machine: string): (path: string) => boolean {
-  const rel = relative(repo.root, exportDir).split('\\').join('/');
-  const prefix = rel === '' ? '' : `${rel}/`;
-  const re = new RegExp(`^${escapeRegExp(prefix)}\\d{4}-\\d{2}_${escapeRegExp(machine)}\\.jsonl$`);
-  return (path) => re.test(path);
 }
 
 /** Undo our last commit, keeping uncommitted work (used to redo a monthly-merge on fresh inputs). */
@@ -260,4 +327,128 @@ export async function dropLastCommit(repo: Repo): Promise<void> {
 /** The project name of a working directory: its git top level's folder name. */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {
   return (await findRepo(dir))?.root;
+}
+
+/** The URL of a remote, or undefined when there is no such remote. */
+export async function remoteUrlOf(repo: Repo, name: string): Promise<string | undefined> {
+  try {
+    const url = (await git(repo.root).raw(['remote', 'get-url', name])).trim();
+    return url.length > 0 ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Point remote `name` at `url` (add it, or change its URL). */
+export async function setRemote(repo: Repo, name: string, url: string): Promise<void> {
+  const current = await remoteUrlOf(repo, name);
+  if (current === url) return;
+  await git(repo.root).raw(current === undefined ? ['remote', 'add', name, url] : ['remote', 'set-url', name, url]);
+}
+
+/** Can we read that repository? Lists its branches. */
+export async function probeRemote(repo: Repo, url: string, timeoutMs: number): Promise<{ ok: boolean; branches: string[]; detail?: string }> {
+  try {
+    const out = await git(repo.root, timeoutMs).raw(['ls-remote', '--heads', url]);
+    const branches = out.split('\n').map((l) => l.split('\t')[1] ?? '').filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice('refs/heads/'.length));
+    return { ok: true, branches };
+  } catch (err) {
+    return { ok: false, branches: [], detail: classify(err).detail };
+  }
+}
+
+export async function fetchRemote(repo: Repo, remote: string, timeoutMs: number): Promise<{ ok: boolean; detail?: string }> {
+  try {
+    await git(repo.root, timeoutMs).raw(['fetch', '-q', remote]);
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, detail: classify(err).detail };
+  }
+}
+
+/** Whether HEAD and `ref` share history (a memory remote holding unrelated history cannot be joined). */
+export async function sharesHistory(repo: Repo, ref: string): Promise<boolean> {
+  try {
+    await git(repo.root).raw(['merge-base', 'HEAD', ref]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Commits ahead of / behind the remote-tracking branch, from local refs (no network). */
+export async function aheadBehind(repo: Repo, remote: string): Promise<{ ahead: number; behind: number } | undefined> {
+  const branch = await currentBranch(repo);
+  if (!branch) return undefined;
+  try {
+    const out = (await git(repo.root).raw(['rev-list', '--left-right', '--count', `HEAD...${remote}/${branch}`])).trim().split(/\s+/);
+    return { ahead: Number(out[0]) || 0, behind: Number(out[1]) || 0 };
+  } catch {
+    // Never fetched from or pushed to that remote yet: what no remote-tracking ref holds.
+    try {
+      return { ahead: Number((await git(repo.root).raw(['rev-list', '--count', 'HEAD', '--not', '--remotes'])).trim()) || 0, behind: 0 };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Paths under `prefix` on a remote-tracking branch (local refs only). */
+export async function filesOnRemoteBranch(repo: Repo, remote: string, branch: string, prefix: string): Promise<string[]> {
+  try {
+    const out = await git(repo.root).raw(['ls-tree', '-r', '--name-only', `refs/remotes/${remote}/${branch}`, '--', prefix || '.']);
+    return out.split('\n').filter((l) => l.length > 0);
+  } catch {
+    return [];
+  }
+}
+
+/** Whether this clone's own reflog holds a commit whose subject starts with `prefix`. */
+export async function reflogHasSubject(repo: Repo, prefix: string): Promise<boolean> {
+  try {
+    const out = await git(repo.root).raw(['reflog', '--format=%gs']);
+    return out.split('\n').some((l) => /^(commit|rebase)[^:]*: /.test(l) && l.replace(/^(commit|rebase)[^:]*: /, '').startsWith(prefix));
+  } catch {
+    return false;
+  }
+}
+
+/** Clone ids, other than `cloneId`, on recent commits that name `machine` as their writer. */
+export async function otherClonesWritingAs(repo: Repo, machine: string, cloneId: string, depth = 200): Promise<string[]> {
+  try {
+    const fmt = `%(trailers:key=${MACHINE_TRAILER},valueonly,separator=%x2C)%x09%(trailers:key=${CLONE_TRAILER},valueonly,separator=%x2C)`;
+    const out = await git(repo.root).raw(['log', `-n${depth}`, `--format=${fmt}`]);
+    const others = new Set<string>();
+    for (const line of out.split('\n')) {
+      const [m, c] = line.split('\t').map((x) => x.trim());
+      if (m === machine && c && c !== cloneId) others.add(c);
+    }
+    return [...others].sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Size of loose objects in KiB (`git count-objects -v`). */
+export async function looseObjectsKb(repo: Repo): Promise<number> {
+  const out = await git(repo.root).raw(['count-objects', '-v']);
+  const m = /^size: (\d+)$/m.exec(out);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Pack everything into one pack, so versions of a growing month file are stored as
+ * deltas. `git gc --auto` waits for ~6,700 loose objects, and each commit of a 1 MB month
+ * file adds a whole compressed copy (measured: 104 MiB of loose objects after 300 commits).
+ */
+export async function repackAll(repo: Repo): Promise<void> {
+  await git(repo.root, PUSH_SILENCE_MS).raw(['repack', '-a', '-d', '-q']);
+  await git(repo.root).raw(['prune-packed', '-q']);
+}
+
+/** Uncommitted changes under the export folder. */
+export async function exportIsDirty(repo: Repo, exportDir: string): Promise<boolean> {
+  const rel = relative(repo.root, exportDir) || '.';
+  const out = await git(repo.root).raw(['status', '--porcelain', '--untracked-files=all', '--', rel]);
+  return out.trim().length > 0;
 }

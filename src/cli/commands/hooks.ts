@@ -2,18 +2,17 @@
  * session-start and session-end: the Claude Code hooks. Whatever happens they exit 0 and
  * keep stdout for the hook protocol; diagnostics go to stderr and the log file.
  */
-import { spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { Option, type Command } from 'commander';
 import { errorMessage } from '../../errors.js';
 import { parseHookInput, readStdin, type HookInput } from '../../hooks/input.js';
 import { sessionStartOutput } from '../../hooks/inject.js';
-import { resolveTranscript, runSessionEnd } from '../../hooks/session-end.js';
+import { queueDirFor, readQueue } from '../../hooks/queue.js';
+import { runSessionEnd } from '../../hooks/session-end.js';
+import { runWorker } from '../../hooks/worker.js';
 import { runSessionStart } from '../../hooks/session-start.js';
 import { makeContext, printJson, type Context, type IO } from '../context.js';
 import { runtimeOf } from '../hook-runtime.js';
-import type { Runner } from '../main.js';
+import type { Runner } from '../program.js';
 
 /** Runs a hook body; any failure becomes one stderr line and exit 0. */
 export type HookRunner = (body: (ctx: Context, input: HookInput) => Promise<number>) => Promise<void>;
@@ -25,7 +24,7 @@ export function makeHookRunner(io: IO, globals: () => { config?: string }, setEx
       const parsed = parseHookInput(await readStdin(io.stdin as NodeJS.ReadStream));
       input = parsed.input;
       if (parsed.problem) io.stderr.write(`memory: ${parsed.problem}\n`);
-      const ctx = makeContext(globals(), io);
+      const ctx = await makeContext(globals(), io);
       setExit(await body(ctx, input));
     } catch (err) {
       io.stderr.write(`memory: ${errorMessage(err).split('\n').join(' ')}\n`);
@@ -47,7 +46,7 @@ interface EndFlags {
 export function registerHooks(program: Command, hook: HookRunner, run: Runner): void {
   program
     .command('session-start')
-    .description('SessionStart hook: git pull, incremental cache update (no model), and with --inject print recent memories of this project for the agent')
+    .description('SessionStart hook: commit pending captures, git pull and push, incremental cache update (no model); with --inject, recent memories of this project for the agent')
     .option('--inject', 'print {"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":…}}')
     .option('--no-pull', 'do not git pull / push')
     .option('--cwd <dir>', 'the session\'s working folder (default: hook input, else the current folder)')
@@ -55,64 +54,44 @@ export function registerHooks(program: Command, hook: HookRunner, run: Runner): 
       hook(async (ctx, input) => {
         const rt = runtimeOf(ctx);
         const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull });
-        if (flags.inject && report.context) ctx.io.stdout.write(`${sessionStartOutput(report.context)}\n`);
+        const out = sessionStartOutput(flags.inject ? report.context : '', report.notices);
+        if (out) ctx.io.stdout.write(`${out}\n`);
+        // Work a Stop queued while no worker could run (a crash, a reboot) is picked up now.
+        if (readQueue(queueDirFor(ctx.config.general.db_path)).length > 0) rt.startWorker?.();
         return 0;
       }),
     );
 
   program
     .command('session-end')
-    .description('Stop/SessionEnd hook: returns at once; a background worker captures the transcript, appends, commits and pushes')
+    .description('Stop/SessionEnd hook: queues the transcript and returns at once; one background worker captures, and commits and pushes in batches (at once after SessionEnd or with --transcript)')
     .option('--transcript <path>', 'transcript to capture (default: hook input, else the newest of the current project)')
     .option('--session <id>', 'session id (default: hook input)')
-    .option('--cwd <dir>', 'the session\'s working folder (default: hook input, else the current folder)')
+    .option('--cwd <dir>', 'the session\'s working folder (default: hook input)')
     .option('--no-push', 'commit but do not push')
-    .option('--foreground', 'do the work in this process and report it (for a terminal, not for hooks)')
+    .option('--foreground', 'capture, commit and push in this process and report it (for a terminal, not for hooks)')
     .option('--json', 'with --foreground: print the report as JSON')
-    .addOption(new Option('--worker', 'internal: the detached worker').hideHelp())
+    .addOption(new Option('--worker', 'internal: the background worker').hideHelp())
     .action((flags: EndFlags) => {
       if (flags.foreground) return run(async (ctx) => sessionEndForeground(ctx, flags));
-      return hook(async (ctx, input) => sessionEndHook(ctx, input, flags));
+      // Only the worker gets here: the hook itself is main.ts's fast path (stop-hook.ts).
+      return hook(async (ctx) => {
+        const rt = runtimeOf(ctx, { quiet: true });
+        await runWorker(rt, { sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+        return 0;
+      });
     });
-}
-
-function request(ctx: Context, input: HookInput, flags: EndFlags) {
-  const transcript = flags.transcript ?? input.transcript_path;
-  const sessionId = flags.session ?? input.session_id;
-  const cwd = flags.cwd ?? input.cwd ?? ctx.io.cwd;
-  return { ...(transcript ? { transcript } : {}), ...(sessionId ? { sessionId } : {}), cwd, push: flags.push };
-}
-
-async function sessionEndHook(ctx: Context, input: HookInput, flags: EndFlags): Promise<number> {
-  const rt = runtimeOf(ctx, { quiet: flags.worker === true });
-  const req = request(ctx, input, flags);
-  if (flags.worker) {
-    await runSessionEnd(rt, req);
-    return 0;
-  }
-  // The hook itself only checks its input and hands the work to a detached process:
-  // Stop fires after every turn and must never make the user wait.
-  const t = resolveTranscript(rt, req);
-  if (!t.path) {
-    rt.log.warn(`session-end: ${t.problem ?? 'no transcript'}`);
-    return 0;
-  }
-  const args = [
-    realpathSync(process.argv[1] as string),
-    ...(ctx.config.sources[0] && !ctx.config.sources[0].startsWith('env:') ? ['--config', ctx.config.sources[0]] : []),
-    'session-end', '--worker', '--transcript', t.path, '--cwd', req.cwd,
-    ...(req.sessionId ? ['--session', req.sessionId] : []),
-    ...(req.push ? [] : ['--no-push']),
-  ];
-  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: tmpdir(), env: ctx.io.env });
-  child.on('error', (err) => rt.log.warn(`cannot start the session-end worker: ${err.message}`));
-  child.unref();
-  return 0;
 }
 
 async function sessionEndForeground(ctx: Context, flags: EndFlags): Promise<number> {
   const rt = runtimeOf(ctx, { echoInfo: !flags.json });
-  const run = await runSessionEnd(rt, request(ctx, {}, flags));
+  const run = await runSessionEnd(rt, {
+    ...(flags.transcript ? { transcript: flags.transcript } : {}),
+    ...(flags.session ? { sessionId: flags.session } : {}),
+    // The folder the command runs in only helps find a transcript; it never names a project.
+    ...(flags.cwd ? { cwd: flags.cwd } : flags.transcript ? {} : { cwd: ctx.io.cwd }),
+    push: flags.push,
+  });
   if (!run) return 1;
   if (flags.json) printJson(ctx.io, { ...run.capture, sync: run.sync ?? null });
   return 0;

@@ -8,7 +8,7 @@ import { printJson, type Context } from '../context.js';
 import { runtimeOf } from '../hook-runtime.js';
 import { parseDate } from '../options.js';
 import { progressBar } from '../progress.js';
-import type { Runner } from '../main.js';
+import type { Runner } from '../program.js';
 
 interface ImportFlags {
   all?: boolean;

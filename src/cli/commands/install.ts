@@ -7,7 +7,7 @@ import {
   addHooks, claudeDir, installSkill, ourHooks, readSettings, removeHooks, renderSkill, SKILL_NAME, uninstallSkill, writeSettings,
 } from '../../maintain/install.js';
 import type { Context } from '../context.js';
-import type { Runner } from '../main.js';
+import type { Runner } from '../program.js';
 
 interface Flags {
   claudeCode?: boolean;

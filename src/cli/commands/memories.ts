@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
 import { captureLockFor } from '../../hooks/locks.js';
 import { commitAndPush } from '../../hooks/sync-run.js';
-import { openCache } from '../../maintain/rebuild.js';
+import { openCache } from '../../store/cache.js';
 import { appendToCurrentMonth } from '../../export/files.js';
 import { resolveIds, tombstonesFor } from '../../maintain/forget.js';
 import { scrubMemories, type ScrubResult } from '../../maintain/scrub.js';
@@ -16,7 +16,7 @@ import { printJson, type Context } from '../context.js';
 import { runtimeOf } from '../hook-runtime.js';
 import { positiveInt } from '../options.js';
 import { cut } from '../render.js';
-import type { Runner } from '../main.js';
+import type { Runner } from '../program.js';
 
 export function registerMemories(program: Command, run: Runner): void {
   program

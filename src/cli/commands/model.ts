@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadEmbedder } from '../../embed/embedder.js';
 import { UserError } from '../../errors.js';
 import { printJson, type Context } from '../context.js';
-import type { Runner } from '../main.js';
+import type { Runner } from '../program.js';
 
 export function registerModel(program: Command, run: Runner): void {
   const model = program.command('model').description('the embedding model');

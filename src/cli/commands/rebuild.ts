@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { loadEmbedder } from '../../embed/embedder.js';
 import { embedPending } from '../../maintain/embed-pending.js';
-import { openCache, type RebuildResult } from '../../maintain/rebuild.js';
+import { openCache, type RebuildResult } from '../../store/cache.js';
 import { printJson, type Context } from '../context.js';
 import { progressBar } from '../progress.js';
-import type { Runner } from '../main.js';
+import type { Runner } from '../program.js';
 
 export function registerRebuild(program: Command, run: Runner): void {
   program

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { lazyEmbedder } from '../../embed/embedder.js';
 import { UserError } from '../../errors.js';
-import { openCache } from '../../maintain/rebuild.js';
+import { openCache } from '../../store/cache.js';
 import { search, type SearchOptions } from '../../search/search.js';
 import type { SearchFilters } from '../../types.js';
 import { printJson, type Context } from '../context.js';
 import { nonNegative, parseDate, positiveInt, searchMode } from '../options.js';
 import { renderHits } from '../render.js';
-import type { Runner } from '../main.js';
+import type { Runner } from '../program.js';
 
 interface SearchFlags {
   mode: string;

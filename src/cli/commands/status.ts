@@ -1,10 +1,15 @@
 import type { Command } from 'commander';
 import { listExportFiles } from '../../export/files.js';
-import { dbBytes, openCache } from '../../maintain/rebuild.js';
-import { aheadOfRemote, findRepo } from '../../sync/git.js';
+import { queueDirFor, readQueue } from '../../hooks/queue.js';
+import { INIT_HINT, memoryRemote, sharedNameNotice } from '../../hooks/sync-run.js';
+import { countRejects } from '../../maintain/monthly-merge.js';
+import { readSyncState } from '../../sync/state.js';
+import { runtimeOf } from '../hook-runtime.js';
+import { dbBytes, openCache } from '../../store/cache.js';
+import { aheadBehind, exportIsDirty, findRepo } from '../../sync/git.js';
 import { printJson, type Context } from '../context.js';
 import { formatBytes } from '../render.js';
-import type { Runner } from '../main.js';
+import type { Runner } from '../program.js';
 
 export function registerStatus(program: Command, run: Runner): void {
   program
@@ -21,8 +26,23 @@ async function status(ctx: Context, json: boolean): Promise<number> {
   store.close();
   const files = listExportFiles(ctx.config.general.export_dir);
   const repo = await findRepo(ctx.config.general.export_dir);
-  // Local refs only (no network): commits made here that the last fetch had not seen pushed.
-  const unpushed = repo ? await aheadOfRemote(repo, ctx.config.sync.remote) : null;
+  const remote = repo ? await memoryRemote(runtimeOf(ctx, { quiet: true }), repo) : undefined;
+  // Local refs only (no network): as of the last pull or push.
+  const ab = repo && remote ? await aheadBehind(repo, remote.name) : undefined;
+  const state = repo ? readSyncState(repo.gitDir) : undefined;
+  const sync = {
+    memory_remote: remote ? { name: remote.name, url: remote.url } : null,
+    last_push: state?.last_push ?? null,
+    last_pull: state?.last_pull ?? null,
+    last_commit: state?.last_commit ?? null,
+    ahead: ab?.ahead ?? null,
+    behind: ab?.behind ?? null,
+    uncommitted: repo ? await exportIsDirty(repo, ctx.config.general.export_dir) : false,
+    queued_transcripts: readQueue(queueDirFor(ctx.config.general.db_path)).length,
+    last_error: state?.last_error ?? null,
+    failing_since: state?.failing_since ?? null,
+    shared_machine_name: (state?.shared_name_clones ?? []).length > 0,
+  };
   const out = {
     records: c.records,
     pending: c.pending,
@@ -40,7 +60,9 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     config: ctx.config.sources,
     skipped_lines: result.skipped_lines,
     repository: repo?.root ?? null,
-    unpushed_commits: unpushed,
+    unpushed_commits: ab?.ahead ?? null,
+    rejected_lines: countRejects(ctx.config.general.export_dir),
+    sync,
     ...(c.oldest ? { oldest: c.oldest } : {}),
     ...(c.newest ? { newest: c.newest } : {}),
   };
@@ -55,9 +77,43 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     `embedding     ${out.model}${dim ? `, ${dim}-d` : ''}; ${out.pending} waiting for a vector${out.pending ? ' (run `memory rebuild --with-model`)' : ''}`,
     `export        ${out.export_dir} — ${out.files} files, ${formatBytes(out.export_bytes)}`,
     `cache         ${out.db_path} — ${formatBytes(out.db_bytes)}`,
-    `git           ${out.repository ? `${out.repository}; ${out.unpushed_commits ?? 0} commits not pushed to ${ctx.config.sync.remote} yet` : 'export folder not in a git repository (memories stay on this machine)'}`,
+    `git           ${out.repository ?? 'export folder not in a git repository (memories stay on this machine)'}`,
+    ...syncLines(out.repository !== null, sync, ctx.config.general.machine_name),
+    ...(out.rejected_lines > 0 ? [`rejects       ${out.rejected_lines} unreadable lines kept verbatim in export/archive/*.rejects.jsonl (a later version may recover them)`] : []),
     `config        ${out.config.join(', ') || 'defaults only'}`,
   ];
   ctx.io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+type SyncFacts = {
+  memory_remote: { name: string; url: string } | null;
+  last_push: string | null;
+  last_pull: string | null;
+  ahead: number | null;
+  behind: number | null;
+  uncommitted: boolean;
+  queued_transcripts: number;
+  last_error: { at: string; op: string; status: string; message: string } | null;
+  failing_since: string | null;
+  shared_machine_name: boolean;
+};
+
+function syncLines(inRepo: boolean, s: SyncFacts, machine: string): string[] {
+  if (!inRepo) return [];
+  const when = (t: string | null) => (t ? t.replace('T', ' ').slice(0, 16) : 'never');
+  const lines = [
+    s.memory_remote
+      ? `remote        ${s.memory_remote.name} → ${s.memory_remote.url}`
+      : `remote        none: memories are committed on this machine only (run \`${INIT_HINT}\`)`,
+  ];
+  if (s.memory_remote) {
+    lines.push(`sync          last push ${when(s.last_push)}, last pull ${when(s.last_pull)}; ${s.ahead ?? '?'} ahead, ${s.behind ?? '?'} behind`);
+  }
+  if (s.uncommitted || s.queued_transcripts > 0) {
+    lines.push(`pending       ${s.queued_transcripts} transcript(s) queued${s.uncommitted ? ', captures not committed yet (batched; `memory sync` commits now)' : ''}`);
+  }
+  if (s.last_error) lines.push(`sync error    ${when(s.last_error.at)} ${s.last_error.op} ${s.last_error.status}: ${s.last_error.message}${s.failing_since ? ` (failing since ${when(s.failing_since)})` : ''}`);
+  if (s.shared_machine_name) lines.push(`warning       ${sharedNameNotice(machine)}`);
+  return lines;
 }

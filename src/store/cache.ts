@@ -11,7 +11,7 @@ import { listExportFiles, type ExportFile } from '../export/files.js';
 import { acquireLock, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
 import { errorMessage } from '../errors.js';
-import { Store, openDatabase, type IngestRow, type StoreIdentity } from '../store/store.js';
+import { Store, openDatabase, type IngestRow, type StoreIdentity } from './store.js';
 
 export interface CacheOptions extends StoreIdentity {
   dbPath: string;
@@ -48,20 +48,25 @@ export interface RebuildResult {
   ms: number;
 }
 
-const FINGERPRINT_WINDOW = 4096;
-
-/** Hash of the bytes at the start of the file and just before `offset`: a rewrite changes it. */
+/**
+ * Hash of every byte before `offset`. A same-size rewrite anywhere in the file (a rebase
+ * that replaced a line in the middle, an editor) changes it; hashing runs at ~1 GB/s, so
+ * even a large month file costs milliseconds, and an unchanged file (same size and mtime)
+ * is never hashed at all.
+ */
 export function fingerprint(path: string, offset: number): string {
   const h = createHash('sha1');
   const fd = openSync(path, 'r');
   try {
-    const headLen = Math.min(FINGERPRINT_WINDOW, offset);
-    const head = Buffer.alloc(headLen);
-    if (headLen > 0) readSync(fd, head, 0, headLen, 0);
-    const tailStart = Math.max(0, offset - FINGERPRINT_WINDOW);
-    const tail = Buffer.alloc(offset - tailStart);
-    if (tail.length > 0) readSync(fd, tail, 0, tail.length, tailStart);
-    h.update(head).update('|').update(tail).update(`|${offset}`);
+    const buf = Buffer.alloc(Math.min(1 << 20, Math.max(offset, 1)));
+    let pos = 0;
+    while (pos < offset) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, offset - pos), pos);
+      if (n <= 0) break;
+      h.update(buf.subarray(0, n));
+      pos += n;
+    }
+    h.update(`|${offset}`);
   } finally {
     closeSync(fd);
   }

@@ -1,0 +1,72 @@
+/**
+ * The `memory` command line (commander). The only place that prints errors and sets the
+ * exit code. Loaded by main.ts for every command but the Stop hook's fast path.
+ */
+import { Command, CommanderError } from 'commander';
+import { UserError } from '../errors.js';
+import { makeContext, type Context, type IO } from './context.js';
+import { registerRebuild } from './commands/rebuild.js';
+import { registerSearch } from './commands/search.js';
+import { registerStatus } from './commands/status.js';
+import { makeHookRunner, registerHooks } from './commands/hooks.js';
+import { registerImport } from './commands/import.js';
+import { registerInstall } from './commands/install.js';
+import { registerMemories } from './commands/memories.js';
+import { registerModel } from './commands/model.js';
+import { registerSync } from './commands/sync.js';
+
+/** Runs a command body with a Context; its return value is the exit code. */
+export type Runner = (body: (ctx: Context) => Promise<number>) => Promise<void>;
+
+export async function main(argv: string[], io: IO): Promise<number> {
+  let exitCode = 0;
+  const program = new Command('memory')
+    .description('Long-term memory for AI coding agents: every Q&A turn kept verbatim in git-synced JSONL, found again by hybrid search.')
+    .option('-c, --config <file>', 'config file (default: MEMORY_CONFIG, else config.toml of this checkout)')
+    .option('--debug', 'print stack traces of unexpected errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  const run: Runner = async (body) => {
+    const ctx = await makeContext(program.opts<{ config?: string }>(), io);
+    exitCode = await body(ctx);
+  };
+  const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code));
+  registerSearch(program, run);
+  registerHooks(program, hook, run);
+  registerImport(program, run);
+  registerRebuild(program, run);
+  registerStatus(program, run);
+  registerMemories(program, run);
+  registerInstall(program, run);
+  registerModel(program, run);
+  registerSync(program, run);
+  for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    if (argv.length === 0) {
+      io.stdout.write(program.helpInformation());
+    }
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version end here too, with code 0; usage errors were already printed.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof UserError) {
+      io.stderr.write(`memory: ${err.message}\n`);
+      if (err.hint) io.stderr.write(`hint: ${err.hint}\n`);
+      return err.exitCode;
+    }
+    const debug = argv.includes('--debug');
+    io.stderr.write(`memory: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    else io.stderr.write('hint: run again with --debug for details, and report it if it persists\n');
+    return 70;
+  }
+}

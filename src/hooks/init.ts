@@ -1,0 +1,96 @@
+/**
+ * `memory init --remote URL` and `memory sync`: name the private repository memories go
+ * to, join what other machines already pushed there, and push; or sync now.
+ */
+import { writeLocalKeys } from '../config/local.js';
+import { UserError } from '../errors.js';
+import {
+  currentBranch, fetchRemote, findRepo, probeRemote, pullRebase, PUSH_SILENCE_MS, remoteUrlOf, repoLockPath, setRemote,
+  sharesHistory, exportJsonlMatcher, type PullOutcome, type PushOutcome, type Repo,
+} from '../sync/git.js';
+import { recordOutcome, updateSyncState } from '../sync/state.js';
+import { withLockAsync } from '../export/lock.js';
+import type { Runtime } from './runtime.js';
+import { commitAndPush, INIT_HINT, memoryRemote, prepareRepo, syncNow, type SyncReport } from './sync-run.js';
+
+/** Same repository, whatever the spelling: trailing slash or `.git` do not matter. */
+export function sameRepositoryUrl(a: string, b: string): boolean {
+  const norm = (u: string) => u.trim().replace(/\/+$/, '').replace(/\.git$/, '').replace(/\/+$/, '');
+  return norm(a) === norm(b);
+}
+
+async function repoOf(rt: Runtime): Promise<Repo> {
+  const repo = await findRepo(rt.config.general.export_dir);
+  if (!repo) {
+    throw new UserError(
+      `the export folder ${rt.config.general.export_dir} is not inside a git repository`,
+      'run `git init` there (or point [general] export_dir into a git checkout), then run memory init again',
+    );
+  }
+  return repo;
+}
+
+export interface InitReport {
+  remote: string;
+  url: string;
+  previous?: string;
+  machine: string;
+  pull?: PullOutcome['status'];
+  push?: PushOutcome['status'];
+  committed: boolean;
+}
+
+export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; timeoutMs?: number }): Promise<InitReport> {
+  const url = opts.url.trim();
+  if (url.length === 0) throw new UserError('--remote needs the URL of a private git repository');
+  const repo = await repoOf(rt);
+  const origin = await remoteUrlOf(repo, 'origin');
+  if (origin && sameRepositoryUrl(origin, url) && !opts.yes) {
+    throw new UserError(
+      `${url} is the repository this checkout was cloned from (origin). Everyone who can read that repository will read every conversation memory-engine captures on every machine.`,
+      'name a private repository of your own instead; if origin is private and only yours, run the same command with --yes',
+    );
+  }
+  const probe = await probeRemote(repo, url, opts.timeoutMs ?? 60_000);
+  if (!probe.ok) throw new UserError(`cannot reach ${url}: ${probe.detail ?? 'git ls-remote failed'}`, 'check the URL and your credentials: `git ls-remote <url>` must work');
+  const previous = rt.config.sync.remote_url || undefined;
+  writeLocalKeys(rt.config.baseDir, 'sync', { remote_url: url });
+  (rt.config.sync as { remote_url: string }).remote_url = url;
+  const name = rt.config.sync.remote;
+  await setRemote(repo, name, url);
+  prepareRepo(rt, repo);
+  const report: InitReport = { remote: name, url, machine: rt.config.general.machine_name, committed: false, ...(previous && previous !== url ? { previous } : {}) };
+  return withLockAsync(repoLockPath(repo), { timeoutMs: 60_000, purpose: 'the memory repository' }, async () => {
+    const branch = await currentBranch(repo);
+    if (!branch) throw new UserError('HEAD is detached in the memory repository', 'check out a branch (git switch main), then run memory init again');
+    // A second machine joins what the first one pushed: pull before the first push.
+    if (probe.branches.includes(branch)) {
+      const f = await fetchRemote(repo, name, opts.timeoutMs ?? PUSH_SILENCE_MS);
+      if (!f.ok) throw new UserError(`cannot fetch from ${url}: ${f.detail ?? ''}`);
+      if (!(await sharesHistory(repo, `${name}/${branch}`))) {
+        throw new UserError(
+          `${url} already holds a branch ${branch} that shares no history with this checkout`,
+          'use an empty private repository, or one that another machine of yours initialized from a clone of this project',
+        );
+      }
+      const pull = await pullRebase(repo, name, PUSH_SILENCE_MS, exportJsonlMatcher(repo, rt.config.general.export_dir));
+      updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'pull', ['pulled', 'up-to-date'].includes(pull.status), rt.now(), pull.status, pull.detail));
+      report.pull = pull.status;
+      if (!['pulled', 'up-to-date'].includes(pull.status)) throw new UserError(`pulling from ${url} failed (${pull.status}): ${pull.detail ?? ''}`, 'nothing was pushed; fix the cause and run memory init again');
+    }
+    const sync = await commitAndPush(rt, repo, `memory: ${rt.config.general.machine_name} init`, true);
+    report.committed = sync.committed;
+    if (sync.push) report.push = sync.push.status;
+    return report;
+  });
+}
+
+export async function runSync(rt: Runtime): Promise<SyncReport & { remote: string; url: string }> {
+  const repo = await repoOf(rt);
+  const remote = await memoryRemote(rt, repo);
+  if (!remote) throw new UserError('no memory remote is named: memories are committed on this machine only', `run \`${INIT_HINT}\``);
+  const report = await withLockAsync(repoLockPath(repo), { timeoutMs: 60_000, purpose: 'the memory repository' }, () =>
+    syncNow(rt, repo, { timeoutMs: PUSH_SILENCE_MS, pushAttempts: 4, message: `memory: ${rt.config.general.machine_name} sync` }),
+  );
+  return { ...report, remote: remote.name, url: remote.url };
+}

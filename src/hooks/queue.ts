@@ -1,0 +1,96 @@
+/**
+ * Pending capture work: one small file per transcript in <cache>/queue/. The Stop hook
+ * writes an entry and leaves; the one worker drains them. Light on purpose (node:fs only):
+ * the hook that imports this runs after every turn of every session.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export interface QueueItem {
+  transcript: string;
+  session_id?: string;
+  cwd?: string;
+  push: boolean;
+  /** Commit and push as soon as captured (SessionEnd, a run by hand), not at the batch interval. */
+  flush: boolean;
+  /** When the hook queued it (ISO). */
+  at: string;
+}
+
+export function queueDirFor(dbPath: string): string {
+  return join(dirname(dbPath), 'queue');
+}
+
+export function workerLockFor(dbPath: string): string {
+  return join(dirname(dbPath), 'worker.lock');
+}
+
+function itemFile(dir: string, transcript: string): string {
+  return join(dir, `${createHash('sha1').update(transcript).digest('hex').slice(0, 20)}.json`);
+}
+
+function readItem(path: string): QueueItem | undefined {
+  try {
+    const o = JSON.parse(readFileSync(path, 'utf8')) as QueueItem;
+    return typeof o.transcript === 'string' ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Record that a transcript has new turns. A second Stop for the same transcript replaces
+ * the entry; a flush or a push asked for earlier is kept.
+ */
+export function enqueue(dir: string, item: QueueItem): void {
+  mkdirSync(dir, { recursive: true });
+  const path = itemFile(dir, item.transcript);
+  const prev = readItem(path);
+  const merged: QueueItem = prev ? { ...prev, ...item, flush: prev.flush || item.flush, push: prev.push || item.push } : item;
+  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  writeFileSync(tmp, JSON.stringify(merged));
+  renameSync(tmp, path);
+}
+
+export interface Queued extends QueueItem {
+  /** The entry's file and its text when read: removed only if unchanged since. */
+  file: string;
+  text: string;
+}
+
+/** Entries waiting, oldest first. Unreadable entries are removed (the next Stop writes them again). */
+export function readQueue(dir: string): Queued[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const out: Queued[] = [];
+  for (const n of names) {
+    const file = join(dir, n);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const item = readItem(file);
+    if (!item) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    out.push({ ...item, file, text });
+  }
+  return out.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/** Remove an entry that was processed, unless a newer Stop rewrote it meanwhile. */
+export function dequeue(q: Queued): void {
+  try {
+    if (readFileSync(q.file, 'utf8') === q.text) rmSync(q.file, { force: true });
+  } catch {
+    /* already gone */
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The one background worker: drains the Stop hooks' queue (capture into the export
+ * folder and the cache), and commits and pushes in batches — at most once per
+ * `commit_interval_s`, at once when a session ended or a person asked. It stays until
+ * what it captured is committed, then exits; a second worker started meanwhile finds the
+ * lock held and leaves.
+ */
+import { basename } from 'node:path';
+import { errorMessage } from '../errors.js';
+import { acquireLock, type Release } from '../export/lock.js';
+import { exportIsDirty, findRepo } from '../sync/git.js';
+import { readSyncState } from '../sync/state.js';
+import { captureLockFor } from './locks.js';
+import { dequeue, queueDirFor, readQueue, workerLockFor } from './queue.js';
+import type { Runtime } from './runtime.js';
+import { captureOnly } from './session-end.js';
+import { commitAndPush, maybeRepack } from './sync-run.js';
+
+export interface DrainReport {
+  /** Queue entries processed. */
+  captured: number;
+  added: number;
+  updated: number;
+  /** What the commit step did. */
+  commit: 'clean' | 'committed' | 'waiting' | 'failed';
+  /** With 'waiting': when the batch is due. */
+  dueInMs?: number;
+  pushed?: string;
+  repacked?: boolean;
+}
+
+/**
+ * One pass: capture every queued transcript, then commit if the batch is due (or `flush`,
+ * or an entry asked for it). Pure orchestration with an injected clock: tests drive it.
+ */
+export async function drainOnce(rt: Runtime, opts: { flush?: boolean } = {}): Promise<DrainReport> {
+  const report: DrainReport = { captured: 0, added: 0, updated: 0, commit: 'clean' };
+  const queue = readQueue(queueDirFor(rt.config.general.db_path));
+  let flush = opts.flush === true;
+  let push = false;
+  let sessions: string[] = [];
+  if (queue.length > 0) {
+    const refs = queue.map((q) => ({ path: q.transcript, ...(q.session_id ? { sessionId: q.session_id } : {}), ...(q.cwd ? { cwd: q.cwd } : {}) }));
+    const c = await captureOnly(rt, refs);
+    for (const q of queue) dequeue(q);
+    report.captured = queue.length;
+    report.added = c.added;
+    report.updated = c.updated;
+    flush ||= queue.some((q) => q.flush);
+    push = queue.some((q) => q.push);
+    sessions = queue.map((q) => q.session_id ?? basename(q.transcript, '.jsonl'));
+    rt.log.info(`captured ${queue.length} transcript(s): ${c.added} new, ${c.updated} updated${c.pending ? `, ${c.pending} pending embedding` : ''}`);
+  }
+  const repo = await findRepo(rt.config.general.export_dir);
+  if (!repo) return report;
+  const { lock } = await captureLockFor(rt);
+  return lock(async () => {
+    if (!(await exportIsDirty(repo, rt.config.general.export_dir))) return report;
+    const last = readSyncState(repo.gitDir).last_commit;
+    const dueAt = last ? Date.parse(last) + rt.config.sync.commit_interval_s * 1000 : 0;
+    const now = rt.now().getTime();
+    if (!flush && now < dueAt) {
+      report.commit = 'waiting';
+      report.dueInMs = dueAt - now;
+      return report;
+    }
+    const label = sessions.length > 0 ? ` (session ${sessions.slice(0, 3).join(', ')}${sessions.length > 3 ? ' …' : ''})` : '';
+    const sync = await commitAndPush(rt, repo, `memory: ${rt.config.general.machine_name} captures${label}`, queue.length === 0 || push);
+    report.commit = sync.committed ? 'committed' : 'failed';
+    if (sync.push) report.pushed = sync.push.status;
+    if (sync.committed) report.repacked = await maybeRepack(rt, repo, flush);
+    return report;
+  });
+}
+
+function tryLock(path: string): Release | undefined {
+  try {
+    return acquireLock(path, { timeoutMs: 0, purpose: 'the capture worker' });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Drain until nothing is queued and nothing captured is left uncommitted; wait for the
+ * batch in between (new Stops are picked up while waiting). Returns when done, or at once
+ * when another worker holds the lock.
+ */
+export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Promise<void>; flush?: boolean }): Promise<void> {
+  const lockPath = workerLockFor(rt.config.general.db_path);
+  const queueDir = queueDirFor(rt.config.general.db_path);
+  let flush = deps.flush === true;
+  for (let round = 0; round < 100; round++) {
+    const release = tryLock(lockPath);
+    if (!release) return;
+    try {
+      for (;;) {
+        let r: DrainReport;
+        try {
+          r = await drainOnce(rt, { flush });
+        } catch (err) {
+          rt.log.warn(`capture worker: ${errorMessage(err).split('\n')[0]}; the queue is kept for the next run`);
+          return;
+        }
+        flush = false;
+        if (readQueue(queueDir).length > 0) continue;
+        if (r.commit !== 'waiting') break;
+        // Wait for the batch; a new Stop (a queue entry) is picked up within a second.
+        const until = rt.now().getTime() + (r.dueInMs ?? 1000);
+        while (rt.now().getTime() < until && readQueue(queueDir).length === 0) await deps.sleep(Math.min(1000, until - rt.now().getTime()));
+      }
+    } finally {
+      release();
+    }
+    // A Stop that queued work after our last look and saw our lock did not start a worker.
+    if (readQueue(queueDir).length === 0) return;
+  }
+}

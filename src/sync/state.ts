@@ -1,0 +1,86 @@
+/**
+ * Sync health of one clone, kept in its .git folder (per clone, never committed): who this
+ * clone is, when it last pulled, pushed and committed, the last error and since when sync
+ * has been failing, and which notices the user was already given.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface SyncError {
+  at: string;
+  op: 'pull' | 'push' | 'commit' | 'settle';
+  status: string;
+  message: string;
+}
+
+export interface SyncState {
+  /** Random id of this clone: commits carry it, so a clone can tell another one writes under its name. */
+  clone_id: string;
+  last_pull?: string;
+  last_push?: string;
+  last_commit?: string;
+  last_error?: SyncError;
+  /** First failure after the last success: how long sync has been broken. */
+  failing_since?: string;
+  /** Other clones seen committing under this machine's name. */
+  shared_name_clones?: string[];
+  /** Notices already shown at session start (told once). */
+  told?: string[];
+}
+
+export function syncStatePath(gitDir: string): string {
+  return join(gitDir, 'memory-engine-sync.json');
+}
+
+export function readSyncState(gitDir: string): SyncState {
+  const path = syncStatePath(gitDir);
+  if (existsSync(path)) {
+    try {
+      const s = JSON.parse(readFileSync(path, 'utf8')) as SyncState;
+      if (typeof s.clone_id === 'string' && s.clone_id.length > 0) return s;
+    } catch {
+      /* damaged: start afresh, keeping nothing but a new identity */
+    }
+  }
+  const fresh: SyncState = { clone_id: randomBytes(4).toString('hex') };
+  writeSyncState(gitDir, fresh);
+  return fresh;
+}
+
+export function writeSyncState(gitDir: string, state: SyncState): void {
+  const path = syncStatePath(gitDir);
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
+  renameSync(tmp, path);
+}
+
+export function updateSyncState(gitDir: string, change: (s: SyncState) => void): SyncState {
+  const s = readSyncState(gitDir);
+  change(s);
+  writeSyncState(gitDir, s);
+  return s;
+}
+
+/** Record the outcome of one pull or push: success clears the failure clock. */
+export function recordOutcome(s: SyncState, op: SyncError['op'], ok: boolean, at: Date, status: string, message = ''): void {
+  const iso = at.toISOString();
+  if (ok) {
+    if (op === 'pull') s.last_pull = iso;
+    if (op === 'push') s.last_push = iso;
+    delete s.failing_since;
+    if (s.last_error && s.last_error.op === op) delete s.last_error;
+    return;
+  }
+  s.last_error = { at: iso, op, status, message: message.slice(0, 500) };
+  s.failing_since ??= iso;
+}
+
+export const BROKEN_AFTER_MS = 24 * 3600_000;
+
+/** Sync has been failing for more than a day (what session start tells the user). */
+export function brokenFor(s: SyncState, now: Date): number | undefined {
+  if (!s.failing_since || !s.last_error) return undefined;
+  const ms = now.getTime() - Date.parse(s.failing_since);
+  return ms > BROKEN_AFTER_MS ? ms : undefined;
+}
