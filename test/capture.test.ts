@@ -127,9 +127,13 @@ describe('capture rules', () => {
   });
 });
 
-describe('conformance: real Claude Code transcripts (../shared/fixtures)', () => {
-  const dir = join(SHARED_FIXTURES, 'transcripts', 'claude-code');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl.gz'));
+const CLAUDE_FIXTURES = join(SHARED_FIXTURES, 'transcripts', 'claude-code');
+// A user's clone has no ../shared beside it: the suite says why it did not run.
+const noShared = existsSync(CLAUDE_FIXTURES) ? false : `no real transcripts at ${CLAUDE_FIXTURES} (../shared is beside the project only in its own workspace and CI)`;
+
+describe('conformance: real Claude Code transcripts (../shared/fixtures)', { skip: noShared }, () => {
+  const dir = CLAUDE_FIXTURES;
+  const files = noShared ? [] : readdirSync(dir).filter((f) => f.endsWith('.jsonl.gz'));
   it('the fixtures are there', () => assert.ok(files.length >= 5));
   for (const f of files) {
     it(f, () => {

@@ -24,6 +24,8 @@ export interface Machine {
   repo: string;
   exportDir: string;
   config: string;
+  /** The machine's home folder (config.local.toml lands beside the config there). */
+  home: string;
   claudeDir: string;
   projects: string;
   cli: (args: string[], opts?: { input?: string; env?: NodeJS.ProcessEnv }) => CliResult;
@@ -35,7 +37,7 @@ export interface GitWorld {
   root: string;
   remote: string;
   /** `named: false`: no memory remote in the config (as after a plain clone, before `memory init`). */
-  machine: (name: string, opts?: { extra?: string; named?: boolean; machineName?: string }) => Machine;
+  machine: (name: string, opts?: { extra?: string; named?: boolean; machineName?: string | null }) => Machine;
   cleanup: () => void;
 }
 
@@ -55,7 +57,7 @@ export function gitWorld(): GitWorld {
   git(seed, 'commit', '-q', '-m', 'init');
   git(seed, 'push', '-q', 'origin', 'main');
 
-  const machine = (name: string, opts: { extra?: string; named?: boolean; machineName?: string } = {}): Machine => {
+  const machine = (name: string, opts: { extra?: string; named?: boolean; machineName?: string | null } = {}): Machine => {
     const repo = join(root, name);
     git(root, 'clone', '-q', remote, repo);
     git(repo, 'config', 'user.name', name);
@@ -69,7 +71,7 @@ export function gitWorld(): GitWorld {
       config,
       [
         '[general]',
-        `machine_name = "${opts.machineName ?? name}"`,
+        ...(opts.machineName === null ? [] : [`machine_name = "${opts.machineName ?? name}"`]),
         `export_dir = ${JSON.stringify(join(repo, 'export'))}`,
         `db_path = ${JSON.stringify(join(repo, '.cache', 'memory.db'))}`,
         `claude_projects_dir = ${JSON.stringify(projects)}`,
@@ -88,7 +90,7 @@ export function gitWorld(): GitWorld {
       ].join('\n'),
     );
     return {
-      name, repo, exportDir: join(repo, 'export'), config, claudeDir, projects,
+      name, repo, exportDir: join(repo, 'export'), config, home, claudeDir, projects,
       setRemoteUrl: (url) => writeFileSync(config, readFileSync(config, 'utf8').replace(/^remote_url = .*$/m, `remote_url = ${JSON.stringify(url)}`)),
       cli: (args, o = {}) => runCli(['-c', config, ...args], { ...o, env: { CLAUDE_CONFIG_DIR: claudeDir, HOME: home, ...o.env } }),
     };

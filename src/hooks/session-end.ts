@@ -3,7 +3,7 @@
  * capture the transcript, append, update the cache, commit, push.
  */
 import { basename } from 'node:path';
-import { lazyEmbedder } from '../embed/embedder.js';
+import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { openCache } from '../store/cache.js';
 import { captureTranscripts, type CaptureOutcome, type TranscriptRef } from './capture.js';
 import { captureLockFor } from './locks.js';
@@ -19,18 +19,21 @@ export interface CaptureRun {
 }
 
 /** Capture transcripts into the export folder and the cache, under the repository lock; no git. */
-export async function captureOnly(rt: Runtime, refs: TranscriptRef[]): Promise<CaptureOutcome> {
-  const { lock } = await captureLockFor(rt);
-  return lock(() => captureLocked(rt, refs, {}));
+export interface CaptureOptions {
+  progress?: (done: number, total: number) => void;
+  embedProgress?: (done: number, total: number) => void;
+  /** A model kept loaded across runs (the worker); else loaded on first need. */
+  loadEmbedder?: () => Promise<Embedder>;
 }
 
-async function captureLocked(rt: Runtime, refs: TranscriptRef[], opts: { progress?: (done: number, total: number) => void; embedProgress?: (done: number, total: number) => void }): Promise<CaptureOutcome> {
+/** Capture while the caller holds the repository lock. */
+export async function captureLocked(rt: Runtime, refs: TranscriptRef[], opts: CaptureOptions): Promise<CaptureOutcome> {
   const { store } = openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) }));
   let capture: CaptureOutcome;
   try {
     capture = await captureTranscripts(
       {
-        config: rt.config, store, now: rt.now, loadEmbedder: lazyEmbedder(rt.embedderConfig()), log: rt.log,
+        config: rt.config, store, now: rt.now, loadEmbedder: opts.loadEmbedder ?? lazyEmbedder(rt.embedderConfig()), log: rt.log,
         ...(opts.progress ? { progress: opts.progress } : {}),
         ...(opts.embedProgress ? { embedProgress: opts.embedProgress } : {}),
       },

@@ -6,14 +6,15 @@
  * lock held and leaves.
  */
 import { basename } from 'node:path';
+import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { acquireLock, type Release } from '../export/lock.js';
-import { exportIsDirty, findRepo } from '../sync/git.js';
+import { exportIsDirty } from '../sync/git.js';
 import { readSyncState } from '../sync/state.js';
 import { captureLockFor } from './locks.js';
 import { dequeue, queueDirFor, readQueue, workerLockFor } from './queue.js';
 import type { Runtime } from './runtime.js';
-import { captureOnly } from './session-end.js';
+import { captureLocked } from './session-end.js';
 import { commitAndPush, maybeRepack } from './sync-run.js';
 
 export interface DrainReport {
@@ -33,29 +34,27 @@ export interface DrainReport {
  * One pass: capture every queued transcript, then commit if the batch is due (or `flush`,
  * or an entry asked for it). Pure orchestration with an injected clock: tests drive it.
  */
-export async function drainOnce(rt: Runtime, opts: { flush?: boolean } = {}): Promise<DrainReport> {
+export async function drainOnce(rt: Runtime, opts: { flush?: boolean; loadEmbedder?: () => Promise<Embedder> } = {}): Promise<DrainReport> {
   const report: DrainReport = { captured: 0, added: 0, updated: 0, commit: 'clean' };
   const queue = readQueue(queueDirFor(rt.config.general.db_path));
   let flush = opts.flush === true;
   let push = false;
   let sessions: string[] = [];
-  if (queue.length > 0) {
-    const refs = queue.map((q) => ({ path: q.transcript, ...(q.session_id ? { sessionId: q.session_id } : {}), ...(q.cwd ? { cwd: q.cwd } : {}) }));
-    const c = await captureOnly(rt, refs);
-    for (const q of queue) dequeue(q);
-    report.captured = queue.length;
-    report.added = c.added;
-    report.updated = c.updated;
-    flush ||= queue.some((q) => q.flush);
-    push = queue.some((q) => q.push);
-    sessions = queue.map((q) => q.session_id ?? basename(q.transcript, '.jsonl'));
-    rt.log.info(`captured ${queue.length} transcript(s): ${c.added} new, ${c.updated} updated${c.pending ? `, ${c.pending} pending embedding` : ''}`);
-  }
-  const repo = await findRepo(rt.config.general.export_dir);
-  if (!repo) return report;
-  const { lock } = await captureLockFor(rt);
+  const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {
-    if (!(await exportIsDirty(repo, rt.config.general.export_dir))) return report;
+    if (queue.length > 0) {
+      const refs = queue.map((q) => ({ path: q.transcript, ...(q.session_id ? { sessionId: q.session_id } : {}), ...(q.cwd ? { cwd: q.cwd } : {}) }));
+      const c = await captureLocked(rt, refs, opts.loadEmbedder ? { loadEmbedder: opts.loadEmbedder } : {});
+      for (const q of queue) dequeue(q);
+      report.captured = queue.length;
+      report.added = c.added;
+      report.updated = c.updated;
+      flush ||= queue.some((q) => q.flush);
+      push = queue.some((q) => q.push);
+      sessions = queue.map((q) => q.session_id ?? basename(q.transcript, '.jsonl'));
+      rt.log.info(`captured ${queue.length} transcript(s): ${c.added} new, ${c.updated} updated${c.pending ? `, ${c.pending} pending embedding` : ''}`);
+    }
+    if (!repo || !(await exportIsDirty(repo, rt.config.general.export_dir))) return report;
     const last = readSyncState(repo.gitDir).last_commit;
     const dueAt = last ? Date.parse(last) + rt.config.sync.commit_interval_s * 1000 : 0;
     const now = rt.now().getTime();
@@ -90,6 +89,7 @@ export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Prom
   const lockPath = workerLockFor(rt.config.general.db_path);
   const queueDir = queueDirFor(rt.config.general.db_path);
   let flush = deps.flush === true;
+  const loadEmbedder = lazyEmbedder(rt.embedderConfig()); // loaded once, for every drain of this worker
   for (let round = 0; round < 100; round++) {
     const release = tryLock(lockPath);
     if (!release) return;
@@ -97,7 +97,7 @@ export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Prom
       for (;;) {
         let r: DrainReport;
         try {
-          r = await drainOnce(rt, { flush });
+          r = await drainOnce(rt, { flush, loadEmbedder });
         } catch (err) {
           rt.log.warn(`capture worker: ${errorMessage(err).split('\n')[0]}; the queue is kept for the next run`);
           return;
