@@ -46,6 +46,7 @@ describe('batched commits', () => {
     const ctx = await makeContext({ config: m.config }, io);
     const rt = runtimeOf(ctx, { quiet: true });
     const loadEmbedder = lazyEmbedder(ctx.embedderConfig()); // as the worker does: loaded once
+    const where = { baseDir: ctx.config.baseDir, projectsDir: () => ctx.config.general.claude_projects_dir };
     const t = conversation('s-longday', [], { startIso: '2026-11-10T08:00:00.000Z' });
     const path = placeTranscript(m, t);
     const commitsBefore = Number(git(m.repo, 'rev-list', '--count', 'HEAD'));
@@ -57,7 +58,7 @@ describe('batched commits', () => {
       user(t, `Turn ${i}: how should the pelican importer handle batch ${i} of the nightly load?`);
       assistant(t, [{ text: `For batch ${i}, the pelican importer retries twice, then parks the rows in pelican_dead_${i % 7}. ${'It logs the row ids and the error. '.repeat(6)}` }]);
       writeFileSync(path, text(t));
-      const r = recordStop(ctx.config, { transcript: path, sessionId: 's-longday', cwd: CWD, push: true, flush: false }, { now: io.now, startWorker: () => started++ });
+      const r = await recordStop(where, { transcript: path, sessionId: 's-longday', cwd: CWD, push: true, flush: false }, { now: io.now, spawnWorker: () => (started++, undefined) });
       assert.equal(r.queued, path);
       await drainOnce(rt, { loadEmbedder });
       clock += 20_000; // a turn every 20 s: 100 minutes in all
@@ -65,16 +66,16 @@ describe('batched commits', () => {
     const batched = Number(git(m.repo, 'rev-list', '--count', 'HEAD')) - commitsBefore;
     // 100 minutes at one commit per 300 s: about 20 (the first turn commits at once).
     assert.ok(batched >= 15 && batched <= 22, `${batched} commits for ${STOPS} Stops`);
-    assert.equal(started, STOPS, 'no worker was running, so each Stop asked for one (the test drains in process)');
+    assert.equal(started, STOPS, 'no worker held the lock, so each Stop tried to start one (the test drains in process)');
     assert.notEqual(git(m.repo, 'status', '--porcelain', 'export'), '', 'the last turns wait for the next batch');
 
-    recordStop(ctx.config, { transcript: path, sessionId: 's-longday', cwd: CWD, push: true, flush: true }, { now: io.now, startWorker: () => undefined });
+    await recordStop(where, { transcript: path, sessionId: 's-longday', cwd: CWD, push: true, flush: true }, { now: io.now, spawnWorker: () => undefined });
     const last = await drainOnce(rt, { loadEmbedder });
     assert.equal(last.commit, 'committed', 'SessionEnd commits at once');
     assert.equal(last.pushed, 'pushed');
     assert.equal(git(m.repo, 'status', '--porcelain', 'export'), '');
     assert.equal(git(m.repo, 'rev-list', '--count', 'memory/main..HEAD'), '0');
-    assert.equal(readQueue(queueDirFor(ctx.config.general.db_path)).length, 0);
+    assert.equal(readQueue(queueDirFor(ctx.config.baseDir)).length, 0);
 
     const lines = readFileSync(join(m.exportDir, '2026-11_longday.jsonl'), 'utf8').trim().split('\n');
     assert.equal(new Set(lines.map((l) => (JSON.parse(l) as { id: string }).id)).size, STOPS, 'every turn is a memory');
@@ -128,7 +129,7 @@ describe('the Stop hook', () => {
     };
     while (!pushed() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
     assert.ok(pushed(), 'committed and pushed after SessionEnd');
-    while (existsSync(join(m.repo, '.cache', 'worker.lock')) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
-    assert.ok(!existsSync(join(m.repo, '.cache', 'worker.lock')), 'the worker exits when nothing is left');
+    while (existsSync(join(m.home, '.cache', 'worker.lock')) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+    assert.ok(!existsSync(join(m.home, '.cache', 'worker.lock')), 'the worker exits when nothing is left');
   });
 });

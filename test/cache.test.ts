@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { encodeEntry } from '../src/export/jsonl.js';
@@ -179,6 +179,27 @@ describe('cache: changes that do not need a rebuild from scratch', () => {
       assert.equal(store.byId('a')?.answer, 'FIXED answer text');
       assert.equal(store.fts('"first answer"', {}, 5).length, 0);
       assert.equal(store.fts('"fixed answer"', {}, 5).length, 1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a same-size rewrite in the middle of a long file is caught (the whole consumed prefix is hashed)', () => {
+    const f = join(opts.exportDir, '2026-11_laptop.jsonl');
+    // Far more than any head/tail window: the changed line sits in the middle.
+    const many = Array.from({ length: 400 }, (_, i) => rec({ id: `m${i}`, question: `question number ${i} about herons`, answer: `answer number ${i} ${'x'.repeat(60)}` }));
+    writeJsonl(f, many);
+    sync();
+    const before = readFileSync(f, 'utf8');
+    const after = before.replace('answer number 200 ', 'ANSWER NUMBER 200 ');
+    assert.equal(after.length, before.length);
+    writeFileSync(f, after);
+    utimesSync(f, new Date(), new Date(Date.now() + 5000)); // a new mtime, the same size
+    const { store, result } = openCache(opts);
+    try {
+      assert.equal(result.full, false);
+      assert.match(store.byId('m200')?.answer ?? '', /^ANSWER NUMBER 200 /);
+      assert.equal(result.records, 400);
     } finally {
       store.close();
     }

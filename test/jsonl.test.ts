@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  decodeLine, encodeEmbedding, encodeEntry, liveRecords, monthFileName, monthOf, parseMonthFileName, resolveEntries,
+  decodeLine, encodeEmbedding, MAX_CLOCK_SKEW_MS, encodeEntry, liveRecords, monthFileName, monthOf, parseMonthFileName, resolveEntries,
 } from '../src/export/jsonl.js';
 import { isTombstone, type MemoryRecord } from '../src/types.js';
 
@@ -73,6 +73,21 @@ describe('JSONL codec', () => {
     }
     const d = decodeLine('{"v":1,');
     assert.ok(!d.ok && d.reason === 'invalid-json');
+  });
+
+  it('rejects a time in the future (beyond the reader\'s clock plus skew) as future-time, with a reason', () => {
+    const now = Date.parse('2026-11-29T00:00:00.000Z');
+    const opts = { latestMs: now + MAX_CLOCK_SKEW_MS };
+    const base = { v: 1, id: 'f', machine: 'm', question: 'q', answer: 'a' };
+    const far = decodeLine(JSON.stringify({ ...base, timestamp: '+275760-09-13T00:00:00.000Z' }), opts);
+    assert.equal(far.ok, false);
+    assert.equal(!far.ok && far.reason, 'future-time');
+    const upd = decodeLine(JSON.stringify({ ...base, timestamp: '2026-11-01T00:00:00.000Z', updated_at: '2099-01-01T00:00:00.000Z' }), opts);
+    assert.equal(!upd.ok && upd.reason, 'future-time');
+    const skewed = decodeLine(JSON.stringify({ ...base, timestamp: '2026-11-29T05:00:00.000Z' }), opts);
+    assert.equal(skewed.ok, true, 'a few hours of clock skew are fine');
+    const tomb = decodeLine(JSON.stringify({ v: 1, id: 'f', machine: 'm', deleted: true, updated_at: '3000-01-01T00:00:00.000Z' }), opts);
+    assert.equal(!tomb.ok && tomb.reason, 'future-time', 'a tombstone cannot win for ever either');
   });
 
   it('decodes tombstones', () => {

@@ -123,6 +123,34 @@ describe('monthly-merge', () => {
   });
 });
 
+describe('monthly-merge never deletes what it cannot read', () => {
+  it('unusable lines (NaN time, a time in the future, broken JSON) are kept verbatim in the month\'s rejects file', () => {
+    const m = world.machine('keeper-of-rejects');
+    start(m);
+    const good = encodeEntry(rec({ id: 'rj-good', machine: 'keeper-of-rejects', timestamp: '2026-05-02T10:00:00.000Z', question: 'Good May question about the marmot job', answer: 'The marmot job runs at noon.' }));
+    const nan = JSON.stringify({ v: 1, id: 'rj-nan', machine: 'keeper-of-rejects', timestamp: '2026-05-03T10:00:00.000Z', updated_at: 'NaN', question: 'A valid memory with a broken updated_at', answer: 'Kept for a later reader.' });
+    const future = JSON.stringify({ v: 1, id: 'rj-future', machine: 'keeper-of-rejects', timestamp: '+275760-09-13T00:00:00.000Z', question: 'A memory from the far future', answer: 'It would rank first for ever.' });
+    const broken = '{"v":1,"id":"rj-broken","question":"half a line';
+    writeFileSync(join(m.exportDir, '2026-05_keeper-of-rejects.jsonl'), `${[good, nan, future, broken].join('\n')}\n`);
+    const st0 = JSON.parse(m.cli(['status', '--json']).stdout) as { records: number; skipped_lines: number };
+    assert.equal(st0.skipped_lines >= 3, true, 'the cache skips and counts them');
+    assert.deepEqual(hits(m, 'far future').map((h) => h.id), [], 'a future time never ranks');
+    const r = m.cli(['monthly-merge', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!existsSync(join(m.exportDir, '2026-05_keeper-of-rejects.jsonl')));
+    const archive = readFileSync(join(m.exportDir, 'archive', '2026-05.jsonl'), 'utf8');
+    assert.ok(archive.includes('rj-good'));
+    const rejects = readFileSync(join(m.exportDir, 'archive', '2026-05.rejects.jsonl'), 'utf8').trim().split('\n');
+    assert.deepEqual(rejects, [broken, future, nan].sort(), 'every unusable line, byte for byte');
+    const st = JSON.parse(m.cli(['status', '--json']).stdout) as { rejected_lines: number };
+    assert.equal(st.rejected_lines, 3);
+    assert.match(m.cli(['status']).stdout, /rejects +3 unreadable lines kept verbatim/);
+    assert.ok(git(world.root, '--git-dir', world.remote, 'ls-tree', '-r', '--name-only', 'main').includes('export/archive/2026-05.rejects.jsonl'), 'pushed like any memory file');
+    assert.equal(m.cli(['monthly-merge', '--json']).code, 0);
+    assert.deepEqual(readFileSync(join(m.exportDir, 'archive', '2026-05.rejects.jsonl'), 'utf8').trim().split('\n'), rejects, 'a second run changes nothing');
+  });
+});
+
 describe('forget and show', () => {
   it('forget on one machine: gone at once there, on the other after session-start, and for good', () => {
     const a = world.machine('keeper');

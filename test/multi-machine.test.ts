@@ -124,6 +124,9 @@ describe('three machines write the same month; one merges it while the others ap
       assert.equal(status(m).sync.last_error, null, `${m.name} reports no sync error`);
     }
     assert.deepEqual(readdirSync(a.exportDir).filter((f) => f.startsWith('2026-06')), [], 'June lives only in the archive');
+    // The memory repository (here not the checkout the code runs from) merges memory files as lines.
+    assert.match(readFileSync(join(b.repo, '.git', 'info', 'attributes'), 'utf8'), /^\/export\/\*\*\/\*\.jsonl merge=union$/m);
+    assert.equal(git(b.repo, 'check-attr', 'merge', '--', 'export/archive/2026-06.jsonl'), 'export/archive/2026-06.jsonl: merge: union');
     assert.equal(git(a.repo, 'rev-parse', 'HEAD'), git(c.repo, 'rev-parse', 'HEAD'), 'one history');
   });
 });

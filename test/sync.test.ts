@@ -127,7 +127,7 @@ describe('session-end on one machine', () => {
     const endHook = spawn(process.execPath, [CLI, '-c', m.config, 'session-end'], { stdio: ['pipe', 'ignore', 'pipe'] });
     endHook.stdin.end(JSON.stringify({ session_id: 's-busy-0', transcript_path: paths[0], cwd: CWD, hook_event_name: 'SessionEnd' }));
     await waitFor(() => git(m.repo, 'status', '--porcelain', 'export') === '' && gitOr(m.repo, 'rev-list', '--count', 'memory/main..HEAD') === '0', 'everything committed and pushed');
-    await waitFor(() => !existsSync(join(m.repo, '.cache', 'worker.lock')), 'the worker to exit');
+    await waitFor(() => !existsSync(join(m.home, '.cache', 'worker.lock')), 'the worker to exit');
     const commits = Number(git(m.repo, 'rev-list', '--count', 'HEAD')) - commitsBefore;
     assert.ok(commits >= 1 && commits <= 2, `four Stops and a SessionEnd made ${commits} commits (batched: at most 2)`);
     assert.ok(remoteLog(world).some((s) => s.startsWith('memory: busy captures')));

@@ -17,6 +17,8 @@ export interface IO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WriteStream;
   stdin: NodeJS.ReadableStream;
+  /** Set when stdin is this process's own (fd 0): hooks may read it without a stream. */
+  stdinFd?: number;
   env: NodeJS.ProcessEnv;
   cwd: string;
   now: () => Date;

@@ -2,6 +2,7 @@
 import { fileLogger, logPathFor, type Logger } from '../hooks/log.js';
 import type { Runtime } from '../hooks/runtime.js';
 import type { Context } from './context.js';
+import { startWorkerOnce } from '../hooks/stop.js';
 import { spawnWorker } from './stop-hook.js';
 
 export function runtimeOf(ctx: Context, opts: { echoInfo?: boolean; quiet?: boolean } = {}): Runtime {
@@ -13,6 +14,8 @@ export function runtimeOf(ctx: Context, opts: { echoInfo?: boolean; quiet?: bool
   const configFile = source && !source.startsWith('env:') ? source : undefined;
   return {
     config: ctx.config, now: ctx.io.now, log, cacheOptions: ctx.cacheOptions, embedderConfig: ctx.embedderConfig,
-    startWorker: () => spawnWorker(configFile, ctx.io.env, (m) => log.warn(m)),
+    startWorker: async () => {
+      await startWorkerOnce(ctx.config.baseDir, () => spawnWorker(configFile, ctx.io.env, (m) => log.warn(m)));
+    },
   };
 }

@@ -21,8 +21,17 @@ export function isStopHookCall(argv: string[]): boolean {
   return rest[0] === 'session-end' && !rest.some((a) => ['--foreground', '--worker', '--help', '-h'].includes(a));
 }
 
+/**
+ * The capture worker starts a moment after the Stop that spawned it: Stops come in bursts
+ * (several sessions, a session start, a search), the agent is idle after a Stop anyway, and
+ * the worker's start-up (SQLite, git, the model) would otherwise take CPU from the hooks
+ * the user waits for. Measured in bench/RESULTS.md.
+ */
+export const WORKER_START_DELAY_MS = 1000;
+
 export async function main(argv: string[], io: IO): Promise<number> {
   if (isStopHookCall(argv)) return (await import('./stop-hook.js')).stopHook(argv, io);
+  if (argv.includes('session-end') && argv.includes('--worker')) await new Promise((r) => setTimeout(r, WORKER_START_DELAY_MS));
   return (await import('./program.js')).main(argv, io);
 }
 
@@ -36,10 +45,19 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  // Getters: creating process.stdin/stdout/stderr streams costs milliseconds that the Stop
+  // hook, which may never write, does not spend.
   const code = await main(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    stdinFd: 0,
     env: process.env,
     cwd: process.cwd(),
     now: () => new Date(),

@@ -5,16 +5,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { UserError, errorMessage } from '../errors.js';
+import { configFileFor } from './paths.js';
 import { SCHEMA, type Config, type KeySpec } from './schema.js';
 import { checkValue, parseEnvValue, sanitizeName, specFor, validateLayer, type Problem } from './validate.js';
 
-/** The checkout this code runs from (dist/src/config/load.js → three folders up). */
-export function packageRoot(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-}
+export { packageRoot } from './paths.js';
 
 export interface LoadOptions {
   /** `--config`; falls back to MEMORY_CONFIG, then <checkout>/config.toml. */
@@ -64,8 +61,7 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const home = opts.home ?? env.HOME ?? homedir();
-  const explicit = opts.configPath ?? (env.MEMORY_CONFIG ? env.MEMORY_CONFIG : undefined);
-  const mainFile = explicit ? resolve(cwd, explicit) : join(packageRoot(), 'config.toml');
+  const { file: mainFile, explicit } = configFileFor(opts.configPath, env, cwd);
   if (explicit && !existsSync(mainFile)) {
     throw new UserError(`config file not found: ${mainFile}`, 'check --config / MEMORY_CONFIG');
   }

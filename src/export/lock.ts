@@ -2,7 +2,7 @@
  * Cross-process lock file (O_EXCL create). A lock whose owner process is gone (crash,
  * SIGKILL) is taken over, so a killed hook never blocks memory for good.
  */
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { UserError } from '../errors.js';
 
@@ -127,6 +127,31 @@ export function acquireLock(path: string, opts: LockOptions = {}): Release {
     sleepSync(wait);
     wait = Math.min(wait * 2, 200);
   }
+}
+
+/**
+ * Give a lock we hold to another process (a worker we just spawned): from now on it is
+ * that process's, and a dead one's is taken over like any stale lock.
+ */
+export function handOverLock(path: string, pid: number): void {
+  const tmp = `${path}.handover-${process.pid}`;
+  writeFileSync(tmp, JSON.stringify({ pid, host: hostname(), since: new Date().toISOString() }));
+  renameSync(tmp, path);
+}
+
+/** A lock handed over to this process, if it was; its release removes it. */
+export function adoptLock(path: string): Release | undefined {
+  const owner = readOwner(path);
+  if (!owner || owner.pid !== process.pid || owner.host !== hostname()) return undefined;
+  return () => {
+    if (readOwner(path)?.pid === process.pid) {
+      try {
+        unlinkSync(path);
+      } catch {
+        /* already gone */
+      }
+    }
+  };
 }
 
 export function withLock<T>(path: string, opts: LockOptions, fn: () => T): T {

@@ -3,9 +3,9 @@
  * writes an entry and leaves; the one worker drains them. Light on purpose (node:fs only):
  * the hook that imports this runs after every turn of every session.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { workDirFor } from '../config/paths.js';
 
 export interface QueueItem {
   transcript: string;
@@ -18,16 +18,29 @@ export interface QueueItem {
   at: string;
 }
 
-export function queueDirFor(dbPath: string): string {
-  return join(dirname(dbPath), 'queue');
+/** `baseDir`: the config file's folder (Config.baseDir), known to the hook without parsing the config. */
+export function queueDirFor(baseDir: string): string {
+  return join(workDirFor(baseDir), 'queue');
 }
 
-export function workerLockFor(dbPath: string): string {
-  return join(dirname(dbPath), 'worker.lock');
+export function workerLockFor(baseDir: string): string {
+  return join(workDirFor(baseDir), 'worker.lock');
+}
+
+/** FNV-1a, twice (64 bits): a stable file name per transcript without loading node:crypto in the hook. */
+function nameOf(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x01000193 + 2) >>> 0;
+  }
+  return `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
 }
 
 function itemFile(dir: string, transcript: string): string {
-  return join(dir, `${createHash('sha1').update(transcript).digest('hex').slice(0, 20)}.json`);
+  return join(dir, `${nameOf(transcript)}.json`);
 }
 
 function readItem(path: string): QueueItem | undefined {

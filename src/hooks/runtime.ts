@@ -11,5 +11,5 @@ export interface Runtime {
   cacheOptions: (extra?: Partial<CacheOptions>) => CacheOptions;
   embedderConfig: () => EmbedderConfig;
   /** Start the background capture worker (detached); absent where nothing may be spawned. */
-  startWorker?: () => void;
+  startWorker?: () => Promise<void>;
 }

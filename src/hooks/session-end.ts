@@ -69,7 +69,7 @@ export async function captureAndSync(
 }
 
 export async function runSessionEnd(rt: Runtime, req: SessionEndRequest): Promise<CaptureRun | undefined> {
-  const t = resolveTranscript(rt.config, req);
+  const t = await resolveTranscript(() => rt.config.general.claude_projects_dir, req);
   if (!t.path) {
     rt.log.warn(`session-end: ${t.problem ?? 'no transcript'}`);
     return undefined;

@@ -1,12 +1,11 @@
 /**
- * The Stop/SessionEnd hook's whole job, kept light (no SQLite, no git, no model): find the
- * transcript, record it as pending work, make sure the one worker runs, return.
+ * The Stop/SessionEnd hook's whole job, kept light (no config parser, no SQLite, no git,
+ * no model): find the transcript, record it as pending work, make sure exactly one worker
+ * runs, return.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { encodeProjectDir, listTranscripts } from '../capture/project.js';
-import type { Config } from '../config/schema.js';
-import { processAlive } from '../export/lock.js';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { acquireLock, handOverLock } from '../export/lock.js';
 import { enqueue, queueDirFor, workerLockFor } from './queue.js';
 
 export interface SessionEndRequest {
@@ -16,43 +15,61 @@ export interface SessionEndRequest {
   push: boolean;
 }
 
-/** Which transcript to read: the given one, else the newest of the cwd's project folder. */
-export function resolveTranscript(config: Pick<Config, 'general'>, req: Pick<SessionEndRequest, 'transcript' | 'cwd'>): { path?: string; problem?: string } {
+/**
+ * Which transcript to read: the given one, else the newest of the cwd's project folder
+ * (`projectsDir` is asked only then: the hook does not parse the config for it otherwise).
+ */
+export async function resolveTranscript(projectsDir: () => string | Promise<string>, req: Pick<SessionEndRequest, 'transcript' | 'cwd'>): Promise<{ path?: string; problem?: string }> {
   if (req.transcript) {
     if (!existsSync(req.transcript)) return { problem: `transcript ${req.transcript} does not exist` };
     if (!statSync(req.transcript).isFile()) return { problem: `transcript ${req.transcript} is not a file` };
     return { path: req.transcript };
   }
   if (!req.cwd) return { problem: 'no transcript given (hook input has no transcript_path, and no --transcript)' };
-  const dir = join(config.general.claude_projects_dir, encodeProjectDir(req.cwd));
+  const { encodeProjectDir, listTranscripts } = await import('../capture/project.js');
+  const dir = join(await projectsDir(), encodeProjectDir(req.cwd));
   const newest = listTranscripts(dir)[0];
   if (!newest) return { problem: `no transcript found for ${req.cwd} (looked in ${dir})` };
   return { path: newest.path };
 }
 
-/** Whether a worker holds the worker lock right now (a dead owner's lock does not count). */
-export function workerRunning(dbPath: string): boolean {
+/**
+ * Start the worker unless one runs. The hook takes the worker lock itself (atomic create)
+ * and hands it to the child it spawns, so eight Stops at once start one worker, not eight.
+ * `spawnWorker` returns the child's pid, or undefined when it could not start.
+ */
+export async function startWorkerOnce(baseDir: string, spawnWorker: () => Promise<number | undefined> | number | undefined): Promise<boolean> {
+  const lock = workerLockFor(baseDir);
+  mkdirSync(dirname(lock), { recursive: true });
+  let release: (() => void) | undefined;
   try {
-    const owner = JSON.parse(readFileSync(workerLockFor(dbPath), 'utf8')) as { pid?: number };
-    return typeof owner.pid === 'number' && processAlive(owner.pid);
+    release = acquireLock(lock, { timeoutMs: 0, purpose: 'the capture worker' });
   } catch {
-    return false;
+    return false; // a live worker holds it: it will see the queue entry
   }
+  let pid: number | undefined;
+  try {
+    pid = await spawnWorker();
+  } finally {
+    if (pid === undefined) release();
+  }
+  if (pid === undefined) return false;
+  handOverLock(lock, pid);
+  return true;
 }
 
 /**
- * Queue the transcript and start the worker unless one is running. The entry is written
- * first: a worker about to exit re-reads the queue after releasing its lock, so an entry
- * is never stranded between the two.
+ * Queue the transcript and start the worker. The entry is written first: a worker about
+ * to exit re-reads the queue after releasing its lock, so an entry is never stranded.
  */
-export function recordStop(
-  config: Pick<Config, 'general'>,
+export async function recordStop(
+  where: { baseDir: string; projectsDir: () => string | Promise<string> },
   req: SessionEndRequest & { flush: boolean },
-  deps: { now: () => Date; startWorker: () => void },
-): { queued?: string; problem?: string; started: boolean } {
-  const t = resolveTranscript(config, req);
+  deps: { now: () => Date; spawnWorker: () => Promise<number | undefined> | number | undefined },
+): Promise<{ queued?: string; problem?: string; started: boolean }> {
+  const t = await resolveTranscript(where.projectsDir, req);
   if (!t.path) return { ...(t.problem ? { problem: t.problem } : {}), started: false };
-  enqueue(queueDirFor(config.general.db_path), {
+  enqueue(queueDirFor(where.baseDir), {
     transcript: t.path,
     ...(req.sessionId ? { session_id: req.sessionId } : {}),
     ...(req.cwd ? { cwd: req.cwd } : {}),
@@ -60,7 +77,5 @@ export function recordStop(
     flush: req.flush,
     at: deps.now().toISOString(),
   });
-  if (workerRunning(config.general.db_path)) return { queued: t.path, started: false };
-  deps.startWorker();
-  return { queued: t.path, started: true };
+  return { queued: t.path, started: await startWorkerOnce(where.baseDir, deps.spawnWorker) };
 }

@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
-import { acquireLock, type Release } from '../export/lock.js';
+import { acquireLock, adoptLock, type Release } from '../export/lock.js';
 import { exportIsDirty } from '../sync/git.js';
 import { readSyncState } from '../sync/state.js';
 import { captureLockFor } from './locks.js';
@@ -36,7 +36,7 @@ export interface DrainReport {
  */
 export async function drainOnce(rt: Runtime, opts: { flush?: boolean; loadEmbedder?: () => Promise<Embedder> } = {}): Promise<DrainReport> {
   const report: DrainReport = { captured: 0, added: 0, updated: 0, commit: 'clean' };
-  const queue = readQueue(queueDirFor(rt.config.general.db_path));
+  const queue = readQueue(queueDirFor(rt.config.baseDir));
   let flush = opts.flush === true;
   let push = false;
   let sessions: string[] = [];
@@ -72,7 +72,27 @@ export async function drainOnce(rt: Runtime, opts: { flush?: boolean; loadEmbedd
   });
 }
 
+/**
+ * Stops come in bursts (several sessions end a turn at once, a session starts): wait until
+ * the queue has been quiet for a moment, so that capturing does not take the CPU from the
+ * hooks the user waits for, and one pass takes the whole burst. Bounded.
+ */
+export const QUEUE_QUIET_MS = 800;
+
+async function quietQueue(queueDir: string, rt: Runtime, sleep: (ms: number) => Promise<void>): Promise<void> {
+  const started = rt.now().getTime();
+  for (;;) {
+    const newest = Math.max(0, ...readQueue(queueDir).map((q) => Date.parse(q.at) || 0));
+    const now = rt.now().getTime();
+    if (now - newest >= QUEUE_QUIET_MS || now - started > 10 * QUEUE_QUIET_MS) return;
+    await sleep(QUEUE_QUIET_MS - (now - newest));
+  }
+}
+
 function tryLock(path: string): Release | undefined {
+  // The hook that spawned us took the lock and handed it over.
+  const adopted = adoptLock(path);
+  if (adopted) return adopted;
   try {
     return acquireLock(path, { timeoutMs: 0, purpose: 'the capture worker' });
   } catch {
@@ -86,8 +106,8 @@ function tryLock(path: string): Release | undefined {
  * when another worker holds the lock.
  */
 export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Promise<void>; flush?: boolean }): Promise<void> {
-  const lockPath = workerLockFor(rt.config.general.db_path);
-  const queueDir = queueDirFor(rt.config.general.db_path);
+  const lockPath = workerLockFor(rt.config.baseDir);
+  const queueDir = queueDirFor(rt.config.baseDir);
   let flush = deps.flush === true;
   const loadEmbedder = lazyEmbedder(rt.embedderConfig()); // loaded once, for every drain of this worker
   for (let round = 0; round < 100; round++) {
@@ -95,6 +115,7 @@ export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Prom
     if (!release) return;
     try {
       for (;;) {
+        await quietQueue(queueDir, rt, deps.sleep);
         let r: DrainReport;
         try {
           r = await drainOnce(rt, { flush, loadEmbedder });

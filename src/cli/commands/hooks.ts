@@ -57,7 +57,7 @@ export function registerHooks(program: Command, hook: HookRunner, run: Runner): 
         const out = sessionStartOutput(flags.inject ? report.context : '', report.notices);
         if (out) ctx.io.stdout.write(`${out}\n`);
         // Work a Stop queued while no worker could run (a crash, a reboot) is picked up now.
-        if (readQueue(queueDirFor(ctx.config.general.db_path)).length > 0) rt.startWorker?.();
+        if (readQueue(queueDirFor(ctx.config.baseDir)).length > 0) await rt.startWorker?.();
         return 0;
       }),
     );

@@ -38,7 +38,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     ahead: ab?.ahead ?? null,
     behind: ab?.behind ?? null,
     uncommitted: repo ? await exportIsDirty(repo, ctx.config.general.export_dir) : false,
-    queued_transcripts: readQueue(queueDirFor(ctx.config.general.db_path)).length,
+    queued_transcripts: readQueue(queueDirFor(ctx.config.baseDir)).length,
     last_error: state?.last_error ?? null,
     failing_since: state?.failing_since ?? null,
     shared_machine_name: (state?.shared_name_clones ?? []).length > 0,
