@@ -127,9 +127,9 @@ describe('the Stop hook', () => {
         return false;
       }
     };
-    while (!pushed() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+    const workerGone = () => !existsSync(join(m.home, '.cache', 'worker.lock'));
+    while (!(workerGone() && pushed()) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+    assert.ok(workerGone(), 'the worker exits when nothing is left');
     assert.ok(pushed(), 'committed and pushed after SessionEnd');
-    while (existsSync(join(m.home, '.cache', 'worker.lock')) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
-    assert.ok(!existsSync(join(m.home, '.cache', 'worker.lock')), 'the worker exits when nothing is left');
   });
 });

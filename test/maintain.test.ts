@@ -127,7 +127,7 @@ describe('monthly-merge never deletes what it cannot read', () => {
   it('unusable lines (NaN time, a time in the future, broken JSON) are kept verbatim in the month\'s rejects file', () => {
     const m = world.machine('keeper-of-rejects');
     start(m);
-    const good = encodeEntry(rec({ id: 'rj-good', machine: 'keeper-of-rejects', timestamp: '2026-05-02T10:00:00.000Z', question: 'Good May question about the marmot job', answer: 'The marmot job runs at noon.' }));
+    const good = encodeEntry(rec({ id: 'rj-good', machine: 'keeper-of-rejects', timestamp: '2026-05-02T10:00:00.000Z', question: 'Good May question about the ermine job', answer: 'The ermine job runs at noon.' }));
     const nan = JSON.stringify({ v: 1, id: 'rj-nan', machine: 'keeper-of-rejects', timestamp: '2026-05-03T10:00:00.000Z', updated_at: 'NaN', question: 'A valid memory with a broken updated_at', answer: 'Kept for a later reader.' });
     const future = JSON.stringify({ v: 1, id: 'rj-future', machine: 'keeper-of-rejects', timestamp: '+275760-09-13T00:00:00.000Z', question: 'A memory from the far future', answer: 'It would rank first for ever.' });
     const broken = '{"v":1,"id":"rj-broken","question":"half a line';

@@ -238,6 +238,13 @@ describe('git in bad shapes: hooks exit 0, nothing is lost, no force-push, no op
     assert.match(git(b.repo, 'log', '-1', '--format=%s'), /^memory: div-b/);
     assert.equal(liveIds(b).length, 1);
     assert.ok(!remoteLog(world).some((s) => s.startsWith('memory: div-b')), 'nothing forced onto the remote');
+    // Told at once, not after a day: a conflict does not heal by itself.
+    const st = JSON.parse(b.cli(['status', '--json']).stdout) as { sync: { last_error: { status: string } | null } };
+    assert.equal(st.sync.last_error?.status, 'conflict');
+    const s = b.cli(['session-start'], { input: JSON.stringify({ cwd: CWD }) });
+    assert.equal(s.code, 0);
+    assert.match((JSON.parse(s.stdout) as { systemMessage?: string }).systemMessage ?? '', /stopped on a git conflict outside the memory files.*README\.txt/);
+    assert.ok(!existsSync(join(b.repo, '.git', 'rebase-merge')), 'session start aborted its own attempt too');
   });
 });
 

@@ -55,7 +55,8 @@ export async function memoryRemote(rt: Runtime, repo: Repo): Promise<MemoryRemot
     }
     (sync as { remote_url: string }).remote_url = url; // the file says so now; this run follows it
   }
-  if (sync.remote !== 'origin' || !(await remoteUrlOf(repo, 'origin'))) await setRemote(repo, sync.remote, url);
+  // The git remote of that name points where the config says, whatever it pointed at before.
+  await setRemote(repo, sync.remote, url);
   return { name: sync.remote, url };
 }
 
@@ -205,7 +206,11 @@ export function syncNotices(rt: Runtime, state: SyncState | undefined, named: bo
     told.push(...fresh);
   }
   const broken = brokenFor(state, rt.now());
-  if (broken !== undefined && state.last_error) {
+  if (state.last_error?.status === 'conflict') {
+    // Not a passing network fault: it will not heal by itself, so say it at once.
+    const e = state.last_error;
+    notices.push(`memory: the last ${e.op} stopped on a git conflict outside the memory files (${e.message}); your memories are committed here but not synced. See \`memory status\`, resolve it in the memory repository, then run \`memory sync\`.`);
+  } else if (broken !== undefined && state.last_error) {
     const e = state.last_error;
     notices.push(`memory: sync has been failing for ${Math.floor(broken / 3600_000)} hours (last: ${e.op} ${e.status}${e.message ? `: ${e.message}` : ''}); memories are kept on this machine. Run \`memory sync\` to retry, \`memory status\` for details.`);
   }
