@@ -8,7 +8,7 @@ export { appendEntries } from './export/files.js';
 export { openCache, type CacheOptions, type RebuildResult } from './store/cache.js';
 export { search, type SearchOptions, type SearchResult } from './search/search.js';
 export { buildKeywordQuery } from './search/query.js';
-export { fuseRanks, decayFactor } from './search/fuse.js';
+export { fuseRanks, recencyBoost } from './search/fuse.js';
 export { loadEmbedder, type Embedder, type EmbedderConfig } from './embed/embedder.js';
 export { cleanText, redactSecrets } from './privacy/redact.js';
 export type { MemoryRecord, Tombstone, ExportEntry, SearchHit, SearchFilters, SearchMode } from './types.js';

@@ -2,22 +2,33 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { buildKeywordQuery, quoteTerm } from '../src/search/query.js';
+import { indexText } from '../src/store/analyze.js';
 
 let db: Database.Database;
 before(() => {
+  // The cache's own table definition and analysis, so the queries are checked against what search runs on.
   db = new Database(':memory:');
-  db.exec("CREATE VIRTUAL TABLE t USING fts5(question, answer, tokenize='trigram')");
-  const ins = db.prepare('INSERT INTO t (question, answer) VALUES (?, ?)');
-  ins.run('How to fix the SQLite lock timeout?', 'Use WAL and busy_timeout; better-sqlite3 needs it.');
-  ins.run('認証エラーの原因は？', 'トークンの有効期限切れでした。DBの移行も必要。');
-  ins.run("Don't quote (NEAR) things", 'the * and : and - operators; O\'Reilly said "hi"');
+  db.exec(`CREATE VIRTUAL TABLE t USING fts5(question, answer, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`);
+  const ins = db.prepare('INSERT INTO t (rowid, question, answer) VALUES (?, ?, ?)');
+  const docs: Array<[string, string]> = [
+    ['How to fix the SQLite lock timeout?', 'Use WAL and busy_timeout; better-sqlite3 needs it.'],
+    ['認証エラーの原因は？', 'トークンの有効期限切れでした。DBの移行も必要。'],
+    ['Why does useEffect run twice?', 'StrictMode mounts components twice in development; see src/App.tsx.'],
+    ['A good idea for the update', 'Nothing about databases here, only goodness and updates.'],
+    ['NEAR quote test', 'contains the word NEAR and a "quote"'],
+  ];
+  docs.forEach(([q, a], i) => ins.run(i + 1, indexText(q), indexText(a)));
 });
 after(() => db.close());
 
-function matches(text: string): number {
+function matchIds(text: string): number[] {
   const q = buildKeywordQuery(text);
-  if (!q.match) return 0;
-  return (db.prepare('SELECT count(*) AS n FROM t WHERE t MATCH ?').get(q.match) as { n: number }).n;
+  if (!q.match) return [];
+  return (db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rank').all(q.match) as Array<{ rowid: number }>).map((r) => r.rowid);
+}
+
+function matches(text: string): number {
+  return matchIds(text).length;
 }
 
 describe('FTS5 query builder', () => {
@@ -26,13 +37,26 @@ describe('FTS5 query builder', () => {
     assert.equal(q.match, '"sqlite" OR "lock" OR "timeout"');
   });
 
-  it('drops stop words and keeps identifiers whole as an extra term', () => {
+  it('drops stop words; identifiers count as a phrase of their parts and part by part', () => {
     const q = buildKeywordQuery('how do we use better-sqlite3 with the src/db.ts file');
-    assert.ok(q.terms.includes('better'));
-    assert.ok(q.terms.includes('sqlite3'));
-    assert.ok(q.terms.includes('better-sqlite3'));
-    assert.ok(q.terms.includes('src/db.ts'));
+    assert.ok(q.terms.includes('better sqlite3'), 'the whole identifier, as a phrase');
+    assert.ok(q.terms.includes('better') && q.terms.includes('sqlite3'));
+    assert.ok(q.terms.includes('src db ts'));
     assert.ok(!q.terms.includes('the') && !q.terms.includes('how'));
+    assert.deepEqual(matchIds('better-sqlite3'), [1]);
+  });
+
+  it('camelCase is found whole and by its parts', () => {
+    assert.ok(buildKeywordQuery('useEffect').terms.includes('use effect'));
+    assert.deepEqual(matchIds('useEffect'), [3]);
+    assert.deepEqual(matchIds('effect twice'), [3]);
+    assert.deepEqual(matchIds('App.tsx'), [3]);
+  });
+
+  it('short words match whole words only, never inside longer ones', () => {
+    assert.deepEqual(matchIds('DB'), [2], '"DB" is in 認証…DBの移行, not in "databases"');
+    assert.deepEqual(matchIds('go'), [], 'not inside "good" or "goodness"');
+    assert.deepEqual(matchIds('up'), [], 'a stop word, and not inside "update"');
   });
 
   it('doubles quotes inside a term', () => {
@@ -48,7 +72,6 @@ describe('FTS5 query builder', () => {
     it(`never produces an FTS5 syntax error: ${JSON.stringify(text.slice(0, 30))}`, () => {
       const q = buildKeywordQuery(text);
       if (q.match) assert.doesNotThrow(() => db.prepare('SELECT count(*) FROM t WHERE t MATCH ?').get(q.match));
-      for (const t of q.terms) assert.ok(Array.from(t).length >= 3, `term ${t} is long enough for trigrams`);
       assert.ok(q.terms.length <= 40);
     });
   }
@@ -63,33 +86,24 @@ describe('FTS5 query builder', () => {
     assert.equal(buildKeywordQuery('?!… ---').match, undefined);
   });
 
-  it('splits Japanese runs into overlapping 3-character windows, without particle-only windows', () => {
+  it('splits Japanese runs into overlapping bigrams, without particle-only ones', () => {
     const q = buildKeywordQuery('認証エラーの原因');
-    assert.ok(q.terms.includes('認証エ'));
-    assert.ok(q.terms.includes('エラー'));
-    assert.ok(q.terms.includes('の原因'));
-    assert.equal(matches('認証エラーの原因'), 1);
+    for (const b of ['認証', '証エ', 'エラ', 'ラー', 'の原', '原因']) assert.ok(q.terms.includes(b), b);
+    assert.deepEqual(matchIds('認証エラーの原因'), [2]);
+    assert.deepEqual(matchIds('認証'), [2], 'a two-character word is one bigram: found precisely');
   });
 
   it('splits at script changes, so mixed text without spaces works', () => {
     const q = buildKeywordQuery('SQLiteのロック');
     assert.ok(q.terms.includes('sqlite'));
-    assert.ok(q.terms.includes('ロック'));
+    assert.ok(q.terms.includes('ロッ') && q.terms.includes('ック'));
+    assert.deepEqual(matchIds('DB移行'), [2], 'DB and 移行, each whole');
   });
 
-  it('1–2 character terms become substring needles and are widened with their neighbour', () => {
-    const q = buildKeywordQuery('DB移行');
-    assert.deepEqual(q.short.sort(), ['db', '移行'].sort());
-    assert.ok(q.terms.includes('db移行'));
-    assert.equal(matches('DB移行'), 0, 'the widened span is a phrase; the text has "DBの移行"');
-    const only = buildKeywordQuery('認証');
-    assert.equal(only.match, undefined);
-    assert.deepEqual(only.short, ['認証']);
-    assert.deepEqual(buildKeywordQuery('UI').short, ['ui']);
-  });
-
-  it('single particles are noise', () => {
-    assert.deepEqual(buildKeywordQuery('の').short, []);
+  it('a lone kanji is the start of the bigrams it begins; single particles are noise', () => {
+    assert.ok(buildKeywordQuery('認').terms.includes('認*'));
+    assert.deepEqual(matchIds('認'), [2]);
+    assert.equal(buildKeywordQuery('の').match, undefined);
   });
 
   it('NFKC folds full-width text', () => {

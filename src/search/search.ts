@@ -1,12 +1,13 @@
 /**
- * Hybrid search: safe FTS5 keyword query + vec0 KNN, fused with RRF, then time decay.
+ * Hybrid search: safe FTS5 keyword query + vec0 KNN, fused with RRF, then a bounded
+ * recency prior.
  * The query embedding is passed in as a function, so keyword mode never loads a model and
  * tests hand in the real tiny model or none at all.
  */
 import { UserError } from '../errors.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
-import { decayFactor, fuseRanks } from './fuse.js';
+import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
 import { buildKeywordQuery } from './query.js';
 
 export interface SearchOptions {
@@ -14,7 +15,10 @@ export interface SearchOptions {
   mode: SearchMode;
   filters: SearchFilters;
   topK: number;
+  /** Half-life of the recency prior in days; 0 ranks by relevance alone. */
   halfLifeDays: number;
+  /** How much a brand-new memory can gain over an old one (×(1 + weight)); see fuse.ts. */
+  recencyWeight?: number;
   rrfK: number;
   /** Candidates taken from each ranked list before fusion. */
   candidates?: number;
@@ -27,14 +31,8 @@ export interface SearchDeps {
   now: number;
 }
 
-/**
- * With time decay on, a memory older than this many half-lives keeps under 1/1000 of its
- * score: it cannot outrank a fresh memory unless almost nothing fresh matches. Vector KNN
- * is the costly list (a full scan: ~70 ms over 100k 384-d vectors here), so it first
- * searches this window, and searches everything only when the window yields fewer than
- * the candidates it needs.
- */
-export const DECAY_WINDOW_HALF_LIVES = 10;
+/** The default recency weight ([search] recency_weight): chosen on the development set, bench/QUALITY.md. */
+export const DEFAULT_RECENCY_WEIGHT = 0.02;
 
 export interface SearchResult {
   hits: SearchHit[];
@@ -55,19 +53,13 @@ export function toHit(row: MemoryRow, score: number): SearchHit {
 }
 
 function vectorCandidates(deps: SearchDeps, vec: Float32Array, opts: SearchOptions, k: number): number[] {
-  if (opts.halfLifeDays > 0) {
-    const windowStart = deps.now - DECAY_WINDOW_HALF_LIVES * opts.halfLifeDays * 86_400_000;
-    if (opts.filters.sinceMs === undefined || opts.filters.sinceMs < windowStart) {
-      const recent = deps.store.knn(vec, { ...opts.filters, sinceMs: windowStart }, k);
-      if (recent.length >= k) return recent.map((r) => r.rowid);
-    }
-  }
+  // Every vector is a candidate: recency is a bounded prior, so an old memory can win.
   return deps.store.knn(vec, opts.filters, k).map((r) => r.rowid);
 }
 
 export async function search(deps: SearchDeps, opts: SearchOptions): Promise<SearchResult> {
   const k = opts.candidates ?? 50;
-  const lists: number[][] = [];
+  const lists: Array<number[] | Ranking<number>> = [];
   let degraded: string | undefined;
   if (opts.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
 
@@ -106,23 +98,26 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
   for (const [rowid, s] of fused) {
     const row = rows.get(rowid);
     if (!row) continue;
-    scored.push({ row, score: s * decayFactor(row.ts_ms, deps.now, opts.halfLifeDays) });
+    scored.push({ row, score: s * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) });
   }
   scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6))));
   return degraded ? { hits, degraded } : { hits };
 }
 
-/** The keyword rankings (rowids, best first): FTS5 bm25, and a substring scan for 1–2 character terms. */
-function keywordLists(store: Store, query: string, filters: SearchFilters, k: number): number[][] {
+/** How many RRF ranks a keyword match falls behind the best one per unit of lost bm25: bench/QUALITY.md. */
+export const KEYWORD_RANK_SPREAD = 30;
+
+/** The keyword ranking (rowids, best first): FTS5 bm25 over the word index, its gaps kept as effective ranks. */
+function keywordLists(store: Store, query: string, filters: SearchFilters, k: number): Array<Ranking<number>> {
   const q = buildKeywordQuery(query);
-  const lists: number[][] = [];
-  if (q.match) lists.push(store.fts(q.match, filters, k).map((r) => r.rowid));
-  if (q.short.length > 0) lists.push(store.substring(q.short, filters, k).map((r) => r.rowid));
-  return lists;
+  if (!q.match) return [];
+  const rows = store.fts(q.match, filters, k);
+  // FTS5's bm25 is negative: more negative is better.
+  return [{ keys: rows.map((r) => r.rowid), ranks: scoreRanks(rows.map((r) => -r.score), KEYWORD_RANK_SPREAD) }];
 }
 
-/** Keyword hits without time decay (for `forget --query`): FTS and substring lists fused. */
+/** Keyword hits by relevance alone (for `forget --query`). */
 export function keywordHits(store: Store, query: string, filters: SearchFilters, k: number): MemoryRow[] {
   const fused = [...fuseRanks(keywordLists(store, query, filters, k), 60)].sort((a, b) => b[1] - a[1]).slice(0, k);
   const rows = store.rowsByRowid(fused.map(([id]) => id));

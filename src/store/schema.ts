@@ -2,7 +2,7 @@
  * DDL of the disposable cache. Bump STORE_VERSION whenever a table changes: an older
  * cache is then rebuilt from JSONL instead of being migrated.
  */
-export const STORE_VERSION = 1;
+export const STORE_VERSION = 2; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram
 
 export const BASE_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -11,7 +11,7 @@ CREATE TABLE IF NOT EXISTS ingest (
   offset INTEGER NOT NULL,     -- bytes consumed (just after the last complete line)
   size INTEGER NOT NULL,
   mtime_ms REAL NOT NULL,
-  fingerprint TEXT NOT NULL    -- hash of the bytes around the start and the offset
+  fingerprint TEXT NOT NULL    -- hash of every byte before the offset
 );
 CREATE TABLE IF NOT EXISTS memories (
   rowid INTEGER PRIMARY KEY,
@@ -41,9 +41,12 @@ CREATE INDEX IF NOT EXISTS memories_ts ON memories (deleted, ts_ms);
 CREATE INDEX IF NOT EXISTS memories_stats ON memories (deleted, has_vector, machine, project);
 CREATE INDEX IF NOT EXISTS memories_file ON memories (file);
 CREATE INDEX IF NOT EXISTS memories_project_ts ON memories (project, ts_ms);
+-- The keyword index holds the analysed text (search/analyze.ts), not the text itself:
+-- contentless, with deletes by rowid. Question counts double in bm25 (rank below).
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
-  question, answer, content='memories', content_rowid='rowid', tokenize='trigram'
+  question, answer, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
 );
+INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(2.0, 0.75)');
 `;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The SQLite cache: memories + FTS5 trigram + vec0. Derived from JSONL only, so any doubt
+ * The SQLite cache: memories + FTS5 word index (analyze.ts) + vec0. Derived from JSONL only, so any doubt
  * about it (schema, model, corruption) is answered by rebuilding it. Vectors arrive as
  * Float32Array; this module never loads the embedding model.
  */
@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { beats, versionTime } from '../export/jsonl.js';
 import { isTombstone, type ExportEntry, type MemoryRecord, type SearchFilters } from '../types.js';
+import { indexText } from './analyze.js';
 import { BASE_DDL, STORE_VERSION, vecDdl } from './schema.js';
 
 export type DB = Database.Database;
@@ -114,7 +115,7 @@ export class Store {
       setFile: db.prepare('UPDATE memories SET file = ? WHERE rowid = ?'),
       setVector: db.prepare('UPDATE memories SET has_vector = 1, model = ?, dim = ?, file = ? WHERE rowid = ?'),
       ftsInsert: db.prepare('INSERT INTO memories_fts (rowid, question, answer) VALUES (?, ?, ?)'),
-      ftsDelete: db.prepare("INSERT INTO memories_fts (memories_fts, rowid, question, answer) VALUES ('delete', ?, ?, ?)"),
+      ftsDelete: db.prepare('DELETE FROM memories_fts WHERE rowid = ?'),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       ingestAll: db.prepare<[], IngestRow>('SELECT file, offset, size, mtime_ms, fingerprint FROM ingest'),
@@ -221,7 +222,7 @@ export class Store {
       const current = { v: 1, id: entry.id, deleted: true, machine: cur.machine, updated_at: new Date(cur.version_ms).toISOString() } as const;
       if (!beats(entry, current)) return 'older';
       if (cur.deleted === 0) {
-        this.stmts.ftsDelete.run(cur.rowid, cur.question, cur.answer);
+        this.stmts.ftsDelete.run(cur.rowid);
         if (cur.has_vector) this.deleteVector(cur.rowid);
       }
     }
@@ -234,7 +235,7 @@ export class Store {
       rowid = Number(this.stmts.insert.run(params).lastInsertRowid);
     }
     if (isTombstone(entry)) return 'deleted';
-    this.stmts.ftsInsert.run(rowid, entry.question, entry.answer);
+    this.stmts.ftsInsert.run(rowid, indexText(entry.question), indexText(entry.answer));
     if (params.has_vector && entry.embedding) this.insertVector(rowid, entry, entry.embedding);
     return cur ? 'updated' : 'inserted';
   }
@@ -384,48 +385,23 @@ export class Store {
   }
 
   /**
-   * FTS5 search; `match` must come from the safe query builder. Lower score = better.
-   *
-   * bm25 over every match of a common term is what makes keyword search slow (a term in 30%
-   * of 100k memories: ~150 ms). So the candidates are the `window` most recent matches
-   * (rowids grow with time: files are read oldest first, appends come last), ranked by
-   * bm25: ~15 ms. Rare terms — the ones that matter — have fewer matches than the window
-   * and are ranked in full.
+   * FTS5 search; `match` must come from the safe query builder. Lower score = better
+   * (bm25, the question counting double: the table's rank function). Every match is
+   * ranked: no recency window, so a memory from long ago competes on relevance alone.
    */
-  fts(match: string, f: SearchFilters, limit: number, window = 2000): Array<{ rowid: number; score: number }> {
+  fts(match: string, f: SearchFilters, limit: number): Array<{ rowid: number; score: number }> {
     const { sql, params } = this.filterSql(f, 'm');
-    const filtered = sql.length > 0;
-    // Question text counts double: it states what the memory is about.
-    const inner = filtered
-      ? `SELECT memories_fts.rowid AS rowid, bm25(memories_fts, 2.0, 1.0) AS score
-         FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-         WHERE memories_fts MATCH ?${sql} ORDER BY memories_fts.rowid DESC LIMIT ?`
-      : `SELECT rowid, bm25(memories_fts, 2.0, 1.0) AS score FROM memories_fts
-         WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?`;
+    if (sql.length === 0) {
+      return this.db
+        .prepare<unknown[], { rowid: number; score: number }>('SELECT rowid, rank AS score FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?')
+        .all(match, limit);
+    }
     return this.db
-      .prepare<unknown[], { rowid: number; score: number }>(`SELECT rowid, score FROM (${inner}) ORDER BY score LIMIT ?`)
-      .all(match, ...params, window, limit);
-  }
-
-  /**
-   * Substring search for terms the trigram index cannot serve (1–2 characters). Newest
-   * first, so the scan stops early on common terms. Ranked by how many terms matched.
-   */
-  substring(needles: string[], f: SearchFilters, limit: number): Array<{ rowid: number; hits: number }> {
-    if (needles.length === 0) return [];
-    const { sql, params } = this.filterSql(f, 'm');
-    const hitExpr = needles.map(() => '(instr(lower(m.question), ?) > 0 OR instr(lower(m.answer), ?) > 0)').join(' + ');
-    const needleParams = needles.flatMap((n) => [n.toLowerCase(), n.toLowerCase()]);
-    return this.db
-      .prepare<unknown[], { rowid: number; hits: number }>(
-        `SELECT rowid, hits FROM (
-           SELECT m.rowid AS rowid, (${hitExpr}) AS hits, m.ts_ms AS ts FROM memories m
-           WHERE m.deleted = 0${sql} ORDER BY m.ts_ms DESC
-         ) WHERE hits > 0 LIMIT ?`,
+      .prepare<unknown[], { rowid: number; score: number }>(
+        `SELECT f.rowid AS rowid, f.rank AS score FROM memories_fts f JOIN memories m ON m.rowid = f.rowid
+         WHERE f.memories_fts MATCH ?${sql} ORDER BY f.rank LIMIT ?`,
       )
-      .all(...needleParams, ...params, limit * 4)
-      .sort((a, b) => b.hits - a.hits)
-      .slice(0, limit);
+      .all(match, ...params, limit);
   }
 
   /** Cosine KNN with every filter inside vec0's query (partition key + metadata). */

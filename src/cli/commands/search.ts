@@ -26,7 +26,7 @@ interface SearchFlags {
 export function registerSearch(program: Command, run: Runner): void {
   program
     .command('search')
-    .description('find memories by meaning and keywords (hybrid: FTS5 + vectors, RRF, time decay)')
+    .description('find memories by meaning and keywords (hybrid: FTS5 word index + vectors, RRF, a bounded recency prior)')
     .argument('[query...]', 'what to look for (quotes optional)')
     .option('--mode <mode>', 'hybrid | keyword | vector (keyword never loads the model)', 'hybrid')
     .option('-k, --top-k <n>', 'number of hits (default: [search] top_k)')
@@ -34,7 +34,7 @@ export function registerSearch(program: Command, run: Runner): void {
     .option('--machine <name>', 'only memories from this machine')
     .option('--since <date>', 'from this day on: 2026-03-01, or an age like 7d, 2w, 3m')
     .option('--until <date>', 'up to and including this day')
-    .option('--half-life <days>', 'time-decay half-life in days; 0 = no decay (default: [search] half_life_days)')
+    .option('--half-life <days>', 'half-life of the recency prior in days: newer wins among comparably relevant memories, a clearly better old one still wins; 0 = relevance only (default: [search] half_life_days)')
     .option('--json', 'print {"query","hits":[…]} as JSON')
     .option('--full', 'print whole answers (default: first 300 characters)')
     .option('--batch <file>', "one query per line from a file ('-' = stdin); one JSON line per query")
@@ -54,6 +54,7 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
     filters,
     topK: flags.topK !== undefined ? positiveInt('--top-k', flags.topK) : ctx.config.search.top_k,
     halfLifeDays: flags.halfLife !== undefined ? nonNegative('--half-life', flags.halfLife) : ctx.config.search.half_life_days,
+    recencyWeight: ctx.config.search.recency_weight,
     rrfK: ctx.config.search.rrf_k,
   };
   let queries: string[];

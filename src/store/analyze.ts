@@ -1,0 +1,67 @@
+/**
+ * The keyword index's analysis, shared by indexing and querying so that both sides cut
+ * text the same way. Pure.
+ *
+ * The FTS5 table tokenizes with `porter unicode61` (words, case- and accent-folded, English
+ * stemmed). Before that, two things happen to the text here:
+ *  - Runs of Japanese/Chinese characters (no spaces between words) become their
+ *    overlapping bigrams ("認証エラー" → "認証 証エ エラ ラー"), the classic CJK analysis of
+ *    search engines; a one-character run stays as it is.
+ *  - Identifiers also give their parts: camelCase and letter/digit boundaries
+ *    ("useEffect" → "use effect", "sqlite3" → "sqlite 3"), appended after the text, so
+ *    `useEffect` is found whole and by `effect`. unicode61 already splits on
+ *    punctuation: `better-sqlite3`, `src/db.ts`, `ERR_MODULE_NOT_FOUND`.
+ * Measured against a trigram index on the development set: bench/QUALITY.md.
+ */
+
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005\u3006\u30f6]+/gu;
+/**
+ * Words of cased letters and digits (kana and kanji are \p{Lo}: not part of them). Kept as
+ * two simple passes, word then boundary test: a single pattern with a boundary in the
+ * middle backtracks quadratically on long runs (1.4 ms a memory; measured).
+ */
+const CASED_WORD = /[\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{N}]{2,32}/gu;
+const INNER_BOUNDARY = /\p{Ll}\p{Lu}|\p{L}\p{N}|\p{N}\p{L}|\p{Lu}\p{Lu}\p{Ll}/u;
+
+export function bigrams(run: string): string[] {
+  const chars = Array.from(run);
+  if (chars.length <= 1) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`);
+  return out;
+}
+
+/**
+ * The parts of one identifier-like word worth indexing: useEffect → [use, effect];
+ * sqlite3 → [sqlite]; HTTPServer → [http, server]. Parts of one character are dropped, and
+ * hash-like words (long, or in many pieces: 3f9a2c71) give none: they would only bloat the index.
+ */
+export function identifierParts(word: string): string[] {
+  if (word.length > 32) return [];
+  const raw = word
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .replace(/(\p{L})(\p{N})/gu, '$1 $2')
+    .replace(/(\p{N})(\p{L})/gu, '$1 $2')
+    .split(' ')
+    .filter((p) => p.length > 0);
+  if (raw.length < 2 || raw.length > 4) return [];
+  return raw.filter((p) => Array.from(p).length >= 2).map((p) => p.toLowerCase());
+}
+
+/** Text as the index sees it (before FTS5's own tokenizer). */
+const NON_ASCII = /[^\x00-\x7f]/;
+
+export function indexText(text: string): string {
+  // Most of a developer's text is ASCII: nothing to normalise, no CJK to cut.
+  const ascii = !NON_ASCII.test(text);
+  const norm = ascii ? text : text.normalize('NFKC');
+  const parts: string[] = [];
+  for (const m of norm.matchAll(CASED_WORD)) {
+    if (!INNER_BOUNDARY.test(m[0])) continue;
+    const p = identifierParts(m[0]);
+    if (p.length > 0) parts.push(p.join(' '));
+  }
+  const body = ascii ? norm : norm.replace(CJK_RUN, (run) => ` ${bigrams(run).join(' ')} `);
+  return parts.length > 0 ? `${body}\n${parts.join(' ')}` : body;
+}
