@@ -9,7 +9,7 @@
  *
  * Usage: npm run bench:quality [-- --out FILE] [--only en|ja|id] [--no-hybrid] [--tune H:W,…]
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config/load.js';
 import { loadEmbedder, type Embedder } from '../src/embed/embedder.js';
 import { encodeEntry } from '../src/export/jsonl.js';
 import { search } from '../src/search/search.js';
-import { openCache } from '../src/store/cache.js';
+import { dbBytes, openCache } from '../src/store/cache.js';
 import type { MemoryRecord, SearchMode } from '../src/types.js';
 import { IDENTIFIER_MEMORIES, IDENTIFIER_QUERIES } from './identifiers.js';
 
@@ -27,6 +27,8 @@ const REPO = resolve(here, '..', '..');
 const EVAL = resolve(REPO, '..', 'shared', 'eval');
 const TINY_MODEL = join(REPO, 'test', 'fixtures', 'tiny-model');
 const DAY = 86_400_000;
+/** Cache size against JSONL size, per corpus built (printed with the table). */
+const sizes: string[] = [];
 
 interface Query {
   text: string;
@@ -159,9 +161,10 @@ function empty(): Metrics {
 interface Setting {
   halfLife: number;
   weight: number;
+  spread?: number;
 }
 
-async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[]): Promise<Array<{ mode: SearchMode; halfLife: number; weight: number; slices: Map<string, Metrics> }>> {
+async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[]): Promise<Array<{ mode: SearchMode; halfLife: number; weight: number; spread?: number; slices: Map<string, Metrics> }>> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-quality-'));
   try {
     const exportDir = join(dir, 'export');
@@ -174,11 +177,12 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
     writeFileSync(join(exportDir, '2026-01_eval.jsonl'), `${records.map(encodeEntry).join('\n')}\n`);
     const model = embedder?.model ?? 'none';
     const { store } = openCache({ dbPath: join(dir, 'cache.db'), exportDir, model, dim: 0 });
+    sizes.push(`${c.name}${embedder ? ' with vectors' : ''}: JSONL ${(statSync(join(exportDir, '2026-01_eval.jsonl')).size / 2 ** 20).toFixed(1)} MB, cache ${(dbBytes(join(dir, 'cache.db')) / 2 ** 20).toFixed(1)} MB`);
     const queryVectors = new Map<string, Float32Array>();
-    const out: Array<{ mode: SearchMode; halfLife: number; weight: number; slices: Map<string, Metrics> }> = [];
+    const out: Array<{ mode: SearchMode; halfLife: number; weight: number; spread?: number; slices: Map<string, Metrics> }> = [];
     try {
       for (const mode of modes) {
-        for (const { halfLife, weight } of settings) {
+        for (const { halfLife, weight, spread } of settings) {
           const slices = new Map<string, Metrics>();
           for (const q of c.queries) {
             const r = await search(
@@ -195,7 +199,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
                     }
                   : {}),
               },
-              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, rrfK: 60 },
+              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60 },
             );
             const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
             for (const key of q.slice === 'all' ? ['all'] : [q.slice, 'all']) {
@@ -210,7 +214,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
               slices.set(key, m);
             }
           }
-          out.push({ mode, halfLife, weight, slices });
+          out.push({ mode, halfLife, weight: spread !== undefined ? Number(`${weight}`) : weight, slices, ...(spread !== undefined ? { spread } : {}) });
         }
       }
     } finally {
@@ -248,7 +252,7 @@ export async function runQuality(opts: { only?: string; hybrid: boolean; setting
     for (const r of runs) {
       for (const [slice, m] of [...r.slices].sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)))) {
         if (slice !== 'all' && r.slices.size <= 2) continue; // one slice only: 'all' says it
-        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} |`);
+        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight}${r.spread !== undefined ? ` (spread ${r.spread})` : ''} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} |`);
       }
       if (c.name.startsWith('Identifiers')) {
         const m = r.slices.get('all') as Metrics;
@@ -257,7 +261,7 @@ export async function runQuality(opts: { only?: string; hybrid: boolean; setting
     }
     process.stderr.write(`quality: ${c.name} done (${c.records.length} memories, ${c.queries.length} queries)\n`);
   }
-  return [`Corpora: ${corpora.map((c) => `${c.name} ${c.records.length} memories / ${c.queries.length} queries`).join('; ')}; default half-life ${defaultHalfLife} days, recency weight ${config.search.recency_weight}; tiny test model for hybrid (static token vectors: measures the plumbing, not a real model's semantics).`, '', ...lines, '', ...notes].join('\n');
+  return [`Sizes: ${sizes.join('; ')}.`, '', `Corpora: ${corpora.map((c) => `${c.name} ${c.records.length} memories / ${c.queries.length} queries`).join('; ')}; default half-life ${defaultHalfLife} days, recency weight ${config.search.recency_weight}; tiny test model for hybrid (static token vectors: measures the plumbing, not a real model's semantics).`, '', ...lines, '', ...notes].join('\n');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -269,7 +273,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const only = val('--only');
   // --tune "0:0,30:0.02,90:0.05": half-life:weight settings instead of relevance-only and the default.
   const tune = val('--tune');
-  const settings = tune ? tune.split(',').map((p) => ({ halfLife: Number(p.split(':')[0]), weight: Number(p.split(':')[1]) })) : undefined;
+  const settings = tune
+    ? tune.split(',').map((p) => {
+        const [h, w, sp] = p.split(':').map(Number);
+        return { halfLife: h ?? 0, weight: w ?? 0, ...(sp !== undefined && !Number.isNaN(sp) ? { spread: sp } : {}) };
+      })
+    : undefined;
   const table = await runQuality({ ...(only ? { only } : {}), hybrid: !args.includes('--no-hybrid'), ...(settings ? { settings } : {}) });
   if (table === undefined) {
     process.stdout.write(`bench:quality: no development set at ${EVAL} (it sits beside the project only in its own workspace and CI); nothing measured\n`);

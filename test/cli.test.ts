@@ -79,14 +79,15 @@ describe('memory search (keyword; runs with the model folder missing)', () => {
     assert.deepEqual(ids('--since', '2026-11-20', '--until', '2026-11-20', 'sqlite lock timeout'), ['lock']);
   });
 
-  it('time decay: --half-life 0 ranks by relevance alone; a short half-life favours recent', () => {
-    const order = (hl: string) => json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', '--half-life', hl, 'lock')).hits.map((h) => h.id);
-    assert.equal(order('1')[0], 'lock');
-    const flat = json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', '--half-life', '0', 'lock')).hits;
-    const scored = json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', '--half-life', '30', 'lock')).hits;
-    const oldFlat = flat.find((h) => h.id === 'old-lock')!.score;
-    const oldDecayed = scored.find((h) => h.id === 'old-lock')!.score;
-    assert.ok(oldDecayed < oldFlat / 1000, 'a year-old memory at a 30-day half-life keeps ~1/4096 of its score');
+  it('recency: --half-life 0 ranks by relevance alone; the default puts the newer of two comparable matches first, boosting by at most 10%', () => {
+    const hits = (hl: string) => json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', '--half-life', hl, 'sqlite lock timeout')).hits;
+    const flat = hits('0');
+    const dflt = hits('30');
+    assert.deepEqual(flat.map((h) => h.id).slice(0, 2), ['old-lock', 'lock'], 'by bm25 alone the shorter, older question is ahead');
+    assert.deepEqual(dflt.map((h) => h.id).slice(0, 2), ['lock', 'old-lock'], 'comparable: the newer first');
+    const score = (hs: Hit[], id: string) => hs.find((h) => h.id === id)!.score;
+    assert.ok(Math.abs(score(dflt, 'old-lock') / score(flat, 'old-lock') - 1) < 0.001, 'a year-old memory keeps its relevance score');
+    assert.ok(score(dflt, 'lock') / score(flat, 'lock') <= 1.1 + 1e-9, 'a new one gains at most the weight');
   });
 
   it('human output: header line, Q, A cut to 300 characters unless --full', () => {

@@ -51,7 +51,7 @@ after(() => {
 });
 
 async function ids(query: string, halfLifeDays = 30, topK = 5): Promise<string[]> {
-  const r = await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK, halfLifeDays, recencyWeight: 0.02, rrfK: 60 });
+  const r = await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK, halfLifeDays, recencyWeight: 0.1, rrfK: 60 });
   return r.hits.map((h) => h.id);
 }
 

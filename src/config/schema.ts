@@ -37,7 +37,7 @@ export const SCHEMA = {
   search: {
     top_k: { type: 'integer', default: 5, min: 1, doc: 'Hits returned by search.' },
     half_life_days: { type: 'number', default: 30, min: 0, doc: 'Half-life of the recency prior: a memory this many days old gets half the boost of a new one; 0 ranks by relevance alone.' },
-    recency_weight: { type: 'number', default: 0.02, min: 0, doc: 'How much a brand-new memory can gain over an old one: relevance × (1 + weight × 0.5^(age / half-life)).' },
+    recency_weight: { type: 'number', default: 0.1, min: 0, doc: 'How much a brand-new memory can gain over an old one: relevance × (1 + weight × 0.5^(age / half-life)).' },
     rrf_k: { type: 'number', default: 60, min: 0, doc: 'Reciprocal-rank-fusion constant.' },
   },
   capture: {

@@ -19,6 +19,8 @@ export interface SearchOptions {
   halfLifeDays: number;
   /** How much a brand-new memory can gain over an old one (×(1 + weight)); see fuse.ts. */
   recencyWeight?: number;
+  /** Effective-rank spread of the keyword list (tuning; default KEYWORD_RANK_SPREAD). */
+  keywordSpread?: number;
   rrfK: number;
   /** Candidates taken from each ranked list before fusion. */
   candidates?: number;
@@ -32,7 +34,7 @@ export interface SearchDeps {
 }
 
 /** The default recency weight ([search] recency_weight): chosen on the development set, bench/QUALITY.md. */
-export const DEFAULT_RECENCY_WEIGHT = 0.02;
+export const DEFAULT_RECENCY_WEIGHT = 0.1;
 
 export interface SearchResult {
   hits: SearchHit[];
@@ -63,7 +65,7 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
   let degraded: string | undefined;
   if (opts.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
 
-  if (opts.mode !== 'vector') lists.push(...keywordLists(deps.store, opts.query, opts.filters, k));
+  if (opts.mode !== 'vector') lists.push(...keywordLists(deps.store, opts.query, opts.filters, k, opts.keywordSpread));
   if (opts.mode !== 'keyword') {
     if (deps.store.dim === 0) {
       if (opts.mode === 'vector') {
@@ -109,12 +111,12 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
 export const KEYWORD_RANK_SPREAD = 30;
 
 /** The keyword ranking (rowids, best first): FTS5 bm25 over the word index, its gaps kept as effective ranks. */
-function keywordLists(store: Store, query: string, filters: SearchFilters, k: number): Array<Ranking<number>> {
+function keywordLists(store: Store, query: string, filters: SearchFilters, k: number, spread = KEYWORD_RANK_SPREAD): Array<Ranking<number>> {
   const q = buildKeywordQuery(query);
   if (!q.match) return [];
   const rows = store.fts(q.match, filters, k);
   // FTS5's bm25 is negative: more negative is better.
-  return [{ keys: rows.map((r) => r.rowid), ranks: scoreRanks(rows.map((r) => -r.score), KEYWORD_RANK_SPREAD) }];
+  return [{ keys: rows.map((r) => r.rowid), ranks: scoreRanks(rows.map((r) => -r.score), spread) }];
 }
 
 /** Keyword hits by relevance alone (for `forget --query`). */
