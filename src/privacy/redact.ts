@@ -1,7 +1,9 @@
 /**
- * Remove what must never be pushed to a git remote: `<private>` spans and secrets.
- * Pure. Applied to question and answer before anything is written to JSONL.
+ * Remove what must never be pushed to a git remote: `<private>` spans and secrets (the
+ * rules and their examples: rules.ts). Pure. Applied to every stored field before anything
+ * is written to JSONL.
  */
+import { SECRET_RULES } from './rules.js';
 
 export interface RedactResult {
   text: string;
@@ -11,49 +13,10 @@ export interface RedactResult {
   found: string[];
 }
 
-const PRIVATE_RE = /<private>[\s\S]*?(?:<\/private>|$(?![\s\S]))/gi;
-
-interface Rule {
-  kind: string;
-  re: RegExp;
-  /** Replacement; `$1`… refer to groups that are kept. */
-  replace: (kind: string) => string;
-}
+/** `<private>…</private>`, also with attributes (`<private reason="…">`); an unclosed tag runs to the end. */
+const PRIVATE_RE = /<private(?:\s[^>]*)?>[\s\S]*?(?:<\/private\s*>|$(?![\s\S]))/gi;
 
 const tag = (kind: string) => `[REDACTED:${kind}]`;
-const whole = (kind: string) => tag(kind);
-
-// Values that name a type or a placeholder, not a secret: `password: string`, `token = None`.
-const NOT_A_VALUE =
-  '(?!(?:string|number|boolean|null|undefined|none|true|false|str|int|bytes|any|object|optional|required|\\*+|x+|\\.\\.\\.|<[^>]*>|\\$\\{[^}]*\\}|\\$[A-Z_]+|\\[REDACTED)\\b)(?!(?:process\\.env|os\\.environ|env\\.|config\\.|self\\.|this\\.|settings\\.))';
-const SECRET_NAME = '[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|credentials?)[A-Za-z0-9_.-]*';
-
-const RULES: Rule[] = [
-  { kind: 'private-key', re: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$(?![\s\S]))/g, replace: whole },
-  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: whole },
-  { kind: 'anthropic-key', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, replace: whole },
-  { kind: 'openai-key', re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, replace: whole },
-  { kind: 'github-token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, replace: whole },
-  { kind: 'aws-access-key', re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, replace: whole },
-  { kind: 'slack-token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replace: whole },
-  { kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, replace: whole },
-  { kind: 'stripe-key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g, replace: whole },
-  { kind: 'google-api-key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: whole },
-  // scheme://user:password@host — keep the user and host, drop the password.
-  { kind: 'password', re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+):([^\s@/]+)@/gi, replace: (k) => `$1:${tag(k)}@` },
-  // "api_key": "value"  /  'client_secret': 'value'
-  {
-    kind: 'secret',
-    re: new RegExp(`(["'](?:${SECRET_NAME})["']\\s*:\\s*)(["'])${NOT_A_VALUE}(?!\\2)[^"'\\n]{4,}\\2`, 'gi'),
-    replace: (k) => `$1$2${tag(k)}$2`,
-  },
-  // API_KEY=value, password: value, export GITHUB_TOKEN="value"
-  {
-    kind: 'secret',
-    re: new RegExp(`\\b(${SECRET_NAME}\\s*[=:]\\s*)(["']?)${NOT_A_VALUE}([^\\s"'\`,;(){}\\[\\]]{4,})\\2(?=[\\s"'\`,;)}\\]]|$)`, 'gi'),
-    replace: (k) => `$1$2${tag(k)}$2`,
-  },
-];
 
 export function removePrivate(text: string): string {
   return text.replace(PRIVATE_RE, '');
@@ -63,19 +26,19 @@ export function redactSecrets(text: string): RedactResult {
   const counts: Record<string, number> = {};
   const found: string[] = [];
   let out = text;
-  for (const rule of RULES) {
+  for (const rule of SECRET_RULES) {
     out = out.replace(rule.re, (...args: unknown[]) => {
       const match = args[0] as string;
-      if (match.includes('[REDACTED:')) return match;
+      const last = args[args.length - 1];
+      const groups = (typeof last === 'object' && last !== null ? last : {}) as Record<string, string | undefined>;
+      const pre = groups.pre1 ?? groups.pre2 ?? groups.pre3 ?? groups.pre4 ?? '';
+      const post = groups.post ?? '';
+      const secret = match.slice(pre.length, match.length - post.length);
+      // Already redacted by an earlier rule (a DSN's key looks like a URL user): leave it.
+      if (match.includes('[REDACTED:') || secret.trim().length === 0) return match;
       counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
-      const groups = args.slice(1, -2) as Array<string | undefined>;
-      const replaced = rule.replace(rule.kind).replace(/\$(\d)/g, (_, n: string) => groups[Number(n) - 1] ?? '');
-      // What disappeared is the secret: the match minus the parts kept around it.
-      const kept = groups.filter((g): g is string => typeof g === 'string' && g.length > 0 && replaced.includes(g));
-      let secret = match;
-      for (const k of kept) secret = secret.replace(k, '');
-      found.push(secret.replace(/^["']|["']$/g, ''));
-      return replaced;
+      found.push(secret);
+      return `${pre}${tag(rule.kind)}${post}`;
     });
   }
   return { text: out, counts, found };

@@ -1,0 +1,283 @@
+/**
+ * What counts as a secret: one table, each rule a kind, a pattern, and examples that the
+ * tests run (every positive redacted, every negative left as it is). Pure data.
+ *
+ * Examples are assembled from pieces (`r(…)`), so that no secret scanner mistakes this file
+ * for a leak, and none of them is a real credential.
+ */
+
+export interface SecretRule {
+  kind: string;
+  /** Global regular expression. Groups `pre1`…`pre4` (before) and `post` (after) are kept around the secret. */
+  re: RegExp;
+  /** Text that must be redacted by this rule (a `[REDACTED:kind]` appears, the secret part goes). */
+  positives: string[];
+  /** Look-alikes that must survive the whole rule set untouched. */
+  negatives: string[];
+}
+
+/** Join pieces: keeps whole tokens out of the source text. */
+const r = (...parts: string[]) => parts.join('');
+const rep = (s: string, n: number) => s.repeat(n);
+
+/** Values that name a type, a placeholder or code, not a secret: `password: string`, `${TOKEN}`, `getToken()`. */
+const NOT_A_VALUE =
+  '(?!(?:string|str|number|int|integer|boolean|bool|bytes|null|nil|undefined|none|true|false|any|object|optional|required|secret|password|token|changeme|placeholder|redacted|example|your[_-][a-z_-]+|x{3,}|\\*{3,}|\\.{3})(?![A-Za-z0-9_]))'
+  + '(?![$<%{\\[])(?!(?:process\\.env|os\\.environ|os\\.getenv|env\\.|config\\.|settings\\.|self\\.|this\\.|getenv|secrets\\.|vars\\.)|\\[REDACTED)';
+
+/**
+ * Names of secrets, as a whole word or a suffix: API_KEY, DB_PASSWORD, client_secret,
+ * authToken, SMTP_PASS. Not: max_tokens, tokenizer, token_type, tokenCount, secret_sauce,
+ * password_min_length, PWD (the working directory).
+ */
+const SECRET_NAME =
+  '(?:[A-Za-z0-9]+[_.-])*?[A-Za-z0-9]*?(?:(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key)|(?<=[_.-])(?:pass|pwd|pw))';
+
+export const SECRET_RULES: SecretRule[] = [
+  {
+    kind: 'private-key',
+    re: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$(?![\s\S]))/g,
+    positives: [
+      r('-----BEGIN RSA ', 'PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabc\n-----END RSA ', 'PRIVATE KEY-----'),
+      r('-----BEGIN OPENSSH ', 'PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE'),
+      r('{"type": "service_account", "private_key": "-----BEGIN ', 'PRIVATE KEY-----\\nMIIEvQIBADANBg\\n-----END ', 'PRIVATE KEY-----\\n"}'),
+    ],
+    negatives: ['-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQ\n-----END PUBLIC KEY-----', '-----BEGIN CERTIFICATE-----'],
+  },
+  {
+    kind: 'jwt',
+    re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    positives: [r('eyJhbGciOiJIUzI1NiJ9', '.eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')],
+    negatives: ['eyJ is how JWTs start', 'eyJhbGciOiJIUzI1NiJ9 is only a header'],
+  },
+  {
+    kind: 'anthropic-key',
+    re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g,
+    positives: [r('sk-ant-api03-', rep('x', 40)), r('ANTHROPIC_API_KEY=sk-ant-', 'admin01-', rep('Ab9', 12))],
+    negatives: ['sk-ant is the prefix of Anthropic keys'],
+  },
+  {
+    kind: 'openai-key',
+    re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{32,}/g,
+    positives: [r('sk-proj-', rep('Ab1', 15)), r('sk-', rep('aB3dE5', 8)), r('OPENAI_API_KEY: sk-svcacct-', rep('Zz9_', 9))],
+    negatives: ['sk-short', 'scikit-learn is imported as sk-learn', 'the sk-proj- prefix'],
+  },
+  {
+    kind: 'github-token',
+    re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g,
+    positives: [
+      r('ghp_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'),
+      r('github_pat_', '11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGH'),
+      r('gho_', rep('q7R8s9', 6)),
+      r('export GH_TOKEN=ghs_', rep('Kk1', 12)),
+      r('ghu_', rep('u1', 18)),
+    ],
+    negatives: ['ghp_ tokens start with ghp_', 'ghost_protocol'],
+  },
+  {
+    kind: 'gitlab-token',
+    re: /\bgl(?:pat|dt|oas|rt|ptt|cbt|imt|ft)-[A-Za-z0-9_-]{20,}/g,
+    positives: [r('glpat-', 'xYz12AbCdEfGhIjKlMnO'), r('GITLAB_TOKEN=glpat-', rep('a1_b', 6))],
+    negatives: ['glpat- is the GitLab prefix'],
+  },
+  {
+    kind: 'aws-access-key',
+    re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g,
+    positives: [r('AKIA', 'IOSFODNN7EXAMPLE'), r('aws_access_key_id = ASIA', 'Y34FZKBOKMUTVV7A')],
+    negatives: ['AKIA is a prefix', 'AKIAXXXX'],
+  },
+  {
+    kind: 'aws-secret-key',
+    re: /(?<pre1>(?:aws_secret_access_key|aws[_-]?secret[_-]?key|secretaccesskey)["']?\s*[:=]\s*["']?|AWS Secret Access Key \[[^\]]*\]:\s*)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
+    positives: [
+      r('aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYEXAMPLEKEY'),
+      r('AWS Secret Access Key [None]: wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYEXAMPLEKEY'),
+      r('"SecretAccessKey": "', 'abcdEFGHijklMNOPqrstUVWXyz0123456789+/AB', '"'),
+    ],
+    negatives: ['aws_secret_access_key = ${AWS_SECRET}'],
+  },
+  {
+    kind: 'google-oauth-secret',
+    re: /\bGOCSPX-[A-Za-z0-9_-]{28}\b/g,
+    positives: [r('GOCSPX-', rep('aB3_cD4-eF5g', 2), 'Hi6j')],
+    negatives: ['GOCSPX- is the prefix of Google OAuth client secrets'],
+  },
+  {
+    kind: 'telegram-bot-token',
+    re: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g,
+    positives: [r('123456789:AA', rep('Hx9_k', 6), 'ZzZ')],
+    negatives: ['at 12:30 the build finished', 'ratio 123456789:1'],
+  },
+  {
+    kind: 'slack-token',
+    re: /\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})/g,
+    positives: [r('xoxb-', '123456789012-1234567890123-abcdefghijklmnop'), r('xoxp-', '1234-5678-abcdefghij'), r('xapp-1-', 'A0123BCDEF-1234567890-abcdef0123')],
+    negatives: ['xoxb- is a bot token prefix'],
+  },
+  {
+    kind: 'slack-webhook',
+    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]+/g,
+    positives: [r('https://hooks.slack.com/services/', 'T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX')],
+    negatives: ['https://api.slack.com/apps'],
+  },
+  {
+    kind: 'stripe-key',
+    re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b|\bwhsec_[A-Za-z0-9]{24,}\b/g,
+    positives: [r('sk_live_', '4eC39HqLyjWDarjtT1zdp7dc'), r('rk_test_', rep('aZ9', 8)), r('whsec_', rep('Qw3', 10))],
+    negatives: ['pk_live_ keys are publishable', 'sk_live_ prefix'],
+  },
+  {
+    kind: 'sendgrid-key',
+    re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}\b/g,
+    positives: [r('SG.', 'ngeVfQFYQlKU0ufo8x5d1A', '.', 'TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr')],
+    negatives: ['SG.com is not a key', 'use SG.Mail to send'],
+  },
+  {
+    kind: 'twilio-key',
+    re: /\bSK[0-9a-f]{32}\b/g,
+    positives: [r('SK', rep('0a1b2c3d', 4))],
+    negatives: ['SKU 12345'],
+  },
+  {
+    kind: 'npm-token',
+    re: /\bnpm_[A-Za-z0-9]{36}\b/g,
+    positives: [r('npm_', rep('aB1cD2', 6)), r('//registry.npmjs.org/:_authToken=npm_', rep('Zx9', 12))],
+    negatives: ['npm_config_cache', 'npm_lifecycle_event'],
+  },
+  {
+    kind: 'pypi-token',
+    re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g,
+    positives: [r('pypi-AgEIcHlwaS5vcmc', rep('Ab_-', 16))],
+    negatives: ['pypi-server'],
+  },
+  {
+    kind: 'huggingface-token',
+    re: /\bhf_[A-Za-z0-9]{30,}\b/g,
+    positives: [r('hf_', rep('AbCdEfGhIj', 4)), r('HF_TOKEN=hf_', rep('x1Y2', 9))],
+    negatives: ['hf_hub_download', 'hf_transfer'],
+  },
+  {
+    kind: 'digitalocean-token',
+    re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g,
+    positives: [r('dop_v1_', rep('0123456789abcdef', 4))],
+    negatives: ['dop_v1_ prefix'],
+  },
+  {
+    kind: 'heroku-key',
+    re: /(?<pre1>\bHEROKU_API_KEY\s*[=:]\s*["']?)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi,
+    positives: [r('HEROKU_API_KEY=', '01234567-89ab-cdef-0123-456789abcdef')],
+    negatives: ['request id 123e4567-e89b-12d3-a456-426614174000'],
+  },
+  {
+    kind: 'azure-storage-key',
+    re: /(?<pre1>\b(?:AccountKey|SharedAccessKey|azure[_-]?storage[_-]?key)\s*[=:]\s*["']?)[A-Za-z0-9+/]{30,}={0,2}/gi,
+    positives: [
+      r('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=', rep('Eby8vdM02xNOcqFl', 5), '==;EndpointSuffix=core.windows.net'),
+      r('Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=', rep('kR3m', 11)),
+    ],
+    negatives: ['AccountName=devstoreaccount1'],
+  },
+  {
+    kind: 'sentry-dsn',
+    re: /(?<pre1>https?:\/\/)[0-9a-f]{32}(?::[0-9a-f]{32})?(?<post>@[a-z0-9.-]*sentry\.io\/)/gi,
+    positives: [r('https://', rep('0123456789abcdef', 2), '@o123456.ingest.sentry.io/4505')],
+    negatives: ['https://sentry.io/organizations/acme/issues/'],
+  },
+  {
+    kind: 'auth-header',
+    // Authorization: Bearer|Basic|Token <value>, in headers, curl -H, httpie and code.
+    re: /(?<pre1>\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:bearer|basic|token|digest)\s+)(?!\$|<|\{|\[REDACTED)[A-Za-z0-9._~+/=-]{8,}/gi,
+    positives: [
+      'curl -H "Authorization: Bearer abcDEF123456ghiJKL" https://api.example.com',
+      'Authorization: Basic dXNlcjpwYXNzd29yZA==',
+      "headers = {'Authorization': 'Token 9944b09199c62bcf9418ad846dd0e4bb'}",
+      'http GET api.example.com Authorization:"Bearer zyx987WVU654"',
+    ],
+    negatives: ['Authorization: Bearer ${TOKEN}', 'the Authorization header carries a bearer token', 'Authorization: Bearer <token>'],
+  },
+  {
+    kind: 'url-password',
+    // scheme://user:password@host and scheme://:password@host (Redis).
+    re: /(?<pre1>\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)(?!\/\/)[^\s@/]+(?<post>@[^\s@/]+)/gi,
+    positives: ['postgres://admin:hunter22@db.local:5432/app', 'redis://:s3cretPass@cache.internal:6379/0', 'mongodb+srv://bob:pa%24%24w0rd@cluster0.example.net/test', 'https://deploy:ghp-style-pass@git.example.com/repo.git'],
+    negatives: ['https://example.com/path?q=1', 'ssh://git@host:22/repo', 'git@github.com:org/repo.git', 'postgres://localhost:5432/app'],
+  },
+  {
+    kind: 'cli-password',
+    re: /(?<pre1>\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p)(?!\s)(?!\$)[^\s'"]+|(?<pre2>\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login)\b[^\n]*?\s(?:-p|--password)[\s=]+["']?)(?!\$)[^\s'"]+|(?<pre3>(?:^|\s)--password[=\s]+["']?)(?!\$|<|-)[^\s'"]{3,}|(?<pre4>\bcurl\b[^\n]*?\s(?:-u|--user)\s+["']?[^\s:'"]+:)[^\s'"@]+/gim,
+    positives: [
+      'mysql -u root -pS3cretPw! mydb',
+      'sshpass -p hunter2 ssh deploy@host',
+      'docker login -u me -p dckr_pat_abc123 registry.example.com',
+      'psql --password mysecretpw -h db',
+      'curl -u admin:t0psecret https://api.example.com',
+    ],
+    negatives: ['mysql -u root -p mydb', 'docker run -p 8080:80 nginx', 'docker login -u me --password-stdin', 'ssh -p 2222 host', 'npm install --password-reset-ui', 'pip install -p foo'],
+  },
+  {
+    kind: 'secret',
+    // "api_key": "value", 'client_secret': 'value'
+    re: new RegExp(`(?<pre1>["'](?:${SECRET_NAME})["']\\s*:\\s*["'])${NOT_A_VALUE}[^"'\\n]{4,}(?=["'])`, 'gi'),
+    positives: ['{"api_key": "abc123456", "name": "x"}', "{'client_secret': 'qwerty-98765'}", '{"authToken": "tkn_abc_12345"}'],
+    negatives: ['{"max_tokens": "4096"}', '{"token_type": "bearer"}', '{"password": "string"}', '{"secret_sauce": "caching"}'],
+  },
+  {
+    kind: 'secret',
+    // API_KEY=value, DB_PASSWORD: value at a line start, export GITHUB_TOKEN="value", const apiKey = 'value'
+    re: new RegExp(
+      `(?<pre1>(?:\\b(?:${SECRET_NAME})\\s*=|^[\\t ]*(?:-[\\t ]+)?(?:export[\\t ]+)?(?:${SECRET_NAME})[\\t ]*:)[\\t ]*(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`,;(){}\\[\\]]{3,}(?=\\k<q>(?:[\\s"'\`,;)}\\]]|$))`,
+      'gim',
+    ),
+    positives: [
+      'export DB_PASSWORD=s3cr3t-value',
+      'API_TOKEN="abcd1234efgh"',
+      'client_secret: qwerty-98765',
+      'DB_PASSWORD=correct-horse-battery',
+      'SMTP_PASS=mailpass123',
+      'DB_PASS=hunter22',
+      'PGPASSWORD=pg_pw_123 psql -h db',
+      "const apiKey = 'live_1234abcd'",
+      'auth_token = "xyz-98765"',
+      '  password: Winter2024!',
+      'SECRET_KEY=django-insecure-abc123',
+    ],
+    negatives: [
+      'max_tokens: 4096',
+      'max_tokens=4096',
+      'tokenizer: bert-base-uncased',
+      'secret_sauce: caching',
+      "credentials: 'include'",
+      'token_type: bearer',
+      'tokenCount = 3',
+      'PWD=/home/u/app',
+      'The secret: avoid premature optimisation',
+      'password_min_length: 12',
+      'password: string;',
+      'const token = getToken();',
+      'apiKey: process.env.API_KEY,',
+      'TOKEN=$GITHUB_TOKEN',
+      'API_KEY=${API_KEY}',
+      'api_key = <your-key>',
+      'password = None',
+      'token = os.environ["TOKEN"]',
+      'the token is valid until tomorrow',
+      'my secretary booked it',
+      'use_tokenizer = True',
+      'secret = generate_secret()',
+    ],
+  },
+];
+
+/** Text that must survive every rule (look-alikes of no particular kind). */
+export const GENERAL_NEGATIVES: string[] = [
+  'commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it',
+  'sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  'request id 123e4567-e89b-12d3-a456-426614174000',
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'integrity sha512-Q3j5mJ0m7v1w0qYJ8m0Vf6xXl4Wb2q3w9hS0c1o5N2e8eS1aB9C0dE3fG4hI5jK6lM7nO8pQ9rS0tU1vW2xY3zA==',
+  '認証トークンの有効期限',
+  'the model has 4096 max tokens and a tokenizer',
+  'import { createHash } from "node:crypto"',
+  'git push --force-with-lease origin main',
+  'SELECT password_hash FROM users WHERE id = $1',
+];
