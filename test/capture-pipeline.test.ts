@@ -1,6 +1,6 @@
 /** The capture pipeline in process, with the clock and the model handed in as arguments. */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadConfig } from '../src/config/load.js';
@@ -59,6 +59,26 @@ describe('capture pipeline', () => {
     } finally {
       store.close();
     }
+  });
+
+  it('every stored field is redacted, and on the whole text before it is cut', async () => {
+    const key = `ghp_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`; // assembled: no scanner hit on this file
+    const t = transcript('fields', `/home/u/${key}-checkout`);
+    // The prompt is cut at 2,000 characters; the token straddles the cut.
+    user(t, `${'Please review this deployment log carefully. '.repeat(44)}token ${key} and more text after it`, { gitBranch: `fix/${key}` });
+    assistant(t, [{ tool: 'Edit', input: { file_path: `/home/u/${key}-checkout/src/app.ts` } }, { text: 'Reviewed the deployment log: the rollout is fine.' }]);
+    const p = join(w.dir, 'fields.jsonl');
+    writeFileSync(p, text(t));
+    const out = await run(p, new Date('2026-06-01T12:00:00Z'));
+    assert.equal(out.added, 1);
+    const line = readFileSync(join(w.exportDir, '2026-03_laptop.jsonl'), 'utf8');
+    assert.ok(!line.includes('ghp_'), `no part of the token is left anywhere, not even its prefix at the cut: ${line.slice(line.indexOf('ghp_') - 80, line.indexOf('ghp_') + 60)}`);
+    const rec = JSON.parse(line.trim()) as { question: string; cwd: string; git_branch: string; files: string[] };
+    assert.equal(rec.cwd, '/home/u/[REDACTED:github-token]-checkout');
+    assert.equal(rec.git_branch, 'fix/[REDACTED:github-token]');
+    assert.deepEqual(rec.files, ['/home/u/[REDACTED:github-token]-checkout/src/app.ts']);
+    assert.ok(rec.question.endsWith('[…]'), 'the question was cut');
+    assert.ok(out.redactions >= 3);
   });
 
   it('a model that cannot load writes the memories pending, and says so', async () => {

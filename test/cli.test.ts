@@ -69,6 +69,14 @@ describe('memory search (keyword; runs with the model folder missing)', () => {
     assert.equal(json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', 'ORM')).hits[0]?.id, 'orm');
   });
 
+  it('hides memories of an excluded project unless --project names it', () => {
+    const env = { MEMORY_PRIVACY_EXCLUDE_PROJECTS: 'web' };
+    const ids = (...args: string[]) => json<{ hits: Hit[] }>(runCli(['-c', w.config, 'search', '--mode', 'keyword', '--json', ...args], { env })).hits.map((h) => h.id);
+    assert.deepEqual(ids('migration layout checkout'), [], 'both matches are in project web');
+    assert.deepEqual(ids('--project', 'web', 'migration layout checkout').sort(), ['css', 'orm']);
+    assert.deepEqual(ids('sqlite lock timeout').slice(0, 2), ['lock', 'old-lock'], 'other projects as before');
+  });
+
   it('filters by project, machine and dates', () => {
     const ids = (...args: string[]) => json<{ hits: Hit[] }>(cli('search', '--mode', 'keyword', '--json', ...args)).hits.map((h) => h.id);
     assert.deepEqual(ids('--project', 'web', 'lock timeout migration layout').sort(), ['css', 'orm']);

@@ -78,4 +78,11 @@ describe('exclude_projects', () => {
     assert.ok(isExcluded(['/work/**/private'], 'p', '/work/a/b/private'));
     assert.ok(!isExcluded([], 'a', '/a'));
   });
+  it('matches each folder name along the cwd, so a folder inside another repository is excluded too', () => {
+    assert.ok(isExcluded(['secret-*'], 'mono', '/home/u/mono/secret-y'));
+    assert.ok(isExcluded(['secret-*'], 'mono', '/home/u/mono/secret-y/src'));
+    assert.ok(isExcluded(['**/secret-client*'], 'mono', '/home/u/mono/secret-client-a'));
+    assert.ok(!isExcluded(['secret-*'], 'mono', '/home/u/mono/public'));
+    assert.ok(!isExcluded(['secret-*'], 'mono', '/home/u/mono/my-secret-notes'), 'a name pattern matches whole folder names');
+  });
 });

@@ -129,14 +129,18 @@ interface OpenTurn {
   tools: string[];
 }
 
-export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LIMITS): ParsedTranscript {
+/**
+ * `clean` (privacy: `<private>` spans and secrets) runs on the whole prompt and on each
+ * answer block before anything is cut, so a secret at the limit cannot leave a prefix.
+ */
+export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LIMITS, clean: (s: string) => string = (s) => s): ParsedTranscript {
   const out: ParsedTranscript = { turns: [], badLines: 0, duplicates: 0 };
   const seen = new Set<string>();
   let open: OpenTurn | undefined;
 
   const close = () => {
     if (!open) return;
-    const answer = joinAnswer(open.blocks, limits.maxAnswer);
+    const answer = joinAnswer(open.blocks.map(clean).filter((b) => b.length > 0), limits.maxAnswer);
     if (Array.from(answer).length >= limits.minAnswer) {
       const p = open.prompt;
       const turn: Turn = {
@@ -144,7 +148,7 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
         sessionId: p.sessionId ?? out.sessionId ?? 'unknown',
         // A prompt without a usable time (never seen in real transcripts) is dated when captured.
         timestamp: p.timestamp && !Number.isNaN(Date.parse(p.timestamp)) ? p.timestamp : '',
-        question: cutQuestion(open.question, limits.maxQuestion),
+        question: cutQuestion(clean(open.question), limits.maxQuestion),
         answer,
         files: open.files,
         tools: open.tools,

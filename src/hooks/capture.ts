@@ -13,6 +13,7 @@ import { appendByMonth } from '../export/files.js';
 import { monthOf, supersedingTime } from '../export/jsonl.js';
 import { isExcluded } from '../privacy/exclude.js';
 import { cleanText } from '../privacy/redact.js';
+import { sanitizeName } from '../config/validate.js';
 import type { Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
 import type { Logger } from './log.js';
@@ -81,7 +82,8 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       continue;
     }
     out.transcripts++;
-    const parsed = parseTranscript(text, limitsOf(config));
+    // Privacy first, on the whole text: cutting comes after (a key at the limit leaves no prefix).
+    const parsed = parseTranscript(text, limitsOf(config), (s) => cleanText(s, config.privacy.redact).text);
     out.badLines += parsed.badLines;
     const cwd = ref.cwd ?? parsed.cwd;
     const key = cwd ?? '';
@@ -97,12 +99,9 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     for (const turn of parsed.turns) {
       out.turns++;
       if (ref.sessionId && turn.sessionId === 'unknown') turn.sessionId = ref.sessionId;
-      const r = turnToRecord(turn, { machine: config.general.machine_name, project, now: nowIso });
-      const q = cleanText(r.question, config.privacy.redact);
-      const a = cleanText(r.answer, config.privacy.redact);
-      r.question = q.text;
-      r.answer = a.text;
-      const redacted = Object.values(q.counts).reduce((s, n) => s + n, 0) + Object.values(a.counts).reduce((s, n) => s + n, 0);
+      // The project name comes from the folder: a token in it must not reach the record either.
+      const storedProject = sanitizeName(cleanText(project, config.privacy.redact).text);
+      const r = cleanFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso }), config.privacy.redact);
       const existing = store.byId(r.id);
       if (existing?.deleted === 1) {
         out.forgotten++;
@@ -113,7 +112,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
         continue;
       }
       if (r.question.length === 0 || r.answer.length === 0) continue; // all of it was <private>
-      out.redactions += redacted;
+      out.redactions += Math.max(0, redactionTags(r) - (existing ? redactionTags(existing) : 0));
       // A grown answer must win over the version it replaces even if this clock stepped back.
       if (existing) r.updated_at = supersedingTime(existing.version_ms, Date.parse(nowIso));
       const prev = fresh.get(r.id);
@@ -143,6 +142,29 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
   }
   out.files = appendByMonth(config.general.export_dir, config.general.machine_name, records, (e) => monthOf((e as MemoryRecord).timestamp));
   return out;
+}
+
+/**
+ * Every field that ends up in JSONL besides question and answer (already cleaned whole by
+ * the parser): a token in a folder name, a branch name or a file path would otherwise be
+ * repeated in every memory of the session.
+ */
+export function cleanFields(r: MemoryRecord, redact: boolean): MemoryRecord {
+  const c = (s: string) => cleanText(s, redact).text;
+  if (r.cwd !== undefined) r.cwd = c(r.cwd);
+  if (r.git_branch !== undefined) r.git_branch = c(r.git_branch);
+  if (r.files) r.files = r.files.map(c);
+  const tools = r.extra?.tools;
+  if (r.extra && Array.isArray(tools)) r.extra = { ...r.extra, tools: tools.map((t) => (typeof t === 'string' ? c(t) : t)) };
+  return r;
+}
+
+const TAG_RE = /\[REDACTED:[a-z0-9-]+\]/g;
+
+/** How many redactions a record's text fields hold. */
+function redactionTags(r: { question: string; answer: string; cwd?: string | null; git_branch?: string | null; files?: string[] | string | null }): number {
+  const files = Array.isArray(r.files) ? r.files.join('\n') : (r.files ?? '');
+  return [r.question, r.answer, r.cwd ?? '', r.git_branch ?? '', files].reduce((n, s) => n + (s.match(TAG_RE)?.length ?? 0), 0);
 }
 
 function safeSize(path: string): number {

@@ -1,4 +1,9 @@
-/** `[privacy] exclude_projects`: glob patterns on the project name or the session's cwd. */
+/**
+ * `[privacy] exclude_projects`: glob patterns matched against the project name, the
+ * session's cwd, and each folder name along the cwd — so `secret-*` also excludes
+ * `/home/u/mono/secret-y` (filed as project "mono"), and `**\/secret-client*` or
+ * `/work/clients/*` match by path.
+ */
 
 function globToRegExp(glob: string): RegExp {
   let re = '';
@@ -22,6 +27,8 @@ export function isExcluded(patterns: string[], project: string | undefined, cwd:
     if (cwd !== undefined && (re.test(cwd) || re.test(cwd.replace(/\\/g, '/')))) return true;
     // A folder pattern also covers everything below it.
     if (cwd !== undefined && globToRegExp(`${p.replace(/\/+$/, '')}/**`).test(cwd)) return true;
+    // A pattern without a slash is a folder name: any folder along the cwd.
+    if (cwd !== undefined && !p.includes('/') && cwd.replace(/\\/g, '/').split('/').some((seg) => seg.length > 0 && re.test(seg))) return true;
   }
   return false;
 }

@@ -24,6 +24,8 @@ export interface SearchOptions {
   rrfK: number;
   /** Candidates taken from each ranked list before fusion. */
   candidates?: number;
+  /** Memories never shown (an excluded project), dropped before the top-k is taken. */
+  hide?: (row: MemoryRow) => boolean;
 }
 
 export interface SearchDeps {
@@ -99,7 +101,7 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
   const scored: Array<{ row: MemoryRow; score: number }> = [];
   for (const [rowid, s] of fused) {
     const row = rows.get(rowid);
-    if (!row) continue;
+    if (!row || opts.hide?.(row)) continue;
     scored.push({ row, score: s * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) });
   }
   scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));

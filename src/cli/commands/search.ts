@@ -9,6 +9,7 @@ import { printJson, type Context } from '../context.js';
 import { nonNegative, parseDate, positiveInt, searchMode } from '../options.js';
 import { renderHits } from '../render.js';
 import type { Runner } from '../program.js';
+import { isExcluded } from '../../privacy/exclude.js';
 
 interface SearchFlags {
   mode: string;
@@ -57,6 +58,10 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
     recencyWeight: ctx.config.search.recency_weight,
     rrfK: ctx.config.search.rrf_k,
   };
+  // Memories of an excluded project (captured before it was excluded) stay out of sight
+  // unless --project names that project.
+  const excluded = ctx.config.privacy.exclude_projects;
+  if (excluded.length > 0 && flags.project === undefined) base.hide = (row) => isExcluded(excluded, row.project ?? undefined, row.cwd ?? undefined);
   let queries: string[];
   if (flags.batch !== undefined) {
     queries = (await readBatch(ctx, flags.batch)).split(/\r?\n/).filter((q) => q.trim().length > 0);
