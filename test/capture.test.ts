@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { CUT_MARK, cutQuestion, DEFAULT_LIMITS, joinAnswer, memoryId, parseTranscript, turnToRecord } from '../src/capture/claude.js';
@@ -62,6 +63,18 @@ describe('golden: transcript → records', () => {
 });
 
 describe('capture rules', () => {
+  it('a slash command typed with arguments is a request: "/name args"; without arguments it stays a wrapper', () => {
+    const t = transcript('slash', '/home/u/app');
+    user(t, '<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>check the auth middleware for token leaks</command-args>');
+    assistant(t, [{ text: 'The auth middleware logs the raw header on errors; I removed that line.' }]);
+    user(t, '<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>');
+    user(t, 'Now explain how the session cookie is signed');
+    assistant(t, [{ text: 'It is signed with HMAC-SHA256 using the key from the vault.' }]);
+    const p = parseTranscript(text(t));
+    assert.deepEqual(p.turns.map((x) => x.question), ['/review check the auth middleware for token leaks', 'Now explain how the session cookie is signed']);
+    assert.equal(p.turns[0]?.answer, 'The auth middleware logs the raw header on errors; I removed that line.', 'its own answer, not appended to an earlier turn');
+  });
+
   it('a short prompt with no earlier turn is dropped; after one, it continues that turn', () => {
     const t = transcript();
     user(t, 'yes');
@@ -156,6 +169,76 @@ describe('conformance: real Claude Code transcripts (../shared/fixtures)', { ski
       }
     });
   }
+  // What a person reading each session would name as its requests, in order: the first 32
+  // characters of the request and a digest of the last 80 characters of its final answer
+  // (no copies of the fixture text). A slash command typed with arguments is a request
+  // ("/handgemacht:create-beads websearch …" in spotter-subagent); one without is not.
+  const REQUESTS: Record<string, Array<[string, string]>> = {
+  "session-196820da.jsonl.gz": [
+    ["ultrathink there is logic that t", "889bec1856"],
+    ["it's good, but the issue is that", "b7d36a8fd6"],
+    ["we don't control claude code pro", "664b2250df"],
+    ["don't produce code, design solut", "edbcef2de1"],
+    ["more context: the issue must be ", "1e693c4c61"],
+    ["analyze history.jsonl. /clear co", "cdbca703df"],
+    ["great, but there is existing log", "8c4eafa873"],
+    ["there is no need to track existi", "ca5ee0e267"],
+    ["not getting about finalizing all", "b6c1597074"],
+    ["the main idea is fine, however s", "0c1c62dea7"],
+    ["great, but keep in mind that new", "5ec99542b6"],
+    ["great, prepare focused step by s", "014d7ce8f3"],
+    ["create document in /specs folder", "35f8b4ec7e"],
+  ],
+  "session-3fe1b6bc.jsonl.gz": [
+    ["analyze existing codex folder fo", "6e34bd00ce"],
+    ["a - run codex exec command to ch", "dff1ec3e2a"],
+    ["doublecheck 019b7f04-0b04-7cd3-b", "0f00b11328"],
+    ["TODO is not acceptable, implemen", "e8d1a79f8f"],
+  ],
+  "session-624a4a58.jsonl.gz": [
+    ["@src/providers/plugins/sso/ARCHI", "88ddcdb05f"],
+    ["it's bad idea, since entire conv", "7acf888ee0"],
+    ["track it in the same file as met", "56c59efc06"],
+    ["don't create separate documents.", "3a31d89ccf"],
+    ["no, it's not phase 1 there bunch", "55af13fc26"],
+    ["ir's not jsonl file. it's json f", "c93c42a8f3"],
+    ["I think that processedRecordIds ", "ecd08fcf69"],
+    ["don't add notes, looks like ther", "039a5ab586"],
+    ["what about edge cases and error ", "6d683b278c"],
+    ["before providing proposal for ph", "36e36e5b1e"],
+    ["show me json strcuture for sessi", "335f73f18a"],
+    ["there are no tracking of failure", "7c9e66071b"],
+    ["conversationId is the same as se", "1ecb1ef5a2"],
+    ["update phase 4.1 document", "674551bcc7"],
+  ],
+  "session-9eda1058.jsonl.gz": [
+    ["show tools and store response in", "e53e658947"],
+    ["explore more of current repo", "e417962e0c"],
+    ["what else?", "73c681525d"],
+  ],
+  "spotter-short.jsonl.gz": [
+    ["mix phx.server doesnt seem to st", "b471ec7241"],
+  ],
+  "spotter-subagent.jsonl.gz": [
+    ["/handgemacht:create-beads websea", "f555d0e8ed"],
+    ["create the beads", "7e5cedc398"],
+  ],
+  "spotter-tool_heavy.jsonl.gz": [
+    ["start phoenix in background", "4e5fbfc116"],
+  ],
+  };
+  const digest = (s: string) => createHash('sha1').update(Array.from(s).slice(-80).join('')).digest('hex').slice(0, 10);
+  it('every fixture is listed', () => assert.deepEqual(files.slice().sort(), Object.keys(REQUESTS).sort()));
+  for (const [f, expected] of Object.entries(REQUESTS)) {
+    it(`${f}: each request a person would name is exactly one memory, with its final answer`, () => {
+      const p = parseTranscript(gunzipSync(readFileSync(join(dir, f))).toString('utf8'));
+      assert.deepEqual(
+        p.turns.map((t) => [Array.from(t.question).slice(0, 32).join(''), digest(t.answer)]),
+        expected,
+      );
+    });
+  }
+
   it('subagent traffic (isSidechain) never becomes a memory', () => {
     const body = gunzipSync(readFileSync(join(dir, 'spotter-subagent.jsonl.gz'))).toString('utf8');
     const sidechainPrompts = body

@@ -61,6 +61,8 @@ interface Entry {
 const WRAPPER_TAGS = ['command-name', 'command-message', 'command-args', 'local-command-stdout', 'local-command-stderr', 'local-command-caveat', 'system-reminder'];
 const WRAPPER_RE = new RegExp(`<(${WRAPPER_TAGS.join('|')})>[\\s\\S]*?</\\1>`, 'g');
 const SYSTEM_REMINDER_RE = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+const SLASH_COMMAND_RE = /<command-name>([^<]*)<\/command-name>/;
+const COMMAND_ARGS_RE = /<command-args>([\s\S]*?)<\/command-args>/;
 const FILE_KEYS = ['file_path', 'path', 'notebook_path', 'filePath'];
 
 function userText(content: string | Block[] | undefined): string | undefined {
@@ -79,6 +81,12 @@ export function promptText(e: Entry): string | undefined {
   const trimmed = raw.trim();
   if (trimmed.startsWith('[Request interrupted by user')) return undefined;
   if (trimmed.startsWith('<task-notification>')) return undefined;
+  // A slash command typed with arguments is a request: "/review check the auth middleware".
+  const command = SLASH_COMMAND_RE.exec(trimmed);
+  if (command) {
+    const args = (COMMAND_ARGS_RE.exec(trimmed)?.[1] ?? '').trim();
+    if (args.length > 0) return `${(command[1] ?? '').trim()} ${args}`.replace(SYSTEM_REMINDER_RE, '').trim();
+  }
   if (trimmed.replace(WRAPPER_RE, '').trim().length === 0) return undefined;
   // Reminders the harness injects into a real prompt are not the person's words.
   return trimmed.replace(SYSTEM_REMINDER_RE, '').trim();
