@@ -81,6 +81,35 @@ describe('capture pipeline', () => {
     assert.ok(out.redactions >= 3);
   });
 
+  it('a turn with broken UTF-16 (a lone surrogate) is stored once, not "updated" on every Stop', async () => {
+    const t = transcript('surrogate', '/home/u/app');
+    user(t, `Why does the log show \uD83D garbage in the heron report?`);
+    assistant(t, [{ text: `A truncated emoji \uDE00 from the exporter: fixed by cutting on code points.` }]);
+    const p = join(w.dir, 'surrogate.jsonl');
+    writeFileSync(p, text(t));
+    const first = await run(p, new Date('2026-06-01T12:00:00Z'));
+    assert.equal(first.added, 1);
+    const again = await run(p, new Date('2026-06-01T12:05:00Z'));
+    assert.deepEqual([again.added, again.updated, again.unchanged], [0, 0, 1]);
+    assert.ok(readFileSync(join(w.exportDir, '2026-03_laptop.jsonl'), 'utf8').includes('\uFFFD'));
+  });
+
+  it('a huge transcript line is skipped and counted, unparsed; the real turns are captured', async () => {
+    const t = transcript('huge', '/home/u/app');
+    user(t, 'Summarise the heron incident log for me please');
+    assistant(t, [{ tool: 'Read', input: { file_path: '/var/log/heron.log' } }]);
+    user(t, [{ type: 'tool_result', content: 'x'.repeat(20 * 1024 * 1024) }]);
+    assistant(t, [{ text: 'The heron incident was a full disk at 03:10.' }]);
+    const p = join(w.dir, 'huge.jsonl');
+    writeFileSync(p, text(t));
+    const started = Date.now();
+    const out = await run(p, new Date('2026-06-01T12:00:00Z'));
+    assert.equal(out.added, 1);
+    assert.equal(out.badLines, 1);
+    assert.match(out.problems.join('\n'), /1 transcript line\(s\) over 4 MB skipped/);
+    assert.ok(Date.now() - started < 30_000);
+  });
+
   it('a model that cannot load writes the memories pending, and says so', async () => {
     const t = transcript('offline', '/home/u/app');
     user(t, 'Why is the heron queue stuck on Mondays?');

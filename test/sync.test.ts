@@ -230,6 +230,22 @@ describe('session-start --inject', () => {
     const s = m.cli(['session-start', '--inject', '--cwd', CWD], { input: '' });
     assert.equal(s.stdout, '');
   });
+
+  it('by hand, the project is the transcript\'s own cwd, never the folder the command runs in; exclusions see it', () => {
+    const m = world.machine('byhand', { extra: '[privacy]\nexclude_projects = ["secret-*"]' });
+    // Run from the memory checkout (the test runner's folder), as the README shows.
+    const pub = place(m, conversation('s-hand', [['Which port does the pelican service use?', 'The pelican service listens on 8443.']], { cwd: '/home/u/pelican' }));
+    const r = m.cli(['session-end', '--foreground', '--json', '--transcript', pub]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { added: number }).added, 1);
+    assert.deepEqual(exportLines(m).filter((l) => l.machine === 'byhand').map((l) => (l as unknown as { project: string }).project), ['pelican']);
+    // A folder named like an excluded pattern inside another repository: excluded.
+    const secret = place(m, conversation('s-hand-2', [['Notes on the client contract renewal', 'The renewal is due in March.']], { cwd: '/home/u/mono/secret-y' }));
+    const r2 = m.cli(['session-end', '--foreground', '--json', '--transcript', secret]);
+    assert.equal(r2.code, 0, r2.stderr);
+    assert.equal((JSON.parse(r2.stdout) as { added: number; excluded: number }).added, 0);
+    assert.ok(!exportLines(m).some((l) => (l as unknown as { question?: string }).question?.includes('contract renewal')));
+  });
 });
 
 describe('import', () => {

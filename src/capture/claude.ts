@@ -18,6 +18,16 @@ export interface CaptureLimits {
 
 export const DEFAULT_LIMITS: CaptureLimits = { minQuestion: 10, maxQuestion: 2000, minAnswer: 10, maxAnswer: 4000 };
 
+/** Transcript lines longer than this are skipped and counted, never parsed. */
+export const MAX_TRANSCRIPT_LINE_CHARS = 4 * 1024 * 1024;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Lone UTF-16 surrogates (broken text) as U+FFFD, as UTF-8 storage has them. */
+export function wellFormed(s: string): string {
+  return s.replace(LONE_SURROGATE, '\uFFFD');
+}
+
 /** Marks where text was cut, so a reader never mistakes an excerpt for the whole. */
 export const CUT_MARK = '[…]';
 
@@ -37,6 +47,8 @@ export interface ParsedTranscript {
   turns: Turn[];
   /** Lines that were not JSON objects. */
   badLines: number;
+  /** Lines over MAX_TRANSCRIPT_LINE_CHARS, skipped unread (a pasted dump, a huge tool result). */
+  oversizeLines: number;
   /** Entries dropped because their uuid was already seen (resumed sessions). */
   duplicates: number;
   sessionId?: string;
@@ -141,8 +153,12 @@ interface OpenTurn {
  * `clean` (privacy: `<private>` spans and secrets) runs on the whole prompt and on each
  * answer block before anything is cut, so a secret at the limit cannot leave a prefix.
  */
-export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LIMITS, clean: (s: string) => string = (s) => s): ParsedTranscript {
-  const out: ParsedTranscript = { turns: [], badLines: 0, duplicates: 0 };
+export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LIMITS, cleanText: (s: string) => string = (s) => s): ParsedTranscript {
+  // Text compared with what was stored before must be exactly as it will be stored: a lone
+  // surrogate becomes U+FFFD in SQLite, so it does here too (else the turn is "updated"
+  // on every Stop).
+  const clean = (s: string) => cleanText(wellFormed(s));
+  const out: ParsedTranscript = { turns: [], badLines: 0, oversizeLines: 0, duplicates: 0 };
   const seen = new Set<string>();
   let open: OpenTurn | undefined;
 
@@ -169,6 +185,12 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
   };
 
   for (const line of text.split('\n')) {
+    if (line.length > MAX_TRANSCRIPT_LINE_CHARS) {
+      // Parsing a 100 MB line costs seconds and gigabytes on every Stop; nothing in it is a
+      // prompt a person typed (those are cut at 2,000 characters anyway).
+      out.oversizeLines++;
+      continue;
+    }
     if (line.trim().length === 0) continue;
     let e: Entry;
     try {

@@ -84,7 +84,8 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     out.transcripts++;
     // Privacy first, on the whole text: cutting comes after (a key at the limit leaves no prefix).
     const parsed = parseTranscript(text, limitsOf(config), (s) => cleanText(s, config.privacy.redact).text);
-    out.badLines += parsed.badLines;
+    out.badLines += parsed.badLines + parsed.oversizeLines;
+    if (parsed.oversizeLines > 0) out.problems.push(`${parsed.oversizeLines} transcript line(s) over 4 MB skipped in ${ref.path} (a pasted dump or a huge tool output; nothing a person typed is that long)`);
     const cwd = ref.cwd ?? parsed.cwd;
     const key = cwd ?? '';
     let project = projects.get(key);

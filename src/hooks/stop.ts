@@ -11,7 +11,10 @@ import { enqueue, queueDirFor, workerLockFor } from './queue.js';
 export interface SessionEndRequest {
   transcript?: string;
   sessionId?: string;
+  /** The session's folder (hook input or --cwd): overrides the transcript's own cwd. */
   cwd?: string;
+  /** Only to find the newest transcript when none is named (the folder a person runs the command in): never the project. */
+  locateIn?: string;
   push: boolean;
 }
 
@@ -19,17 +22,18 @@ export interface SessionEndRequest {
  * Which transcript to read: the given one, else the newest of the cwd's project folder
  * (`projectsDir` is asked only then: the hook does not parse the config for it otherwise).
  */
-export async function resolveTranscript(projectsDir: () => string | Promise<string>, req: Pick<SessionEndRequest, 'transcript' | 'cwd'>): Promise<{ path?: string; problem?: string }> {
+export async function resolveTranscript(projectsDir: () => string | Promise<string>, req: Pick<SessionEndRequest, 'transcript' | 'cwd' | 'locateIn'>): Promise<{ path?: string; problem?: string }> {
   if (req.transcript) {
     if (!existsSync(req.transcript)) return { problem: `transcript ${req.transcript} does not exist` };
     if (!statSync(req.transcript).isFile()) return { problem: `transcript ${req.transcript} is not a file` };
     return { path: req.transcript };
   }
-  if (!req.cwd) return { problem: 'no transcript given (hook input has no transcript_path, and no --transcript)' };
+  const folder = req.cwd ?? req.locateIn;
+  if (!folder) return { problem: 'no transcript given (hook input has no transcript_path, and no --transcript)' };
   const { encodeProjectDir, listTranscripts } = await import('../capture/project.js');
-  const dir = join(await projectsDir(), encodeProjectDir(req.cwd));
+  const dir = join(await projectsDir(), encodeProjectDir(folder));
   const newest = listTranscripts(dir)[0];
-  if (!newest) return { problem: `no transcript found for ${req.cwd} (looked in ${dir})` };
+  if (!newest) return { problem: `no transcript found for ${folder} (looked in ${dir})` };
   return { path: newest.path };
 }
 

@@ -88,8 +88,10 @@ async function sessionEndForeground(ctx: Context, flags: EndFlags): Promise<numb
   const run = await runSessionEnd(rt, {
     ...(flags.transcript ? { transcript: flags.transcript } : {}),
     ...(flags.session ? { sessionId: flags.session } : {}),
-    // The folder the command runs in only helps find a transcript; it never names a project.
-    ...(flags.cwd ? { cwd: flags.cwd } : flags.transcript ? {} : { cwd: ctx.io.cwd }),
+    ...(flags.cwd ? { cwd: flags.cwd } : {}),
+    // The folder the command runs in only helps find a transcript; it never names the project:
+    // the transcript's own cwd does (or --cwd).
+    locateIn: ctx.io.cwd,
     push: flags.push,
   });
   if (!run) return 1;
