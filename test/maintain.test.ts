@@ -151,6 +151,44 @@ describe('monthly-merge never deletes what it cannot read', () => {
   });
 });
 
+describe('scrub', () => {
+  it('re-applies today\'s rules to every field; its replacement file removes every secret from every blob in history', () => {
+    const m = world.machine('scrubber');
+    start(m);
+    const token = `ghp_${'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8N'}`; // assembled: no scanner hit on this file
+    const pem = ['-----BEGIN RSA ', 'PRIVATE KEY-----\nMIIEow"IBAAK\\CAQEA\n-----END RSA ', 'PRIVATE KEY-----'].join('');
+    // What an older version stored unredacted, already pushed: quotes, a backslash and newlines in the secrets.
+    const old = rec({
+      id: 'leaky', machine: 'scrubber', timestamp: '2026-11-02T10:00:00.000Z',
+      question: 'How do we connect to the billing database?',
+      answer: `Use postgres://admin:p"a\\ss@db.internal/billing and this key:\n${pem}`,
+      cwd: `/home/u/${token}-checkout`, git_branch: `fix/${token}`, files: [`/home/u/${token}-checkout/db.ts`],
+    });
+    writeFileSync(join(m.exportDir, '2026-11_scrubber.jsonl'), `${encodeEntry(old)}\n`);
+    git(m.repo, 'add', '-A');
+    git(m.repo, 'commit', '-q', '-m', 'an old, leaky capture');
+    const r = m.cli(['scrub', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { changed: number; counts: Record<string, number>; replacements: string };
+    assert.equal(out.changed, 1);
+    assert.ok(out.counts['url-password'] === 1 && out.counts['private-key'] === 1 && (out.counts['github-token'] ?? 0) >= 3, JSON.stringify(out.counts));
+    const shown = JSON.parse(m.cli(['show', '--json', 'leaky']).stdout) as { answer: string; cwd: string; git_branch: string; files: string[] };
+    assert.ok(!JSON.stringify(shown).includes('ghp_') && !shown.answer.includes('BEGIN RSA') && !shown.answer.includes('p"a'), 'the live version is clean in every field');
+    // Apply the replacement file to every blob git holds, as git filter-repo --replace-text would.
+    const pairs = readFileSync(out.replacements, 'utf8').split('\n').filter((l) => l.length > 0).map((l) => l.split('==>') as [string, string]);
+    const blobs = git(m.repo, 'rev-list', '--all', '--objects').split('\n').map((l) => l.split(' ')[0] as string)
+      .filter((sha) => git(m.repo, 'cat-file', '-t', sha) === 'blob');
+    let checked = 0;
+    for (const sha of blobs) {
+      let text = git(m.repo, 'cat-file', '-p', sha);
+      for (const [from, to] of pairs) text = text.split(from).join(to);
+      for (const leak of [token, 'p\\"a\\\\ss', 'MIIEow', 'BEGIN RSA PRIVATE']) assert.ok(!text.includes(leak), `${leak} survives in blob ${sha}`);
+      checked++;
+    }
+    assert.ok(checked >= 3, `${checked} blobs checked`);
+  });
+});
+
 describe('forget and show', () => {
   it('forget on one machine: gone at once there, on the other after session-start, and for good', () => {
     const a = world.machine('keeper');

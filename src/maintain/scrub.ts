@@ -5,7 +5,7 @@
  */
 import { appendToCurrentMonth } from '../export/files.js';
 import { supersedingTime } from '../export/jsonl.js';
-import { cleanText } from '../privacy/redact.js';
+import { cleanText, type RedactResult } from '../privacy/redact.js';
 import { rowToRecord, type Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
 
@@ -29,16 +29,28 @@ export function scrubMemories(store: Store, opts: { exportDir: string; machine: 
     after = rows[rows.length - 1]?.rowid ?? after;
     for (const row of rows) {
       res.scanned++;
-      const q = cleanText(row.question, opts.redact);
-      const a = cleanText(row.answer, opts.redact);
-      if (q.text === row.question && a.text === row.answer) continue;
-      res.changed++;
-      for (const c of [q.counts, a.counts]) for (const [k, n] of Object.entries(c)) res.counts[k] = (res.counts[k] ?? 0) + n;
-      for (const s of [...q.found, ...a.found]) if (s.trim().length > 0) secrets.add(s);
-      if (opts.dryRun) continue;
+      // Every stored field, as capture does now: question, answer, cwd, branch, files, tools.
       const r = rowToRecord(row);
-      r.question = q.text;
-      r.answer = a.text;
+      const before = JSON.stringify([r.question, r.answer, r.cwd, r.git_branch, r.files, r.extra?.tools]);
+      const results: RedactResult[] = [];
+      const clean = (s: string) => {
+        const c = cleanText(s, opts.redact);
+        results.push(c);
+        // cleanText trims; a field with nothing to redact keeps its exact text.
+        return Object.keys(c.counts).length > 0 ? c.text : s;
+      };
+      r.question = clean(r.question);
+      r.answer = clean(r.answer);
+      if (r.cwd !== undefined) r.cwd = clean(r.cwd);
+      if (r.git_branch !== undefined) r.git_branch = clean(r.git_branch);
+      if (r.files) r.files = r.files.map(clean);
+      const tools = r.extra?.tools;
+      if (r.extra && Array.isArray(tools)) r.extra = { ...r.extra, tools: tools.map((t) => (typeof t === 'string' ? clean(t) : t)) };
+      if (JSON.stringify([r.question, r.answer, r.cwd, r.git_branch, r.files, r.extra?.tools]) === before) continue;
+      res.changed++;
+      for (const c of results) for (const [k, n] of Object.entries(c.counts)) res.counts[k] = (res.counts[k] ?? 0) + n;
+      for (const c of results) for (const s of c.found) if (s.trim().length > 0) secrets.add(s);
+      if (opts.dryRun) continue;
       r.updated_at = supersedingTime(row.version_ms, opts.now.getTime());
       const v = row.has_vector ? store.vectorOf(row.rowid) : undefined;
       if (v) {
@@ -55,4 +67,23 @@ export function scrubMemories(store: Store, opts: { exportDir: string; machine: 
     res.file = appendToCurrentMonth(opts.exportDir, opts.machine, opts.now, out);
   }
   return res;
+}
+
+/**
+ * The history-rewrite file for `git filter-repo --replace-text`: one `literal==>[REDACTED]`
+ * line per form in which git stores each secret. Blobs hold JSONL, where a secret appears
+ * JSON-escaped (`"` as `\"`, `\` as `\\`, a newline as `\n`, a tab as `\t`): that form is
+ * always one line, so multi-line secrets (key blocks, <private> spans) are covered too; the
+ * raw form is listed as well wherever it fits on one line. Longest first, so a secret that
+ * contains another is replaced whole.
+ */
+export function replacementLines(secrets: string[]): string {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    const escaped = JSON.stringify(s).slice(1, -1);
+    if (escaped.length > 0) forms.add(escaped);
+    if (!/[\r\n]/.test(s) && s.length > 0) forms.add(s);
+  }
+  const lines = [...forms].filter((f) => !f.includes('==>')).sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  return lines.length > 0 ? `${lines.map((f) => `${f}==>[REDACTED]`).join('\n')}\n` : '';
 }

@@ -17,6 +17,7 @@ import { runtimeOf } from '../hook-runtime.js';
 import { positiveInt } from '../options.js';
 import { cut } from '../render.js';
 import type { Runner } from '../program.js';
+import { replacementLines } from '../../maintain/scrub.js';
 
 export function registerMemories(program: Command, run: Runner): void {
   program
@@ -179,7 +180,7 @@ async function scrub(ctx: Context, flags: { dryRun?: boolean; push: boolean; jso
       if (repo) sync = await commitAndPush(rt, repo, `memory: scrub ${res.changed} memories (${ctx.config.general.machine_name})`, flags.push);
       // For rewriting history: git filter-repo --replace-text takes "literal==>replacement" lines.
       replacements = join(dirname(ctx.config.general.db_path), 'scrub-replacements.txt');
-      writeFileSync(replacements, res.secrets.map((s) => `${s.replace(/\n/g, '\\n')}==>[REDACTED]`).join('\n') + '\n', { mode: 0o600 });
+      writeFileSync(replacements, replacementLines(res.secrets), { mode: 0o600 });
     }
     if (flags.json) {
       printJson(ctx.io, { scanned: res.scanned, changed: res.changed, counts: res.counts, dry_run: flags.dryRun === true, committed: sync?.committed ?? false, replacements: replacements ?? null });
