@@ -245,6 +245,16 @@ describe('session-start --inject', () => {
     assert.equal(r2.code, 0, r2.stderr);
     assert.equal((JSON.parse(r2.stdout) as { added: number; excluded: number }).added, 0);
     assert.ok(!exportLines(m).some((l) => (l as unknown as { question?: string }).question?.includes('contract renewal')));
+    // What was withheld is told: by the run itself, and by status since install.
+    const token = `ghp_${'Aa1Bb2Cc3Dd4Ee5Ff6Gg7Hh8Ii9Jj0Kk1Ll2Mm'}`;
+    const leak = place(m, conversation('s-hand-3', [['Why does the pelican deploy fail with 401?', `The deploy used the revoked token ${token}; a new one fixed it.`]], { cwd: '/home/u/pelican' }));
+    const r3 = m.cli(['session-end', '--foreground', '--transcript', leak]);
+    assert.equal(r3.code, 0, r3.stderr);
+    assert.match(r3.stderr, /redacted 1 github-token/);
+    const st = JSON.parse(m.cli(['status', '--json']).stdout) as { privacy: { redactions: Record<string, number>; excluded_sessions: number } };
+    assert.deepEqual(st.privacy.redactions, { 'github-token': 1 });
+    assert.equal(st.privacy.excluded_sessions, 1);
+    assert.match(m.cli(['status']).stdout, /withheld +1 github-token; 1 excluded sessions/);
   });
 });
 

@@ -48,6 +48,10 @@ export interface CaptureOutcome {
   embedded: number;
   pending: number;
   redactions: number;
+  /** Redactions in the memories written by this run, by kind (`[REDACTED:kind]`). */
+  redactionsByKind: Record<string, number>;
+  /** Sessions (transcripts) of an excluded project, not captured. */
+  excludedSessions: number;
   files: string[];
   problems: string[];
 }
@@ -65,7 +69,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
   const { config, store } = deps;
   const out: CaptureOutcome = {
     transcripts: 0, turns: 0, added: 0, updated: 0, unchanged: 0, forgotten: 0, excluded: 0, badLines: 0,
-    embedded: 0, pending: 0, redactions: 0, files: [], problems: [],
+    embedded: 0, pending: 0, redactions: 0, redactionsByKind: {}, excludedSessions: 0, files: [], problems: [],
   };
   const nowIso = deps.now().toISOString();
   const fresh = new Map<string, MemoryRecord>();
@@ -95,6 +99,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     }
     if (isExcluded(config.privacy.exclude_projects, project, cwd)) {
       out.excluded += parsed.turns.length;
+      if (parsed.turns.length > 0) out.excludedSessions++;
       continue;
     }
     for (const turn of parsed.turns) {
@@ -113,7 +118,13 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
         continue;
       }
       if (r.question.length === 0 || r.answer.length === 0) continue; // all of it was <private>
-      out.redactions += Math.max(0, redactionTags(r) - (existing ? redactionTags(existing) : 0));
+      const tags = redactionKinds(r);
+      const before = existing ? redactionKinds(existing) : {};
+      for (const [k, n] of Object.entries(tags)) {
+        const added = Math.max(0, n - (before[k] ?? 0));
+        if (added > 0) out.redactionsByKind[k] = (out.redactionsByKind[k] ?? 0) + added;
+        out.redactions += added;
+      }
       // A grown answer must win over the version it replaces even if this clock stepped back.
       if (existing) r.updated_at = supersedingTime(existing.version_ms, Date.parse(nowIso));
       const prev = fresh.get(r.id);
@@ -160,12 +171,16 @@ export function cleanFields(r: MemoryRecord, redact: boolean): MemoryRecord {
   return r;
 }
 
-const TAG_RE = /\[REDACTED:[a-z0-9-]+\]/g;
+const TAG_RE = /\[REDACTED:([a-z0-9-]+)\]/g;
 
-/** How many redactions a record's text fields hold. */
-function redactionTags(r: { question: string; answer: string; cwd?: string | null; git_branch?: string | null; files?: string[] | string | null }): number {
+/** The redactions a record's text fields hold, by kind. */
+function redactionKinds(r: { question: string; answer: string; cwd?: string | null; git_branch?: string | null; files?: string[] | string | null }): Record<string, number> {
   const files = Array.isArray(r.files) ? r.files.join('\n') : (r.files ?? '');
-  return [r.question, r.answer, r.cwd ?? '', r.git_branch ?? '', files].reduce((n, s) => n + (s.match(TAG_RE)?.length ?? 0), 0);
+  const out: Record<string, number> = {};
+  for (const s of [r.question, r.answer, r.cwd ?? '', r.git_branch ?? '', files]) {
+    for (const m of s.matchAll(TAG_RE)) out[m[1] as string] = (out[m[1] as string] ?? 0) + 1;
+  }
+  return out;
 }
 
 function safeSize(path: string): number {

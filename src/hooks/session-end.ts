@@ -3,6 +3,7 @@
  * capture the transcript, append, update the cache, commit, push.
  */
 import { basename } from 'node:path';
+import { addPrivacyStats, describeRedactions } from '../privacy/stats.js';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { openCache } from '../store/cache.js';
 import { captureTranscripts, type CaptureOutcome, type TranscriptRef } from './capture.js';
@@ -43,6 +44,11 @@ export async function captureLocked(rt: Runtime, refs: TranscriptRef[], opts: Ca
     store.close();
   }
   for (const p of capture.problems) rt.log.warn(p);
+  try {
+    addPrivacyStats(rt.config.baseDir, rt.now(), { redactions: capture.redactionsByKind, excludedSessions: capture.excludedSessions });
+  } catch {
+    /* a tally only: never worth failing a capture */
+  }
   if (capture.files.length > 0) openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) })).store.close();
   return capture;
 }
@@ -82,6 +88,6 @@ export async function runSessionEnd(rt: Runtime, req: SessionEndRequest): Promis
     message: (c) => `memory: ${rt.config.general.machine_name} +${c.added} ~${c.updated} (session ${req.sessionId ?? basename(path, '.jsonl')})`,
   });
   const c = run.capture;
-  rt.log.info(`session-end ${path}: ${c.turns} turns, ${c.added} new, ${c.updated} updated, ${c.unchanged} unchanged${c.pending ? `, ${c.pending} pending embedding` : ''}${run.sync?.committed ? `, committed ${run.sync.sha?.slice(0, 8) ?? ''}` : ''}`);
+  rt.log.info(`session-end ${path}: ${c.turns} turns, ${c.added} new, ${c.updated} updated, ${c.unchanged} unchanged${c.pending ? `, ${c.pending} pending embedding` : ''}${c.redactions ? `, redacted ${describeRedactions(c.redactionsByKind)}` : ''}${c.excludedSessions ? ', excluded by [privacy] exclude_projects' : ''}${run.sync?.committed ? `, committed ${run.sync.sha?.slice(0, 8) ?? ''}` : ''}`);
   return run;
 }

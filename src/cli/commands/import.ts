@@ -9,6 +9,7 @@ import { runtimeOf } from '../hook-runtime.js';
 import { parseDate } from '../options.js';
 import { progressBar } from '../progress.js';
 import type { Runner } from '../program.js';
+import { describeRedactions } from '../../privacy/stats.js';
 
 interface ImportFlags {
   all?: boolean;
@@ -67,7 +68,8 @@ async function runImport(ctx: Context, flags: ImportFlags): Promise<number> {
   }
   ctx.io.stdout.write(
     `Imported ${c.transcripts} transcripts: ${c.added} new memories, ${c.updated} updated, ${c.unchanged} already saved` +
-      `${c.excluded ? `, ${c.excluded} excluded by [privacy]` : ''}${c.forgotten ? `, ${c.forgotten} forgotten (kept out)` : ''}.\n` +
+      `${c.excluded ? `, ${c.excluded} turns of ${c.excludedSessions} sessions excluded by [privacy]` : ''}${c.forgotten ? `, ${c.forgotten} forgotten (kept out)` : ''}.\n` +
+      `${c.redactions ? `Redacted before saving: ${describeRedactions(c.redactionsByKind)}.\n` : ''}` +
       `${c.pending ? `${c.pending} saved without embedding: run \`memory rebuild --with-model\` when the model is available.\n` : ''}` +
       `${res.sync?.committed ? `Committed${res.sync.push ? ` (push: ${res.sync.push.status})` : ''}.\n` : ''}`,
   );
