@@ -303,7 +303,7 @@ describe('cache: vectors', () => {
     }
   });
 
-  it('vector search looks past the decay window when the window holds too few candidates', async () => {
+  it('vector search finds memories years old: no recency window hides them', async () => {
     const old = [0, 1, 2].map((i) =>
       rec({ id: `old${i}`, timestamp: `2023-0${i + 1}-01T00:00:00.000Z`, question: `old question ${i}`, answer: `old answer ${i}`, model: 'm', embedding: vec(1, i, 0) }),
     );

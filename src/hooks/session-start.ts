@@ -8,10 +8,9 @@ import { errorMessage } from '../errors.js';
 import { acquireLock } from '../export/lock.js';
 import { isExcluded } from '../privacy/exclude.js';
 import { openCache } from '../store/cache.js';
-import { findRepo } from '../sync/git.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection } from './inject.js';
-import { repoLockPath } from '../sync/git.js';
+import { findRepo, repoLockPath } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
 import { memoryRemote, syncNotices, syncNow } from './sync-run.js';
 
@@ -37,6 +36,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
   const report: SessionStartReport = { records: 0, injected: 0, context: '', notices: [] };
   const { config } = rt;
   const repo = await findRepo(config.general.export_dir);
+  let named: boolean | undefined;
   if (repo && req.pull) {
     let release: (() => void) | undefined;
     try {
@@ -48,6 +48,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
     if (release) {
       try {
         const sync = await syncNow(rt, repo, { timeoutMs: config.sync.pull_timeout_ms });
+        named = sync.unnamed !== true;
         report.committed = sync.committed;
         if (sync.pull) report.pulled = sync.pull.status;
         if (sync.push) report.pushed = sync.push.status;
@@ -60,7 +61,8 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
   }
   if (repo) {
     try {
-      const named = (await memoryRemote(rt, repo)) !== undefined;
+      // syncNow already knows; only a --no-pull start asks (one more git call per start otherwise).
+      named ??= (await memoryRemote(rt, repo)) !== undefined;
       const { notices, told } = syncNotices(rt, readSyncState(repo.gitDir), named);
       if (told.length > 0) updateSyncState(repo.gitDir, (s) => (s.told = [...new Set([...(s.told ?? []), ...told])]));
       report.notices = notices;
