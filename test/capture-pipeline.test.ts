@@ -1,6 +1,6 @@
 /** The capture pipeline in process, with the clock and the model handed in as arguments. */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadConfig } from '../src/config/load.js';
@@ -16,6 +16,10 @@ beforeEach(() => (w = makeWorld()));
 afterEach(() => w.cleanup());
 
 function run(transcriptPath: string, now: Date, loadModel = true) {
+  return runMany([transcriptPath], now, loadModel);
+}
+
+function runMany(transcriptPaths: string[], now: Date, loadModel = true) {
   const { config } = loadConfig({ configPath: w.config, env: {} });
   const cache = { dbPath: config.general.db_path, exportDir: config.general.export_dir, model: 'tiny-model', dim: 0 };
   const { store } = openCache(cache);
@@ -29,7 +33,7 @@ function run(transcriptPath: string, now: Date, loadModel = true) {
         : () => Promise.reject(new Error('model offline')),
       log: fileLogger(join(w.dir, 'test.log')),
     },
-    [{ path: transcriptPath }],
+    transcriptPaths.map((path) => ({ path })),
   ).finally(() => {
     store.close();
     openCache(cache).store.close();
@@ -109,6 +113,39 @@ describe('capture pipeline', () => {
     assert.match(out.problems.join('\n'), /1 transcript line\(s\) over 4 MB skipped/);
     assert.ok(Date.now() - started < 30_000);
   });
+
+  for (const copiedUnder of ['the new session id', 'the original session id']) {
+    it(`a resumed session that copies earlier turns (under ${copiedUnder}) adds only its new turn`, async () => {
+      const original = transcript('orig-session', '/home/u/app');
+      user(original, 'How do we rotate the heron signing keys?');
+      assistant(original, [{ text: 'Run rotate-keys, then redeploy the heron signer.' }]);
+      user(original, 'And where are the old heron keys archived?');
+      assistant(original, [{ text: 'In the vault under heron/archive, for 90 days.' }]);
+      const p1 = join(w.dir, 'orig-session.jsonl');
+      writeFileSync(p1, text(original));
+      assert.equal((await run(p1, new Date('2026-06-01T12:00:00Z'))).added, 2);
+      // claude --resume: a new transcript that starts with copies of the earlier entries.
+      const resumed = transcript('new-session', '/home/u/app');
+      resumed.clock = original.clock + 60_000;
+      const copies = original.lines.map((l) => {
+        const e = JSON.parse(l) as Record<string, unknown>;
+        if (copiedUnder === 'the new session id') e.sessionId = 'new-session';
+        return JSON.stringify(e);
+      });
+      user(resumed, 'Now schedule the next heron key rotation');
+      assistant(resumed, [{ text: 'Scheduled for the first Monday of next month.' }]);
+      const p2 = join(w.dir, 'new-session.jsonl');
+      writeFileSync(p2, `${[...copies, ...resumed.lines].join('\n')}\n`);
+      const second = await run(p2, new Date('2026-06-02T12:00:00Z'));
+      assert.deepEqual([second.added, second.updated, second.unchanged], [1, 0, 2]);
+      // Both transcripts read in one run (import): still no double.
+      rmSync(w.exportDir, { recursive: true, force: true });
+      mkdirSync(w.exportDir);
+      rmSync(join(w.dir, '.cache'), { recursive: true, force: true });
+      const both = await runMany([p1, p2], new Date('2026-06-03T12:00:00Z'));
+      assert.equal(both.added, 3);
+    });
+  }
 
   it('a model that cannot load writes the memories pending, and says so', async () => {
     const t = transcript('offline', '/home/u/app');

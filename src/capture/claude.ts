@@ -275,6 +275,8 @@ export function turnToRecord(t: Turn, ctx: RecordContext): MemoryRecord {
   if (t.cwd) r.cwd = t.cwd;
   if (t.gitBranch) r.git_branch = t.gitBranch;
   if (t.files.length > 0) r.files = t.files;
-  if (t.tools.length > 0) r.extra = { tools: t.tools };
+  // The prompt's own uuid, kept (an unknown field for the v1 format): a resumed session that
+  // copies this entry into a new transcript is recognised as the same memory by it.
+  r.extra = { ...(t.tools.length > 0 ? { tools: t.tools } : {}), prompt_uuid: t.promptUuid };
   return r;
 }

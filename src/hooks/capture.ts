@@ -73,6 +73,8 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
   };
   const nowIso = deps.now().toISOString();
   const fresh = new Map<string, MemoryRecord>();
+  /** Prompt uuid → memory id, for copies of one prompt in several transcripts of this run. */
+  const freshByPrompt = new Map<string, string>();
   const projects = new Map<string, string>();
   let done = 0;
   const total = refs.reduce((s, r) => s + safeSize(r.path), 0);
@@ -108,7 +110,21 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       // The project name comes from the folder: a token in it must not reach the record either.
       const storedProject = sanitizeName(cleanText(project, config.privacy.redact).text);
       const r = cleanFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso }), config.privacy.redact);
-      const existing = store.byId(r.id);
+      let existing = store.byId(r.id);
+      if (!existing) {
+        // `claude --resume` / `--continue` may copy earlier entries into a new transcript,
+        // under the new session's id or the old one: either way the prompt's uuid is the
+        // same, and so is the memory (whether copies keep their sessionId is not documented).
+        const earlier = freshByPrompt.get(turn.promptUuid) ?? store.idByPromptUuid(turn.promptUuid);
+        if (earlier && earlier !== r.id) {
+          r.id = earlier;
+          existing = store.byId(earlier);
+          const first = fresh.get(earlier);
+          if (first?.session_id) r.session_id = first.session_id;
+          else if (existing?.session_id) r.session_id = existing.session_id;
+        }
+      }
+      freshByPrompt.set(turn.promptUuid, r.id);
       if (existing?.deleted === 1) {
         out.forgotten++;
         continue;

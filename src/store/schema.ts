@@ -34,8 +34,10 @@ CREATE TABLE IF NOT EXISTS memories (
   dim INTEGER,
   has_vector INTEGER NOT NULL DEFAULT 0, -- 1 when the vector is in memories_vec
   extra TEXT,                  -- unknown JSONL fields, JSON
-  file TEXT                    -- export file of the winning version
+  file TEXT,                   -- export file of the winning version
+  prompt_uuid TEXT             -- extra.prompt_uuid: the transcript entry the memory came from
 );
+CREATE INDEX IF NOT EXISTS memories_prompt ON memories (prompt_uuid);
 CREATE INDEX IF NOT EXISTS memories_ts ON memories (deleted, ts_ms);
 -- Covering index for status/rebuild counts: no need to read 100k rows of text.
 CREATE INDEX IF NOT EXISTS memories_stats ON memories (deleted, has_vector, machine, project);

@@ -102,15 +102,15 @@ export class Store {
       ),
       insert: db.prepare(
         `INSERT INTO memories (id, deleted, session_id, project, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
-           cwd, git_branch, files, source, model, dim, has_vector, extra, file)
+           cwd, git_branch, files, source, model, dim, has_vector, extra, file, prompt_uuid)
          VALUES (@id, @deleted, @session_id, @project, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
-           @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file)`,
+           @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid)`,
       ),
       update: db.prepare(
         `UPDATE memories SET deleted=@deleted, session_id=@session_id, project=@project, machine=@machine, timestamp=@timestamp,
            ts_ms=@ts_ms, updated_at=@updated_at, version_ms=@version_ms, question=@question, answer=@answer, cwd=@cwd,
            git_branch=@git_branch, files=@files, source=@source, model=@model, dim=@dim, has_vector=@has_vector,
-           extra=@extra, file=@file WHERE rowid=@rowid`,
+           extra=@extra, file=@file, prompt_uuid=COALESCE(@prompt_uuid, prompt_uuid) WHERE rowid=@rowid`,
       ),
       setFile: db.prepare('UPDATE memories SET file = ? WHERE rowid = ?'),
       setVector: db.prepare('UPDATE memories SET has_vector = 1, model = ?, dim = ?, file = ? WHERE rowid = ?'),
@@ -314,7 +314,7 @@ export class Store {
       return {
         id: entry.id, deleted: 1, session_id: null, project: null, machine: entry.machine, timestamp: ts, ts_ms: Date.parse(ts),
         updated_at: entry.updated_at, version_ms, question: '', answer: '', cwd: null, git_branch: null, files: null,
-        source: null, model: null, dim: null, has_vector: 0, extra: null, file,
+        source: null, model: null, dim: null, has_vector: 0, extra: null, file, prompt_uuid: null,
       };
     }
     const usable = this.vectorUsable(entry);
@@ -339,6 +339,7 @@ export class Store {
       has_vector: usable ? 1 : 0,
       extra: entry.extra ? JSON.stringify(entry.extra) : null,
       file,
+      prompt_uuid: typeof entry.extra?.prompt_uuid === 'string' ? entry.extra.prompt_uuid : null,
     };
   }
 
@@ -440,6 +441,11 @@ export class Store {
     const stmt = this.db.prepare<[string], MemoryRow>('SELECT * FROM memories WHERE rowid IN (SELECT value FROM json_each(?))');
     for (const r of stmt.all(JSON.stringify(rowids))) out.set(r.rowid, r);
     return out;
+  }
+
+  /** The memory captured from a transcript entry (its prompt uuid), live or forgotten. */
+  idByPromptUuid(uuid: string): string | undefined {
+    return this.db.prepare<[string], { id: string }>('SELECT id FROM memories WHERE prompt_uuid = ? ORDER BY rowid LIMIT 1').get(uuid)?.id;
   }
 
   byId(id: string): MemoryRow | undefined {
