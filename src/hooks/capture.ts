@@ -12,7 +12,7 @@ import { errorMessage } from '../errors.js';
 import { appendByMonth } from '../export/files.js';
 import { monthOf, supersedingTime } from '../export/jsonl.js';
 import { isExcluded } from '../privacy/exclude.js';
-import { cleanText } from '../privacy/redact.js';
+import { cleanRecordFields, cleanText } from '../privacy/redact.js';
 import { sanitizeName } from '../config/validate.js';
 import type { Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
@@ -109,7 +109,8 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       if (ref.sessionId && turn.sessionId === 'unknown') turn.sessionId = ref.sessionId;
       // The project name comes from the folder: a token in it must not reach the record either.
       const storedProject = sanitizeName(cleanText(project, config.privacy.redact).text);
-      const r = cleanFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso }), config.privacy.redact);
+      // Question and answer were cleaned whole by the parser; the other stored fields here.
+      const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso }), (s) => cleanText(s, config.privacy.redact).text);
       let existing = store.byId(r.id);
       if (!existing) {
         // `claude --resume` / `--continue` may copy earlier entries into a new transcript,
@@ -170,21 +171,6 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
   }
   out.files = appendByMonth(config.general.export_dir, config.general.machine_name, records, (e) => monthOf((e as MemoryRecord).timestamp));
   return out;
-}
-
-/**
- * Every field that ends up in JSONL besides question and answer (already cleaned whole by
- * the parser): a token in a folder name, a branch name or a file path would otherwise be
- * repeated in every memory of the session.
- */
-export function cleanFields(r: MemoryRecord, redact: boolean): MemoryRecord {
-  const c = (s: string) => cleanText(s, redact).text;
-  if (r.cwd !== undefined) r.cwd = c(r.cwd);
-  if (r.git_branch !== undefined) r.git_branch = c(r.git_branch);
-  if (r.files) r.files = r.files.map(c);
-  const tools = r.extra?.tools;
-  if (r.extra && Array.isArray(tools)) r.extra = { ...r.extra, tools: tools.map((t) => (typeof t === 'string' ? c(t) : t)) };
-  return r;
 }
 
 const TAG_RE = /\[REDACTED:([a-z0-9-]+)\]/g;

@@ -5,7 +5,7 @@
  */
 import { appendToCurrentMonth } from '../export/files.js';
 import { supersedingTime } from '../export/jsonl.js';
-import { cleanText, type RedactResult } from '../privacy/redact.js';
+import { cleanRecordFields, cleanText, type RedactResult } from '../privacy/redact.js';
 import { rowToRecord, type Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
 
@@ -41,11 +41,7 @@ export function scrubMemories(store: Store, opts: { exportDir: string; machine: 
       };
       r.question = clean(r.question);
       r.answer = clean(r.answer);
-      if (r.cwd !== undefined) r.cwd = clean(r.cwd);
-      if (r.git_branch !== undefined) r.git_branch = clean(r.git_branch);
-      if (r.files) r.files = r.files.map(clean);
-      const tools = r.extra?.tools;
-      if (r.extra && Array.isArray(tools)) r.extra = { ...r.extra, tools: tools.map((t) => (typeof t === 'string' ? clean(t) : t)) };
+      cleanRecordFields(r, clean);
       if (JSON.stringify([r.question, r.answer, r.cwd, r.git_branch, r.files, r.extra?.tools]) === before) continue;
       res.changed++;
       for (const c of results) for (const [k, n] of Object.entries(c.counts)) res.counts[k] = (res.counts[k] ?? 0) + n;

@@ -3,6 +3,7 @@
  * rules and their examples: rules.ts). Pure. Applied to every stored field before anything
  * is written to JSONL.
  */
+import type { MemoryRecord } from '../types.js';
 import { SECRET_RULES } from './rules.js';
 
 export interface RedactResult {
@@ -54,4 +55,18 @@ export function cleanText(text: string, redact: boolean): RedactResult {
     res.found.push(...privateSpans);
   }
   return res;
+}
+
+/**
+ * Apply `clean` to every stored field besides question and answer: a token in a folder
+ * name, a branch name or a file path would otherwise be repeated in every memory of the
+ * session. Capture and scrub share it, so both cover the same fields.
+ */
+export function cleanRecordFields(r: MemoryRecord, clean: (s: string) => string): MemoryRecord {
+  if (r.cwd !== undefined) r.cwd = clean(r.cwd);
+  if (r.git_branch !== undefined) r.git_branch = clean(r.git_branch);
+  if (r.files) r.files = r.files.map(clean);
+  const tools = r.extra?.tools;
+  if (r.extra && Array.isArray(tools)) r.extra = { ...r.extra, tools: tools.map((t) => (typeof t === 'string' ? clean(t) : t)) };
+  return r;
 }
