@@ -43,10 +43,18 @@ function itemFile(dir: string, transcript: string): string {
   return join(dir, `${nameOf(transcript)}.json`);
 }
 
+function parseItem(text: string): QueueItem | undefined {
+  try {
+    const o = JSON.parse(text) as QueueItem;
+    return typeof o.transcript === 'string' ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function readItem(path: string): QueueItem | undefined {
   try {
-    const o = JSON.parse(readFileSync(path, 'utf8')) as QueueItem;
-    return typeof o.transcript === 'string' ? o : undefined;
+    return parseItem(readFileSync(path, 'utf8'));
   } catch {
     return undefined;
   }
@@ -89,7 +97,9 @@ export function readQueue(dir: string): Queued[] {
     } catch {
       continue;
     }
-    const item = readItem(file);
+    // Parsed from the text just read: one read per entry, and the entry removed later is
+    // exactly the one that was captured.
+    const item = parseItem(text);
     if (!item) {
       rmSync(file, { force: true });
       continue;
