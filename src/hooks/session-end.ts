@@ -12,14 +12,12 @@ import type { Runtime } from './runtime.js';
 import { commitAndPush, type SyncReport } from './sync-run.js';
 import { resolveTranscript, type SessionEndRequest } from './stop.js';
 
-export { resolveTranscript, type SessionEndRequest };
-
 export interface CaptureRun {
   capture: CaptureOutcome;
   sync?: SyncReport;
 }
 
-/** Capture transcripts into the export folder and the cache, under the repository lock; no git. */
+/** How a capture reports progress and which model it uses. */
 export interface CaptureOptions {
   progress?: (done: number, total: number) => void;
   embedProgress?: (done: number, total: number) => void;

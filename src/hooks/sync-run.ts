@@ -127,9 +127,11 @@ async function pushNow(rt: Runtime, repo: Repo, remote: MemoryRemote, opts: { at
   return push;
 }
 
-/** Commit what changed under export/ and push it to the memory remote, if one is named. */
+/**
+ * Commit what changed under export/ and push it to the memory remote, if one is named.
+ * Callers hold the repository lock (captureLockFor, which also prepares the repository).
+ */
 export async function commitAndPush(rt: Runtime, repo: Repo, message: string, push: boolean): Promise<SyncReport> {
-  prepareRepo(rt, repo);
   const report: SyncReport = { ...(await commitPending(rt, repo, message)) };
   if (!push || !rt.config.sync.push) return report;
   const remote = await memoryRemote(rt, repo);
