@@ -8,8 +8,8 @@
  *     embedder at the rim (384-d, as the default model's), so records are the real size.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, hostname, tmpdir, totalmem } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, hostname, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -19,72 +19,21 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { recordStop } from '../src/hooks/stop.js';
 import { drainOnce } from '../src/hooks/worker.js';
 import { encodeProjectDir } from '../src/capture/project.js';
+import { git, gitObjectsKb, gitWorld } from '../test/gitworld.js';
 import { assistant, text, transcript, user, type T } from '../test/transcript-builder.js';
 import { prng, synthRecords, unitVector, writeSynthExport } from './synth.js';
 
 const here = resolve(fileURLToPath(import.meta.url), '..');
 const CLI = resolve(here, '..', 'src', 'cli', 'main.js');
-const TINY_MODEL = resolve(here, '..', '..', 'test', 'fixtures', 'tiny-model');
 const DIM = 384;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p))] as number;
 }
 
-function gitKb(repo: string): { loose: number; total: number } {
-  const out = git(repo, 'count-objects', '-v');
-  const v = (k: string) => Number(new RegExp(`^${k}: (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
-  return { loose: v('size'), total: v('size') + v('size-pack') };
-}
-
 function exportKb(dir: string): number {
   return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).reduce((s, f) => s + statSync(join(dir, f)).size, 0) / 1024;
-}
-
-interface Machine {
-  root: string;
-  repo: string;
-  exportDir: string;
-  config: string;
-  projects: string;
-  home: string;
-}
-
-/** A bare remote and one clone, configured like a user's machine after `memory init`. */
-function world(prefix: string, model: string, extra = ''): Machine {
-  const root = mkdtempSync(join(tmpdir(), prefix));
-  const remote = join(root, 'remote.git');
-  git(root, 'init', '-q', '--bare', '-b', 'main', remote);
-  const repo = join(root, 'laptop');
-  git(root, 'clone', '-q', remote, repo);
-  git(repo, 'config', 'user.name', 'bench');
-  git(repo, 'config', 'user.email', 'bench@example.com');
-  const exportDir = join(repo, 'export');
-  mkdirSync(exportDir, { recursive: true });
-  writeFileSync(join(exportDir, '.gitkeep'), '');
-  writeFileSync(join(repo, '.gitignore'), '.cache/\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'init');
-  git(repo, 'push', '-q', 'origin', 'main');
-  const home = join(root, 'home');
-  const projects = join(home, '.claude', 'projects');
-  mkdirSync(projects, { recursive: true });
-  const config = join(home, 'memory.toml');
-  writeFileSync(
-    config,
-    [
-      '[general]', 'machine_name = "laptop"', `export_dir = ${JSON.stringify(exportDir)}`, `db_path = ${JSON.stringify(join(repo, '.cache', 'memory.db'))}`,
-      `claude_projects_dir = ${JSON.stringify(projects)}`,
-      '[embedding]', `model = ${JSON.stringify(model)}`, 'dtype = "fp32"', 'allow_remote = false', 'query_prefix = ""', 'document_prefix = ""',
-      '[sync]', `remote_url = ${JSON.stringify(remote)}`, extra, '',
-    ].join('\n'),
-  );
-  return { root, repo, exportDir, config, projects, home };
 }
 
 /** 384-d vectors from a seeded generator: the size and entropy of real ones, no model. */
@@ -113,7 +62,8 @@ interface GrowthRow {
 }
 
 async function growth(name: string, opts: { preload: number; stops: number; turnEveryS: number; budget: (exportKb: number) => number }): Promise<GrowthRow> {
-  const m = world('memory-bench-growth-', 'bench-model');
+  const w = gitWorld();
+  const m = w.machine('laptop', { model: 'bench-model' });
   try {
     if (opts.preload > 0) {
       // A month file that already holds memories, committed, pushed and packed (a repository that has lived a while).
@@ -138,7 +88,7 @@ async function growth(name: string, opts: { preload: number; stops: number; turn
     const path = join(dir, 's-bench-growth.jsonl');
     const turns = synthRecords({ records: opts.stops, machines: ['laptop'], months: 1, endMonth: '2026-11', dim: 4, model: 'x', seed: 11 });
     const commitsBefore = Number(git(m.repo, 'rev-list', '--count', 'HEAD'));
-    const gitBefore = gitKb(m.repo).total;
+    const gitBefore = gitObjectsKb(m.repo).total;
     const exportBefore = exportKb(m.exportDir);
     const started = performance.now();
     for (let i = 0; i < opts.stops; i++) {
@@ -154,7 +104,7 @@ async function growth(name: string, opts: { preload: number; stops: number; turn
     await recordStop(where, { transcript: path, sessionId: 's-bench-growth', cwd, push: true, flush: true }, { now: io.now, spawnWorker: () => undefined });
     await drainOnce(rt, { loadEmbedder });
     const ms = performance.now() - started;
-    const after = gitKb(m.repo);
+    const after = gitObjectsKb(m.repo);
     const exportGrowthKb = exportKb(m.exportDir) - exportBefore;
     const gitGrowthKb = after.total - gitBefore;
     return {
@@ -163,7 +113,7 @@ async function growth(name: string, opts: { preload: number; stops: number; turn
       exportGrowthKb, gitGrowthKb, looseLeftKb: after.loose, ratio: gitGrowthKb / exportGrowthKb, budgetKb: opts.budget(exportGrowthKb), msPerStop: ms / (opts.stops + 1),
     };
   } finally {
-    rmSync(m.root, { recursive: true, force: true });
+    w.cleanup();
   }
 }
 
@@ -187,7 +137,8 @@ interface HookRow {
 }
 
 async function hooks(): Promise<HookRow> {
-  const m = world('memory-bench-hooks-', TINY_MODEL);
+  const w = gitWorld();
+  const m = w.machine('laptop');
   try {
     writeSynthExport(m.exportDir, { records: 10_000, machines: ['laptop'], months: 6, endMonth: '2026-10', dim: DIM, model: 'bench-model' });
     git(m.repo, 'add', '-A');
@@ -248,7 +199,7 @@ async function hooks(): Promise<HookRow> {
       searchP50: pct(searches, 0.5),
     };
   } finally {
-    rmSync(m.root, { recursive: true, force: true });
+    w.cleanup();
   }
 }
 

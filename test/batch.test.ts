@@ -15,16 +15,9 @@ import { lazyEmbedder } from '../src/embed/embedder.js';
 import { queueDirFor, readQueue } from '../src/hooks/queue.js';
 import { recordStop } from '../src/hooks/stop.js';
 import { drainOnce } from '../src/hooks/worker.js';
-import { conversation, CWD, git, gitWorld, placeTranscript, type GitWorld } from './gitworld.js';
+import { conversation, CWD, git, gitObjectsKb, gitWorld, placeTranscript, type GitWorld } from './gitworld.js';
 import { CLI, TRACER } from './helpers.js';
 import { assistant, text, user } from './transcript-builder.js';
-
-/** .git size as git counts it (loose + packed, KiB), not disk blocks. */
-function gitKb(repo: string): number {
-  const out = git(repo, 'count-objects', '-v');
-  const v = (k: string) => Number(new RegExp(`^${k}: (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
-  return v('size') + v('size-pack');
-}
 
 function exportBytes(dir: string): number {
   return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
@@ -50,7 +43,7 @@ describe('batched commits', () => {
     const t = conversation('s-longday', [], { startIso: '2026-11-10T08:00:00.000Z' });
     const path = placeTranscript(m, t);
     const commitsBefore = Number(git(m.repo, 'rev-list', '--count', 'HEAD'));
-    const gitBefore = gitKb(m.repo);
+    const gitBefore = gitObjectsKb(m.repo).total;
     const exportBefore = exportBytes(m.exportDir);
     let started = 0;
     const STOPS = 300;
@@ -79,10 +72,10 @@ describe('batched commits', () => {
 
     const lines = readFileSync(join(m.exportDir, '2026-11_longday.jsonl'), 'utf8').trim().split('\n');
     assert.equal(new Set(lines.map((l) => (JSON.parse(l) as { id: string }).id)).size, STOPS, 'every turn is a memory');
-    const gitGrowth = gitKb(m.repo) - gitBefore;
+    const gitGrowth = gitObjectsKb(m.repo).total - gitBefore;
     const exportGrowth = (exportBytes(m.exportDir) - exportBefore) / 1024;
     assert.ok(gitGrowth <= 3 * exportGrowth, `.git grew ${gitGrowth} KiB for ${exportGrowth.toFixed(0)} KiB of memories`);
-    const loose = Number(/^size: (\d+)$/m.exec(git(m.repo, 'count-objects', '-v'))?.[1]);
+    const loose = gitObjectsKb(m.repo).loose;
     assert.ok(loose < 512, `${loose} KiB of loose objects left`);
   });
 });

@@ -10,6 +10,13 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
+/** Git objects in KiB as git counts them (`count-objects -v`), not disk blocks: loose, and loose + packed. */
+export function gitObjectsKb(repo: string): { loose: number; total: number } {
+  const out = git(repo, 'count-objects', '-v');
+  const v = (k: string) => Number(new RegExp(`^${k}: (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+  return { loose: v('size'), total: v('size') + v('size-pack') };
+}
+
 /** git, or undefined when it fails (a ref that does not exist yet, while polling). */
 export function gitOr(cwd: string, ...args: string[]): string | undefined {
   try {
@@ -36,8 +43,8 @@ export interface Machine {
 export interface GitWorld {
   root: string;
   remote: string;
-  /** `named: false`: no memory remote in the config (as after a plain clone, before `memory init`). */
-  machine: (name: string, opts?: { extra?: string; named?: boolean; machineName?: string | null }) => Machine;
+  /** `named: false`: no memory remote in the config (as after a plain clone, before `memory init`); `model`: other than the tiny test model. */
+  machine: (name: string, opts?: { extra?: string; named?: boolean; machineName?: string | null; model?: string }) => Machine;
   cleanup: () => void;
 }
 
@@ -57,7 +64,7 @@ export function gitWorld(): GitWorld {
   git(seed, 'commit', '-q', '-m', 'init');
   git(seed, 'push', '-q', 'origin', 'main');
 
-  const machine = (name: string, opts: { extra?: string; named?: boolean; machineName?: string | null } = {}): Machine => {
+  const machine = (name: string, opts: { extra?: string; named?: boolean; machineName?: string | null; model?: string } = {}): Machine => {
     const repo = join(root, name);
     git(root, 'clone', '-q', remote, repo);
     git(repo, 'config', 'user.name', name);
@@ -76,7 +83,7 @@ export function gitWorld(): GitWorld {
         `db_path = ${JSON.stringify(join(repo, '.cache', 'memory.db'))}`,
         `claude_projects_dir = ${JSON.stringify(projects)}`,
         '[embedding]',
-        `model = ${JSON.stringify(TINY_MODEL)}`,
+        `model = ${JSON.stringify(opts.model ?? TINY_MODEL)}`,
         'dtype = "fp32"',
         'allow_remote = false',
         'query_prefix = ""',
