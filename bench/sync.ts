@@ -18,7 +18,7 @@ import { runtimeOf } from '../src/cli/hook-runtime.js';
 import type { Embedder } from '../src/embed/embedder.js';
 import { recordStop } from '../src/hooks/stop.js';
 import { drainOnce } from '../src/hooks/worker.js';
-import { encodeProjectDir } from '../src/capture/project.js';
+import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { git, gitObjectsKb, gitWorld } from '../test/gitworld.js';
 import { assistant, text, transcript, user, type T } from '../test/transcript-builder.js';
 import { prng, synthRecords, unitVector, writeSynthExport } from './synth.js';

@@ -1,7 +1,9 @@
 /** Library API: the same pieces the CLI is built from, for scripts and other agents. */
 export { loadConfig, type LoadOptions } from './config/load.js';
 export type { Config } from './config/schema.js';
-export { parseTranscript, turnToRecord, memoryId, type Turn, type CaptureLimits } from './capture/claude.js';
+export { turnToRecord, memoryId, type Turn, type CaptureLimits } from './capture/turn.js';
+export { parseTranscript } from './agents/claude-code/transcript.js';
+export { parseCodexRollout } from './agents/codex/rollout.js';
 export { decodeLine, encodeEntry, resolveEntries, liveRecords, monthOf } from './export/jsonl.js';
 export { readEntries, readAllEntries } from './export/read.js';
 export { appendEntries } from './export/files.js';

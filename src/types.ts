@@ -62,6 +62,8 @@ export interface SearchHit {
   timestamp: string;
   machine: string;
   project: string | null;
+  /** Which agent the memory came from: claude-code, codex, note. */
+  source: string | null;
   question: string;
   answer: string;
 }

@@ -1,7 +1,7 @@
 /** Real git worlds: a bare repository as the remote, clones as machines, each with its own config. */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { encodeProjectDir } from '../src/capture/project.js';
+import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { join } from 'node:path';
 import { TINY_MODEL, runCli, tempDir, type CliResult } from './helpers.js';
 import { assistant, text, transcript, user, type T } from './transcript-builder.js';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { addHooks, ourHooks, removeHooks, type Settings } from '../src/maintain/install.js';
+import { addHooks, removeHooks, type Settings } from '../src/agents/hooks-json.js';
+import { claudeCodeHooks as ourHooks } from '../src/agents/claude-code/install.js';
 import { CLI, makeWorld, runCli, type World } from './helpers.js';
 
 let w: World;

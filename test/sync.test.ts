@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { encodeProjectDir } from '../src/capture/project.js';
+import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { conversation, CWD, git, gitOr, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
 import { CLI, parseJsonLines, TRACER } from './helpers.js';
 import { assistant, text, user } from './transcript-builder.js';

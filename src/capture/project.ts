@@ -1,46 +1,30 @@
-/** Where transcripts live and which project a session belongs to. */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+/** Which project a session belongs to. node:fs only: per-prompt recall asks on every prompt. */
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { sanitizeName } from '../config/validate.js';
 
-/** Claude Code's folder name for a cwd: every character other than a letter or digit becomes '-'. */
-export function encodeProjectDir(cwd: string): string {
-  return cwd.replace(/[^A-Za-z0-9]/g, '-');
+/**
+ * The top folder of the git work tree holding `dir` (where `.git` is, a folder or a
+ * worktree's file), as git's `--show-toplevel` names it (symlinks resolved); undefined outside one.
+ */
+export function gitTopOf(dir: string): string | undefined {
+  let cur: string;
+  try {
+    cur = realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+  for (;;) {
+    if (existsSync(join(cur, '.git'))) return cur;
+    const up = dirname(cur);
+    if (up === cur) return undefined;
+    cur = up;
+  }
 }
 
 /** Project name: the configured one, else the basename of the cwd's git top level (or the cwd). */
-export async function projectFor(cwd: string | undefined, configured: string | undefined): Promise<string> {
+export function projectFor(cwd: string | undefined, configured: string | undefined): string {
   if (configured) return configured;
   if (!cwd) return 'unknown';
-  // git is imported here, not at the top: the Stop hook lists transcripts and must stay light.
-  const top = existsSync(cwd) ? await (await import('../sync/git.js')).gitTopLevel(cwd) : undefined;
-  return sanitizeName(basename(top ?? cwd));
-}
-
-export interface TranscriptFile {
-  path: string;
-  mtimeMs: number;
-  size: number;
-}
-
-/** Session transcripts of one project folder (not subagent files), newest first. */
-export function listTranscripts(projectDir: string): TranscriptFile[] {
-  if (!existsSync(projectDir)) return [];
-  const out: TranscriptFile[] = [];
-  for (const name of readdirSync(projectDir)) {
-    if (!name.endsWith('.jsonl') || name.startsWith('agent-')) continue;
-    const path = join(projectDir, name);
-    const st = statSync(path);
-    if (st.isFile()) out.push({ path, mtimeMs: st.mtimeMs, size: st.size });
-  }
-  return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
-}
-
-/** Every project folder under ~/.claude/projects. */
-export function listProjectDirs(claudeProjectsDir: string): string[] {
-  if (!existsSync(claudeProjectsDir)) return [];
-  return readdirSync(claudeProjectsDir)
-    .map((n) => join(claudeProjectsDir, n))
-    .filter((p) => statSync(p).isDirectory())
-    .sort();
+  return sanitizeName(basename(gitTopOf(cwd) ?? cwd));
 }

@@ -9,7 +9,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { IO } from './context.js';
 
-/** `session-end` as a hook: not `--foreground`, not the worker, not help. */
+/** `session-end` as a hook (not `--foreground`, not the worker, not help), or Codex's `codex-notify`. */
 export function isStopHookCall(argv: string[]): boolean {
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -18,6 +18,7 @@ export function isStopHookCall(argv: string[]): boolean {
     else if (a.startsWith('--config=') || a === '--debug') continue;
     else rest.push(a);
   }
+  if (rest[0] === 'codex-notify') return !rest.some((a) => ['--help', '-h'].includes(a));
   return rest[0] === 'session-end' && !rest.some((a) => ['--foreground', '--worker', '--help', '-h'].includes(a));
 }
 

@@ -8,11 +8,20 @@ import { makeContext, type Context, type IO } from './context.js';
 import { registerRebuild } from './commands/rebuild.js';
 import { registerSearch } from './commands/search.js';
 import { registerStatus } from './commands/status.js';
-import { makeHookRunner, registerHooks } from './commands/hooks.js';
+import { makeHookRunner } from './hook-runner.js';
+import { registerSessionStart } from './commands/session-start.js';
+import { registerSessionEnd } from './commands/session-end.js';
+import { registerRecall } from './commands/recall.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerImport } from './commands/import.js';
 import { registerInstall } from './commands/install.js';
-import { registerMemories } from './commands/memories.js';
+import { registerUninstall } from './commands/uninstall.js';
+import { registerShow } from './commands/show.js';
+import { registerForget } from './commands/forget.js';
+import { registerScrub } from './commands/scrub.js';
+import { registerMonthlyMerge } from './commands/monthly-merge.js';
 import { registerModel } from './commands/model.js';
+import { registerInit } from './commands/init.js';
 import { registerSync } from './commands/sync.js';
 
 /** Runs a command body with a Context; its return value is the exit code. */
@@ -37,13 +46,21 @@ export async function main(argv: string[], io: IO): Promise<number> {
   };
   const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code));
   registerSearch(program, run);
-  registerHooks(program, hook, run);
+  registerSessionStart(program, hook);
+  registerSessionEnd(program, hook, run);
+  registerRecall(program, hook);
+  registerMcp(program, run);
   registerImport(program, run);
   registerRebuild(program, run);
   registerStatus(program, run);
-  registerMemories(program, run);
+  registerShow(program, run);
+  registerForget(program, run);
+  registerScrub(program, run);
+  registerMonthlyMerge(program, run);
   registerInstall(program, run);
+  registerUninstall(program, run);
   registerModel(program, run);
+  registerInit(program, run);
   registerSync(program, run);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
 

@@ -4,6 +4,10 @@
  * config parser, no SQLite, no git, no model (a test traces the imports): it runs after
  * every turn of every session. A SessionEnd, or a transcript named by hand, asks the
  * worker to commit and push at once.
+ *
+ * Codex calls it two ways: as its Stop hook (`session-end --agent codex`: the input may
+ * lack `transcript_path`, then the rollout is found by the session id) and as its `notify`
+ * program (`codex-notify '<json>'`, the JSON as the last argument).
  */
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +15,10 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFileFor, workDirFor } from '../config/paths.js';
 import { errorMessage } from '../errors.js';
-import { parseHookInput, readHookStdin } from '../hooks/input.js';
+import { parseHookInput, readHookStdin, type HookInput } from '../hooks/input.js';
 import { fileLogger } from '../hooks/log.js';
 import { recordStop } from '../hooks/stop.js';
+import { codexHome, findRollout } from '../agents/codex/sessions.js';
 import type { IO } from './context.js';
 
 /** The detached worker: `memory [--config F] session-end --worker`; returns its pid. */
@@ -31,7 +36,7 @@ export async function stopHook(argv: string[], io: IO): Promise<number> {
   try {
     // The same flags as the full command line's session-end (program.ts); node's own parser
     // costs nothing to load, commander ~13 ms.
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
       strict: false,
@@ -42,17 +47,34 @@ export async function stopHook(argv: string[], io: IO): Promise<number> {
         session: { type: 'string' },
         cwd: { type: 'string' },
         'no-push': { type: 'boolean' },
+        agent: { type: 'string' },
       },
     });
     const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
-    const parsed = parseHookInput(await readHookStdin(io));
-    if (parsed.problem) io.stderr.write(`memory: ${parsed.problem}\n`);
-    const input = parsed.input;
+    const notify = positionals[0] === 'codex-notify';
+    let input: HookInput;
+    if (notify) {
+      const n = codexNotification(positionals[positionals.length - 1]);
+      if (!n) return 0; // not the end of a turn
+      input = n;
+    } else {
+      const parsed = parseHookInput(await readHookStdin(io));
+      if (parsed.problem) io.stderr.write(`memory: ${parsed.problem}\n`);
+      input = parsed.input;
+    }
+    const codex = notify || str('agent') === 'codex';
     const cfg = configFileFor(str('config'), io.env, io.cwd);
     const baseDir = dirname(cfg.file);
     const log = fileLogger(join(workDirFor(baseDir), 'memory.log'), { stderr: io.stderr });
-    const transcript = str('transcript') ?? input.transcript_path;
     const sessionId = str('session') ?? input.session_id;
+    let transcript = str('transcript') ?? input.transcript_path;
+    if (!transcript && codex) {
+      transcript = sessionId ? findRollout(codexHome(io.env), sessionId) : undefined;
+      if (!transcript) {
+        log.warn(`session-end: no Codex rollout found for session ${sessionId ?? '(none given)'} under ${codexHome(io.env)}`);
+        return 0;
+      }
+    }
     const cwd = str('cwd') ?? input.cwd;
     const r = await recordStop(
       {
@@ -74,4 +96,24 @@ export async function stopHook(argv: string[], io: IO): Promise<number> {
     io.stderr.write(`memory: ${errorMessage(err).split('\n').join(' ')}\n`);
   }
   return 0;
+}
+
+/** Codex's `notify` argument: `{"type":"agent-turn-complete","thread-id":…,"cwd":…}`; other types are not ours. */
+export function codexNotification(arg: string | undefined): HookInput | undefined {
+  if (!arg) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(arg);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  if (o.type !== 'agent-turn-complete') return undefined;
+  const id = o['thread-id'] ?? o.thread_id;
+  return {
+    ...(typeof id === 'string' ? { session_id: id } : {}),
+    ...(typeof o.cwd === 'string' ? { cwd: o.cwd } : {}),
+    hook_event_name: 'Stop',
+  };
 }

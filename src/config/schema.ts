@@ -50,6 +50,13 @@ export const SCHEMA = {
     recent: { type: 'integer', default: 5, min: 0, doc: 'Memories injected at session start (current project, most recent first).' },
     answer_chars: { type: 'integer', default: 600, min: 50, doc: 'Answer characters per injected memory.' },
   },
+  recall: {
+    enabled: { type: 'boolean', default: true, doc: 'Before every prompt (UserPromptSubmit), give the agent the few memories clearly relevant to it; false turns it off without uninstalling.' },
+    max_items: { type: 'integer', default: 3, min: 0, doc: 'Memories recalled per prompt at most.' },
+    max_chars: { type: 'integer', default: 2000, min: 200, doc: 'Characters of recalled text per prompt at most.' },
+    min_coverage: { type: 'number', default: 0.6, min: 0, doc: 'Relevance floor: the share of the prompt\'s terms (weighted by rarity) a memory must hold to be recalled.' },
+    min_prompt_chars: { type: 'integer', default: 12, min: 1, doc: 'Shorter prompts ("yes", "go on") recall nothing.' },
+  },
   privacy: {
     exclude_projects: { type: 'string[]', default: [], doc: 'Glob patterns on project name or cwd never captured nor injected.' },
     redact: { type: 'boolean', default: true, doc: 'Replace secrets (API keys, tokens, passwords) before anything is written.' },

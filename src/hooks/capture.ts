@@ -4,7 +4,8 @@
  * ones are never captured again, a turn whose answer grew gets a new version.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { parseTranscript, turnToRecord, type CaptureLimits } from '../capture/claude.js';
+import { turnToRecord, type CaptureLimits } from '../capture/turn.js';
+import { parseAnyTranscript } from '../agents/transcripts.js';
 import { projectFor } from '../capture/project.js';
 import type { Config } from '../config/schema.js';
 import { documentText, type Embedder } from '../embed/embedder.js';
@@ -89,14 +90,14 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     }
     out.transcripts++;
     // Privacy first, on the whole text: cutting comes after (a key at the limit leaves no prefix).
-    const parsed = parseTranscript(text, limitsOf(config), (s) => cleanText(s, config.privacy.redact).text);
+    const parsed = parseAnyTranscript(text, limitsOf(config), (s) => cleanText(s, config.privacy.redact).text);
     out.badLines += parsed.badLines + parsed.oversizeLines;
     if (parsed.oversizeLines > 0) out.problems.push(`${parsed.oversizeLines} transcript line(s) over 4 MB skipped in ${ref.path} (a pasted dump or a huge tool output; nothing a person typed is that long)`);
     const cwd = ref.cwd ?? parsed.cwd;
     const key = cwd ?? '';
     let project = projects.get(key);
     if (project === undefined) {
-      project = await projectFor(cwd, config.general.project);
+      project = projectFor(cwd, config.general.project);
       projects.set(key, project);
     }
     if (isExcluded(config.privacy.exclude_projects, project, cwd)) {
@@ -110,7 +111,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       // The project name comes from the folder: a token in it must not reach the record either.
       const storedProject = sanitizeName(cleanText(project, config.privacy.redact).text);
       // Question and answer were cleaned whole by the parser; the other stored fields here.
-      const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso }), (s) => cleanText(s, config.privacy.redact).text);
+      const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso, source: parsed.source }), (s) => cleanText(s, config.privacy.redact).text);
       let existing = store.byId(r.id);
       if (!existing) {
         // `claude --resume` / `--continue` may copy earlier entries into a new transcript,

@@ -1,6 +1,6 @@
 import { fstatSync, readFileSync } from 'node:fs';
 
-/** The JSON Claude Code writes to a hook's stdin. Every field optional; bad input is a value, not a throw. */
+/** The JSON Claude Code and Codex write to a hook's stdin. Every field optional; bad input is a value, not a throw. */
 export interface HookInput {
   session_id?: string;
   transcript_path?: string;
@@ -8,6 +8,8 @@ export interface HookInput {
   hook_event_name?: string;
   source?: string;
   stop_hook_active?: boolean;
+  /** UserPromptSubmit: what the person just typed. */
+  prompt?: string;
 }
 
 export function parseHookInput(text: string): { input: HookInput; problem?: string } {
@@ -22,7 +24,7 @@ export function parseHookInput(text: string): { input: HookInput; problem?: stri
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { input: {}, problem: 'hook input on stdin is not a JSON object (ignored)' };
   const o = obj as Record<string, unknown>;
   const input: HookInput = {};
-  for (const k of ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source'] as const) {
+  for (const k of ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source', 'prompt'] as const) {
     if (typeof o[k] === 'string' && (o[k] as string).length > 0) input[k] = o[k] as string;
   }
   if (typeof o.stop_hook_active === 'boolean') input.stop_hook_active = o.stop_hook_active;

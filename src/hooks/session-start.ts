@@ -77,7 +77,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
     if (result.full) rt.log.info(`cache rebuilt from scratch (${result.reason ?? 'requested'}): ${result.records} memories in ${result.ms} ms`);
     if (result.skipped_lines > 0) rt.log.warn(`${result.skipped_lines} unusable JSONL lines skipped (see \`memory rebuild\`)`);
     if (req.inject && config.inject.recent > 0) {
-      const project = await projectFor(req.cwd, config.general.project);
+      const project = projectFor(req.cwd, config.general.project);
       report.project = project;
       if (!isExcluded(config.privacy.exclude_projects, project, req.cwd)) {
         const rows = store.recent(project, config.inject.recent);

@@ -30,7 +30,7 @@ export async function resolveTranscript(projectsDir: () => string | Promise<stri
   }
   const folder = req.cwd ?? req.locateIn;
   if (!folder) return { problem: 'no transcript given (hook input has no transcript_path, and no --transcript)' };
-  const { encodeProjectDir, listTranscripts } = await import('../capture/project.js');
+  const { encodeProjectDir, listTranscripts } = await import('../agents/claude-code/transcripts.js');
   const dir = join(await projectsDir(), encodeProjectDir(folder));
   const newest = listTranscripts(dir)[0];
   if (!newest) return { problem: `no transcript found for ${folder} (looked in ${dir})` };

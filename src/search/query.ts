@@ -92,7 +92,7 @@ export function quoteTerm(term: string): string {
 }
 
 /** A term as FTS5 syntax: a quoted string; a trailing `*` (added here only) makes it a prefix. */
-function toFts(term: string): string {
+export function toFts(term: string): string {
   return term.endsWith('*') ? `${quoteTerm(term.slice(0, -1))}*` : quoteTerm(term);
 }
 

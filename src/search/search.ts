@@ -51,6 +51,7 @@ export function toHit(row: MemoryRow, score: number): SearchHit {
     timestamp: row.timestamp,
     machine: row.machine,
     project: row.project,
+    source: row.source,
     question: row.question,
     answer: row.answer,
   };

@@ -185,6 +185,11 @@ function buildFromScratch(opts: CacheOptions, files: ExportFile[], res: RebuildR
   renameSync(tmp, opts.dbPath);
 }
 
+/** The cache as it is, not caught up with the export (per-prompt recall must not wait): undefined when absent or of another schema. */
+export function openCacheAsIs(opts: CacheOptions): Store | undefined {
+  return openExisting(opts).store;
+}
+
 function openExisting(opts: CacheOptions): { store?: Store; reason?: string } {
   if (!existsSync(opts.dbPath)) return { reason: 'no cache yet' };
   let db;

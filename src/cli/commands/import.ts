@@ -1,6 +1,8 @@
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { Command } from 'commander';
-import { encodeProjectDir, listProjectDirs, listTranscripts } from '../../capture/project.js';
+import { encodeProjectDir, listProjectDirs, listTranscripts } from '../../agents/claude-code/transcripts.js';
+import { codexHome, listRollouts, rolloutMeta } from '../../agents/codex/sessions.js';
 import { UserError } from '../../errors.js';
 import type { TranscriptRef } from '../../hooks/capture.js';
 import { captureAndSync } from '../../hooks/session-end.js';
@@ -12,6 +14,7 @@ import type { Runner } from '../program.js';
 import { describeRedactions } from '../../privacy/stats.js';
 
 interface ImportFlags {
+  codex?: boolean;
   all?: boolean;
   since?: string;
   projectDir?: string;
@@ -22,8 +25,9 @@ interface ImportFlags {
 export function registerImport(program: Command, run: Runner): void {
   program
     .command('import')
-    .description('backfill memories from existing Claude Code transcripts (they are deleted after 30 days by default); idempotent, one commit')
-    .option('--all', 'every project under [general] claude_projects_dir (default: only the current folder\'s project)')
+    .description('backfill memories from existing Claude Code transcripts (they are deleted after 30 days by default) or Codex rollouts; idempotent, one commit')
+    .option('--codex', 'Codex sessions ($CODEX_HOME/sessions, default ~/.codex) instead of Claude Code transcripts')
+    .option('--all', 'every project (default: only sessions of the current folder)')
     .option('--since <date>', 'only transcripts modified since: 2026-03-01 or an age like 30d')
     .option('--project-dir <dir>', 'one folder of transcripts (a ~/.claude/projects/<project> folder)')
     .option('--no-push', 'commit but do not push')
@@ -31,24 +35,52 @@ export function registerImport(program: Command, run: Runner): void {
     .action((flags: ImportFlags) => run((ctx) => runImport(ctx, flags)));
 }
 
-async function runImport(ctx: Context, flags: ImportFlags): Promise<number> {
-  const root = ctx.config.general.claude_projects_dir;
-  let dirs: string[];
-  if (flags.projectDir) dirs = [flags.projectDir];
-  else if (flags.all) dirs = listProjectDirs(root);
-  else dirs = [join(root, encodeProjectDir(ctx.io.cwd))];
-  const since = flags.since ? parseDate('--since', flags.since, ctx.io.now()) : undefined;
-  const refs: TranscriptRef[] = dirs.flatMap((d) =>
-    listTranscripts(d)
-      .filter((t) => since === undefined || t.mtimeMs >= since)
-      .reverse() // oldest first: the history is appended in order
-      .map((t) => ({ path: t.path })),
-  );
+/** Codex rollouts to import, oldest first: all of them, or those of sessions in the current folder. */
+function codexRefs(ctx: Context, flags: ImportFlags, since: number | undefined): TranscriptRef[] {
+  const home = codexHome(ctx.io.env);
+  const here = ctx.io.cwd;
+  const refs = listRollouts(home)
+    .filter((p) => since === undefined || statSync(p).mtimeMs >= since)
+    .filter((p) => {
+      if (flags.all) return true;
+      const cwd = rolloutMeta(p).cwd;
+      return cwd !== undefined && (cwd === here || cwd.startsWith(here.endsWith(sep) ? here : here + sep));
+    })
+    .reverse()
+    .map((path) => ({ path }));
   if (refs.length === 0) {
     throw new UserError(
-      `no transcripts found in ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders under ${root}`}`,
-      flags.all ? 'check [general] claude_projects_dir' : 'run it from a project folder, or use --all / --project-dir',
+      `no Codex sessions found${flags.all ? '' : ` for ${here}`} under ${join(home, 'sessions')}`,
+      flags.all ? 'is CODEX_HOME set to where Codex keeps its sessions?' : 'run it from a project folder, or use --all',
     );
+  }
+  return refs;
+}
+
+async function runImport(ctx: Context, flags: ImportFlags): Promise<number> {
+  const root = ctx.config.general.claude_projects_dir;
+  const since = flags.since ? parseDate('--since', flags.since, ctx.io.now()) : undefined;
+  let refs: TranscriptRef[];
+  if (flags.codex) {
+    if (flags.projectDir) throw new UserError('--project-dir is a Claude Code folder; with --codex use --all or run it from the project folder');
+    refs = codexRefs(ctx, flags, since);
+  } else {
+    let dirs: string[];
+    if (flags.projectDir) dirs = [flags.projectDir];
+    else if (flags.all) dirs = listProjectDirs(root);
+    else dirs = [join(root, encodeProjectDir(ctx.io.cwd))];
+    refs = dirs.flatMap((d) =>
+      listTranscripts(d)
+        .filter((t) => since === undefined || t.mtimeMs >= since)
+        .reverse() // oldest first: the history is appended in order
+        .map((t) => ({ path: t.path })),
+    );
+    if (refs.length === 0) {
+      throw new UserError(
+        `no transcripts found in ${dirs.length === 1 ? dirs[0] : `${dirs.length} folders under ${root}`}`,
+        flags.all ? 'check [general] claude_projects_dir' : 'run it from a project folder, or use --all / --project-dir',
+      );
+    }
   }
   const rt = runtimeOf(ctx);
   const read = progressBar(`reading ${refs.length} transcripts`);

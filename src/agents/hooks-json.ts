@@ -1,14 +1,14 @@
 /**
- * `memory install --claude-code`: merge our hooks into Claude Code's settings.json and put
- * the recall skill in place. Pure merge functions plus the file I/O around them.
+ * Hook registrations in a JSON settings file: Claude Code's settings.json and Codex's
+ * hooks.json share the shape `{"hooks":{"<Event>":[{"matcher"?,"hooks":[{"type":"command",…}]}]}}`.
+ * Pure merge functions plus the file I/O around them; each agent says which hooks it wants.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 
 export interface HookSpec {
-  event: 'SessionStart' | 'Stop' | 'SessionEnd';
+  event: 'SessionStart' | 'UserPromptSubmit' | 'Stop' | 'SessionEnd';
   command: string;
   timeout: number;
 }
@@ -17,22 +17,13 @@ type HookEntry = { type?: string; command?: string; timeout?: number; [k: string
 type Group = { matcher?: string; hooks?: HookEntry[]; [k: string]: unknown };
 export type Settings = { hooks?: Record<string, Group[]>; [k: string]: unknown };
 
-const q = (s: string) => `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
+export const q = (s: string) => `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
 
-/** Our hook commands: absolute node and script paths, so PATH inside the agent does not matter. */
-export function ourHooks(nodePath: string, mainJs: string, configPath?: string): HookSpec[] {
-  const base = `${q(nodePath)} ${q(mainJs)}${configPath ? ` --config ${q(configPath)}` : ''}`;
-  return [
-    { event: 'SessionStart', command: `${base} session-start --inject`, timeout: 30 },
-    { event: 'Stop', command: `${base} session-end`, timeout: 15 },
-    { event: 'SessionEnd', command: `${base} session-end`, timeout: 15 },
-  ];
-}
-
+/** Ours: one of the commands we install, or any command that runs our main.js (an older version's). */
 function isOurs(cmd: string | undefined, specs: HookSpec[], mainJs: string): boolean {
   if (!cmd) return false;
   if (specs.some((s) => s.command === cmd)) return true;
-  return cmd.includes(q(mainJs)) && / session-(start|end)\b/.test(cmd);
+  return cmd.includes(q(mainJs));
 }
 
 export function addHooks(settings: Settings, specs: HookSpec[]): { settings: Settings; changed: boolean } {
@@ -68,10 +59,6 @@ export function removeHooks(settings: Settings, specs: HookSpec[], mainJs: strin
   return { settings: out, changed };
 }
 
-export function claudeDir(env: NodeJS.ProcessEnv, home = homedir()): string {
-  return env.CLAUDE_CONFIG_DIR ? env.CLAUDE_CONFIG_DIR : join(home, '.claude');
-}
-
 export function readSettings(path: string): Settings {
   if (!existsSync(path)) return {};
   const text = readFileSync(path, 'utf8');
@@ -99,30 +86,4 @@ export function writeSettings(path: string, settings: Settings, now: Date): stri
   // Renamed over the original: a crash never leaves a half-written settings.json.
   renameSync(tmp, path);
   return backup;
-}
-
-export const SKILL_NAME = 'memory-recall';
-export const SKILL_MARKER = '<!-- installed by memory-engine -->';
-
-/** The skill text with `memory …` commands spelled as absolute invocations. */
-export function renderSkill(template: string, nodePath: string, mainJs: string, configPath?: string): string {
-  const cmd = `${q(nodePath)} ${q(mainJs)}${configPath ? ` --config ${q(configPath)}` : ''}`;
-  // Commands in code (inline or at the start of a line in a block) become absolute.
-  return `${template.replace(/(^|`)memory (?=[a-z-]+)/gm, (_m, lead: string) => `${lead}${cmd} `).trimEnd()}\n\n${SKILL_MARKER}\n`;
-}
-
-export function installSkill(target: string, text: string): boolean {
-  if (existsSync(target) && readFileSync(target, 'utf8') === text) return false;
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, text);
-  return true;
-}
-
-export function uninstallSkill(target: string): boolean {
-  if (!existsSync(target)) return false;
-  if (!readFileSync(target, 'utf8').includes(SKILL_MARKER)) return false; // the user's own file
-  rmSync(target);
-  const dir = dirname(target);
-  if (readdirSync(dir).length === 0) rmdirSync(dir);
-  return true;
 }

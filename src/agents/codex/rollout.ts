@@ -1,0 +1,199 @@
+/**
+ * Codex rollout (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`) → question/answer
+ * turns. Pure: text in, data out.
+ *
+ * The format as Codex writes it (0.125–0.128 in the fixtures): a `session_meta` line (id,
+ * cwd, git), then per turn `event_msg` (`task_started` with the `turn_id`, `user_message`,
+ * `agent_message`, `exec_command_end`, `patch_apply_end`, `task_complete` with the
+ * `last_agent_message`), `turn_context`, and `response_item`s (the model's messages, tool
+ * calls and their outputs). A prompt is written twice: as `event_msg.user_message` and as a
+ * user `response_item`, next to the injected AGENTS.md / environment blocks that are also
+ * user `response_item`s. So prompts come from `user_message` events; a rollout without any
+ * (older versions) falls back to user `response_item`s minus the injected blocks.
+ */
+import { cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
+
+interface Line {
+  timestamp?: string;
+  type?: string;
+  payload?: Record<string, unknown> & { type?: string };
+}
+
+/** Blocks Codex injects as user messages: never what the person typed. */
+const INJECTED = [/^<environment_context>/, /^<user_instructions>/, /^# AGENTS\.md instructions/, /^<INSTRUCTIONS>/, /^<user_shell_command>/, /^<turn_aborted>/];
+/** The desktop app puts the files a person attached before the request itself. */
+const REQUEST_MARK = /^#+\s*My request for Codex:\s*$/m;
+const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
+
+export function isInjected(text: string): boolean {
+  const t = text.trimStart();
+  return INJECTED.some((re) => re.test(t));
+}
+
+/** The person's words of a Codex prompt, or undefined for an injected block. */
+export function codexPromptText(raw: string): string | undefined {
+  let t = raw.trim();
+  if (t.length === 0 || isInjected(t)) return undefined;
+  const m = REQUEST_MARK.exec(t);
+  if (m) t = t.slice(m.index + m[0].length).trim();
+  return t.length > 0 ? t : undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function messageText(content: unknown, kind: 'input_text' | 'output_text'): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b): b is { type: string; text: string } => typeof b === 'object' && b !== null && (b as { type?: unknown }).type === kind && typeof (b as { text?: unknown }).text === 'string')
+    .map((b) => b.text)
+    .join('\n\n');
+}
+
+/** The first line of a rollout says so: `{"type":"session_meta",…}`. */
+export function looksLikeCodexRollout(firstLine: string): boolean {
+  return /^\s*\{/.test(firstLine) && /"type"\s*:\s*"session_meta"/.test(firstLine.slice(0, 4096));
+}
+
+interface OpenTurn {
+  key: string;
+  timestamp: string;
+  cwd?: string;
+  question: string;
+  /** Final answers of the turn and of the short follow-ups ("yes", "go on") that continue it. */
+  answers: string[];
+  /** The last assistant message so far, and whether Codex marked it the final answer. */
+  last?: string;
+  files: string[];
+  tools: string[];
+}
+
+export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_LIMITS, cleanText: (s: string) => string = (s) => s): ParsedTranscript {
+  const clean = (s: string) => cleanText(wellFormed(s));
+  const out: ParsedTranscript = { turns: [], badLines: 0, oversizeLines: 0, duplicates: 0 };
+  const lines: Line[] = [];
+  for (const raw of text.split('\n')) {
+    if (raw.length > MAX_TRANSCRIPT_LINE_CHARS) {
+      out.oversizeLines++;
+      continue;
+    }
+    if (raw.trim().length === 0) continue;
+    try {
+      const v = JSON.parse(raw) as unknown;
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
+      lines.push(v as Line);
+    } catch {
+      out.badLines++;
+    }
+  }
+  const fromEvents = lines.some((l) => l.type === 'event_msg' && l.payload?.type === 'user_message');
+  let gitBranch: string | undefined;
+  let turnId: string | undefined;
+  let turnUsed = false;
+  let cwd: string | undefined;
+  let ordinal = 0;
+  let open: OpenTurn | undefined;
+
+  const settle = (t: OpenTurn) => {
+    if (t.last !== undefined) t.answers.push(t.last);
+    t.last = undefined;
+  };
+  const close = () => {
+    if (!open) return;
+    settle(open);
+    const answer = joinAnswer(open.answers.map(clean).filter((a) => a.length > 0), limits.maxAnswer);
+    if (Array.from(answer).length >= limits.minAnswer) {
+      const turn: Turn = {
+        promptUuid: open.key,
+        sessionId: out.sessionId ?? 'unknown',
+        timestamp: open.timestamp,
+        question: cutQuestion(clean(open.question), limits.maxQuestion),
+        answer,
+        files: open.files,
+        tools: open.tools,
+      };
+      if (open.cwd) turn.cwd = open.cwd;
+      if (gitBranch) turn.gitBranch = gitBranch;
+      out.turns.push(turn);
+    }
+    open = undefined;
+  };
+  const addFile = (f: string | undefined) => {
+    if (open && f && f.length > 0 && !open.files.includes(f) && open.files.length < 100) open.files.push(f);
+  };
+  const addTool = (name: string | undefined) => {
+    if (open && name && !open.tools.includes(name)) open.tools.push(name);
+  };
+
+  for (const l of lines) {
+    const p = l.payload ?? {};
+    if (l.type === 'session_meta') {
+      out.sessionId ??= str(p.id);
+      cwd ??= str(p.cwd);
+      out.cwd ??= cwd;
+      const git = p.git as { branch?: unknown } | undefined;
+      gitBranch ??= str(git?.branch);
+      continue;
+    }
+    if (l.type === 'turn_context') {
+      cwd = str(p.cwd) ?? cwd;
+      if (str(p.turn_id) && str(p.turn_id) !== turnId) {
+        turnId = str(p.turn_id);
+        turnUsed = false;
+      }
+      continue;
+    }
+    let prompt: string | undefined;
+    if (l.type === 'event_msg') {
+      if (p.type === 'task_started') {
+        turnId = str(p.turn_id);
+        turnUsed = false;
+      } else if (p.type === 'user_message' && fromEvents) {
+        prompt = str(p.message);
+      } else if (p.type === 'task_complete' && open) {
+        const last = str(p.last_agent_message);
+        if (last && last.trim().length > 0) open.last = last.trim();
+        settle(open);
+      } else if (p.type === 'patch_apply_end' && open) {
+        const changes = p.changes;
+        if (changes && typeof changes === 'object') for (const f of Object.keys(changes)) addFile(f);
+      } else if (p.type === 'exec_command_end' && open) {
+        const parsed = Array.isArray(p.parsed_cmd) ? (p.parsed_cmd as Array<{ path?: unknown }>) : [];
+        for (const c of parsed) addFile(str(c?.path));
+      }
+    } else if (l.type === 'response_item') {
+      if (p.type === 'message' && p.role === 'user' && !fromEvents) {
+        prompt = messageText(p.content, 'input_text');
+      } else if (p.type === 'message' && p.role === 'assistant' && open) {
+        const t = messageText(p.content, 'output_text').trim();
+        if (t.length > 0) open.last = t;
+      } else if ((p.type === 'function_call' || p.type === 'custom_tool_call' || p.type === 'local_shell_call') && open) {
+        addTool(str(p.name) ?? str(p.type));
+        const input = str(p.input) ?? str(p.arguments) ?? '';
+        if (str(p.name) === 'apply_patch' || input.includes('*** Begin Patch')) {
+          for (const m of input.replaceAll('\\n', '\n').matchAll(PATCH_FILE)) addFile((m[1] ?? m[2])?.trim().replace(/["\\]+$/, ''));
+        }
+      } else if (p.type === 'web_search_call' && open) {
+        addTool('web_search');
+      }
+    }
+    if (prompt === undefined) continue;
+    const q = codexPromptText(prompt);
+    if (q === undefined) continue;
+    if (Array.from(q).length < limits.minQuestion) {
+      // "yes", "go on": the open turn continues; its earlier answer is kept.
+      if (open) settle(open);
+      continue;
+    }
+    close();
+    ordinal++;
+    // The turn's id when Codex wrote one (0.12x), else the prompt's ordinal in the session.
+    const key = turnId && !turnUsed ? turnId : `${out.sessionId ?? 'unknown'}#${ordinal}`;
+    turnUsed = true;
+    const ts = l.timestamp && !Number.isNaN(Date.parse(l.timestamp)) ? l.timestamp : '';
+    open = { key, timestamp: ts, question: q, answers: [], files: [], tools: [], ...(cwd ? { cwd } : {}) };
+  }
+  close();
+  return out;
+}

@@ -1,0 +1,126 @@
+/**
+ * What every agent's transcript becomes: question/answer turns, cut to the capture limits,
+ * and memory records with deterministic ids. Pure. The agents' own formats are parsed in
+ * src/agents/<agent>/.
+ */
+import { createHash } from 'node:crypto';
+import type { MemoryRecord } from '../types.js';
+
+export interface CaptureLimits {
+  minQuestion: number;
+  maxQuestion: number;
+  minAnswer: number;
+  maxAnswer: number;
+}
+
+export const DEFAULT_LIMITS: CaptureLimits = { minQuestion: 10, maxQuestion: 2000, minAnswer: 10, maxAnswer: 4000 };
+
+/** Transcript lines longer than this are skipped and counted, never parsed. */
+export const MAX_TRANSCRIPT_LINE_CHARS = 4 * 1024 * 1024;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Lone UTF-16 surrogates (broken text) as U+FFFD, as UTF-8 storage has them. */
+export function wellFormed(s: string): string {
+  return s.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/** Marks where text was cut, so a reader never mistakes an excerpt for the whole. */
+export const CUT_MARK = '[…]';
+
+export interface Turn {
+  promptUuid: string;
+  sessionId: string;
+  timestamp: string;
+  cwd?: string;
+  gitBranch?: string;
+  question: string;
+  answer: string;
+  files: string[];
+  tools: string[];
+}
+
+export interface ParsedTranscript {
+  turns: Turn[];
+  /** Lines that were not JSON objects. */
+  badLines: number;
+  /** Lines over MAX_TRANSCRIPT_LINE_CHARS, skipped unread (a pasted dump, a huge tool result). */
+  oversizeLines: number;
+  /** Entries dropped because their uuid was already seen (resumed sessions). */
+  duplicates: number;
+  sessionId?: string;
+  cwd?: string;
+}
+
+export function cutQuestion(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, Math.max(0, max - CUT_MARK.length - 1)).join('').trimEnd()} ${CUT_MARK}`;
+}
+
+/**
+ * Join answer blocks within `max` characters. In long agentic turns the conclusion comes
+ * last, so the final block(s) are kept whole and the rest is filled from the beginning,
+ * with a visible mark where text was cut.
+ */
+export function joinAnswer(blocks: string[], max: number): string {
+  const sep = '\n\n';
+  const whole = blocks.join(sep);
+  if (Array.from(whole).length <= max) return whole;
+  const len = (s: string) => Array.from(s).length;
+  const marker = `${sep}${CUT_MARK}${sep}`;
+  const tail: string[] = [];
+  let tailLen = 0;
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const b = blocks[i] as string;
+    const add = len(b) + (tail.length > 0 ? sep.length : 0);
+    if (tailLen + add + marker.length > max) break;
+    tail.unshift(b);
+    tailLen += add;
+  }
+  if (tail.length === 0) {
+    // The final block alone is over the limit: keep its beginning, where the gist usually is.
+    const last = blocks[blocks.length - 1] as string;
+    return `${Array.from(last).slice(0, max - CUT_MARK.length - 1).join('').trimEnd()} ${CUT_MARK}`;
+  }
+  const head = blocks.slice(0, blocks.length - tail.length).join(sep);
+  const room = max - tailLen - marker.length;
+  const headCut = Array.from(head).slice(0, Math.max(0, room)).join('').trimEnd();
+  return headCut.length > 0 ? `${headCut}${marker}${tail.join(sep)}` : `${CUT_MARK}${sep}${tail.join(sep)}`;
+}
+
+/** Deterministic: the same prompt of the same session is always the same memory. */
+export function memoryId(source: string, sessionId: string, promptUuid: string): string {
+  return createHash('sha256').update(`${source}\n${sessionId}\n${promptUuid}`).digest('hex').slice(0, 32);
+}
+
+export interface RecordContext {
+  machine: string;
+  project: string;
+  source?: string;
+  /** updated_at for every record; the caller keeps the old one for unchanged turns. */
+  now: string;
+}
+
+export function turnToRecord(t: Turn, ctx: RecordContext): MemoryRecord {
+  const source = ctx.source ?? 'claude-code';
+  const r: MemoryRecord = {
+    v: 1,
+    id: memoryId(source, t.sessionId, t.promptUuid),
+    session_id: t.sessionId,
+    project: ctx.project,
+    machine: ctx.machine,
+    timestamp: new Date(t.timestamp === '' ? ctx.now : t.timestamp).toISOString(),
+    updated_at: ctx.now,
+    question: t.question,
+    answer: t.answer,
+    source,
+  };
+  if (t.cwd) r.cwd = t.cwd;
+  if (t.gitBranch) r.git_branch = t.gitBranch;
+  if (t.files.length > 0) r.files = t.files;
+  // The prompt's own uuid, kept (an unknown field for the v1 format): a resumed session that
+  // copies this entry into a new transcript is recognised as the same memory by it.
+  r.extra = { ...(t.tools.length > 0 ? { tools: t.tools } : {}), prompt_uuid: t.promptUuid };
+  return r;
+}

@@ -1,0 +1,76 @@
+/** `memory scrub`: re-apply the privacy rules to every exported memory. */
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { captureLockFor } from '../../hooks/locks.js';
+import { commitAndPush } from '../../hooks/sync-run.js';
+import { openCache } from '../../store/cache.js';
+import { scrubMemories, type ScrubResult } from '../../maintain/scrub.js';
+import { printJson, type Context } from '../context.js';
+import { runtimeOf } from '../hook-runtime.js';
+import type { Runner } from '../program.js';
+import { replacementLines } from '../../maintain/scrub.js';
+
+export function registerScrub(program: Command, run: Runner): void {
+  program
+    .command('scrub')
+    .description('re-apply the current privacy rules (<private>, secret redaction) to every exported memory, writing redacted versions')
+    .option('--dry-run', 'count what would be redacted, write nothing')
+    .option('--no-push', 'commit but do not push')
+    .option('--json', 'print the report as JSON')
+    .action((flags: { dryRun?: boolean; push: boolean; json?: boolean }) => run((ctx) => scrub(ctx, flags)));
+
+}
+
+async function scrub(ctx: Context, flags: { dryRun?: boolean; push: boolean; json?: boolean }): Promise<number> {
+  const rt = runtimeOf(ctx, { echoInfo: !flags.json });
+  const { lock, repo } = await captureLockFor(rt);
+  return lock(async () => {
+    const { store } = openCache(ctx.cacheOptions());
+    let res: ScrubResult;
+    try {
+      res = scrubMemories(store, {
+        exportDir: ctx.config.general.export_dir,
+        machine: ctx.config.general.machine_name,
+        redact: true,
+        now: ctx.io.now(),
+        dryRun: flags.dryRun === true,
+      });
+    } finally {
+      store.close();
+    }
+    let replacements: string | undefined;
+    let sync;
+    if (!flags.dryRun && res.changed > 0) {
+      openCache(ctx.cacheOptions()).store.close();
+      if (repo) sync = await commitAndPush(rt, repo, `memory: scrub ${res.changed} memories (${ctx.config.general.machine_name})`, flags.push);
+      // For rewriting history: git filter-repo --replace-text takes "literal==>replacement" lines.
+      replacements = join(dirname(ctx.config.general.db_path), 'scrub-replacements.txt');
+      writeFileSync(replacements, replacementLines(res.secrets), { mode: 0o600 });
+    }
+    if (flags.json) {
+      printJson(ctx.io, { scanned: res.scanned, changed: res.changed, counts: res.counts, dry_run: flags.dryRun === true, committed: sync?.committed ?? false, replacements: replacements ?? null });
+      return 0;
+    }
+    const kinds = Object.entries(res.counts).map(([k, n]) => `${n} ${k}`).join(', ');
+    const lines = [
+      res.changed === 0
+        ? `Scanned ${res.scanned} memories: nothing to redact.`
+        : `${flags.dryRun ? 'Would redact' : 'Redacted'} ${res.changed} of ${res.scanned} memories (${kinds}).`,
+    ];
+    if (!flags.dryRun && res.changed > 0) {
+      lines.push(
+        '',
+        'The redacted versions win everywhere at the next session start, and monthly-merge drops the old lines from',
+        'closed months. But git history (and this month\'s files until the month closes) still hold the old text.',
+        'To purge it from history, on one machine with git-filter-repo installed:',
+        `  cd ${repo?.root ?? '<the memory repository>'}`,
+        `  git filter-repo --replace-text ${replacements} --force`,
+        `  git push --force ${ctx.config.sync.remote} HEAD    # then re-clone on every other machine`,
+        `and delete ${replacements} afterwards (it lists the secrets themselves; it is outside git).`,
+      );
+    }
+    ctx.io.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  });
+}

@@ -1,0 +1,57 @@
+/** `memory show <id>`: one memory in full. */
+import type { Command } from 'commander';
+import { UserError } from '../../errors.js';
+import { openCache } from '../../store/cache.js';
+import { resolveIds } from '../../maintain/forget.js';
+import { rowToRecord, type MemoryRow } from '../../store/store.js';
+import { printJson, type Context } from '../context.js';
+import type { Runner } from '../program.js';
+
+export function registerShow(program: Command, run: Runner): void {
+  program
+    .command('show')
+    .description('print one memory in full')
+    .argument('<id>', 'memory id (or a unique prefix of 6+ characters)')
+    .option('--json', 'print the JSONL record (without the embedding)')
+    .action((id: string, flags: { json?: boolean }) => run((ctx) => show(ctx, id, flags.json === true)));
+
+}
+
+function recordView(row: MemoryRow): Record<string, unknown> {
+  const r = rowToRecord(row);
+  const { extra, ...rest } = r;
+  return { ...rest, ...(extra ?? {}), ...(row.model ? { model: row.model, dim: row.dim } : {}) };
+}
+
+async function show(ctx: Context, id: string, json: boolean): Promise<number> {
+  const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
+  try {
+    const res = resolveIds(store, [id]);
+    if (res.ambiguous.length > 0) throw new UserError(`"${id}" matches several memories: ${res.ambiguous[0]?.matches.join(', ')}`, 'give more characters of the id');
+    const row = res.rows[0];
+    if (!row) throw new UserError(`no memory with id "${id}"`, 'ids are printed by `memory search` (forgotten memories are gone for good)');
+    if (json) printJson(ctx.io, recordView(row));
+    else {
+      const files = row.files ? (JSON.parse(row.files) as string[]) : [];
+      ctx.io.stdout.write(
+        [
+          `id       ${row.id}`,
+          `date     ${row.timestamp}  (machine ${row.machine}, project ${row.project ?? '-'}${row.git_branch ? `, branch ${row.git_branch}` : ''})`,
+          ...(row.cwd ? [`cwd      ${row.cwd}`] : []),
+          ...(files.length > 0 ? [`files    ${files.join(', ')}`] : []),
+          `embedded ${row.has_vector ? `yes (${row.model ?? '?'})` : 'no (pending)'}`,
+          '',
+          'Q:',
+          row.question,
+          '',
+          'A:',
+          row.answer,
+          '',
+        ].join('\n'),
+      );
+    }
+  } finally {
+    store.close();
+  }
+  return 0;
+}

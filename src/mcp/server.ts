@@ -1,0 +1,214 @@
+/**
+ * `memory mcp`: the memory as an MCP server over stdio (the official TypeScript SDK), for
+ * every agent that speaks MCP. Tools: memory_search, memory_show, memory_forget,
+ * memory_remember. Every failure is a tool result with `isError: true` and a message that
+ * says what to do; nothing a client sends can crash the server. Logs go to stderr only
+ * (stdout is the protocol). The model loads on the first hybrid search and stays warm.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { projectFor } from '../capture/project.js';
+import type { Context } from '../cli/context.js';
+import { runtimeOf } from '../cli/hook-runtime.js';
+import { parseDate } from '../cli/options.js';
+import { lazyEmbedder } from '../embed/embedder.js';
+import { errorMessage, UserError } from '../errors.js';
+import { forgetSelected, rememberNote, rowsForIds } from '../hooks/edit-run.js';
+import { isExcluded } from '../privacy/exclude.js';
+import { search } from '../search/search.js';
+import { openCache } from '../store/cache.js';
+import { rowToRecord } from '../store/store.js';
+import type { SearchFilters, SearchMode } from '../types.js';
+
+export const INSTRUCTIONS = [
+  "memory-engine holds this user's past coding-agent sessions (Claude Code and Codex, on all their machines): every question and answer, verbatim, in English and Japanese.",
+  'Call memory_search when the user refers to earlier work ("as before", "last time", "what did we decide", "前回", "前に話した"), when a past decision, fix or error message would help, and before saying you do not know something about this project or this user.',
+  'Write the query as the earlier conversation would have worded it (a file, function or error name works well); try once more with other words or the other language if nothing fits.',
+  'memory_show gives one memory in full. Cite memories by date and machine. They describe the past: check the code before relying on them.',
+  'memory_remember keeps a note only when the user explicitly asks you to remember something. memory_forget removes memories on every machine: only when the user asks.',
+].join('\n');
+
+const ANSWER_CHARS = 400;
+
+const text = (s: string): CallToolResult => ({ content: [{ type: 'text', text: s }] });
+const failure = (s: string): CallToolResult => ({ content: [{ type: 'text', text: s }], isError: true });
+
+function cutText(s: string, max: number): string {
+  const chars = Array.from(s);
+  return chars.length <= max ? s : `${chars.slice(0, max).join('').trimEnd()} […]`;
+}
+
+/** A number the model may send as a string ("5"). */
+function count(name: string, v: unknown, min: number, max: number): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = typeof v === 'number' ? v : Number(String(v).trim());
+  if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
+  return n;
+}
+
+function optString(name: string, v: unknown): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw new UserError(`${name} must be a string (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+const loose = z.union([z.string(), z.number()]).optional();
+
+/** Runs a tool body; a thrown error becomes a tool result with isError and its message (and hint). */
+async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof UserError) return failure(`${err.message}${err.hint ? `\n(${err.hint})` : ''}`);
+    return failure(`memory-engine failed: ${errorMessage(err).split('\n')[0]}`);
+  }
+}
+
+export function buildMcpServer(ctx: Context, version: string): McpServer {
+  const server = new McpServer({ name: 'memory-engine', version }, { instructions: INSTRUCTIONS });
+  const embedder = lazyEmbedder(ctx.embedderConfig());
+  const embedQuery = async (q: string) => (await embedder()).embedQuery(q);
+  const rt = () => runtimeOf(ctx, { quiet: true });
+
+  server.registerTool(
+    'memory_search',
+    {
+      title: 'Search past sessions',
+      description: 'Search every past question/answer of this user\'s agent sessions (all machines, all projects unless `project` is given). Returns compact hits: id, date, machine, project, source, the question and the start of the answer; memory_show gives one in full.',
+      inputSchema: {
+        query: z.string().optional().describe('what to look for, in the words the earlier conversation would have used'),
+        q: z.string().optional().describe('alias of query'),
+        project: z.string().optional().describe('only this project'),
+        machine: z.string().optional().describe('only memories from this machine'),
+        since: z.string().optional().describe('from this day on: 2026-03-01, or an age like 30d'),
+        after: z.string().optional().describe('alias of since'),
+        until: z.string().optional().describe('up to and including this day'),
+        before: z.string().optional().describe('alias of until'),
+        mode: z.string().optional().describe('hybrid (default) | keyword | vector'),
+        top_k: loose.describe('how many hits (1–50, default 5)'),
+        limit: loose.describe('alias of top_k'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const query = (optString('query', args.query) ?? optString('q', args.q) ?? '').trim();
+        if (query.length === 0) throw new UserError('query is required', 'give the words to search for, e.g. {"query": "sqlite lock timeout"}');
+        const mode = (optString('mode', args.mode) ?? 'hybrid') as SearchMode;
+        if (!['hybrid', 'keyword', 'vector'].includes(mode)) throw new UserError(`mode must be hybrid, keyword or vector (got "${mode}")`);
+        const now = ctx.io.now();
+        const filters: SearchFilters = {};
+        const project = optString('project', args.project);
+        const machine = optString('machine', args.machine);
+        const since = optString('since', args.since) ?? optString('after', args.after);
+        const until = optString('until', args.until) ?? optString('before', args.before);
+        if (project) filters.project = project;
+        if (machine) filters.machine = machine;
+        if (since) filters.sinceMs = parseDate('since', since, now);
+        if (until) filters.untilMs = parseDate('until', until, now, true);
+        const topK = count('top_k', args.top_k, 1, 50) ?? count('limit', args.limit, 1, 50) ?? ctx.config.search.top_k;
+        const excluded = ctx.config.privacy.exclude_projects;
+        const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
+        try {
+          const res = await search(
+            { store, embedQuery, now: now.getTime() },
+            {
+              query, mode, filters, topK,
+              halfLifeDays: ctx.config.search.half_life_days,
+              recencyWeight: ctx.config.search.recency_weight,
+              rrfK: ctx.config.search.rrf_k,
+              ...(excluded.length > 0 && !project ? { hide: (row) => isExcluded(excluded, row.project ?? undefined, row.cwd ?? undefined) } : {}),
+            },
+          );
+          const hits = res.hits.map((h) => ({
+            id: h.id,
+            date: h.timestamp.slice(0, 10),
+            machine: h.machine,
+            project: h.project,
+            source: h.source,
+            question: cutText(h.question, 300),
+            answer: cutText(h.answer, ANSWER_CHARS),
+          }));
+          const lines = hits.length === 0 ? ['No memories found. Try other words, the other language, or a file/error name.'] : [];
+          return {
+            content: [{ type: 'text', text: JSON.stringify({ query, hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
+          };
+        } finally {
+          store.close();
+        }
+      }),
+  );
+
+  server.registerTool(
+    'memory_show',
+    {
+      title: 'Show one memory',
+      description: 'One memory in full (question, answer, files, branch, session, machine, dates) by its id or a unique prefix of 6+ characters, as memory_search printed it.',
+      inputSchema: { id: z.string().optional().describe('memory id or a unique prefix of 6+ characters') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const id = (optString('id', args.id) ?? '').trim();
+        if (id.length === 0) throw new UserError('id is required', 'ids are printed by memory_search');
+        const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
+        try {
+          const rows = rowsForIds(store, [id]);
+          const r = rowToRecord(rows[0] as NonNullable<(typeof rows)[0]>);
+          const { embedding: _e, extra, ...rest } = r;
+          void _e;
+          return text(JSON.stringify({ ...rest, ...(extra?.tools ? { tools: extra.tools } : {}) }, null, 1));
+        } finally {
+          store.close();
+        }
+      }),
+  );
+
+  server.registerTool(
+    'memory_forget',
+    {
+      title: 'Forget memories everywhere',
+      description: 'Forget memories by id, on every machine of this user (tombstones, committed and pushed). Only when the user asks. Unknown or ambiguous ids forget nothing.',
+      inputSchema: {
+        ids: z.union([z.array(z.string()), z.string()]).optional().describe('memory ids (or unique prefixes of 6+ characters)'),
+        id: z.string().optional().describe('one id (alias)'),
+      },
+      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const raw = args.ids ?? args.id;
+        const ids = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,]+/) : []).map((s) => s.trim()).filter((s) => s.length > 0);
+        if (ids.length === 0) throw new UserError('ids is required', 'give the ids printed by memory_search, e.g. {"ids": ["3f2a9c81d0"]}');
+        const res = await forgetSelected(rt(), (store) => rowsForIds(store, ids), true);
+        const pushed = res.sync?.push?.status;
+        return text(
+          `Forgot ${res.rows.length} memor${res.rows.length === 1 ? 'y' : 'ies'} (${res.rows.map((r) => r.id.slice(0, 12)).join(', ')}) on every machine: gone from search here now, and from the other machines at their next session start${pushed ? ` (push: ${pushed})` : ''}.`,
+        );
+      }),
+  );
+
+  server.registerTool(
+    'memory_remember',
+    {
+      title: 'Remember a note',
+      description: 'Keep a note the user explicitly asked you to remember ("remember that…", "覚えておいて"). Stored as a memory of the project (default: the folder the server runs in), searchable at once and synced to their other machines. Secrets are redacted.',
+      inputSchema: {
+        text: z.string().optional().describe('the note, in the user\'s words'),
+        note: z.string().optional().describe('alias of text'),
+        project: z.string().optional().describe('project name (default: this folder\'s project)'),
+      },
+      annotations: { openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const body = optString('text', args.text) ?? optString('note', args.note) ?? '';
+        const project = optString('project', args.project) ?? projectFor(ctx.io.cwd, ctx.config.general.project);
+        const res = await rememberNote(rt(), { text: body, project, cwd: ctx.io.cwd }, true);
+        return text(`Remembered as ${res.record.id.slice(0, 12)} (project ${res.record.project}, ${res.record.timestamp.slice(0, 10)})${res.redactions > 0 ? `; ${res.redactions} secret(s) redacted` : ''}.`);
+      }),
+  );
+
+  return server;
+}
