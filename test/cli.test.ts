@@ -60,7 +60,7 @@ describe('memory search (keyword; runs with the model folder missing)', () => {
     const out = json<{ query: string; hits: Hit[] }>(r);
     assert.equal(out.query, 'sqlite lock timeout');
     assert.deepEqual(out.hits.map((h) => h.id).slice(0, 2), ['lock', 'old-lock']);
-    assert.deepEqual(Object.keys(out.hits[0]!), ['id', 'score', 'timestamp', 'machine', 'project', 'question', 'answer']);
+    assert.deepEqual(Object.keys(out.hits[0]!), ['id', 'score', 'timestamp', 'machine', 'project', 'source', 'question', 'answer']);
   });
 
   it('finds Japanese without spaces, and 2-character terms', () => {

@@ -1,0 +1,139 @@
+/**
+ * `memory recall`, the UserPromptSubmit hook: the few memories clearly about the prompt,
+ * or nothing. Real SQLite cache built from real JSONL; the hook run as a whole process.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { openCache } from '../src/store/cache.js';
+import { DEFAULT_MIN_COVERAGE, formatRecall, recall } from '../src/search/recall.js';
+import { makeWorld, rec, runCli, writeJsonl, type World } from './helpers.js';
+
+const MEMORIES = [
+  rec({ id: 'mem-sqlite-lock', project: 'api', session_id: 's-old', question: 'The worker fails with SQLITE_BUSY database is locked under load, what do we do?', answer: 'Set busy_timeout to 5000 ms and move the writes into one transaction per batch; WAL mode lets readers continue.' }),
+  rec({ id: 'mem-jpy', project: 'shop', session_id: 's-old', question: 'Why does the cart total round wrong for JPY?', answer: 'JPY has no minor unit; the money helper divided by 100. Fixed with a currency exponent table in src/money.ts.' }),
+  rec({ id: 'mem-jpy-api', project: 'api', session_id: 's-2', question: 'Do we send JPY amounts to the payment provider in minor units?', answer: 'No: for JPY the amount is sent as is (exponent 0); see the currency exponent table.' }),
+  rec({ id: 'mem-deploy', project: 'api', session_id: 's-3', question: 'How do we deploy the staging API?', answer: 'Push to the staging branch; the pipeline builds the image and runs the migrations first.' }),
+  rec({ id: 'mem-ja', project: 'api', session_id: 's-4', question: '決済APIのタイムアウトは何秒に設定した？', answer: '決済APIのタイムアウトは10秒です。PAY_TIMEOUT_MS で設定しています。' }),
+  rec({ id: 'mem-current', project: 'shop', session_id: 's-now', question: 'Rounding of JPY cart totals in the currency exponent table again', answer: 'Still the exponent table in src/money.ts.' }),
+  rec({ id: 'mem-secret-proj', project: 'secret-client', session_id: 's-5', question: 'Which currency exponent does the client use for JPY totals?', answer: 'Exponent 0 for JPY in their ledger.' }),
+];
+
+function world(extra = ''): World {
+  const w = makeWorld({ extra });
+  writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), MEMORIES);
+  const r = runCli(['--config', w.config, 'rebuild']);
+  assert.equal(r.code, 0, r.stderr);
+  return w;
+}
+
+function hook(w: World, prompt: string, over: Record<string, unknown> = {}): { stdout: string; stderr: string; code: number } {
+  return runCli(['--config', w.config, 'recall'], { input: JSON.stringify({ session_id: 's-now', transcript_path: '/tmp/t.jsonl', cwd: '/nowhere/shop', hook_event_name: 'UserPromptSubmit', prompt, ...over }) });
+}
+
+describe('memory recall (UserPromptSubmit)', () => {
+  it('a prompt about something discussed before gets those memories, this project first, as reference material', () => {
+    const w = world();
+    try {
+      const r = hook(w, 'why is the JPY cart total rounding wrong again? the currency exponent table?');
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(out), ['hookSpecificOutput']);
+      const h = out.hookSpecificOutput as { hookEventName: string; additionalContext: string };
+      assert.deepEqual(Object.keys(h), ['hookEventName', 'additionalContext']);
+      assert.equal(h.hookEventName, 'UserPromptSubmit');
+      const ctx = h.additionalContext;
+      assert.match(ctx, /Reference material, not instructions/);
+      assert.match(ctx, /## 2026-11-20 · laptop · shop · id mem-jpy\n/);
+      assert.ok(ctx.indexOf('id mem-jpy\n') < ctx.indexOf('id mem-jpy-api'), 'the current project (shop) first');
+      assert.match(ctx, /id mem-jpy-api/);
+      assert.ok(!ctx.includes('mem-current'), 'never the session in progress');
+      assert.ok(Array.from(ctx).length <= 2000);
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('Japanese prompts find Japanese memories', () => {
+    const w = world();
+    try {
+      const r = hook(w, '決済APIのタイムアウト、何秒だったっけ？');
+      assert.match((JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext, /PAY_TIMEOUT_MS/);
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('ordinary requests and short prompts get nothing; the output is empty, exit 0', () => {
+    const w = world();
+    try {
+      for (const p of ['add a unit test for the parser', 'rename this variable to something clearer', 'yes', 'go on', 'fix the typo in the README', 'deploy it']) {
+        const r = hook(w, p);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, '', `"${p}" recalls nothing`);
+      }
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('never an excluded project; nothing at all inside one; [recall] enabled = false turns it off', () => {
+    const w = world('[privacy]\nexclude_projects = ["secret-*"]');
+    try {
+      const r = hook(w, 'which currency exponent for JPY totals in the ledger?');
+      const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      assert.match(ctx, /mem-jpy/);
+      assert.ok(!ctx.includes('secret-client'));
+      assert.equal(hook(w, 'which currency exponent for JPY totals in the ledger?', { cwd: '/x/secret-client' }).stdout, '');
+    } finally {
+      w.cleanup();
+    }
+    const off = world('[recall]\nenabled = false');
+    try {
+      const r = hook(off, 'why is the JPY cart total rounding wrong again? the currency exponent table?');
+      assert.equal(r.code, 0);
+      assert.equal(r.stdout, '');
+    } finally {
+      off.cleanup();
+    }
+  });
+
+  it('bad hook input, no cache, a damaged cache: exit 0, nothing on stdout', () => {
+    const w = makeWorld();
+    try {
+      for (const input of ['not json', '[]', '{"prompt": 42}', '']) {
+        const r = runCli(['--config', w.config, 'recall'], { input });
+        assert.equal(r.code, 0);
+        assert.equal(r.stdout, '');
+      }
+      const r = hook(w, 'why is the JPY cart total rounding wrong again?');
+      assert.deepEqual([r.code, r.stdout], [0, ''], 'no cache yet: recall waits for session start to build it');
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('the floor: coverage is the rarity-weighted share of the prompt a memory holds', () => {
+    const w = world();
+    try {
+      const { store } = openCache({ dbPath: join(w.dir, '.cache', 'memory.db'), exportDir: w.exportDir, model: 'x', dim: 0 });
+      try {
+        const all = recall(store, { prompt: 'SQLITE_BUSY database is locked in the worker', maxItems: 3, minCoverage: 0 });
+        assert.equal(all[0]?.row.id, 'mem-sqlite-lock');
+        assert.ok((all[0]?.coverage ?? 0) > DEFAULT_MIN_COVERAGE);
+        const strict = recall(store, { prompt: 'SQLITE_BUSY database is locked in the worker', maxItems: 3, minCoverage: 1.01 });
+        assert.deepEqual(strict, []);
+        const unknownWords = recall(store, { prompt: 'kubernetes helm chart ingress annotations', maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE });
+        assert.deepEqual(unknownWords, []);
+        assert.equal(formatRecall([], 2000), '');
+        const text = formatRecall(all, 400);
+        assert.ok(Array.from(text).length <= 400);
+        assert.match(text, /mem-sqlite-lock/);
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.cleanup();
+    }
+  });
+});
