@@ -24,22 +24,24 @@ import { IDENTIFIER_MEMORIES, IDENTIFIER_QUERIES } from './identifiers.js';
 
 const here = resolve(fileURLToPath(import.meta.url), '..'); // dist/bench
 const REPO = resolve(here, '..', '..');
-const EVAL = resolve(REPO, '..', 'shared', 'eval');
+export const EVAL = resolve(REPO, '..', 'shared', 'eval');
 const TINY_MODEL = join(REPO, 'test', 'fixtures', 'tiny-model');
 const DAY = 86_400_000;
 /** Cache size against JSONL size, per corpus built (printed with the table). */
 const sizes: string[] = [];
 
-interface Query {
+export interface Query {
   text: string;
   gold: Set<string>;
   slice: string;
 }
 
-interface Corpus {
+export interface Corpus {
   name: string;
   records: MemoryRecord[];
   queries: Query[];
+  /** Questions whose answer is in no memory (LongMemEval's abstention questions). */
+  unanswerable?: string[];
   now: number;
 }
 
@@ -74,7 +76,7 @@ function lmeDate(s: string): number {
 }
 
 /** One memory per user turn and the assistant turn after it, dated by its session; the last session yesterday. */
-function longMemEval(now: number): Corpus {
+export function longMemEval(now: number): Corpus {
   const data = gz('longmemeval_oracle.json.gz') as LmeQuestion[];
   const sessions = new Map<string, { date: number; turns: LmeTurn[] }>();
   for (const q of data) {
@@ -103,13 +105,17 @@ function longMemEval(now: number): Corpus {
     evidence.set(sid, ev);
   }
   const queries: Query[] = [];
+  const unanswerable: string[] = [];
   for (const q of data) {
-    if (q.question_id.endsWith('_abs')) continue;
+    if (q.question_id.endsWith('_abs')) {
+      unanswerable.push(q.question);
+      continue;
+    }
     const gold = new Set(list(q.haystack_session_ids).flatMap((sid) => evidence.get(sid) ?? []));
     if (gold.size === 0) continue;
     queries.push({ text: q.question, gold, slice: q.question_type === 'knowledge-update' ? 'knowledge-update' : 'other' });
   }
-  return { name: 'English (LongMemEval oracle)', records, queries, now };
+  return { name: 'English (LongMemEval oracle)', records, queries, unanswerable, now };
 }
 
 interface Squad {
@@ -117,7 +123,7 @@ interface Squad {
 }
 
 /** A memory per paragraph; the gold memory of a question is its own paragraph. Dated over the last year. */
-function jsquad(now: number): Corpus {
+export function jsquad(now: number): Corpus {
   const d = gz('jsquad-test-v1.3.json.gz') as Squad;
   const records: MemoryRecord[] = [];
   const queries: Query[] = [];

@@ -6,17 +6,17 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openCache } from '../src/store/cache.js';
-import { DEFAULT_MIN_COVERAGE, formatRecall, recall } from '../src/search/recall.js';
+import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, formatRecall, recall } from '../src/search/recall.js';
 import { makeWorld, rec, runCli, writeJsonl, type World } from './helpers.js';
 
 const MEMORIES = [
   rec({ id: 'mem-sqlite-lock', project: 'api', session_id: 's-old', question: 'The worker fails with SQLITE_BUSY database is locked under load, what do we do?', answer: 'Set busy_timeout to 5000 ms and move the writes into one transaction per batch; WAL mode lets readers continue.' }),
   rec({ id: 'mem-jpy', project: 'shop', session_id: 's-old', question: 'Why does the cart total round wrong for JPY?', answer: 'JPY has no minor unit; the money helper divided by 100. Fixed with a currency exponent table in src/money.ts.' }),
-  rec({ id: 'mem-jpy-api', project: 'api', session_id: 's-2', question: 'Do we send JPY amounts to the payment provider in minor units?', answer: 'No: for JPY the amount is sent as is (exponent 0); see the currency exponent table.' }),
+  rec({ id: 'mem-jpy-api', project: 'api', session_id: 's-2', question: 'Do we round JPY cart totals before sending them to the payment provider?', answer: 'No rounding: JPY is sent as is (exponent 0); see the currency exponent table.' }),
   rec({ id: 'mem-deploy', project: 'api', session_id: 's-3', question: 'How do we deploy the staging API?', answer: 'Push to the staging branch; the pipeline builds the image and runs the migrations first.' }),
   rec({ id: 'mem-ja', project: 'api', session_id: 's-4', question: '決済APIのタイムアウトは何秒に設定した？', answer: '決済APIのタイムアウトは10秒です。PAY_TIMEOUT_MS で設定しています。' }),
   rec({ id: 'mem-current', project: 'shop', session_id: 's-now', question: 'Rounding of JPY cart totals in the currency exponent table again', answer: 'Still the exponent table in src/money.ts.' }),
-  rec({ id: 'mem-secret-proj', project: 'secret-client', session_id: 's-5', question: 'Which currency exponent does the client use for JPY totals?', answer: 'Exponent 0 for JPY in their ledger.' }),
+  rec({ id: 'mem-secret-proj', project: 'secret-client', session_id: 's-5', question: 'Why does the JPY cart total round wrong in the client ledger?', answer: 'Their currency exponent table had 2 for JPY; it is 0.' }),
 ];
 
 function world(extra = ''): World {
@@ -78,13 +78,20 @@ describe('memory recall (UserPromptSubmit)', () => {
   });
 
   it('never an excluded project; nothing at all inside one; [recall] enabled = false turns it off', () => {
+    const prompt = 'why is the JPY cart total rounding wrong in the ledger? the currency exponent table?';
+    const open = world();
+    try {
+      assert.match(hook(open, prompt).stdout, /secret-client/, 'without the exclusion it would be recalled');
+    } finally {
+      open.cleanup();
+    }
     const w = world('[privacy]\nexclude_projects = ["secret-*"]');
     try {
-      const r = hook(w, 'which currency exponent for JPY totals in the ledger?');
+      const r = hook(w, prompt);
       const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
       assert.match(ctx, /mem-jpy/);
       assert.ok(!ctx.includes('secret-client'));
-      assert.equal(hook(w, 'which currency exponent for JPY totals in the ledger?', { cwd: '/x/secret-client' }).stdout, '');
+      assert.equal(hook(w, prompt, { cwd: '/x/secret-client' }).stdout, '');
     } finally {
       w.cleanup();
     }
@@ -118,17 +125,19 @@ describe('memory recall (UserPromptSubmit)', () => {
     try {
       const { store } = openCache({ dbPath: join(w.dir, '.cache', 'memory.db'), exportDir: w.exportDir, model: 'x', dim: 0 });
       try {
-        const all = recall(store, { prompt: 'SQLITE_BUSY database is locked in the worker', maxItems: 3, minCoverage: 0 });
+        const floor = { maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: DEFAULT_MIN_RARE_WORDS };
+        const all = recall(store, { ...floor, prompt: 'SQLITE_BUSY database is locked in the worker', minCoverage: 0, minRareWords: 0 });
         assert.equal(all[0]?.row.id, 'mem-sqlite-lock');
         assert.ok((all[0]?.coverage ?? 0) > DEFAULT_MIN_COVERAGE);
-        const strict = recall(store, { prompt: 'SQLITE_BUSY database is locked in the worker', maxItems: 3, minCoverage: 1.01 });
-        assert.deepEqual(strict, []);
-        const unknownWords = recall(store, { prompt: 'kubernetes helm chart ingress annotations', maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE });
-        assert.deepEqual(unknownWords, []);
+        assert.ok((all[0]?.rareWords ?? 0) > DEFAULT_MIN_RARE_WORDS);
+        assert.deepEqual(recall(store, { ...floor, prompt: 'SQLITE_BUSY database is locked in the worker' }).map((h) => h.row.id), ['mem-sqlite-lock']);
+        assert.deepEqual(recall(store, { ...floor, prompt: 'SQLITE_BUSY database is locked in the worker', minCoverage: 1.01 }), [], 'coverage is a floor');
+        assert.deepEqual(recall(store, { ...floor, prompt: 'SQLITE_BUSY database is locked in the worker', minRareWords: 99 }), [], 'rare words are a floor');
+        assert.deepEqual(recall(store, { ...floor, prompt: 'kubernetes helm chart ingress annotations' }), [], 'words no memory holds');
         assert.equal(formatRecall([], 2000), '');
         const text = formatRecall(all, 400);
         assert.ok(Array.from(text).length <= 400);
-        assert.match(text, /mem-sqlite-lock/);
+        assert.match(text, /id mem-sqlite-l\n/, 'ids cut to 12 characters (enough for `memory show`)');
       } finally {
         store.close();
       }

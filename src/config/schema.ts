@@ -54,7 +54,8 @@ export const SCHEMA = {
     enabled: { type: 'boolean', default: true, doc: 'Before every prompt (UserPromptSubmit), give the agent the few memories clearly relevant to it; false turns it off without uninstalling.' },
     max_items: { type: 'integer', default: 3, min: 0, doc: 'Memories recalled per prompt at most.' },
     max_chars: { type: 'integer', default: 2000, min: 200, doc: 'Characters of recalled text per prompt at most.' },
-    min_coverage: { type: 'number', default: 0.6, min: 0, doc: 'Relevance floor: the share of the prompt\'s terms (weighted by rarity) a memory must hold to be recalled.' },
+    min_coverage: { type: 'number', default: 0.5, min: 0, doc: 'Relevance floor: the share of the prompt\'s terms (weighted by rarity) a memory must hold to be recalled.' },
+    min_rare_words: { type: 'number', default: 2.25, min: 0, doc: 'Relevance floor: how many rare words\' worth of the prompt a memory must hold (a word found in one memory counts 1, a common word a fraction).' },
     min_prompt_chars: { type: 'integer', default: 12, min: 1, doc: 'Shorter prompts ("yes", "go on") recall nothing.' },
   },
   privacy: {

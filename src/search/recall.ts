@@ -4,12 +4,16 @@
  * nothing far more often than something: an ordinary coding request ("add a test for the
  * parser") shares words with many old memories without being about any of them.
  *
- * Relevance floor: of the prompt's terms (as the keyword search cuts them), weighted by
- * how rare each is among all memories (idf), how much does a memory hold? A memory is
- * recalled when it holds at least `minCoverage` of that weight and at least two distinct
- * terms (one, for a one-term prompt). Terms no memory holds count too: a prompt about
- * something never discussed is not "clearly" answered by a memory that shares its common
- * words. The floor was chosen on ../shared/eval and on ordinary coding requests: bench/QUALITY.md.
+ * Relevance floor, two conditions. Of the prompt's terms (as the keyword search cuts them),
+ * weighted by how rare each is among all memories (idf), a memory must hold
+ *  - at least `minCoverage` of the prompt's weight: most of what was asked, not a side word
+ *    (terms no memory holds count too: a prompt about something never discussed is not
+ *    "clearly" answered by a memory sharing its common words), and
+ *  - at least `minRareWords` rare words' worth of it, where a word found in a single memory
+ *    counts 1 and a common one a fraction: "add a unit test for the parser" is fully held by
+ *    many memories, but only in common words.
+ * and at least two distinct terms. Chosen on ../shared/eval, LongMemEval's abstention
+ * questions and ordinary coding requests: bench/QUALITY.md.
  */
 import type { MemoryRow, Store } from '../store/store.js';
 import { buildKeywordQuery, toFts } from './query.js';
@@ -22,6 +26,7 @@ export interface RecallOptions {
   sessionId?: string;
   maxItems: number;
   minCoverage: number;
+  minRareWords: number;
   /** Memories never shown (an excluded project). */
   hide?: (row: MemoryRow) => boolean;
   /** Candidates (by bm25) whose coverage is measured. */
@@ -33,30 +38,36 @@ export interface Recalled {
   coverage: number;
   /** Distinct prompt terms the memory holds. */
   matched: number;
+  /** Rare words' worth of the prompt the memory holds (a word found in one memory = 1). */
+  rareWords: number;
 }
 
-/** The default floor ([recall] min_coverage): bench/QUALITY.md. */
-export const DEFAULT_MIN_COVERAGE = 0.6;
+/** The default floor ([recall] min_coverage, min_rare_words): bench/QUALITY.md. */
+export const DEFAULT_MIN_COVERAGE = 0.5;
+export const DEFAULT_MIN_RARE_WORDS = 2.25;
 
 function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-export function recall(store: Store, opts: RecallOptions): Recalled[] {
+/** Every candidate with its coverage, best bm25 first (for recall, and for calibrating it). */
+export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxItems' | 'minCoverage' | 'minRareWords'>): { cands: Recalled[]; terms: number } {
+  const none = { cands: [], terms: 0 };
   const q = buildKeywordQuery(opts.prompt);
-  if (!q.match || q.terms.length === 0 || opts.maxItems <= 0) return [];
+  if (!q.match || q.terms.length === 0) return none;
   const db = store.db;
   const n = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM memories WHERE deleted = 0').get()?.n ?? 0;
-  if (n === 0) return [];
+  if (n === 0) return none;
   const count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?');
   const terms = q.terms.map((t) => {
     const match = toFts(t);
     const df = count.get(match)?.n ?? 0;
     return { match, df, weight: idf(n, df) };
   });
-  const total = terms.reduce((s, t) => s + t.weight, 0);
   const present = terms.filter((t) => t.df > 0);
-  if (present.length === 0 || total === 0) return [];
+  const total = terms.reduce((s, t) => s + t.weight, 0);
+  const rare = idf(n, 1);
+  if (present.length === 0 || total === 0) return none;
 
   const ranked = store.fts(q.match, {}, (opts.candidates ?? 20) * 2);
   const rows = store.rowsByRowid(ranked.map((r) => r.rowid));
@@ -69,7 +80,7 @@ export function recall(store: Store, opts: RecallOptions): Recalled[] {
     cands.push(row);
     if (cands.length >= (opts.candidates ?? 20)) break;
   }
-  if (cands.length === 0) return [];
+  if (cands.length === 0) return none;
 
   const ids = JSON.stringify(cands.map((c) => c.rowid));
   const holds = db.prepare<[string, string], { rowid: number }>('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
@@ -81,17 +92,30 @@ export function recall(store: Store, opts: RecallOptions): Recalled[] {
       matched.set(rowid, (matched.get(rowid) ?? 0) + 1);
     }
   }
-  const minTerms = Math.min(2, terms.length);
-  const out: Recalled[] = [];
-  for (const row of cands) {
-    const coverage = (weight.get(row.rowid) ?? 0) / total;
-    const m = matched.get(row.rowid) ?? 0;
-    if (coverage >= opts.minCoverage && m >= minTerms) out.push({ row, coverage, matched: m });
-  }
+  return {
+    cands: cands.map((row) => ({ row, coverage: (weight.get(row.rowid) ?? 0) / total, matched: matched.get(row.rowid) ?? 0, rareWords: (weight.get(row.rowid) ?? 0) / rare })),
+    terms: terms.length,
+  };
+}
+
+/** The relevance floor (see the top of this file). `terms`: how many terms the prompt has. */
+export function clearsFloor(c: Recalled, terms: number, floor: Pick<RecallOptions, 'minCoverage' | 'minRareWords'>): boolean {
+  return c.coverage >= floor.minCoverage && c.rareWords >= floor.minRareWords && c.matched >= Math.min(2, terms);
+}
+
+/** The recalled memories, best first: candidates that clear the floor. */
+export function selectRecalled(cands: Recalled[], terms: number, opts: Pick<RecallOptions, 'minCoverage' | 'minRareWords' | 'maxItems' | 'project'>): Recalled[] {
+  const out = cands.filter((c) => clearsFloor(c, terms, opts));
   // This project's memories first, then others; each by how much of the prompt they hold.
   const here = (r: Recalled) => (opts.project !== undefined && r.row.project === opts.project ? 0 : 1);
   out.sort((a, b) => here(a) - here(b) || b.coverage - a.coverage || b.row.ts_ms - a.row.ts_ms);
-  return out.slice(0, opts.maxItems);
+  return out.slice(0, Math.max(0, opts.maxItems));
+}
+
+export function recall(store: Store, opts: RecallOptions): Recalled[] {
+  if (opts.maxItems <= 0) return [];
+  const { cands, terms } = recallCandidates(store, opts);
+  return selectRecalled(cands, terms, opts);
 }
 
 function flat(text: string, max: number): string {

@@ -21,7 +21,7 @@ export function recallOutput(additionalContext: string): string | undefined {
 export function registerRecall(program: Command, hook: HookRunner): void {
   program
     .command('recall')
-    .description('UserPromptSubmit hook: the memories clearly relevant to the prompt on stdin (hook JSON), as additionalContext; nothing when none clears [recall] min_coverage')
+    .description('UserPromptSubmit hook: the memories clearly relevant to the prompt on stdin (hook JSON), as additionalContext; nothing when none clears the [recall] floor')
     .option('--prompt <text>', 'recall for this text instead of the hook input (to try it by hand)')
     .option('--cwd <dir>', 'the session\'s working folder (default: hook input, else the current folder)')
     .option('--json', 'print the recalled memories and their coverage as JSON (for a terminal)')
@@ -48,10 +48,11 @@ export function registerRecall(program: Command, hook: HookRunner): void {
             ...(input.session_id ? { sessionId: input.session_id } : {}),
             maxItems: cfg.max_items,
             minCoverage: cfg.min_coverage,
+            minRareWords: cfg.min_rare_words,
             ...(excluded.length > 0 ? { hide: (row) => isExcluded(excluded, row.project ?? undefined, row.cwd ?? undefined) } : {}),
           });
           if (flags.json) {
-            printJson(ctx.io, { recalled: hits.map((h) => ({ id: h.row.id, coverage: Number(h.coverage.toFixed(3)), matched: h.matched, timestamp: h.row.timestamp, machine: h.row.machine, project: h.row.project, question: h.row.question })) });
+            printJson(ctx.io, { recalled: hits.map((h) => ({ id: h.row.id, coverage: Number(h.coverage.toFixed(3)), rare_words: Number(h.rareWords.toFixed(2)), matched: h.matched, timestamp: h.row.timestamp, machine: h.row.machine, project: h.row.project, question: h.row.question })) });
             return 0;
           }
           const out = recallOutput(formatRecall(hits, cfg.max_chars));

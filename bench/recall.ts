@@ -1,0 +1,144 @@
+/**
+ * Per-prompt recall, calibrated (`npm run bench:recall`; also run by `bench:quality`): for
+ * each relevance floor, the share of prompts that get an injection and, of the injected
+ * memories, how many are evidence for the prompt. Prompt sets: the development set's
+ * questions (../shared/eval: LongMemEval, JSQuAD), LongMemEval's abstention questions
+ * (their answer is in no memory), and ordinary coding requests (bench/ordinary-prompts.ts),
+ * which must get nothing at least 90 % of the time. Coding memories come from the real
+ * Claude Code and Codex transcripts in ../shared/fixtures, added to each corpus.
+ *
+ * Usage: npm run bench:recall [-- --out FILE]
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { parseAnyTranscript } from '../src/agents/transcripts.js';
+import { DEFAULT_LIMITS, turnToRecord } from '../src/capture/turn.js';
+import { encodeEntry } from '../src/export/jsonl.js';
+import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, recallCandidates, selectRecalled } from '../src/search/recall.js';
+import { openCache } from '../src/store/cache.js';
+import type { MemoryRecord } from '../src/types.js';
+import { ORDINARY_EN, ORDINARY_JA } from './ordinary-prompts.js';
+import { EVAL, jsquad, longMemEval, type Corpus } from './quality.js';
+
+const FIXTURES = resolve(EVAL, '..', 'fixtures', 'transcripts');
+
+/** Memories of the real transcripts in ../shared (coding sessions, English). */
+function codingMemories(): MemoryRecord[] {
+  const out: MemoryRecord[] = [];
+  for (const agent of ['claude-code', 'codex']) {
+    const dir = join(FIXTURES, agent);
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl.gz'))) {
+      const p = parseAnyTranscript(gunzipSync(readFileSync(join(dir, f))).toString('utf8'), DEFAULT_LIMITS, (s) => s);
+      for (const t of p.turns) out.push(turnToRecord(t, { machine: 'eval', project: 'coding', now: '2026-06-01T00:00:00.000Z', source: p.source }));
+    }
+  }
+  return out;
+}
+
+interface PromptSet {
+  name: string;
+  prompts: Array<{ text: string; gold?: Set<string> }>;
+}
+
+interface Row {
+  set: string;
+  coverage: number;
+  rare: number;
+  n: number;
+  injected: number;
+  memories: number;
+  evidence: number;
+  /** Prompts with gold where an evidence memory was injected. */
+  found: number;
+}
+
+function openCorpus(records: MemoryRecord[]): { store: ReturnType<typeof openCache>['store']; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'memory-recall-bench-'));
+  const exportDir = join(dir, 'export');
+  mkdirSync(exportDir);
+  writeFileSync(join(exportDir, '2026-11_eval.jsonl'), `${records.map((r) => encodeEntry(r)).join('\n')}\n`);
+  const { store } = openCache({ dbPath: join(dir, 'memory.db'), exportDir, model: 'none', dim: 0 });
+  return { store, cleanup: () => (store.close(), rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** (min_coverage, min_rare_words) pairs measured; the default among them. */
+export const FLOORS: Array<[number, number]> = [
+  [0.6, 0], [0.7, 0], [0.5, 1.5], [0.5, 2], [DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS], [0.5, 2.5], [0.6, 2], [0.6, 2.25], [0.7, 2],
+];
+
+export function runRecallQuality(): string | undefined {
+  if (!existsSync(EVAL)) return undefined;
+  const now = Date.parse('2026-11-29T12:00:00.000Z');
+  const coding = codingMemories();
+  const corpora: Array<{ c: Corpus; sets: PromptSet[] }> = [];
+  const en = longMemEval(now);
+  corpora.push({
+    c: en,
+    sets: [
+      { name: 'LongMemEval questions (answer in memory)', prompts: en.queries.map((q) => ({ text: q.text, gold: q.gold })) },
+      { name: 'LongMemEval abstention questions (answer in no memory)', prompts: (en.unanswerable ?? []).map((text) => ({ text })) },
+      { name: 'ordinary coding requests, English', prompts: ORDINARY_EN.map((text) => ({ text })) },
+    ],
+  });
+  const ja = jsquad(now);
+  corpora.push({
+    c: ja,
+    sets: [
+      { name: 'JSQuAD questions (answer in memory)', prompts: ja.queries.map((q) => ({ text: q.text, gold: q.gold })) },
+      { name: 'ordinary coding requests, Japanese', prompts: ORDINARY_JA.map((text) => ({ text })) },
+    ],
+  });
+  const rows: Row[] = [];
+  for (const { c, sets } of corpora) {
+    const { store, cleanup } = openCorpus([...c.records, ...coding]);
+    try {
+      for (const set of sets) {
+        // Candidates once per prompt; each floor is a filter over them (as `recall` applies it).
+        const scored = set.prompts.map((p) => ({ p, ...recallCandidates(store, { prompt: p.text }) }));
+        for (const [coverage, rare] of FLOORS) {
+          const row: Row = { set: `${set.name} — ${c.records.length + coding.length} memories`, coverage, rare, n: set.prompts.length, injected: 0, memories: 0, evidence: 0, found: 0 };
+          for (const { p, cands, terms } of scored) {
+            const hits = selectRecalled(cands, terms, { maxItems: 3, minCoverage: coverage, minRareWords: rare });
+            if (hits.length === 0) continue;
+            row.injected++;
+            row.memories += hits.length;
+            const ev = p.gold ? hits.filter((h) => p.gold?.has(h.row.id)).length : 0;
+            row.evidence += ev;
+            if (ev > 0) row.found++;
+          }
+          rows.push(row);
+        }
+      }
+    } finally {
+      cleanup();
+    }
+    process.stderr.write(`recall: ${c.name} done\n`);
+  }
+  const pct = (x: number, n: number) => (n === 0 ? '-' : `${((100 * x) / n).toFixed(1)} %`);
+  const lines = [
+    `Coding memories from ../shared/fixtures added to each corpus: ${coding.length}. Keyword recall, at most 3 memories per prompt. Default floor: min_coverage ${DEFAULT_MIN_COVERAGE}, min_rare_words ${DEFAULT_MIN_RARE_WORDS}.`,
+    '',
+    '| prompts | min_coverage | min_rare_words | n | prompts injected | memories injected | of them evidence | prompts given evidence |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => {
+      const answerable = !/abstention|ordinary/.test(r.set);
+      const mark = r.coverage === DEFAULT_MIN_COVERAGE && r.rare === DEFAULT_MIN_RARE_WORDS ? ' **(default)**' : '';
+      return `| ${r.set} | ${r.coverage} | ${r.rare}${mark} | ${r.n} | ${pct(r.injected, r.n)} | ${r.memories} | ${answerable ? pct(r.evidence, r.memories) : '-'} | ${answerable ? pct(r.found, r.n) : '-'} |`;
+    }),
+  ];
+  return lines.join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const table = runRecallQuality();
+  if (table === undefined) process.stdout.write(`bench:recall: no development set at ${EVAL}; nothing measured\n`);
+  else {
+    process.stdout.write(`${table}\n`);
+    const i = process.argv.indexOf('--out');
+    if (i >= 0 && process.argv[i + 1]) writeFileSync(process.argv[i + 1] as string, `${table}\n`);
+  }
+}
