@@ -16,6 +16,7 @@ import { openCache } from '../src/store/cache.js';
 import { search } from '../src/search/search.js';
 import { indexText } from '../src/store/analyze.js';
 import { runMergeBench, mergeTable } from './merge.js';
+import { ORDINARY_EN } from './ordinary-prompts.js';
 import { prng, unitVector, writeSynthExport } from './synth.js';
 
 const DIM = 384;
@@ -34,6 +35,11 @@ const QUERIES = [
   'DB',
   'payment webhook retry queue',
 ];
+
+function pct(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] as number;
+}
 
 function p50(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -194,7 +200,7 @@ async function runSize(records: number): Promise<Row> {
  * detached worker and returns) and the SessionStart hook without git (cache check +
  * injection), as whole processes, on a 10k-memory cache.
  */
-async function hookLatency(): Promise<{ end: number; start: number; node: number }> {
+async function hookLatency(): Promise<{ end: number; start: number; node: number; recall: { p50: number; p95: number; n: number; injected: number; nodeP95: number } }> {
   const root = mkdtempSync(join(tmpdir(), 'memory-bench-hooks-'));
   try {
     const exportDir = join(root, 'export');
@@ -214,8 +220,25 @@ async function hookLatency(): Promise<{ end: number; start: number; node: number
       start.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'session-start', '--inject', '--no-pull'], { input: JSON.stringify({ cwd: root }), stdio: ['pipe', 'pipe', 'pipe'] })));
       node.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
     }
+    // UserPromptSubmit: per-prompt recall before every answer. Half the prompts are questions of
+    // stored memories (they recall something), half ordinary coding requests (they should not).
+    const file = join(exportDir, readdirSync(exportDir).filter((f) => f.endsWith('.jsonl')).sort()[0] as string);
+    const questions = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0).slice(0, 400).filter((_, i) => i % 20 === 0)
+      .map((l) => Array.from((JSON.parse(l) as { question: string }).question).slice(0, 200).join(''));
+    const prompts = [...questions, ...ORDINARY_EN.slice(0, questions.length)];
+    const recall: number[] = [];
+    const floor: number[] = [];
+    let injected = 0;
+    for (let round = 0; round < 2; round++) {
+      for (const prompt of prompts) {
+        let out = '';
+        recall.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: 'UserPromptSubmit', prompt }), stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
+        if (round === 0 && out.length > 0) injected++;
+        floor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
+      }
+    }
     await new Promise((r) => setTimeout(r, 1500)); // let the detached workers finish before cleanup
-    return { end: p50(end), start: p50(start), node: p50(node) };
+    return { end: p50(end), start: p50(start), node: p50(node), recall: { p50: p50(recall), p95: pct(recall, 0.95), n: recall.length, injected, nodeP95: pct(floor, 0.95) } };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -253,6 +276,10 @@ lines.push(
   '|---|---:|---:|',
   `| Stop: \`session-end\` (spawns the worker, returns) | ${(hooks.end / 1000).toFixed(3)} | ${(hooks.node / 1000).toFixed(3)} |`,
   `| SessionStart: \`session-start --inject --no-pull\` | ${(hooks.start / 1000).toFixed(3)} | ${(hooks.node / 1000).toFixed(3)} |`,
+  '',
+  '| UserPromptSubmit: `recall` (whole process, 10k memories, keyword) | p50 s | p95 s | samples | prompts given memories | floor: node start p50 s | floor p95 s |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+  `| half stored questions, half ordinary coding requests | ${(hooks.recall.p50 / 1000).toFixed(3)} | ${(hooks.recall.p95 / 1000).toFixed(3)} | ${hooks.recall.n} | ${hooks.recall.injected} of ${hooks.recall.n / 2} | ${(hooks.node / 1000).toFixed(3)} | ${(hooks.recall.nodeP95 / 1000).toFixed(3)} |`,
 );
 if (mergeRows.length > 0) lines.push('', mergeTable(mergeRecords, mergeRows));
 process.stdout.write(`${lines.join('\n')}\n`);

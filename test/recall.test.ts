@@ -146,3 +146,27 @@ describe('memory recall (UserPromptSubmit)', () => {
     }
   });
 });
+
+describe('the recall hook stays light', () => {
+  it('loads SQLite and the config, never the command-line framework, git, the model or the MCP SDK', async () => {
+    const { TRACER } = await import('./helpers.js');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const w = world();
+    try {
+      const trace = join(w.dir, 'trace.txt');
+      writeFileSync(trace, '');
+      const r = runCli(['--config', w.config, 'recall'], {
+        nodeArgs: ['--import', TRACER],
+        env: { TRACE_IMPORTS_FILE: trace },
+        input: JSON.stringify({ session_id: 's-now', cwd: '/nowhere/shop', hook_event_name: 'UserPromptSubmit', prompt: 'why is the JPY cart total rounding wrong again? the currency exponent table?' }),
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /mem-jpy/, 'it did recall');
+      const urls = readFileSync(trace, 'utf8');
+      assert.ok(urls.includes('better-sqlite3'), 'the tracer sees real imports');
+      for (const heavy of ['commander', 'simple-git', 'huggingface', 'onnxruntime', 'modelcontextprotocol']) assert.ok(!urls.includes(heavy), `recall loaded ${heavy}`);
+    } finally {
+      w.cleanup();
+    }
+  });
+});

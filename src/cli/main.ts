@@ -30,8 +30,15 @@ export function isStopHookCall(argv: string[]): boolean {
  */
 export const WORKER_START_DELAY_MS = 1000;
 
+/** `recall` (not help): the UserPromptSubmit hook's light path. */
+export function isRecallCall(argv: string[]): boolean {
+  const rest = argv.filter((a, i) => !(a === '-c' || a === '--config' || argv[i - 1] === '-c' || argv[i - 1] === '--config' || a.startsWith('--config=') || a === '--debug'));
+  return rest[0] === 'recall' && !rest.some((a) => a === '--help' || a === '-h');
+}
+
 export async function main(argv: string[], io: IO): Promise<number> {
   if (isStopHookCall(argv)) return (await import('./stop-hook.js')).stopHook(argv, io);
+  if (isRecallCall(argv)) return (await import('./recall-hook.js')).recallHook(argv, io);
   if (argv.includes('session-end') && argv.includes('--worker')) await new Promise((r) => setTimeout(r, WORKER_START_DELAY_MS));
   return (await import('./program.js')).main(argv, io);
 }

@@ -1,0 +1,102 @@
+/**
+ * `memory recall`, the UserPromptSubmit hook, on a light path: it runs before every answer,
+ * so it loads the config, SQLite and the recall code, and nothing else (no command-line
+ * framework, no git, no model). Whatever happens: exit 0, diagnostics on stderr, stdout
+ * either the hook output or nothing. Measured in bench/RESULTS.md against node's own start-up.
+ */
+import { parseArgs } from 'node:util';
+import { projectFor } from '../capture/project.js';
+import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { modelIdOf } from '../embed/embedder.js';
+import { errorMessage } from '../errors.js';
+import { parseHookInput, readHookStdin, type HookInput } from '../hooks/input.js';
+import { isExcluded } from '../privacy/exclude.js';
+import { formatRecall, recall } from '../search/recall.js';
+import { openCacheAsIs } from '../store/cache.js';
+import type { IO } from './context.js';
+
+/** The hook's stdout: exactly the fields Claude Code and Codex accept for UserPromptSubmit. */
+export function recallOutput(additionalContext: string): string | undefined {
+  if (!additionalContext) return undefined;
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext } });
+}
+
+export interface RecallRequest {
+  input: HookInput;
+  /** By hand: recall for this text (even when [recall] enabled = false). */
+  prompt?: string;
+  cwd?: string;
+  json?: boolean;
+}
+
+export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stderr'>, req: RecallRequest): void {
+  const cfg = config.recall;
+  const prompt = req.prompt ?? req.input.prompt ?? '';
+  const json = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
+  if (!cfg.enabled && req.prompt === undefined) return;
+  if (Array.from(prompt.trim()).length < cfg.min_prompt_chars) {
+    if (req.json) json({ recalled: [] });
+    return;
+  }
+  const cwd = req.cwd ?? req.input.cwd ?? io.cwd;
+  const project = projectFor(cwd, config.general.project);
+  const excluded = config.privacy.exclude_projects;
+  // Nothing from memory enters a session of an excluded project either.
+  if (isExcluded(excluded, project, cwd)) return;
+  const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
+  if (!store) return; // no cache yet: session start builds it
+  try {
+    const hits = recall(store, {
+      prompt,
+      project,
+      ...(req.input.session_id ? { sessionId: req.input.session_id } : {}),
+      maxItems: cfg.max_items,
+      minCoverage: cfg.min_coverage,
+      minRareWords: cfg.min_rare_words,
+      ...(excluded.length > 0 ? { hide: (row) => isExcluded(excluded, row.project ?? undefined, row.cwd ?? undefined) } : {}),
+    });
+    if (req.json) {
+      json({
+        recalled: hits.map((h) => ({
+          id: h.row.id, coverage: Number(h.coverage.toFixed(3)), rare_words: Number(h.rareWords.toFixed(2)), matched: h.matched,
+          timestamp: h.row.timestamp, machine: h.row.machine, project: h.row.project, question: h.row.question,
+        })),
+      });
+      return;
+    }
+    const out = recallOutput(formatRecall(hits, cfg.max_chars));
+    if (out) io.stdout.write(`${out}\n`);
+  } finally {
+    store.close();
+  }
+}
+
+export async function recallHook(argv: string[], io: IO): Promise<number> {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: false,
+      options: {
+        config: { type: 'string', short: 'c' },
+        debug: { type: 'boolean' },
+        prompt: { type: 'string' },
+        cwd: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    });
+    const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+    // By hand (--prompt) there is no hook input to wait for.
+    const parsed = str('prompt') !== undefined ? { input: {} } : parseHookInput(await readHookStdin(io));
+    if ('problem' in parsed && parsed.problem) io.stderr.write(`memory: ${parsed.problem}\n`);
+    const configPath = str('config');
+    const { config } = loadConfig({ ...(configPath ? { configPath } : {}), env: io.env, cwd: io.cwd });
+    const prompt = str('prompt');
+    const cwd = str('cwd');
+    runRecall(config, io, { input: parsed.input, ...(prompt !== undefined ? { prompt } : {}), ...(cwd ? { cwd } : {}), ...(values.json === true ? { json: true } : {}) });
+  } catch (err) {
+    io.stderr.write(`memory: recall: ${errorMessage(err).split('\n').join(' ')}\n`);
+  }
+  return 0;
+}
