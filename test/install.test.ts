@@ -8,14 +8,25 @@ import { CLI, makeWorld, runCli, type World } from './helpers.js';
 
 let w: World;
 let claude: string;
+/** PATH of the commands under test: a folder holding (or not) a stand-in `claude` command. */
+let bin: string;
 beforeEach(() => {
   w = makeWorld();
   claude = join(w.dir, 'claude-config');
   mkdirSync(claude);
+  bin = join(w.dir, 'bin');
+  mkdirSync(bin);
 });
 afterEach(() => w.cleanup());
 
-const cli = (...args: string[]) => runCli(['-c', w.config, ...args], { env: { CLAUDE_CONFIG_DIR: claude } });
+const cli = (...args: string[]) => runCli(['-c', w.config, ...args], { env: { CLAUDE_CONFIG_DIR: claude, PATH: bin } });
+
+/** A stand-in for the `claude` command line at the rim: it records its arguments, one call per line. */
+function fakeClaude(): string {
+  const log = join(w.dir, 'claude-calls.txt');
+  writeFileSync(join(bin, 'claude'), `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(log)}\n[ "$2" = remove ] && exit 1\nexit 0\n`, { mode: 0o755 });
+  return log;
+}
 const settingsPath = () => join(claude, 'settings.json');
 
 const USER_SETTINGS = {
@@ -44,6 +55,7 @@ describe('memory install --claude-code', () => {
     assert.ok(start?.includes(`"${CLI}"`), 'absolute path of this checkout');
     assert.ok(start?.includes(`--config "${w.config}"`), 'a non-default config travels with the hook');
     assert.equal(commands.filter((c) => c.endsWith(' session-end')).length, 2, 'Stop and SessionEnd');
+    assert.deepEqual(s.hooks?.UserPromptSubmit?.[0]?.hooks?.map((h) => h.command), [`"${process.execPath}" "${CLI}" --config "${w.config}" recall`], 'per-prompt recall');
     assert.ok(readdirSync(claude).some((f) => f.startsWith('settings.json.bak-')), 'a backup was written first');
 
     const skill = readFileSync(join(claude, 'skills', 'memory-recall', 'SKILL.md'), 'utf8');
@@ -95,6 +107,29 @@ describe('memory install --claude-code', () => {
     writeFileSync(join(claude, 'skills', 'memory-recall', 'SKILL.md'), 'my own');
     cli('uninstall', '--claude-code');
     assert.equal(readFileSync(join(claude, 'skills', 'memory-recall', 'SKILL.md'), 'utf8'), 'my own');
+  });
+});
+
+describe('the MCP server for Claude Code', () => {
+  it('install registers it for the user scope through `claude mcp add`; uninstall removes it', () => {
+    const log = fakeClaude();
+    const r = cli('install', '--claude-code');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /registered the MCP server "memory-engine" for Claude Code/);
+    assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n'), [
+      'mcp remove --scope user memory-engine',
+      `mcp add --scope user memory-engine -- ${process.execPath} ${CLI} --config ${w.config} mcp`,
+    ]);
+    const u = cli('uninstall', '--claude-code');
+    assert.equal(u.code, 0, u.stderr);
+    assert.equal(readFileSync(log, 'utf8').trim().split('\n').at(-1), 'mcp remove --scope user memory-engine');
+  });
+
+  it('without the `claude` command, install prints the exact command to run', () => {
+    const r = cli('install', '--claude-code');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /`claude` command is not on PATH/);
+    assert.ok(r.stdout.includes(`claude mcp add --scope user memory-engine -- ${process.execPath} ${CLI} --config ${w.config} mcp`), r.stdout);
   });
 });
 
