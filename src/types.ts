@@ -52,6 +52,8 @@ export interface SearchFilters {
   sinceMs?: number;
   /** Exclusive upper bound, epoch ms. */
   untilMs?: number;
+  /** Which agent: claude-code (also memories from before sources were recorded), codex, note. */
+  source?: string;
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';

@@ -13,6 +13,7 @@ import { registerSessionStart } from './commands/session-start.js';
 import { registerSessionEnd } from './commands/session-end.js';
 import { registerRecall } from './commands/recall.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerUi } from './commands/ui.js';
 import { registerImport } from './commands/import.js';
 import { registerInstall } from './commands/install.js';
 import { registerUninstall } from './commands/uninstall.js';
@@ -50,6 +51,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   registerSessionEnd(program, hook, run);
   registerRecall(program, hook);
   registerMcp(program, run);
+  registerUi(program, run);
   registerImport(program, run);
   registerRebuild(program, run);
   registerStatus(program, run);

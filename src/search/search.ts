@@ -98,11 +98,14 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
   }
 
   const fused = fuseRanks(lists, opts.rrfK);
+  // The vector index has no source column: a source filter applies to its candidates here.
+  const src = opts.filters.source;
+  const wrongSource = src === undefined ? undefined : (row: MemoryRow) => (row.source ?? 'claude-code') !== src;
   const rows = deps.store.rowsByRowid([...fused.keys()]);
   const scored: Array<{ row: MemoryRow; score: number }> = [];
   for (const [rowid, s] of fused) {
     const row = rows.get(rowid);
-    if (!row || opts.hide?.(row)) continue;
+    if (!row || opts.hide?.(row) || wrongSource?.(row)) continue;
     scored.push({ row, score: s * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) });
   }
   scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));

@@ -382,7 +382,65 @@ export class Store {
       parts.push(`${alias}.ts_ms < ?`);
       params.push(f.untilMs);
     }
+    if (f.source !== undefined) {
+      parts.push(f.source === 'claude-code' ? `(${alias}.source = ? OR ${alias}.source IS NULL)` : `${alias}.source = ?`);
+      params.push(f.source);
+    }
     return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+  }
+
+  /** Live memories under the filters, newest first (browsing without a query). */
+  browse(f: SearchFilters, offset: number, limit: number): MemoryRow[] {
+    const { sql, params } = this.filterSql(f, 'm');
+    return this.db
+      .prepare<unknown[], MemoryRow>(`SELECT m.* FROM memories m WHERE m.deleted = 0${sql} ORDER BY m.ts_ms DESC, m.id LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset);
+  }
+
+  /** How many live memories the filters hold, and their ids (for "forget everything listed"). */
+  idsUnder(f: SearchFilters, limit: number): string[] {
+    const { sql, params } = this.filterSql(f, 'm');
+    return this.db.prepare<unknown[], { id: string }>(`SELECT m.id FROM memories m WHERE m.deleted = 0${sql} ORDER BY m.ts_ms DESC LIMIT ?`).all(...params, limit).map((r) => r.id);
+  }
+
+  /** Ids of every keyword match of an FTS5 expression under the filters. */
+  ftsIds(match: string, f: SearchFilters, limit: number): string[] {
+    const { sql, params } = this.filterSql(f, 'm');
+    return this.db
+      .prepare<unknown[], { id: string }>(`SELECT m.id FROM memories_fts f JOIN memories m ON m.rowid = f.rowid WHERE f.memories_fts MATCH ?${sql} ORDER BY f.rank LIMIT ?`)
+      .all(match, ...params, limit)
+      .map((r) => r.id);
+  }
+
+  /** The turns before and after a memory in its session. */
+  neighbours(row: MemoryRow, n: number): { before: MemoryRow[]; after: MemoryRow[] } {
+    if (!row.session_id) return { before: [], after: [] };
+    const before = this.db
+      .prepare<[string, number, number, number, number], MemoryRow>(
+        'SELECT * FROM memories WHERE session_id = ? AND deleted = 0 AND (ts_ms < ? OR (ts_ms = ? AND rowid < ?)) ORDER BY ts_ms DESC, rowid DESC LIMIT ?',
+      )
+      .all(row.session_id, row.ts_ms, row.ts_ms, row.rowid, n)
+      .reverse();
+    const after = this.db
+      .prepare<[string, number, number, number, number], MemoryRow>(
+        'SELECT * FROM memories WHERE session_id = ? AND deleted = 0 AND (ts_ms > ? OR (ts_ms = ? AND rowid > ?)) ORDER BY ts_ms ASC, rowid ASC LIMIT ?',
+      )
+      .all(row.session_id, row.ts_ms, row.ts_ms, row.rowid, n);
+    return { before, after };
+  }
+
+  /** Live memories per machine and month (the viewer's overview). */
+  perMachineMonth(): Array<{ machine: string; month: string; n: number }> {
+    return this.db
+      .prepare<[], { machine: string; month: string; n: number }>("SELECT machine, substr(timestamp, 1, 7) AS month, count(*) AS n FROM memories WHERE deleted = 0 GROUP BY machine, month ORDER BY month DESC, machine")
+      .all();
+  }
+
+  /** Distinct values for the viewer's filters. */
+  facets(): { projects: string[]; machines: string[]; sources: string[] } {
+    const col = (c: 'project' | 'machine' | 'source') =>
+      this.db.prepare<[], { v: string | null }>(`SELECT DISTINCT ${c} AS v FROM memories WHERE deleted = 0 ORDER BY v`).all().map((r) => r.v ?? (c === 'source' ? 'claude-code' : '-'));
+    return { projects: col('project'), machines: col('machine'), sources: [...new Set(col('source'))] };
   }
 
   /**

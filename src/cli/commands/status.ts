@@ -20,7 +20,8 @@ export function registerStatus(program: Command, run: Runner): void {
     .action((opts: { json?: boolean }) => run(async (ctx) => status(ctx, opts.json === true)));
 }
 
-async function status(ctx: Context, json: boolean): Promise<number> {
+/** The facts `status` prints (and the viewer's overview shows). */
+export async function statusFacts(ctx: Context) {
   const { store, result } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
   const c = store.counts();
   const dim = store.dim;
@@ -68,6 +69,11 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     ...(c.oldest ? { oldest: c.oldest } : {}),
     ...(c.newest ? { newest: c.newest } : {}),
   };
+  return { out, sync, dim };
+}
+
+async function status(ctx: Context, json: boolean): Promise<number> {
+  const { out, sync, dim } = await statusFacts(ctx);
   if (json) {
     printJson(ctx.io, out);
     return 0;

@@ -1,0 +1,55 @@
+/** `memory ui`: the local web viewer, until Ctrl-C. */
+import { spawn } from 'node:child_process';
+import type { Command } from 'commander';
+import { UserError } from '../../errors.js';
+import { onPath } from '../agent-setup.js';
+import type { Context } from '../context.js';
+import type { Runner } from '../program.js';
+
+/** The platform's "open this URL" command, if there is one. */
+function opener(env: NodeJS.ProcessEnv): { cmd: string; args: (url: string) => string[] } | undefined {
+  if (process.platform === 'darwin') return { cmd: 'open', args: (u) => [u] };
+  if (process.platform === 'win32') return { cmd: 'cmd', args: (u) => ['/c', 'start', '', u] };
+  const cmd = onPath('xdg-open', env);
+  return cmd ? { cmd, args: (u) => [u] } : undefined;
+}
+
+export function registerUi(program: Command, run: Runner): void {
+  program
+    .command('ui')
+    .description('a local web page (127.0.0.1 only) to search, read and forget memories; serves until Ctrl-C')
+    .option('--port <n>', 'port to listen on (default: any free port)', '0')
+    .option('--no-open', 'do not open a browser')
+    .action((flags: { port: string; open: boolean }) => run((ctx) => ui(ctx, flags)));
+}
+
+async function ui(ctx: Context, flags: { port: string; open: boolean }): Promise<number> {
+  const port = Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port must be a port number from 0 to 65535 (got "${flags.port}")`);
+  const { startViewer } = await import('../../ui/server.js');
+  let viewer;
+  try {
+    viewer = await startViewer(ctx, { port });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UserError(`port ${port} is in use`, 'choose another with --port, or leave it out for any free port');
+    throw err;
+  }
+  ctx.io.stdout.write(`Memory viewer: ${viewer.url}\n`);
+  ctx.io.stderr.write('Serving on 127.0.0.1 only; Ctrl-C stops it.\n');
+  if (flags.open) {
+    const o = opener(ctx.io.env);
+    if (o) {
+      const child = spawn(o.cmd, o.args(viewer.url), { detached: true, stdio: 'ignore' });
+      child.on('error', () => ctx.io.stderr.write('Could not open a browser: open the address above yourself.\n'));
+      child.unref();
+    } else ctx.io.stderr.write('No browser opener found: open the address above yourself.\n');
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await viewer.close();
+  ctx.io.stderr.write('Memory viewer stopped.\n');
+  return 0;
+}

@@ -1,0 +1,45 @@
+/**
+ * docs/viewer.png, from the project's own synthetic memories (test/viewer-data.ts):
+ * `npm run docs:screenshot` (needs Chromium: apt-get install -y chromium).
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { encodeEntry } from '../../src/export/jsonl.js';
+import { VIEWER_MEMORIES } from '../viewer-data.js';
+
+const REPO = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
+const CLI = join(REPO, 'dist', 'src', 'cli', 'main.js');
+const dir = mkdtempSync(join(tmpdir(), 'memory-shot-'));
+try {
+  mkdirSync(join(dir, 'export'));
+  writeFileSync(join(dir, 'export', '2026-11_laptop.jsonl'), `${VIEWER_MEMORIES.filter((m) => m.session_id !== 'sess-xss').map((m) => encodeEntry(m)).join('\n')}\n`);
+  const config = join(dir, 'config.toml');
+  writeFileSync(config, `[general]\nmachine_name = "laptop"\n[embedding]\nmodel = ${JSON.stringify(join(REPO, 'test', 'fixtures', 'tiny-model'))}\ndtype = "fp32"\nallow_remote = false\n`);
+  execFileSync(process.execPath, [CLI, '-c', config, 'rebuild'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [CLI, '-c', config, 'ui', '--no-open'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = await new Promise<string>((ok) => child.stdout.on('data', (d: Buffer) => ok(d.toString().split('\n')[0]!.replace('Memory viewer: ', ''))));
+  const exe = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+  if (!exe) throw new Error('no Chromium: apt-get install -y chromium');
+  const browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox'] });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(url);
+  await page.getByTestId('memory-item').first().waitFor();
+  await page.getByTestId('search-input').fill('JPY currency exponent');
+  await page.getByTestId('search-input').press('Enter');
+  await page.getByTestId('memory-item').first().waitFor();
+  await page.getByTestId('memory-item').first().click();
+  await page.getByTestId('memory-detail').waitFor();
+  await page.waitForTimeout(300);
+  const out = join(REPO, 'docs', 'viewer.png');
+  mkdirSync(join(REPO, 'docs'), { recursive: true });
+  await page.screenshot({ path: out });
+  await browser.close();
+  child.kill('SIGINT');
+  process.stdout.write(`${out}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,207 @@
+/**
+ * `memory ui`: the security rim over plain HTTP (always), and the page itself in a real
+ * Chromium through playwright-core (skipped, saying why, where no browser is installed).
+ */
+import assert from 'node:assert/strict';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CLI, makeWorld, runCli, writeJsonl, type World } from './helpers.js';
+import { VIEWER_MEMORIES } from './viewer-data.js';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  token: string;
+}
+
+async function startUi(w: World): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, '--config', w.config, 'ui', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const first = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      buf += d.toString();
+      if (buf.includes('\n')) resolve(buf.split('\n')[0] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`ui exited with ${code}`)));
+  });
+  const m = /^Memory viewer: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{20,}))$/.exec(first);
+  assert.ok(m, `first stdout line: ${first}`);
+  return { child, url: m[1] as string, port: Number(m[2]), token: m[3] as string };
+}
+
+function http(port: number, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    if (opts.body) req.write(opts.body);
+    req.end();
+  });
+}
+
+function world(): World {
+  const w = makeWorld();
+  writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), VIEWER_MEMORIES);
+  // The export folder in a git repository, as in a real checkout: forgetting commits.
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: w.dir });
+  execFileSync('git', ['-c', 'user.email=t@e.st', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'seed'], { cwd: w.dir });
+  execFileSync('git', ['config', 'user.email', 't@e.st'], { cwd: w.dir });
+  execFileSync('git', ['config', 'user.name', 't'], { cwd: w.dir });
+  assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
+  return w;
+}
+
+function searchIds(w: World, q: string): string[] {
+  const r = runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', '-k', '20', q]);
+  return (JSON.parse(r.stdout) as { hits: Array<{ id: string }> }).hits.map((h) => h.id);
+}
+
+describe('memory ui: the security rim (plain HTTP)', () => {
+  let w: World;
+  let ui: Running;
+  before(async () => {
+    w = world();
+    ui = await startUi(w);
+  });
+  after(() => {
+    if (ui.child.exitCode === null) ui.child.kill('SIGINT');
+    w.cleanup();
+  });
+
+  it('trades the URL token for a cookie; without the token, or for a foreign Host, nothing is served', async () => {
+    const open = await http(ui.port, `/?token=${ui.token}`);
+    assert.equal(open.status, 303);
+    assert.equal(open.headers.location, '/');
+    const cookie = String(open.headers['set-cookie']).split(';')[0] as string;
+    assert.match(String(open.headers['set-cookie']), /HttpOnly; SameSite=Strict/);
+    assert.equal((await http(ui.port, '/')).status, 401, 'no token');
+    assert.equal((await http(ui.port, '/api/search?q=JPY')).status, 401);
+    assert.equal((await http(ui.port, '/?token=wrong-token-wrong-token-wrong')).status, 401);
+    assert.equal((await http(ui.port, `/?token=${ui.token}`, { headers: { host: `evil.example:${ui.port}` } })).status, 403, 'DNS rebinding');
+    assert.equal((await http(ui.port, '/', { headers: { host: `evil.example:${ui.port}`, cookie } })).status, 403);
+    const page = await http(ui.port, '/', { headers: { cookie } });
+    assert.equal(page.status, 200);
+    assert.match(page.body, /data-testid="search-input"/);
+    const csp = String(page.headers['content-security-policy']);
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'/);
+    assert.ok(!/unsafe-inline|https?:/.test(csp), 'nothing inline, nothing from the network');
+    assert.ok(!/https?:\/\//.test(page.body.replace(/http:\/\/www\.w3\.org/g, '')), 'the page loads nothing from elsewhere');
+    const local = await http(ui.port, '/api/search?q=JPY', { headers: { cookie, host: `localhost:${ui.port}` } });
+    assert.equal(local.status, 200, 'localhost:<port> is fine');
+    assert.ok((JSON.parse(local.body) as { hits: unknown[] }).hits.length > 0);
+  });
+
+  it('changes need POST, this Origin and JSON; a bad id forgets nothing', async () => {
+    const cookie = `memory_viewer_${ui.port}=${ui.token}`;
+    const id = VIEWER_MEMORIES[4]!.id;
+    const body = JSON.stringify({ ids: [id] });
+    const json = { cookie, 'content-type': 'application/json' };
+    assert.equal((await http(ui.port, '/api/forget', { method: 'POST', headers: json, body })).status, 403, 'no Origin');
+    assert.equal((await http(ui.port, '/api/forget', { method: 'POST', headers: { ...json, origin: 'http://evil.example' }, body })).status, 403, 'foreign Origin');
+    assert.equal((await http(ui.port, '/api/forget', { method: 'POST', headers: { cookie, origin: `http://127.0.0.1:${ui.port}`, 'content-type': 'text/plain' }, body })).status, 415);
+    assert.equal((await http(ui.port, '/api/forget', { method: 'DELETE', headers: { ...json, origin: `http://127.0.0.1:${ui.port}` } })).status, 405);
+    const bad = await http(ui.port, '/api/forget', { method: 'POST', headers: { ...json, origin: `http://127.0.0.1:${ui.port}` }, body: JSON.stringify({ ids: [id, 'no-such-memory'] }) });
+    assert.equal(bad.status, 400);
+    assert.match((JSON.parse(bad.body) as { error: string }).error, /no memory with id "no-such-memory"/);
+    assert.ok(searchIds(w, 'deploy staging').includes(id), 'nothing was forgotten');
+  });
+
+  it('Ctrl-C stops it cleanly', async () => {
+    const code = await new Promise<number | null>((resolve) => {
+      ui.child.once('exit', (c) => resolve(c));
+      ui.child.kill('SIGINT');
+    });
+    assert.equal(code, 0);
+  });
+});
+
+describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : 'no Chromium here (Debian: apt-get install -y chromium; .ci/run installs it)' }, () => {
+  it('search, read, bulk-forget; memory text is text; screenshots at 1280×800 and narrow', async () => {
+    const { chromium } = await import('playwright-core');
+    const w = world();
+    const ui = await startUi(w);
+    const browser = await chromium.launch({ executablePath: CHROMIUM as string, args: ['--no-sandbox'] });
+    const shots = mkdtempSync(join(tmpdir(), 'memory-ui-shots-'));
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const problems: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') problems.push(msg.text());
+      });
+      page.on('pageerror', (err) => problems.push(err.message));
+      page.on('dialog', (d) => {
+        problems.push(`a dialog opened: ${d.message()}`);
+        void d.dismiss();
+      });
+      await page.goto(ui.url);
+      assert.equal(new URL(page.url()).search, '', 'the token left the address bar');
+      const items = page.getByTestId('memory-item');
+      await items.first().waitFor();
+      assert.equal(await items.count(), VIEWER_MEMORIES.length > 20 ? 20 : VIEWER_MEMORIES.length, 'newest first, before any search');
+      await page.locator('.overview table').waitFor();
+      await page.screenshot({ path: join(shots, 'viewer-1280x800.png') });
+
+      // Search: Enter runs it; the query's words are marked.
+      await page.getByTestId('search-input').fill('JPY rounding cart');
+      await page.getByTestId('search-input').press('Enter');
+      const jpy = VIEWER_MEMORIES[0]!;
+      await page.locator(`[data-testid="memory-item"][data-id="${jpy.id}"]`).waitFor();
+      assert.equal(await items.first().getAttribute('data-id'), jpy.id);
+      assert.ok((await items.first().locator('mark').allTextContents()).some((t) => /jpy/i.test(t)));
+
+      // Read it: the whole memory and its neighbours in the session.
+      await items.first().click();
+      const detail = page.getByTestId('memory-detail');
+      await detail.waitFor();
+      assert.match(await detail.innerText(), /currency exponent table \(JPY 0, USD 2, KWD 3\)/);
+      assert.match(await detail.innerText(), /test\/money\.test\.ts/);
+      assert.match(await detail.innerText(), /The checkout button can be clicked twice/, 'a neighbour in the same session');
+
+      // Bulk-forget two memories.
+      const two = [VIEWER_MEMORIES[0]!.id, VIEWER_MEMORIES[1]!.id];
+      for (const id of two) await page.locator(`[data-testid="memory-item"][data-id="${id}"] [data-testid="memory-select"]`).check();
+      await page.getByTestId('forget-button').click();
+      await page.getByTestId('confirm-forget').waitFor();
+      assert.match(await page.locator('#confirm-text').innerText(), /Forget 2 memories on every machine/);
+      await page.getByTestId('confirm-forget').click();
+      for (const id of two) await page.locator(`[data-testid="memory-item"][data-id="${id}"]`).waitFor({ state: 'detached' });
+      const left = searchIds(w, 'JPY rounding cart minor units');
+      for (const id of two) assert.ok(!left.includes(id), 'gone from `memory search` too');
+      assert.match(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: w.dir, encoding: 'utf8' }), /forget 2 memories/);
+
+      // Hostile text renders as text and runs nothing.
+      await page.getByTestId('search-input').fill('escape user HTML reviews');
+      await page.getByTestId('search-input').press('Enter');
+      const xss = VIEWER_MEMORIES.find((m) => m.session_id === 'sess-xss')!;
+      const row = page.locator(`[data-testid="memory-item"][data-id="${xss.id}"]`);
+      await row.waitFor();
+      assert.match(await row.innerText(), /<script>window\.__pwned = 1<\/script>/);
+      assert.match(await row.innerText(), /<img src=x onerror="window\.__pwned = 2">/);
+      await row.click();
+      await page.getByTestId('memory-detail').getByText('**markdown**', { exact: false }).waitFor();
+      assert.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'no script ran');
+      assert.equal(await page.locator('#list img, #detail img, #list script, #detail script').count(), 0);
+      assert.deepEqual(problems, [], 'no console errors, no CSP violations, no dialogs');
+
+      // A narrow window still reads.
+      await page.setViewportSize({ width: 420, height: 860 });
+      await page.screenshot({ path: join(shots, 'viewer-narrow.png'), fullPage: false });
+      process.stderr.write(`viewer screenshots: ${shots}\n`);
+    } finally {
+      await browser.close();
+      ui.child.kill('SIGINT');
+      w.cleanup();
+    }
+  });
+});

@@ -1,0 +1,310 @@
+// memory-engine viewer. Plain JavaScript, no build step. Every piece of memory text is put
+// into the page as text (textContent, text nodes): conversations are full of <script>,
+// <img onerror=…>, markdown and ANSI codes, and none of it may run or render as markup.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const PAGE = 20;
+const state = { q: '', filters: {}, offset: 0, more: false, loading: false, selected: new Set(), highlight: [], openId: null };
+
+function el(tag, props = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('data-')) e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+/** Text with the query's words marked: built from text nodes and <mark> elements only. */
+function marked(text, terms) {
+  const frag = document.createDocumentFragment();
+  const words = terms.filter((t) => t.length > 0).map((t) => t.toLowerCase());
+  if (words.length === 0) {
+    frag.append(document.createTextNode(text));
+    return frag;
+  }
+  const lower = text.toLowerCase();
+  let i = 0;
+  while (i < text.length) {
+    let best = -1;
+    let len = 0;
+    for (const w of words) {
+      const at = lower.indexOf(w, i);
+      if (at >= 0 && (best < 0 || at < best || (at === best && w.length > len))) {
+        best = at;
+        len = w.length;
+      }
+    }
+    if (best < 0) {
+      frag.append(document.createTextNode(text.slice(i)));
+      break;
+    }
+    if (best > i) frag.append(document.createTextNode(text.slice(i, best)));
+    frag.append(el('mark', { text: text.slice(best, best + len) }));
+    i = best + len;
+  }
+  return frag;
+}
+
+async function api(path, body) {
+  const res = await fetch(path, body === undefined ? { credentials: 'same-origin' } : {
+    method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
+  if (!res.ok) throw new Error(data.error || `${res.status}`);
+  return data;
+}
+
+function toast(text) {
+  const t = $('toast');
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (t.hidden = true), 4000);
+}
+
+function readFilters() {
+  const f = {};
+  for (const k of ['project', 'machine', 'source', 'since', 'until']) {
+    const v = $(`f-${k}`).value;
+    if (v) f[k] = v;
+  }
+  return f;
+}
+
+function params(extra = {}) {
+  const p = new URLSearchParams({ ...state.filters, ...extra });
+  if (state.q) p.set('q', state.q);
+  return p.toString();
+}
+
+const day = (iso) => (iso || '').slice(0, 10);
+
+function itemView(m) {
+  const box = el('input', { type: 'checkbox', 'data-testid': 'memory-select', title: 'select', checked: state.selected.has(m.id) });
+  box.setAttribute('aria-label', 'select this memory');
+  box.addEventListener('click', (e) => e.stopPropagation());
+  box.addEventListener('change', () => {
+    if (box.checked) state.selected.add(m.id);
+    else state.selected.delete(m.id);
+    syncSelection();
+  });
+  const meta = el('div', { class: 'meta' }, [
+    el('span', { text: day(m.timestamp) }),
+    el('span', { class: 'tag', text: m.machine }),
+    el('span', { class: 'tag', text: m.project ?? '-' }),
+    el('span', { class: 'tag', text: m.source }),
+  ]);
+  const q = el('div', { class: 'q' });
+  q.append(marked(m.question, state.highlight));
+  const a = el('div', { class: 'a' });
+  a.append(marked(m.answer, state.highlight));
+  const li = el('li', { class: `item${state.openId === m.id ? ' open' : ''}`, 'data-testid': 'memory-item', 'data-id': m.id, tabIndex: 0 }, [box, meta, q, a]);
+  li.addEventListener('click', () => openMemory(m.id));
+  li.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') openMemory(m.id);
+  });
+  return li;
+}
+
+function syncSelection() {
+  const n = state.selected.size;
+  const b = $('forget-selected');
+  b.disabled = n === 0;
+  b.textContent = n === 0 ? 'Forget selected' : `Forget ${n} selected`;
+}
+
+async function load(reset) {
+  if (state.loading) return;
+  state.loading = true;
+  try {
+    if (reset) {
+      state.offset = 0;
+      $('list').replaceChildren();
+    }
+    const data = await api(`/api/search?${params({ offset: String(state.offset), limit: String(PAGE) })}`);
+    state.highlight = data.highlight || [];
+    const list = $('list');
+    for (const m of data.hits) list.append(itemView(m));
+    state.offset += data.hits.length;
+    state.more = data.more;
+    $('more').hidden = !data.more;
+    const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : 'by keywords';
+    $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}, ${how}`;
+  } catch (err) {
+    toast(`Search failed: ${err.message}`);
+  } finally {
+    state.loading = false;
+  }
+}
+
+function row(label, value) {
+  return [el('dt', { text: label }), el('dd', { text: value ?? '-' })];
+}
+
+async function openMemory(id) {
+  state.openId = id;
+  for (const li of $('list').children) li.classList.toggle('open', li.dataset.id === id);
+  const d = $('detail');
+  try {
+    const data = await api(`/api/memory/${encodeURIComponent(id)}`);
+    const m = data.memory;
+    const neigh = el('ol', { class: 'neigh' });
+    for (const n of data.before) neigh.append(neighbour(n));
+    neigh.append(el('li', { class: 'self', text: `▶ ${m.question.slice(0, 140)}` }));
+    for (const n of data.after) neigh.append(neighbour(n));
+    const forget = el('button', { type: 'button', class: 'danger', text: 'Forget this memory' });
+    forget.addEventListener('click', () => confirmForget([m.id]));
+    d.replaceChildren(
+      el('h2', { text: `${day(m.timestamp)} · ${m.machine} · ${m.project ?? '-'}` }),
+      el('dl', {}, [
+        ...row('id', m.id),
+        ...row('source', m.source),
+        ...row('captured', m.timestamp),
+        ...row('updated', m.updated_at),
+        ...row('machine', m.machine),
+        ...row('branch', m.git_branch),
+        ...row('folder', m.cwd),
+        ...row('session', m.session_id),
+        ...row('files', m.files.length ? m.files.join('\n') : null),
+        ...row('embedded', m.embedded ? 'yes' : 'not yet'),
+      ]),
+      el('div', { class: 'label', text: 'Question' }),
+      el('p', { class: 'body', text: m.question }),
+      el('div', { class: 'label', text: 'Answer' }),
+      el('p', { class: 'body', text: m.answer }),
+      el('div', { class: 'label', text: 'In the same session' }),
+      neigh,
+      el('p', {}, [forget]),
+    );
+    d.hidden = false;
+  } catch (err) {
+    toast(`Cannot open it: ${err.message}`);
+  }
+}
+
+function neighbour(n) {
+  const li = el('li', { text: `${n.timestamp.slice(0, 16).replace('T', ' ')} — ${n.question.slice(0, 140)}` });
+  li.addEventListener('click', () => openMemory(n.id));
+  return li;
+}
+
+let pending = [];
+function confirmForget(ids) {
+  if (ids.length === 0) return;
+  pending = ids;
+  $('confirm-text').textContent = `Forget ${ids.length} ${ids.length === 1 ? 'memory' : 'memories'} on every machine? They disappear from search here now and from your other machines at their next session start. This cannot be undone from here.`;
+  $('confirm').showModal();
+}
+
+async function doForget() {
+  const ids = pending;
+  pending = [];
+  $('confirm').close();
+  try {
+    const res = await api('/api/forget', { ids });
+    for (const id of res.forgotten) {
+      state.selected.delete(id);
+      document.querySelector(`[data-testid="memory-item"][data-id="${CSS.escape(id)}"]`)?.remove();
+      if (state.openId === id) {
+        $('detail').hidden = true;
+        state.openId = null;
+      }
+    }
+    syncSelection();
+    toast(`Forgot ${res.forgotten.length} ${res.forgotten.length === 1 ? 'memory' : 'memories'}${res.committed ? ' (committed)' : ''}.`);
+    loadOverview();
+  } catch (err) {
+    toast(`Nothing was forgotten: ${err.message}`);
+  }
+}
+
+async function forgetMatching() {
+  try {
+    const res = await api('/api/match', { q: state.q, ...state.filters });
+    if (res.count === 0) {
+      toast('Nothing matches.');
+      return;
+    }
+    confirmForget(res.ids);
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+function fillSelect(id, values) {
+  const s = $(id);
+  const keep = s.value;
+  s.replaceChildren(el('option', { value: '', text: 'all' }), ...values.map((v) => el('option', { value: v, text: v })));
+  s.value = values.includes(keep) ? keep : '';
+}
+
+async function loadOverview() {
+  try {
+    const o = await api('/api/overview');
+    fillSelect('f-project', o.facets.projects);
+    fillSelect('f-machine', o.facets.machines);
+    fillSelect('f-source', o.facets.sources);
+    const t = el('table');
+    t.append(el('tr', {}, [el('th', { text: 'month' }), el('th', { text: 'machine' }), el('th', { text: 'memories' })]));
+    for (const r of o.perMachineMonth.slice(0, 36)) t.append(el('tr', {}, [el('td', { text: r.month }), el('td', { text: r.machine }), el('td', { class: 'n', text: String(r.n) })]));
+    const s = o.sync;
+    const failing = s.last_error !== null;
+    const redactions = Object.entries(o.redactions).map(([k, n]) => `${n} ${k}`).join(', ') || 'none';
+    $('overview').replaceChildren(
+      el('h2', { text: 'Overview' }),
+      el('dl', {}, [
+        ...row('memories', `${o.records} live, ${o.tombstones} forgotten, ${o.projects} projects`),
+        ...row('machines', `${o.machines.join(', ') || '-'} (this one: ${o.machine})`),
+        ...row('span', `${day(o.oldest)} … ${day(o.newest)}`),
+        ...row('embeddings', `${o.model}; ${o.pending} waiting`),
+        ...row('withheld', `redactions: ${redactions}; ${o.excluded_sessions} excluded sessions`),
+        ...row('remote', s.memory_remote ? `${s.memory_remote.name} → ${s.memory_remote.url}` : 'none: memories stay on this machine (memory init --remote URL)'),
+        ...row('last push', s.last_push ?? 'never'),
+        ...row('last pull', s.last_pull ?? 'never'),
+      ]),
+      el('p', { class: failing ? 'health-bad' : 'health-ok', text: failing ? `Sync failing: ${s.last_error.op} ${s.last_error.status}: ${s.last_error.message}` : 'Sync healthy.' }),
+      t,
+    );
+  } catch (err) {
+    $('overview').replaceChildren(el('p', { text: `Overview unavailable: ${err.message}` }));
+  }
+}
+
+function search() {
+  state.q = $('q').value.trim();
+  state.filters = readFilters();
+  state.selected.clear();
+  syncSelection();
+  load(true);
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  $('search-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    search();
+  });
+  for (const k of ['project', 'machine', 'source', 'since', 'until']) $(`f-${k}`).addEventListener('change', search);
+  $('more-button').addEventListener('click', () => load(false));
+  $('forget-selected').addEventListener('click', () => confirmForget([...state.selected]));
+  $('forget-matching').addEventListener('click', forgetMatching);
+  $('select-all').addEventListener('click', () => {
+    for (const box of document.querySelectorAll('[data-testid="memory-select"]')) {
+      box.checked = true;
+      state.selected.add(box.closest('[data-testid="memory-item"]').dataset.id);
+    }
+    syncSelection();
+  });
+  $('confirm-ok').addEventListener('click', doForget);
+  $('confirm-cancel').addEventListener('click', () => $('confirm').close());
+  // Infinite scroll: the next page when the "Load more" row comes into view.
+  new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting) && state.more && !state.loading) load(false);
+  }).observe($('more'));
+  loadOverview();
+  load(true);
+});
