@@ -100,6 +100,15 @@ describe('memory ui: the security rim (plain HTTP)', () => {
     const local = await http(ui.port, '/api/search?q=JPY', { headers: { cookie, host: `localhost:${ui.port}` } });
     assert.equal(local.status, 200, 'localhost:<port> is fine');
     assert.ok((JSON.parse(local.body) as { hits: unknown[] }).hits.length > 0);
+    // Pages: newest first, `more` while there is more.
+    const api = async (q: string) => JSON.parse((await http(ui.port, `/api/search?${q}`, { headers: { cookie } })).body) as { hits: Array<{ id: string }>; more: boolean };
+    const p1 = await api('limit=4');
+    const p2 = await api('limit=4&offset=4');
+    const p3 = await api('limit=4&offset=8');
+    assert.deepEqual([p1.more, p2.more, p3.more], [true, true, false]);
+    assert.equal(new Set([...p1.hits, ...p2.hits, ...p3.hits].map((h) => h.id)).size, VIEWER_MEMORIES.length, 'every memory once');
+    const codex = await api('source=codex');
+    assert.deepEqual(codex.hits.map((h) => h.id).sort(), VIEWER_MEMORIES.filter((m) => m.source === 'codex').map((m) => m.id).sort(), 'the source filter');
   });
 
   it('changes need POST, this Origin and JSON; a bad id forgets nothing', async () => {
