@@ -73,8 +73,8 @@ export function readSettings(path: string): Settings {
   return v as Settings;
 }
 
-/** Write settings, keeping a backup of the previous file first. Returns the backup path. */
-export function writeSettings(path: string, settings: Settings, now: Date): string | undefined {
+/** Replace an agent's file, keeping a backup of the previous one first. Returns the backup path. */
+export function writeWithBackup(path: string, text: string, now: Date): string | undefined {
   mkdirSync(dirname(path), { recursive: true });
   let backup: string | undefined;
   if (existsSync(path)) {
@@ -82,8 +82,12 @@ export function writeSettings(path: string, settings: Settings, now: Date): stri
     copyFileSync(path, backup);
   }
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`);
-  // Renamed over the original: a crash never leaves a half-written settings.json.
+  writeFileSync(tmp, text);
+  // Renamed over the original: a crash never leaves a half-written file.
   renameSync(tmp, path);
   return backup;
+}
+
+export function writeSettings(path: string, settings: Settings, now: Date): string | undefined {
+  return writeWithBackup(path, `${JSON.stringify(settings, null, 2)}\n`, now);
 }

@@ -3,11 +3,11 @@
  * `notify` program in `$CODEX_HOME/config.toml` (marked blocks: everything else is kept
  * byte for byte, and a backup is written first), the skill under `$CODEX_HOME/skills/`.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { UserError } from '../../errors.js';
-import type { HookSpec } from '../hooks-json.js';
+import { writeWithBackup, type HookSpec } from '../hooks-json.js';
 import { commandPrefix, MCP_NAME, mcpArgv, setupHookFile, setupSkill, type SetupDeps, type SetupMode } from '../setup.js';
 import { codexHome } from './sessions.js';
 
@@ -74,19 +74,6 @@ export function addCodexBlocks(original: string, d: Pick<SetupDeps, 'nodePath' |
   }
   parsed(text, path); // never write a file Codex could not read
   return { text, notes };
-}
-
-function writeWithBackup(path: string, text: string, now: Date): string | undefined {
-  mkdirSync(dirname(path), { recursive: true });
-  let backup: string | undefined;
-  if (existsSync(path)) {
-    backup = `${path}.bak-${now.toISOString().replace(/[:.]/g, '-')}`;
-    copyFileSync(path, backup);
-  }
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-  return backup;
 }
 
 function setupConfigToml(path: string, mode: SetupMode, d: SetupDeps): string[] {
