@@ -62,10 +62,8 @@ export function setupSkill(skillsDir: string, mode: SetupMode, d: SetupDeps): st
   const verb = d.dryRun ? 'would ' : '';
   if (mode === 'install') {
     const text = renderSkill(d.skillTemplate, d.nodePath, d.mainJs, d.configArg);
-    const same = existsSync(path) && readFileSync(path, 'utf8') === text;
-    if (same) return [`${path}: skill already installed, unchanged`];
-    if (!d.dryRun) installSkill(path, text);
-    return [`${verb}install the skill ${path}`];
+    const changes = d.dryRun ? !(existsSync(path) && readFileSync(path, 'utf8') === text) : installSkill(path, text);
+    return [changes ? `${verb}install the skill ${path}` : `${path}: skill already installed, unchanged`];
   }
   if (d.dryRun) return [`would remove the skill ${path} if installed by memory-engine`];
   return [uninstallSkill(path) ? `removed the skill ${path}` : `${path}: no skill of ours to remove`];
