@@ -11,7 +11,7 @@ import type { Config } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { parseHookInput, readHookStdin, type HookInput } from '../hooks/input.js';
-import { isExcluded } from '../privacy/exclude.js';
+import { hideExcluded, isExcluded } from '../privacy/exclude.js';
 import { formatRecall, recall } from '../search/recall.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { IO } from './context.js';
@@ -46,6 +46,7 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
   if (isExcluded(excluded, project, cwd)) return;
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
   if (!store) return; // no cache yet: session start builds it
+  const hide = hideExcluded(excluded);
   try {
     const hits = recall(store, {
       prompt,
@@ -54,7 +55,7 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
       maxItems: cfg.max_items,
       minCoverage: cfg.min_coverage,
       minRareWords: cfg.min_rare_words,
-      ...(excluded.length > 0 ? { hide: (row) => isExcluded(excluded, row.project ?? undefined, row.cwd ?? undefined) } : {}),
+      ...(hide ? { hide } : {}),
     });
     if (req.json) {
       json({

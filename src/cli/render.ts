@@ -8,6 +8,12 @@ export function cut(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, max).join('').trimEnd()}…`;
 }
 
+/** The start of a text with a visible " […]" where it was cut (whitespace kept). */
+export function excerpt(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max).join('').trimEnd()} […]`;
+}
+
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
 }

@@ -12,10 +12,11 @@ import { projectFor } from '../capture/project.js';
 import type { Context } from '../cli/context.js';
 import { runtimeOf } from '../cli/hook-runtime.js';
 import { parseDate } from '../cli/options.js';
+import { excerpt } from '../cli/render.js';
 import { lazyEmbedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rememberNote, rowsForIds } from '../hooks/edit-run.js';
-import { isExcluded } from '../privacy/exclude.js';
+import { hideExcluded } from '../privacy/exclude.js';
 import { search } from '../search/search.js';
 import { openCache } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
@@ -33,11 +34,6 @@ const ANSWER_CHARS = 400;
 
 const text = (s: string): CallToolResult => ({ content: [{ type: 'text', text: s }] });
 const failure = (s: string): CallToolResult => ({ content: [{ type: 'text', text: s }], isError: true });
-
-function cutText(s: string, max: number): string {
-  const chars = Array.from(s);
-  return chars.length <= max ? s : `${chars.slice(0, max).join('').trimEnd()} […]`;
-}
 
 /** A number the model may send as a string ("5"). */
 function count(name: string, v: unknown, min: number, max: number): number | undefined {
@@ -108,7 +104,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         if (since) filters.sinceMs = parseDate('since', since, now);
         if (until) filters.untilMs = parseDate('until', until, now, true);
         const topK = count('top_k', args.top_k, 1, 50) ?? count('limit', args.limit, 1, 50) ?? ctx.config.search.top_k;
-        const excluded = ctx.config.privacy.exclude_projects;
+        const hide = project ? undefined : hideExcluded(ctx.config.privacy.exclude_projects);
         const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
         try {
           const res = await search(
@@ -118,7 +114,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
               halfLifeDays: ctx.config.search.half_life_days,
               recencyWeight: ctx.config.search.recency_weight,
               rrfK: ctx.config.search.rrf_k,
-              ...(excluded.length > 0 && !project ? { hide: (row) => isExcluded(excluded, row.project ?? undefined, row.cwd ?? undefined) } : {}),
+              ...(hide ? { hide } : {}),
             },
           );
           const hits = res.hits.map((h) => ({
@@ -127,8 +123,8 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
             machine: h.machine,
             project: h.project,
             source: h.source,
-            question: cutText(h.question, 300),
-            answer: cutText(h.answer, ANSWER_CHARS),
+            question: excerpt(h.question, 300),
+            answer: excerpt(h.answer, ANSWER_CHARS),
           }));
           const lines = hits.length === 0 ? ['No memories found. Try other words, the other language, or a file/error name.'] : [];
           return {

@@ -20,6 +20,14 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
+/**
+ * A search's `hide`: memories of an excluded project (captured before it was excluded)
+ * stay out of sight. Undefined when nothing is excluded.
+ */
+export function hideExcluded(patterns: string[]): ((row: { project: string | null; cwd: string | null }) => boolean) | undefined {
+  return patterns.length === 0 ? undefined : (row) => isExcluded(patterns, row.project ?? undefined, row.cwd ?? undefined);
+}
+
 export function isExcluded(patterns: string[], project: string | undefined, cwd: string | undefined): boolean {
   for (const p of patterns) {
     const re = globToRegExp(p);

@@ -21,11 +21,12 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { Context } from '../cli/context.js';
 import { runtimeOf } from '../cli/hook-runtime.js';
 import { parseDate } from '../cli/options.js';
+import { excerpt } from '../cli/render.js';
 import { packageRoot } from '../config/load.js';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rowsForIds } from '../hooks/edit-run.js';
-import { isExcluded } from '../privacy/exclude.js';
+import { hideExcluded } from '../privacy/exclude.js';
 import { buildKeywordQuery } from '../search/query.js';
 import { search } from '../search/search.js';
 import { openCache } from '../store/cache.js';
@@ -53,11 +54,6 @@ export interface Viewer {
   close: () => Promise<void>;
 }
 
-function cut(s: string, max: number): string {
-  const chars = Array.from(s);
-  return chars.length <= max ? s : `${chars.slice(0, max).join('').trimEnd()} […]`;
-}
-
 function sameToken(given: string | undefined, token: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
@@ -72,8 +68,8 @@ function listView(r: MemoryRow) {
     machine: r.machine,
     project: r.project,
     source: r.source ?? 'claude-code',
-    question: cut(r.question, 600),
-    answer: cut(r.answer, ANSWER_PREVIEW),
+    question: excerpt(r.question, 600),
+    answer: excerpt(r.answer, ANSWER_PREVIEW),
   };
 }
 
@@ -105,7 +101,6 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
   let port = opts.port;
   const cookieName = () => `memory_viewer_${port}`;
   const origins = () => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
-  const excluded = ctx.config.privacy.exclude_projects;
   const rt = runtimeOf(ctx, { quiet: true });
 
   // The model loads in the background on the first search; until then searches use keywords.
@@ -151,7 +146,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     if (until) f.untilMs = parseDate('until', until, now, true);
     return f;
   };
-  const hidden = (f: SearchFilters) => (excluded.length > 0 && !f.project ? (row: MemoryRow) => isExcluded(excluded, row.project ?? undefined, row.cwd ?? undefined) : undefined);
+  const hidden = (f: SearchFilters) => (f.project ? undefined : hideExcluded(ctx.config.privacy.exclude_projects));
 
   const app = new Hono();
 
@@ -221,7 +216,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
         );
         const page = res.hits.slice(offset, offset + limit).map((h) => ({
           id: h.id, timestamp: h.timestamp, machine: h.machine, project: h.project, source: h.source ?? 'claude-code',
-          question: cut(h.question, 600), answer: cut(h.answer, ANSWER_PREVIEW),
+          question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW),
         }));
         return c.json({ mode, model: modelState, hits: page, more: res.hits.length > offset + limit, highlight: highlightTerms(q) });
       } finally {

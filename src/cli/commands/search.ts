@@ -9,7 +9,7 @@ import { printJson, type Context } from '../context.js';
 import { nonNegative, parseDate, positiveInt, searchMode } from '../options.js';
 import { renderHits } from '../render.js';
 import type { Runner } from '../program.js';
-import { isExcluded } from '../../privacy/exclude.js';
+import { hideExcluded } from '../../privacy/exclude.js';
 
 interface SearchFlags {
   mode: string;
@@ -60,8 +60,8 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
   };
   // Memories of an excluded project (captured before it was excluded) stay out of sight
   // unless --project names that project.
-  const excluded = ctx.config.privacy.exclude_projects;
-  if (excluded.length > 0 && flags.project === undefined) base.hide = (row) => isExcluded(excluded, row.project ?? undefined, row.cwd ?? undefined);
+  const hide = flags.project === undefined ? hideExcluded(ctx.config.privacy.exclude_projects) : undefined;
+  if (hide) base.hide = hide;
   let queries: string[];
   if (flags.batch !== undefined) {
     queries = (await readBatch(ctx, flags.batch)).split(/\r?\n/).filter((q) => q.trim().length > 0);
