@@ -3,11 +3,13 @@ import { appendFileSync, readFileSync, rmSync, truncateSync, utimesSync, writeFi
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { encodeEntry } from '../src/export/jsonl.js';
+import { loadEmbedder } from '../src/embed/embedder.js';
+import { embedPending } from '../src/maintain/embed-pending.js';
 import { openCache, type CacheOptions } from '../src/store/cache.js';
 import { search } from '../src/search/search.js';
 import { openDatabase } from '../src/store/store.js';
 import type { MemoryRecord } from '../src/types.js';
-import { rec, tempDir, writeJsonl } from './helpers.js';
+import { rec, tempDir, TINY_MODEL, writeJsonl } from './helpers.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -319,4 +321,29 @@ describe('cache: vectors', () => {
       store.close();
     }
   });
+});
+
+describe('the month a re-embedded version is written to comes from the clock passed in', () => {
+  // The suite went red on 2026-12-01 because a test assumed the current month was
+  // November. Here the clock is an argument: each of these days is checked on every day.
+  for (const day of ['2026-12-01T00:00:05.000Z', '2027-01-01T00:00:30.000Z', '2028-02-29T23:59:59.000Z']) {
+    it(`embedPending at ${day}`, async () => {
+      const older = join(opts.exportDir, '2026-11_laptop.jsonl');
+      writeJsonl(older, [rec({ id: 'nov', timestamp: '2026-11-30T23:59:00.000Z', question: 'pending question from November', answer: 'pending answer, no vector yet' })]);
+      const before = readFileSync(older, 'utf8');
+      const embedder = await loadEmbedder({ model: TINY_MODEL, dtype: 'fp32', queryPrefix: '', documentPrefix: '', cacheDir: join(dir, 'models'), allowRemote: false, batchSize: 8 });
+      const { store } = openCache({ ...opts, model: embedder.model, dim: embedder.dim });
+      try {
+        const res = await embedPending({ store, embedder, exportDir: opts.exportDir, machine: 'laptop', now: () => new Date(day) });
+        assert.equal(res.embedded, 1);
+        assert.equal(res.file, join(opts.exportDir, `${day.slice(0, 7)}_laptop.jsonl`));
+        const written = JSON.parse(readFileSync(res.file!, 'utf8').trim()) as MemoryRecord;
+        assert.equal(written.id, 'nov');
+        assert.equal(written.timestamp, '2026-11-30T23:59:00.000Z', 'the memory keeps its own time');
+        assert.equal(readFileSync(older, 'utf8'), before, 'the original month file is not touched');
+      } finally {
+        store.close();
+      }
+    });
+  }
 });

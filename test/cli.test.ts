@@ -2,30 +2,39 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { encodeEntry } from '../src/export/jsonl.js';
+import { encodeEntry, monthOf } from '../src/export/jsonl.js';
 import type { SearchHit } from '../src/types.js';
-import { makeWorld, parseJsonLines, rec, runCli, TRACER, writeJsonl, type World } from './helpers.js';
+import { daysAgo, makeWorld, parseJsonLines, rec, runCli, TRACER, writeJsonl, type World } from './helpers.js';
 
 type Hit = SearchHit;
 
+// Ages, not dates: recency and date filters are relative to the clock, so the suite
+// passes on any day (a fixed November broke it on 2026-12-01).
 const MEMORIES = [
-  rec({ id: 'lock', project: 'api', timestamp: '2026-11-20T10:00:00.000Z', question: 'How do we fix the sqlite database lock timeout?', answer: 'Set busy_timeout and use WAL mode; the lock error went away after the retry change.' }),
-  rec({ id: 'auth', project: 'api', timestamp: '2026-11-21T10:00:00.000Z', question: '認証エラーの原因は何でしたか？', answer: 'トークンの有効期限が切れていたので、更新処理を追加しました。' }),
-  rec({ id: 'orm', project: 'web', machine: 'desktop', timestamp: '2026-10-01T10:00:00.000Z', question: 'Which DB migration tool did we pick?', answer: 'We decided on plain SQL migration files run by a tiny script, no ORM.' }),
-  rec({ id: 'css', project: 'web', machine: 'desktop', timestamp: '2026-11-25T10:00:00.000Z', question: 'Why is the mobile layout broken on the checkout page?', answer: 'A css grid rule overflowed; we switched the page to flex and the button fits.' }),
-  rec({ id: 'old-lock', project: 'api', timestamp: '2025-11-20T10:00:00.000Z', question: 'sqlite lock timeout again?', answer: 'Same database lock problem as before; retry with busy_timeout fixed it.' }),
+  rec({ id: 'lock', project: 'api', timestamp: daysAgo(11), question: 'How do we fix the sqlite database lock timeout?', answer: 'Set busy_timeout and use WAL mode; the lock error went away after the retry change.' }),
+  rec({ id: 'auth', project: 'api', timestamp: daysAgo(10), question: '認証エラーの原因は何でしたか？', answer: 'トークンの有効期限が切れていたので、更新処理を追加しました。' }),
+  rec({ id: 'orm', project: 'web', machine: 'desktop', timestamp: daysAgo(61), question: 'Which DB migration tool did we pick?', answer: 'We decided on plain SQL migration files run by a tiny script, no ORM.' }),
+  rec({ id: 'css', project: 'web', machine: 'desktop', timestamp: daysAgo(6), question: 'Why is the mobile layout broken on the checkout page?', answer: 'A css grid rule overflowed; we switched the page to flex and the button fits.' }),
+  rec({ id: 'old-lock', project: 'api', timestamp: daysAgo(376), question: 'sqlite lock timeout again?', answer: 'Same database lock problem as before; retry with busy_timeout fixed it.' }),
 ];
 
 let w: World;
 const cli = (...args: string[]) => runCli(['-c', w.config, ...args]);
 const json = <T>(r: { stdout: string }) => JSON.parse(r.stdout) as T;
 
+const fileOf = (m: (typeof MEMORIES)[number]) => `${monthOf(m.timestamp)}_${m.machine}.jsonl`;
+const CSS_FILE = fileOf(MEMORIES[3]!);
+/** Each memory in its machine's file of its month; two bad lines after `css`. */
+const FILES = new Set(MEMORIES.map(fileOf));
+const day = (iso: string) => iso.slice(0, 10);
+
 before(() => {
   w = makeWorld();
-  writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), MEMORIES.filter((m) => m.machine === 'laptop' && m.timestamp.startsWith('2026-11')));
-  writeJsonl(join(w.exportDir, '2025-11_laptop.jsonl'), MEMORIES.filter((m) => m.timestamp.startsWith('2025')));
-  writeJsonl(join(w.exportDir, '2026-10_desktop.jsonl'), MEMORIES.filter((m) => m.timestamp.startsWith('2026-10')));
-  writeJsonl(join(w.exportDir, '2026-11_desktop.jsonl'), [MEMORIES[3]!, '{"broken": tru', '{"v":1,"id":"nope"}']);
+  for (const f of FILES) {
+    const lines: Array<(typeof MEMORIES)[number] | string> = MEMORIES.filter((m) => fileOf(m) === f);
+    if (f === CSS_FILE) lines.push('{"broken": tru', '{"v":1,"id":"nope"}');
+    writeJsonl(join(w.exportDir, f), lines);
+  }
 });
 after(() => w.cleanup());
 
@@ -35,7 +44,7 @@ describe('memory rebuild', () => {
     assert.equal(r.code, 0, r.stderr);
     const out = json<{ records: number; files: number; skipped_lines: number; ms: number; pending: number; full: boolean }>(r);
     assert.equal(out.records, 5);
-    assert.equal(out.files, 4);
+    assert.equal(out.files, FILES.size);
     assert.equal(out.skipped_lines, 2);
     assert.equal(out.pending, 5);
     assert.equal(out.full, true);
@@ -48,8 +57,8 @@ describe('memory rebuild', () => {
   it('prints a human summary naming the skipped lines', () => {
     const r = cli('rebuild', '--full');
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /Full rebuild \(requested\): 5 memories from 4 files/);
-    assert.match(r.stdout, /2026-11_desktop\.jsonl:2: invalid-json/);
+    assert.match(r.stdout, new RegExp(`Full rebuild \\(requested\\): 5 memories from ${FILES.size} files`));
+    assert.ok(r.stdout.includes(`${CSS_FILE}:${MEMORIES.filter((m) => fileOf(m) === CSS_FILE).length + 1}: invalid-json`), r.stdout);
   });
 });
 
@@ -82,9 +91,10 @@ describe('memory search (keyword; runs with the model folder missing)', () => {
     assert.deepEqual(ids('--project', 'web', 'lock timeout migration layout').sort(), ['css', 'orm']);
     assert.deepEqual(ids('--project', 'api', 'lock timeout migration layout').sort(), ['lock', 'old-lock']);
     assert.deepEqual(ids('--machine', 'desktop', 'sqlite lock'), []);
-    assert.deepEqual(ids('--since', '2026-01-01', 'sqlite lock timeout'), ['lock']);
-    assert.deepEqual(ids('--until', '2025-12-31', 'sqlite lock timeout'), ['old-lock']);
-    assert.deepEqual(ids('--since', '2026-11-20', '--until', '2026-11-20', 'sqlite lock timeout'), ['lock']);
+    assert.deepEqual(ids('--since', day(daysAgo(200)), 'sqlite lock timeout'), ['lock']);
+    assert.deepEqual(ids('--until', day(daysAgo(200)), 'sqlite lock timeout'), ['old-lock']);
+    const lockDay = day(MEMORIES[0]!.timestamp);
+    assert.deepEqual(ids('--since', lockDay, '--until', lockDay, 'sqlite lock timeout'), ['lock']);
   });
 
   it('recency: --half-life 0 ranks by relevance alone; the default puts the newer of two comparable matches first, boosting by at most 10%', () => {
@@ -99,12 +109,12 @@ describe('memory search (keyword; runs with the model folder missing)', () => {
   });
 
   it('human output: header line, Q, A cut to 300 characters unless --full', () => {
-    const long = rec({ id: 'long', project: 'api', timestamp: '2026-11-26T10:00:00.000Z', question: 'Explain the zebra deployment saga', answer: `zebra ${'detail '.repeat(100)}END-MARKER` });
-    appendFileSync(join(w.exportDir, '2026-11_laptop.jsonl'), `${encodeEntry(long)}\n`);
+    const long = rec({ id: 'long', project: 'api', timestamp: daysAgo(5), question: 'Explain the zebra deployment saga', answer: `zebra ${'detail '.repeat(100)}END-MARKER` });
+    appendFileSync(join(w.exportDir, fileOf(long)), `${encodeEntry(long)}\n`);
     const r = cli('search', '--mode', 'keyword', 'zebra deployment');
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.split('\n');
-    assert.match(lines[0]!, /^\[1\] 2026-11-26 \/ laptop \/ project:api/);
+    assert.ok(lines[0]!.startsWith(`[1] ${day(long.timestamp)} / laptop / project:api`), lines[0]);
     assert.equal(lines[1], 'Q: Explain the zebra deployment saga');
     assert.ok(lines[2]!.startsWith('A: zebra detail'));
     assert.ok(lines[2]!.endsWith('…'));
@@ -254,7 +264,11 @@ describe('rebuild --with-model (the real transformers.js pipeline on the tiny mo
   it('embeds pending records, appends embedded versions, and vector search works', () => {
     const m = makeWorld();
     try {
-      writeJsonl(join(m.exportDir, '2026-11_laptop.jsonl'), MEMORIES.filter((x) => x.id !== 'old-lock'));
+      // The originals sit in a closed month's file; embedded versions go to this machine's
+      // file of the month they are written in (by the clock of the command that writes them).
+      const seed = join(m.exportDir, '2025-06_laptop.jsonl');
+      writeJsonl(seed, MEMORIES.filter((x) => x.id !== 'old-lock'));
+      const seedText = readFileSync(seed, 'utf8');
       const r = runCli(['-c', m.config, 'rebuild', '--with-model', '--json']);
       assert.equal(r.code, 0, r.stderr);
       const out = JSON.parse(r.stdout) as { embedded: number; pending: number; records: number; dim: number };
@@ -262,9 +276,11 @@ describe('rebuild --with-model (the real transformers.js pipeline on the tiny mo
       assert.equal(out.pending, 0);
       assert.equal(out.records, 4);
       assert.equal(out.dim, 32);
-      const lines = readFileSync(join(m.exportDir, '2026-11_laptop.jsonl'), 'utf8').trim().split('\n');
-      assert.equal(lines.length, 8, 'four originals kept, four embedded versions appended');
-      const v = JSON.parse(lines[7]!) as { model: string; dim: number; embedding: string };
+      assert.equal(readFileSync(seed, 'utf8'), seedText, 'the originals are kept as they were');
+      const current = join(m.exportDir, `${monthOf(new Date().toISOString())}_laptop.jsonl`);
+      const lines = readFileSync(current, 'utf8').trim().split('\n');
+      assert.equal(lines.length, 4, 'four embedded versions appended to the current month');
+      const v = JSON.parse(lines[3]!) as { model: string; dim: number; embedding: string };
       assert.equal(v.model, 'tiny-model');
       assert.equal(v.dim, 32);
       const hits = (JSON.parse(runCli(['-c', m.config, 'search', '--mode', 'vector', '--json', '--half-life', '0', 'mobile layout checkout page button']).stdout) as { hits: Hit[] }).hits;
@@ -275,7 +291,8 @@ describe('rebuild --with-model (the real transformers.js pipeline on the tiny mo
       // Running it again embeds nothing and appends nothing.
       const again = JSON.parse(runCli(['-c', m.config, 'rebuild', '--with-model', '--json']).stdout) as { embedded: number };
       assert.equal(again.embedded, 0);
-      assert.equal(readFileSync(join(m.exportDir, '2026-11_laptop.jsonl'), 'utf8').trim().split('\n').length, 8);
+      assert.equal(readFileSync(current, 'utf8').trim().split('\n').length, 4);
+      assert.equal(readFileSync(seed, 'utf8'), seedText);
     } finally {
       m.cleanup();
     }

@@ -56,6 +56,16 @@ export function writeJsonl(path: string, entries: Array<ExportEntry | string>): 
   writeFileSync(path, entries.map((e) => (typeof e === 'string' ? e : encodeEntry(e))).join('\n') + '\n');
 }
 
+/**
+ * A timestamp `days` before `now`. Tests that depend on age (recency, date filters, the
+ * month file a command writes to) take their dates from the clock, never a fixed month.
+ * Under faketime every process starts at the faked time, so a child's clock may run a
+ * little behind the test's: compare ages in days, not seconds.
+ */
+export function daysAgo(days: number, now: number = Date.now()): string {
+  return new Date(now - days * 86_400_000).toISOString();
+}
+
 let counter = 0;
 export function rec(over: Partial<MemoryRecord> & { question: string; answer: string }): MemoryRecord {
   counter++;
