@@ -4,10 +4,10 @@
  */
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { modelIdOf, type EmbedderConfig } from '../embed/embedder.js';
+import { modelIdOf, modelIsCached, type EmbedderConfig } from '../embed/embedder.js';
 import type { CacheOptions } from '../store/cache.js';
 import { fixMachineName } from './machine-name.js';
-import { progressBar } from './progress.js';
+import { modelDownloadReporter, progressBar } from './progress.js';
 
 export interface GlobalOptions {
   config?: string;
@@ -51,15 +51,21 @@ export async function makeContext(globals: GlobalOptions, io: IO): Promise<Conte
       progress: progressBar('reading memories into the cache', io.stderr, 8 * 1024 * 1024).update,
       ...extra,
     }),
-    embedderConfig: () => ({
-      model: config.embedding.model,
-      dtype: config.embedding.dtype,
-      queryPrefix: config.embedding.query_prefix,
-      documentPrefix: config.embedding.document_prefix,
-      cacheDir: config.embedding.local_model_path,
-      allowRemote: config.embedding.allow_remote,
-      batchSize: config.embedding.batch_size,
-    }),
+    embedderConfig: () => {
+      const cfg: EmbedderConfig = {
+        model: config.embedding.model,
+        dtype: config.embedding.dtype,
+        queryPrefix: config.embedding.query_prefix,
+        documentPrefix: config.embedding.document_prefix,
+        cacheDir: config.embedding.local_model_path,
+        allowRemote: config.embedding.allow_remote,
+        batchSize: config.embedding.batch_size,
+        ...(config.embedding.remote_host ? { remoteHost: config.embedding.remote_host } : {}),
+      };
+      // A first hybrid search or `model pull` downloads ~120 MB: say so, and how far it is.
+      if (!modelIsCached(cfg)) cfg.onLoad = modelDownloadReporter(io.stderr, cfg.model, cfg.cacheDir);
+      return cfg;
+    },
   };
 }
 

@@ -35,3 +35,37 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
     },
   };
 }
+
+export const mb = (bytes: number) => (bytes < 1_048_576 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1_048_576).toFixed(1)} MB`);
+
+/**
+ * What a model download says on stderr: where it goes once, then on a terminal one live line
+ * per file with its bytes, elsewhere (a hook's log, a pipe) one line per file when it is in.
+ */
+export function modelDownloadReporter(stream: NodeJS.WriteStream, model: string, cacheDir: string): (e: { file: string; loaded: number; total: number; done: boolean }) => void {
+  let announced = false;
+  const finished = new Set<string>();
+  const sizes = new Map<string, number>(); // the library's "done" carries no size: keep the last one seen
+  let lastDraw = 0;
+  return (e) => {
+    if (finished.has(e.file)) return;
+    if (e.total > 0) sizes.set(e.file, e.total);
+    if (!announced) {
+      announced = true;
+      stream.write(`memory: downloading embedding model ${model} into ${cacheDir} (first use only)\n`);
+    }
+    if (e.done) {
+      finished.add(e.file);
+      const size = sizes.get(e.file);
+      if (stream.isTTY) stream.write(`\r\x1b[K  ${e.file}${size ? ` ${mb(size)}` : ''} done\n`);
+      else stream.write(`memory: downloaded ${e.file}${size ? ` (${mb(size)})` : ''}\n`);
+      return;
+    }
+    if (!stream.isTTY) return;
+    const now = Date.now();
+    if (now - lastDraw < 100) return;
+    lastDraw = now;
+    const pct = e.total > 0 ? ` ${Math.floor((100 * e.loaded) / e.total)}%` : '';
+    stream.write(`\r\x1b[K  ${e.file}${pct} (${mb(e.loaded)}${e.total > 0 ? ` of ${mb(e.total)}` : ''})`);
+  };
+}

@@ -32,6 +32,7 @@ export const SCHEMA = {
     document_prefix: { type: 'string', default: 'passage: ', doc: 'Prepended to memories before embedding (e5 convention).' },
     local_model_path: { type: 'string', default: '', path: true, doc: 'Folder holding downloaded models (default: the user cache folder).' },
     allow_remote: { type: 'boolean', default: true, doc: 'Allow downloading the model from the hub on first use.' },
+    remote_host: { type: 'string', default: '', doc: 'Where models are downloaded from: a Hugging Face hub mirror (https://host/); empty = the hub itself.' },
     batch_size: { type: 'integer', default: 16, min: 1, doc: 'Texts embedded per model call.' },
   },
   search: {

@@ -5,7 +5,7 @@
  * embed; session-start, rebuild and keyword search never touch it.
  */
 import { existsSync } from 'node:fs';
-import { basename, isAbsolute } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { errorMessage } from '../errors.js';
 
 export interface EmbedderConfig {
@@ -18,6 +18,28 @@ export interface EmbedderConfig {
   cacheDir: string;
   allowRemote: boolean;
   batchSize: number;
+  /** A hub mirror to download from (`https://host/`); undefined = the library's default hub. */
+  remoteHost?: string;
+  /** Told as each model file loads; only downloads are worth showing (see `modelIsCached`). */
+  onLoad?: (e: ModelLoadEvent) => void;
+}
+
+/** One model file's load: bytes so far of `total` (0 while unknown); `done` once it is in. */
+export interface ModelLoadEvent {
+  file: string;
+  loaded: number;
+  total: number;
+  done: boolean;
+}
+
+/**
+ * Whether loading needs no download: a local folder, or a hub model already in the cache
+ * folder (transformers.js keeps `<cacheDir>/<model id>/…`). The library reports progress for
+ * cached reads too, so this decides whether a download is announced at all.
+ */
+export function modelIsCached(cfg: Pick<EmbedderConfig, 'model' | 'cacheDir'>): boolean {
+  if (isAbsolute(cfg.model)) return true;
+  return existsSync(join(cfg.cacheDir, cfg.model, 'config.json')) && existsSync(join(cfg.cacheDir, cfg.model, 'onnx'));
 }
 
 export interface Embedder {
@@ -55,7 +77,16 @@ export async function loadEmbedder(cfg: EmbedderConfig): Promise<Embedder> {
     tf.env.cacheDir = cfg.cacheDir;
     tf.env.allowLocalModels = true;
     tf.env.allowRemoteModels = local ? false : cfg.allowRemote;
-    const pipe = await tf.pipeline('feature-extraction', cfg.model, { dtype: cfg.dtype as 'fp32' });
+    if (cfg.remoteHost) tf.env.remoteHost = cfg.remoteHost.endsWith('/') ? cfg.remoteHost : `${cfg.remoteHost}/`;
+    const onLoad = cfg.onLoad;
+    const progress_callback = onLoad
+      ? (p: { status: string; file?: string; loaded?: number; total?: number }) => {
+          if (!p.file) return;
+          if (p.status === 'progress') onLoad({ file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0, done: false });
+          else if (p.status === 'done') onLoad({ file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0, done: true });
+        }
+      : undefined;
+    const pipe = await tf.pipeline('feature-extraction', cfg.model, { dtype: cfg.dtype as 'fp32', ...(progress_callback ? { progress_callback } : {}) });
     extractor = pipe as unknown as Extractor;
   } catch (err) {
     const why = errorMessage(err).split('\n')[0] ?? 'unknown error';

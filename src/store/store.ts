@@ -5,6 +5,8 @@
  */
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
+import { packageRoot } from '../config/paths.js';
+import { UserError } from '../errors.js';
 import { beats, versionTime } from '../export/jsonl.js';
 import { isTombstone, type ExportEntry, type MemoryRecord, type SearchFilters } from '../types.js';
 import { indexText } from './analyze.js';
@@ -61,8 +63,27 @@ export interface ApplyStats {
 }
 
 /** Open a connection with sqlite-vec loaded, WAL and a busy timeout. Throws on a damaged file. */
+/**
+ * better-sqlite3 is a native module built at install time. When the build never ran (npm 12
+ * blocks install scripts that `allowScripts` does not name) or was built for another Node.js,
+ * its error is a list of paths; say instead what is wrong and the one command that fixes it.
+ */
+export function nativeModuleProblem(err: unknown): UserError | undefined {
+  const msg = err instanceof Error ? err.message : String(err);
+  const missing = /Could not locate the bindings file/i.test(msg);
+  const mismatch = /NODE_MODULE_VERSION|was compiled against a different Node\.js version|invalid ELF header|wrong ELF class/i.test(msg);
+  if (!missing && !mismatch) return undefined;
+  const what = missing ? 'is not built' : `was built for another Node.js version (this is ${process.version})`;
+  return new UserError(`the SQLite native module (better-sqlite3) ${what}`, `run: cd ${JSON.stringify(packageRoot())} && npm rebuild better-sqlite3`, 1);
+}
+
 export function openDatabase(path: string, opts: { fast?: boolean } = {}): DB {
-  const db = new Database(path);
+  let db: DB;
+  try {
+    db = new Database(path);
+  } catch (err) {
+    throw nativeModuleProblem(err) ?? err;
+  }
   try {
     sqliteVec.load(db);
     db.pragma('busy_timeout = 10000');

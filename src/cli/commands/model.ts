@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadEmbedder } from '../../embed/embedder.js';
+import { loadEmbedder, modelIsCached } from '../../embed/embedder.js';
 import { UserError } from '../../errors.js';
 import { printJson, type Context } from '../context.js';
 import type { Runner } from '../program.js';
@@ -15,7 +15,8 @@ export function registerModel(program: Command, run: Runner): void {
 
 async function pull(ctx: Context, json: boolean): Promise<number> {
   const cfg = { ...ctx.embedderConfig(), allowRemote: true };
-  if (!json) ctx.io.stderr.write(`memory: loading ${cfg.model} (first use downloads it into ${cfg.cacheDir})…\n`);
+  // A download announces itself with its progress (context.ts); a cached model is only checked.
+  if (!json && modelIsCached(cfg)) ctx.io.stderr.write(`memory: checking that ${cfg.model} loads…\n`);
   let embedder;
   try {
     embedder = await loadEmbedder(cfg);

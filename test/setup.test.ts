@@ -1,0 +1,168 @@
+/**
+ * The install as a person does it: package.json's install-script policy (npm 11 and 12 read
+ * `allowScripts`), a `memory` command linked from the checkout that works from any folder,
+ * and one sentence, not a stack of paths, when the native module was never built.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { configFileFor } from '../src/config/paths.js';
+import { CLI, makeWorld, REPO, runCli, tempDir, TINY_MODEL } from './helpers.js';
+
+describe('install-script policy', () => {
+  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean>; scripts: Record<string, string>; bin: Record<string, string> };
+
+  it('allows exactly the native build and denies the CUDA download and the version check', () => {
+    assert.deepEqual(pkg.allowScripts, { 'better-sqlite3': true, 'onnxruntime-node': false, protobufjs: false });
+  });
+
+  it('every installed package with an install script is named by the policy', () => {
+    // A new dependency with an install script would otherwise be silently skipped by npm 12
+    // (or run unreviewed by npm 11): the policy must say which it is.
+    const scripted: string[] = [];
+    const visit = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        if (name.startsWith('.')) continue;
+        const p = join(dir, name);
+        if (name.startsWith('@')) {
+          visit(p);
+          continue;
+        }
+        const manifest = join(p, 'package.json');
+        if (existsSync(manifest)) {
+          const m = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; scripts?: Record<string, string>; gypfile?: boolean };
+          const s = m.scripts ?? {};
+          if ((s.preinstall || s.install || s.postinstall || (m.gypfile && existsSync(join(p, 'binding.gyp')))) && m.name) scripted.push(m.name);
+        }
+        if (existsSync(join(p, 'node_modules'))) visit(join(p, 'node_modules'));
+      }
+    };
+    visit(join(REPO, 'node_modules'));
+    assert.ok(scripted.includes('better-sqlite3'), `the walk finds install scripts: ${scripted.join(', ')}`);
+    const unnamed = [...new Set(scripted)].filter((n) => !(n in (pkg.allowScripts ?? {})));
+    assert.deepEqual(unnamed, [], 'packages with install scripts that allowScripts does not name');
+  });
+
+  it('the CUDA download did not run and the native module is built', () => {
+    assert.ok(existsSync(join(REPO, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')));
+    const cuda = join(REPO, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', 'linux', 'x64', 'libonnxruntime_providers_cuda.so');
+    assert.equal(existsSync(cuda), false, 'onnxruntime-node downloaded CUDA libraries');
+  });
+});
+
+describe('a `memory` command from any folder', () => {
+  it('npm link --ignore-scripts gives `memory`, which uses the checkout it links to', () => {
+    const g = tempDir('memory-prefix-');
+    const elsewhere = tempDir('memory-elsewhere-');
+    try {
+      const env = { ...process.env, NPM_CONFIG_PREFIX: g.dir, npm_config_prefix: g.dir, NPM_CONFIG_UPDATE_NOTIFIER: 'false' };
+      const link = spawnSync('npm', ['link', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], { cwd: REPO, env, encoding: 'utf8', timeout: 120_000 });
+      assert.equal(link.status, 0, link.stderr);
+      const bin = join(g.dir, 'bin', 'memory');
+      assert.equal(realpathSync(bin), realpathSync(join(REPO, 'dist', 'src', 'cli', 'main.js')));
+      const help = spawnSync(bin, ['--help'], { cwd: elsewhere.dir, env, encoding: 'utf8' });
+      assert.equal(help.status, 0, help.stderr);
+      assert.match(help.stdout, /Usage: memory/);
+      assert.match(help.stdout, /config\.toml of this checkout/);
+      // Without --config or MEMORY_CONFIG, the configuration is the checkout's, whatever the folder.
+      assert.deepEqual(configFileFor(undefined, {}, elsewhere.dir), { file: join(REPO, 'config.toml'), explicit: false });
+    } finally {
+      g.cleanup();
+      elsewhere.cleanup();
+    }
+  });
+});
+
+describe('a native module that was never built', () => {
+  it('every command says so in one line with the command that fixes it, exit 1; a hook still exits 0', () => {
+    // A copy of the built checkout whose better-sqlite3 has no build/ (what npm 12 leaves
+    // when its install script is blocked); every other package is the real one, linked.
+    const t = tempDir('memory-nobuild-');
+    const w = makeWorld();
+    try {
+      cpSync(join(REPO, 'dist', 'src'), join(t.dir, 'dist', 'src'), { recursive: true });
+      cpSync(join(REPO, 'package.json'), join(t.dir, 'package.json'));
+      cpSync(join(REPO, 'config.toml'), join(t.dir, 'config.toml'));
+      const nm = join(t.dir, 'node_modules');
+      mkdirSync(nm);
+      for (const name of readdirSync(join(REPO, 'node_modules'))) {
+        if (name.startsWith('.')) continue;
+        const real = join(REPO, 'node_modules', name);
+        if (name === 'better-sqlite3') cpSync(real, join(nm, name), { recursive: true, filter: (src) => !/[/\\](build|deps|src)$/.test(src) });
+        else symlinkSync(real, join(nm, name));
+      }
+      const main = join(t.dir, 'dist', 'src', 'cli', 'main.js');
+      const run = (args: string[], input = '') => spawnSync(process.execPath, [main, '-c', w.config, ...args], { encoding: 'utf8', input, cwd: w.dir });
+      for (const args of [['search', '--mode', 'keyword', 'anything'], ['status'], ['rebuild']]) {
+        const r = run(args);
+        assert.equal(r.status, 1, `${args[0]}: ${r.stderr}`);
+        const lines = r.stderr.trim().split('\n');
+        assert.equal(lines[0], 'memory: the SQLite native module (better-sqlite3) is not built', args[0]);
+        assert.equal(lines[1], `hint: run: cd ${JSON.stringify(t.dir)} && npm rebuild better-sqlite3`);
+        assert.equal(lines.length, 2, r.stderr);
+      }
+      const hook = run(['session-start', '--inject', '--no-pull'], JSON.stringify({ session_id: 's', cwd: w.dir, hook_event_name: 'SessionStart' }));
+      assert.equal(hook.status, 0, 'a hook never breaks the agent');
+      assert.match(hook.stderr, /better-sqlite3/);
+      // The real checkout is unaffected.
+      assert.equal(runCli(['-c', w.config, 'search', '--mode', 'keyword', 'anything']).code, 0);
+    } finally {
+      t.cleanup();
+      w.cleanup();
+    }
+  });
+});
+
+describe('a first run that says what it is doing', () => {
+  it('model pull downloads over HTTP with a line per file, says where it goes, and is silent once cached', async () => {
+    // The tiny model served on loopback as a hub mirror would serve it: a real download
+    // through transformers.js, no network beyond this machine.
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      const m = /^\/test-org\/tiny-model\/resolve\/main\/(.+)$/.exec(req.url ?? '');
+      const file = m ? join(TINY_MODEL, decodeURIComponent(m[1]!)) : '';
+      if (!m || !existsSync(file)) {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = readFileSync(file);
+      res.writeHead(200, { 'content-length': String(body.length) }).end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const w = makeWorld({ model: 'test-org/tiny-model', extra: `remote_host = "http://127.0.0.1:${port}/"` });
+    const pull = () =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, '-c', w.config, 'model', 'pull'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    try {
+      const first = await pull();
+      assert.equal(first.code, 0, first.stderr);
+      const cache = join(w.dir, 'models');
+      assert.ok(first.stderr.includes(`memory: downloading embedding model test-org/tiny-model into ${cache} (first use only)`), first.stderr);
+      const kb = Math.round(readFileSync(join(TINY_MODEL, 'onnx', 'model.onnx')).length / 1024);
+      assert.ok(first.stderr.includes(`memory: downloaded onnx/model.onnx (${kb} KB)`), first.stderr);
+      assert.match(first.stderr, /memory: downloaded tokenizer\.json/);
+      assert.match(first.stdout, /Model test-org\/tiny-model is ready: 32-dimensional vectors/);
+      assert.ok(requests.some((u) => u.endsWith('/onnx/model.onnx')), 'the weights came over HTTP');
+      assert.ok(existsSync(join(cache, 'test-org', 'tiny-model', 'onnx', 'model.onnx')), 'kept in the model cache');
+      const again = await pull();
+      assert.equal(again.code, 0, again.stderr);
+      assert.doesNotMatch(again.stderr, /download/, 'a cached model is not downloaded again');
+      assert.match(again.stderr, /checking that test-org\/tiny-model loads/);
+    } finally {
+      server.close();
+      w.cleanup();
+    }
+  });
+});
