@@ -135,6 +135,16 @@ describe('memory ui: the security rim (plain HTTP)', () => {
   });
 });
 
+/** A font with Japanese glyphs (Debian: fonts-noto-cjk, installed by .ci/run beside chromium). */
+const CJK_FONT = (() => {
+  try {
+    return execFileSync('fc-list', [':lang=ja', 'family'], { encoding: 'utf8' }).trim().length > 0;
+  } catch {
+    return false;
+  }
+})();
+if (CHROMIUM && !CJK_FONT) process.stderr.write('ui.test: no font with Japanese glyphs (apt-get install -y fonts-noto-cjk): the glyph check is not run\n');
+
 describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : 'no Chromium here (Debian: apt-get install -y chromium; .ci/run installs it)' }, () => {
   it('search, read, bulk-forget; memory text is text; screenshots at 1280×800 and narrow', async () => {
     const { chromium } = await import('playwright-core');
@@ -202,6 +212,25 @@ describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : '
       assert.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'no script ran');
       assert.equal(await page.locator('#list img, #detail img, #list script, #detail script').count(), 0);
       assert.deepEqual(problems, [], 'no console errors, no CSP violations, no dialogs');
+
+      // Japanese renders with a font that has its glyphs (not empty boxes): ask Chromium
+      // which platform font drew the Japanese memory's text.
+      if (CJK_FONT) {
+        const ja = VIEWER_MEMORIES.find((m) => /決済/.test(m.question))!;
+        await page.getByTestId('search-input').fill('決済 タイムアウト');
+        await page.getByTestId('search-input').press('Enter');
+        const jaRow = page.locator(`[data-testid="memory-item"][data-id="${ja.id}"]`);
+        await jaRow.waitFor();
+        await jaRow.click();
+        await page.getByTestId('memory-detail').getByText('冪等キー', { exact: false }).waitFor();
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('DOM.enable');
+        await cdp.send('CSS.enable');
+        const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+        const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `[data-testid="memory-item"][data-id="${ja.id}"]` });
+        const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+        assert.ok(fonts.some((f) => /CJK|JP|Gothic|Mincho/i.test(f.familyName) && f.glyphCount > 10), `fonts used: ${JSON.stringify(fonts)}`);
+      }
 
       // A narrow window still reads.
       await page.setViewportSize({ width: 420, height: 860 });

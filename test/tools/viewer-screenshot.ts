@@ -1,6 +1,6 @@
 /**
  * docs/viewer.png, from the project's own synthetic memories (test/viewer-data.ts):
- * `npm run docs:screenshot` (needs Chromium: apt-get install -y chromium).
+ * `npm run docs:screenshot` (needs Chromium and a Japanese font: apt-get install -y chromium fonts-noto-cjk).
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,10 +28,14 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(url);
   await page.getByTestId('memory-item').first().waitFor();
-  await page.getByTestId('search-input').fill('JPY currency exponent');
+  // A search in Japanese and English at once, the Japanese memory open: the picture shows
+  // both scripts (it needs a CJK font: apt-get install -y fonts-noto-cjk).
+  if (execFileSync('fc-list', [':lang=ja', 'family'], { encoding: 'utf8' }).trim() === '') throw new Error('no Japanese font: apt-get install -y fonts-noto-cjk');
+  await page.getByTestId('search-input').fill('決済 timeout タイムアウト');
   await page.getByTestId('search-input').press('Enter');
-  await page.getByTestId('memory-item').first().waitFor();
-  await page.getByTestId('memory-item').first().click();
+  const ja = page.locator('[data-testid="memory-item"]', { hasText: '決済' }).first();
+  await ja.waitFor();
+  await ja.click();
   await page.getByTestId('memory-detail').waitFor();
   await page.waitForTimeout(300);
   const out = join(REPO, 'docs', 'viewer.png');
