@@ -178,14 +178,21 @@ describe('concurrency', () => {
 });
 
 describe('git in bad shapes: hooks exit 0, nothing is lost, no force-push, no open rebase', () => {
-  it('detached HEAD: saved and committed locally, not pushed, said so', () => {
+  it('detached HEAD: nothing is committed onto it (that commit would be stranded); queued, said so, committed once back on the branch', () => {
     const m = world.machine('detached');
+    const head = git(m.repo, 'rev-parse', 'HEAD');
     git(m.repo, 'checkout', '-q', '--detach');
     const r = m.cli(['session-end', '--foreground', '--transcript', place(m, 's-det', [['Detached question about the wombat', 'Detached answer about the wombat.']]), '--cwd', CWD]);
     assert.equal(r.code, 0);
-    assert.match(r.stderr, /detached/);
-    assert.equal(liveIds(m).length, 1);
+    assert.match(r.stderr, /HEAD is detached/);
+    assert.equal(git(m.repo, 'rev-parse', 'HEAD'), head, 'no commit on the detached HEAD');
+    assert.equal(git(m.repo, 'status', '--porcelain'), '', 'nothing written into the work tree');
+    git(m.repo, 'checkout', '-q', 'main');
+    const s = m.cli(['sync']);
+    assert.equal(s.code, 0, s.stdout + s.stderr);
+    assert.equal(liveIds(m).length, 1, 'captured once back on the branch');
     assert.match(git(m.repo, 'log', '-1', '--format=%s'), /^memory: detached/);
+    assert.equal(git(m.repo, 'rev-list', '--count', 'memory/main..HEAD'), '0', 'and pushed');
   });
 
   it('no remote at all: committed locally with a note', () => {

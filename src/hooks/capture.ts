@@ -57,6 +57,13 @@ export interface CaptureOutcome {
   problems: string[];
 }
 
+export function emptyOutcome(): CaptureOutcome {
+  return {
+    transcripts: 0, turns: 0, added: 0, updated: 0, unchanged: 0, forgotten: 0, excluded: 0, badLines: 0,
+    embedded: 0, pending: 0, redactions: 0, redactionsByKind: {}, excludedSessions: 0, files: [], problems: [],
+  };
+}
+
 export function limitsOf(config: Config): CaptureLimits {
   return {
     minQuestion: config.capture.min_question_chars,
@@ -68,10 +75,7 @@ export function limitsOf(config: Config): CaptureLimits {
 
 export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[]): Promise<CaptureOutcome> {
   const { config, store } = deps;
-  const out: CaptureOutcome = {
-    transcripts: 0, turns: 0, added: 0, updated: 0, unchanged: 0, forgotten: 0, excluded: 0, badLines: 0,
-    embedded: 0, pending: 0, redactions: 0, redactionsByKind: {}, excludedSessions: 0, files: [], problems: [],
-  };
+  const out = emptyOutcome();
   const nowIso = deps.now().toISOString();
   const fresh = new Map<string, MemoryRecord>();
   /** Prompt uuid → memory id, for copies of one prompt in several transcripts of this run. */

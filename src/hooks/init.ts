@@ -5,13 +5,15 @@
 import { writeLocalKeys } from '../config/local.js';
 import { UserError } from '../errors.js';
 import {
-  currentBranch, fetchRemote, findRepo, probeRemote, pullRebase, PUSH_SILENCE_MS, remoteUrlOf, repoLockPath, setRemote,
+  currentBranch, deleteRef, fetchInto, findRepo, probeRemote, pullRebase, PUSH_SILENCE_MS, remoteUrlOf, removeRemote, setRemote,
   sharesHistory, exportJsonlMatcher, type PullOutcome, type PushOutcome, type Repo,
 } from '../sync/git.js';
 import { recordOutcome, updateSyncState } from '../sync/state.js';
-import { withLockAsync } from '../export/lock.js';
+import { foreignStateError, foreignStateOf, withMemoryRepo } from './locks.js';
+import { queueDirFor, readQueue } from './queue.js';
+import { drainOnce } from './worker.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, INIT_HINT, memoryRemote, prepareRepo, syncNow, type SyncReport } from './sync-run.js';
+import { commitAndPush, exportRelOf, INIT_HINT, memoryRemote, prepareRepo, syncNow, type SyncReport } from './sync-run.js';
 
 /** Same repository, whatever the spelling: trailing slash or `.git` do not matter. */
 export function sameRepositoryUrl(a: string, b: string): boolean {
@@ -54,43 +56,75 @@ export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; ti
   const probe = await probeRemote(repo, url, opts.timeoutMs ?? 60_000);
   if (!probe.ok) throw new UserError(`cannot reach ${url}: ${probe.detail ?? 'git ls-remote failed'}`, 'check the URL and your credentials: `git ls-remote <url>` must work');
   const previous = rt.config.sync.remote_url || undefined;
-  writeLocalKeys(rt.config.baseDir, 'sync', { remote_url: url });
-  (rt.config.sync as { remote_url: string }).remote_url = url;
   const name = rt.config.sync.remote;
-  await setRemote(repo, name, url);
-  prepareRepo(rt, repo);
   const report: InitReport = { remote: name, url, machine: rt.config.general.machine_name, committed: false, ...(previous && previous !== url ? { previous } : {}) };
-  return withLockAsync(repoLockPath(repo), { timeoutMs: 60_000, purpose: 'the memory repository' }, async () => {
+  return withMemoryRepo(rt, { timeoutMs: 60_000 }, async (state) => {
+    if (state.foreign) throw foreignStateError(state.foreign);
     const branch = await currentBranch(repo);
     if (!branch) throw new UserError('HEAD is detached in the memory repository', 'check out a branch (git switch main), then run memory init again');
-    // A second machine joins what the first one pushed: pull before the first push.
+    // Nothing is recorded before the repository is known to be joinable: a branch of that
+    // name must share our history (whatever it holds: even a host's generated README is
+    // another history), checked on a private ref before any remote is named.
     if (probe.branches.includes(branch)) {
-      const f = await fetchRemote(repo, name, opts.timeoutMs ?? PUSH_SILENCE_MS);
-      if (!f.ok) throw new UserError(`cannot fetch from ${url}: ${f.detail ?? ''}`);
-      if (!(await sharesHistory(repo, `${name}/${branch}`))) {
+      const f = await fetchInto(repo, url, branch, INIT_PROBE_REF, opts.timeoutMs ?? PUSH_SILENCE_MS);
+      if (!f.ok) throw new UserError(`cannot fetch from ${url}: ${f.detail ?? ''}`, 'nothing was recorded; check the URL and your credentials, then run memory init again');
+      const joinable = await sharesHistory(repo, INIT_PROBE_REF);
+      await deleteRef(repo, INIT_PROBE_REF);
+      if (!joinable) {
         throw new UserError(
-          `${url} already holds a branch ${branch} that shares no history with this checkout`,
-          'use an empty private repository, or one that another machine of yours initialized from a clone of this project',
+          `${url} already holds a branch ${branch} that shares no history with this checkout: nothing was recorded or pushed`,
+          'create an empty private repository (no README, no license, no .gitignore) and run memory init with its URL; or use one that another machine of yours initialized from a clone of this project',
         );
       }
-      const pull = await pullRebase(repo, name, PUSH_SILENCE_MS, exportJsonlMatcher(repo, rt.config.general.export_dir));
-      updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'pull', ['pulled', 'up-to-date'].includes(pull.status), rt.now(), pull.status, pull.detail));
-      report.pull = pull.status;
-      if (!['pulled', 'up-to-date'].includes(pull.status)) throw new UserError(`pulling from ${url} failed (${pull.status}): ${pull.detail ?? ''}`, 'nothing was pushed; fix the cause and run memory init again');
     }
-    const sync = await commitAndPush(rt, repo, `memory: ${rt.config.general.machine_name} init`, true);
-    report.committed = sync.committed;
-    if (sync.push) report.push = sync.push.status;
+    const previousGitRemote = await remoteUrlOf(repo, name);
+    await setRemote(repo, name, url);
+    prepareRepo(rt, repo);
+    const undo = async () => {
+      if (previousGitRemote === undefined) await removeRemote(repo, name);
+      else await setRemote(repo, name, previousGitRemote);
+    };
+    try {
+      // A second machine joins what the first one pushed: pull before the first push.
+      if (probe.branches.includes(branch)) {
+        const pull = await pullRebase(repo, name, PUSH_SILENCE_MS, exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
+        report.pull = pull.status;
+        if (!['pulled', 'up-to-date'].includes(pull.status)) throw new UserError(`pulling from ${url} failed (${pull.status}): ${pull.detail ?? ''}`, 'nothing was recorded or pushed; fix the cause and run memory init again');
+      }
+      // This run pushes there; the config says so only once that has worked.
+      (rt.config.sync as { remote_url: string }).remote_url = url;
+      const sync = await commitAndPush(rt, repo, `memory: ${rt.config.general.machine_name} init`, true);
+      report.committed = sync.committed;
+      if (sync.push) report.push = sync.push.status;
+      if (sync.push && !['pushed', 'up-to-date'].includes(sync.push.status)) {
+        throw new UserError(`pushing to ${url} failed (${sync.push.status}): ${sync.push.detail ?? ''}`, 'nothing was recorded; fix the cause and run memory init again (your memories are committed on this machine)');
+      }
+    } catch (err) {
+      (rt.config.sync as { remote_url: string }).remote_url = previous ?? '';
+      await undo();
+      throw err;
+    }
+    writeLocalKeys(rt.config.baseDir, 'sync', { remote_url: url });
+    updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'pull', true, rt.now(), report.pull ?? 'up-to-date'));
     return report;
   });
 }
+
+/** Where init fetches a candidate remote's branch to check its history before naming it. */
+const INIT_PROBE_REF = 'refs/memory-engine/init-probe';
 
 export async function runSync(rt: Runtime): Promise<SyncReport & { remote: string; url: string }> {
   const repo = await repoOf(rt);
   const remote = await memoryRemote(rt, repo);
   if (!remote) throw new UserError('no memory remote is named: memories are committed on this machine only', `run \`${INIT_HINT}\``);
-  const report = await withLockAsync(repoLockPath(repo), { timeoutMs: 60_000, purpose: 'the memory repository' }, () =>
-    syncNow(rt, repo, { timeoutMs: PUSH_SILENCE_MS, pushAttempts: 4, message: `memory: ${rt.config.general.machine_name} sync` }),
-  );
+  // Captures still queued (a worker that deferred, crashed or has not run yet) go in first.
+  if (readQueue(queueDirFor(rt.config.baseDir)).length > 0) {
+    const d = await drainOnce(rt, { flush: true, push: false });
+    if (d.commit === 'deferred') throw foreignStateError(foreignStateOf(repo) ?? 'detached');
+  }
+  const report = await withMemoryRepo(rt, { timeoutMs: 60_000 }, async (state) => {
+    if (state.foreign) throw foreignStateError(state.foreign);
+    return syncNow(rt, repo, { timeoutMs: PUSH_SILENCE_MS, pushAttempts: 4, message: `memory: ${rt.config.general.machine_name} sync` });
+  });
   return { ...report, remote: remote.name, url: remote.url };
 }

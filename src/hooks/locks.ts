@@ -1,28 +1,103 @@
-/** The per-repository lock every writer of the export folder takes (capture, forget, merge). */
+/**
+ * The one way to touch the memory repository. Every writer (the capture worker, session
+ * start, init, sync, forget/remember, monthly-merge, scrub, import, rebuild --with-model)
+ * goes through `withMemoryRepo`: it takes the per-repository lock, recovers what *we* left
+ * behind (a stale index.lock, a rebase we started), and says whether the person's own git
+ * work is in progress — then the writer defers instead of committing onto it.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLockAsync } from '../export/lock.js';
+import { UserError } from '../errors.js';
 import { clearStaleIndexLock, findRepo, recoverInterruptedRebase, repoLockPath, type Repo } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
 import { prepareRepo } from './sync-run.js';
 
 export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Repo | undefined }> {
+  // The folder may not exist yet (a fresh clone of an empty memory repository): writers create it anyway.
+  mkdirSync(rt.config.general.export_dir, { recursive: true });
   const repo = await findRepo(rt.config.general.export_dir);
   return { lock: repo ? repoLockPath(repo) : join(rt.config.general.export_dir, '.memory.lock'), repo };
 }
 
+/** Git work of the person's that we must not commit onto, pull into or abort. */
+export type ForeignState = 'rebase' | 'merge' | 'cherry-pick' | 'revert' | 'bisect' | 'detached';
+
+export interface RepoState {
+  repo: Repo | undefined;
+  /** Set when the person's own operation is in progress or HEAD is detached. */
+  foreign?: ForeignState;
+}
+
 /**
- * Run `fn` holding the repository lock, with memory files marked append-only for git and
- * after aborting a rebase an interrupted run left open.
+ * What git is in the middle of, from the files it keeps (no git process: this runs before
+ * every capture). Our own interrupted rebase was already recovered when this is asked.
+ */
+export function foreignStateOf(repo: Repo): ForeignState | undefined {
+  const has = (name: string) => existsSync(join(repo.gitDir, name));
+  if (has('rebase-merge') || has('rebase-apply')) return 'rebase';
+  if (has('MERGE_HEAD')) return 'merge';
+  if (has('CHERRY_PICK_HEAD')) return 'cherry-pick';
+  if (has('REVERT_HEAD')) return 'revert';
+  if (has('BISECT_LOG')) return 'bisect';
+  try {
+    if (!readFileSync(join(repo.gitDir, 'HEAD'), 'utf8').startsWith('ref: ')) return 'detached';
+  } catch {
+    /* no HEAD file: leave it to git to say */
+  }
+  return undefined;
+}
+
+const FOREIGN_WORDS: Record<ForeignState, string> = {
+  rebase: 'a rebase of yours is in progress',
+  merge: 'a merge of yours is in progress',
+  'cherry-pick': 'a cherry-pick of yours is in progress',
+  revert: 'a revert of yours is in progress',
+  bisect: 'a bisect of yours is in progress',
+  detached: 'HEAD is detached (no branch is checked out)',
+};
+
+export function describeForeign(state: ForeignState): string {
+  return FOREIGN_WORDS[state];
+}
+
+/** For commands a person runs: say what is in the way, change nothing. */
+export function foreignStateError(state: ForeignState): UserError {
+  return new UserError(
+    `the memory repository is not ready: ${describeForeign(state)}; nothing was committed, pulled or changed`,
+    state === 'detached' ? 'check out your branch (git switch main), then run this again' : `finish or abort it (git ${state} --continue / --abort), then run this again`,
+  );
+}
+
+/**
+ * Run `fn` holding the repository lock, after recovering our own interrupted work, with the
+ * repository's state: `fn` must not commit, pull or stash when `state.foreign` is set.
+ */
+export async function withMemoryRepo<T>(rt: Runtime, opts: { timeoutMs?: number }, fn: (state: RepoState) => Promise<T>): Promise<T> {
+  const { lock, repo } = await exportLock(rt);
+  return withLockAsync(lock, { timeoutMs: opts.timeoutMs ?? 10 * 60_000, purpose: 'the memory repository' }, async () => {
+    if (!repo) return fn({ repo });
+    prepareRepo(rt, repo);
+    // Under our lock, a git of ours that left index.lock was killed; a person's git holds it
+    // only for a moment, so one older than a few seconds is stale.
+    if (clearStaleIndexLock(repo)) rt.log.warn('removed a stale .git/index.lock left by an interrupted git command');
+    if (await recoverInterruptedRebase(repo)) rt.log.warn('aborted a rebase of ours left open by an interrupted run');
+    const foreign = foreignStateOf(repo);
+    return fn(foreign ? { repo, foreign } : { repo });
+  });
+}
+
+/**
+ * The lock for writers that append to the export folder and commit: in the person's own
+ * git work they refuse with what to do (the capture worker defers instead, see worker.ts).
  */
 export async function captureLockFor(rt: Runtime, timeoutMs = 10 * 60_000): Promise<{ repo: Repo | undefined; lock: <T>(fn: () => Promise<T>) => Promise<T> }> {
-  const { lock, repo } = await exportLock(rt);
+  const { repo } = await exportLock(rt);
   return {
     repo,
     lock: (fn) =>
-      withLockAsync(lock, { timeoutMs, purpose: 'the memory repository' }, async () => {
-        if (repo) prepareRepo(rt, repo);
-        if (repo && clearStaleIndexLock(repo)) rt.log.warn('removed a stale .git/index.lock left by an interrupted git command');
-        if (repo && (await recoverInterruptedRebase(repo))) rt.log.warn('aborted a rebase left open by an interrupted run');
+      withMemoryRepo(rt, { timeoutMs }, async (state) => {
+        if (state.foreign) throw foreignStateError(state.foreign);
         return fn();
       }),
   };

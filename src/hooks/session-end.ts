@@ -6,8 +6,10 @@ import { basename } from 'node:path';
 import { addPrivacyStats, describeRedactions } from '../privacy/stats.js';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { openCache } from '../store/cache.js';
-import { captureTranscripts, type CaptureOutcome, type TranscriptRef } from './capture.js';
-import { captureLockFor } from './locks.js';
+import { updateSyncState } from '../sync/state.js';
+import { captureTranscripts, emptyOutcome, type CaptureOutcome, type TranscriptRef } from './capture.js';
+import { describeForeign, withMemoryRepo } from './locks.js';
+import { enqueue, queueDirFor } from './queue.js';
 import type { Runtime } from './runtime.js';
 import { commitAndPush, type SyncReport } from './sync-run.js';
 import { resolveTranscript, type SessionEndRequest } from './stop.js';
@@ -15,6 +17,11 @@ import { resolveTranscript, type SessionEndRequest } from './stop.js';
 export interface CaptureRun {
   capture: CaptureOutcome;
   sync?: SyncReport;
+  /**
+   * Why nothing was captured now: the person's own git work is in progress. The transcripts
+   * were queued (outside the work tree); the next session start or `memory sync` takes them.
+   */
+  deferred?: string;
 }
 
 /** How a capture reports progress and which model it uses. */
@@ -62,8 +69,16 @@ export async function captureAndSync(
     embedProgress?: (done: number, total: number) => void;
   },
 ): Promise<CaptureRun> {
-  const { lock, repo } = await captureLockFor(rt);
-  return lock(async () => {
+  return withMemoryRepo(rt, {}, async ({ repo, foreign }) => {
+    if (repo && foreign) {
+      const why = describeForeign(foreign);
+      for (const r of refs) {
+        enqueue(queueDirFor(rt.config.baseDir), { transcript: r.path, ...(r.sessionId ? { session_id: r.sessionId } : {}), ...(r.cwd ? { cwd: r.cwd } : {}), push: opts.push, flush: true, at: rt.now().toISOString() });
+      }
+      updateSyncState(repo.gitDir, (x) => (x.deferred ??= { since: rt.now().toISOString(), why }));
+      rt.log.warn(`not captured now: ${why}. ${refs.length} transcript(s) queued; they are committed at the next session start or \`memory sync\` once the repository is back on a branch`);
+      return { capture: emptyOutcome(), deferred: why };
+    }
     const capture = await captureLocked(rt, refs, opts);
     const run: CaptureRun = { capture };
     if (repo) run.sync = await commitAndPush(rt, repo, opts.message(capture), opts.push);
@@ -85,6 +100,7 @@ export async function runSessionEnd(rt: Runtime, req: SessionEndRequest): Promis
     // Transcripts are named after their session id.
     message: (c) => `memory: ${rt.config.general.machine_name} +${c.added} ~${c.updated} (session ${req.sessionId ?? basename(path, '.jsonl')})`,
   });
+  if (run.deferred) return run;
   const c = run.capture;
   rt.log.info(`session-end ${path}: ${c.turns} turns, ${c.added} new, ${c.updated} updated, ${c.unchanged} unchanged${c.pending ? `, ${c.pending} pending embedding` : ''}${c.redactions ? `, redacted ${describeRedactions(c.redactionsByKind)}` : ''}${c.excludedSessions ? ', excluded by [privacy] exclude_projects' : ''}${run.sync?.committed ? `, committed ${run.sync.sha?.slice(0, 8) ?? ''}` : ''}`);
   return run;

@@ -5,12 +5,12 @@
  */
 import { projectFor } from '../capture/project.js';
 import { errorMessage } from '../errors.js';
-import { acquireLock } from '../export/lock.js';
 import { isExcluded } from '../privacy/exclude.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection } from './inject.js';
-import { findRepo, repoLockPath } from '../sync/git.js';
+import { findRepo } from '../sync/git.js';
+import { describeForeign, foreignStateOf, withMemoryRepo } from './locks.js';
 import type { Runtime } from './runtime.js';
 import { memoryRemote, syncNotices, syncNow } from './sync-run.js';
 
@@ -38,32 +38,34 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
   const repo = await findRepo(config.general.export_dir);
   let named: boolean | undefined;
   if (repo && req.pull) {
-    let release: (() => void) | undefined;
     try {
       // A worker may be committing: wait briefly, else start on local data.
-      release = acquireLock(repoLockPath(repo), { timeoutMs: 3000, purpose: 'the memory repository' });
+      await withMemoryRepo(rt, { timeoutMs: 3000 }, async ({ foreign }) => {
+        if (foreign) {
+          // The person's own git work: commit, pull, push nothing (syncNotices says why).
+          rt.log.info(`not syncing: ${describeForeign(foreign)}`);
+          return;
+        }
+        try {
+          const sync = await syncNow(rt, repo, { timeoutMs: config.sync.pull_timeout_ms });
+          named = sync.unnamed !== true;
+          report.committed = sync.committed;
+          if (sync.pull) report.pulled = sync.pull.status;
+          if (sync.push) report.pushed = sync.push.status;
+        } catch (err) {
+          rt.log.warn(`git sync failed: ${errorMessage(err).split('\n')[0]}; using local memories`);
+        }
+      });
     } catch (err) {
       rt.log.warn(`${errorMessage(err)}; starting with local memories`);
-    }
-    if (release) {
-      try {
-        const sync = await syncNow(rt, repo, { timeoutMs: config.sync.pull_timeout_ms });
-        named = sync.unnamed !== true;
-        report.committed = sync.committed;
-        if (sync.pull) report.pulled = sync.pull.status;
-        if (sync.push) report.pushed = sync.push.status;
-      } catch (err) {
-        rt.log.warn(`git sync failed: ${errorMessage(err).split('\n')[0]}; using local memories`);
-      } finally {
-        release();
-      }
     }
   }
   if (repo) {
     try {
       // syncNow already knows; only a --no-pull start asks (one more git call per start otherwise).
       named ??= (await memoryRemote(rt, repo)) !== undefined;
-      const { notices, told } = syncNotices(rt, readSyncState(repo.gitDir), named);
+      const foreign = foreignStateOf(repo);
+      const { notices, told } = syncNotices(rt, readSyncState(repo.gitDir), named, foreign ? describeForeign(foreign) : undefined);
       if (told.length > 0) updateSyncState(repo.gitDir, (s) => (s.told = [...new Set([...(s.told ?? []), ...told])]));
       report.notices = notices;
     } catch (err) {

@@ -85,6 +85,7 @@ function describeFailure(op: string, status: string, detail?: string): string {
   if (status === 'offline') return `${op}: remote unreachable, commits kept and pushed next time (${detail ?? ''})`;
   if (status === 'auth') return `${op}: git refused the credentials (${detail ?? ''}); commits kept locally`;
   if (status === 'conflict') return `${op}: a conflict that is not on memory files; rebase aborted, commits kept locally (${detail ?? ''})`;
+  if (status === 'unrelated' || status === 'lost') return `${op} refused: ${detail ?? status}`;
   return `${op} ${status}: ${detail ?? ''}; commits kept locally`;
 }
 
@@ -117,8 +118,13 @@ export function sharedNameNotice(machine: string): string {
   return `another clone also writes memories as machine "${machine}"; nothing is lost, but set a distinct [general] machine_name in config.local.toml on one of them`;
 }
 
+/** The export folder relative to the repository root, as git paths ('' when they are the same). */
+export function exportRelOf(rt: Runtime, repo: Repo): string {
+  return relative(repo.root, rt.config.general.export_dir).split('\\').join('/');
+}
+
 async function pushNow(rt: Runtime, repo: Repo, remote: MemoryRemote, opts: { attempts?: number; timeoutMs?: number }): Promise<PushOutcome> {
-  const push = await pushWithRetry(repo, remote.name, { ...opts, isMemoryFile: exportJsonlMatcher(repo, rt.config.general.export_dir) });
+  const push = await pushWithRetry(repo, remote.name, { ...opts, isMemoryFile: exportJsonlMatcher(repo, rt.config.general.export_dir), exportRel: exportRelOf(rt, repo) });
   const ok = PUSH_OK.has(push.status);
   updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'push', ok, rt.now(), push.status, push.detail));
   if (ok) rt.log.info(`pushed to ${remote.name}${push.attempts > 1 ? ` after ${push.attempts} attempts` : ''}`);
@@ -161,7 +167,7 @@ export async function syncNow(rt: Runtime, repo: Repo, opts: { timeoutMs: number
     report.unnamed = true;
     return report;
   }
-  const pull = await pullRebase(repo, remote.name, opts.timeoutMs, exportJsonlMatcher(repo, rt.config.general.export_dir));
+  const pull = await pullRebase(repo, remote.name, opts.timeoutMs, exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
   report.pull = pull;
   const pullOk = PULL_OK.has(pull.status);
   updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'pull', pullOk, rt.now(), pull.status, pull.detail));
@@ -197,10 +203,15 @@ export async function maybeRepack(rt: Runtime, repo: Repo, endOfSession: boolean
 }
 
 /** What the user should be told at session start (shown, not given to the agent). */
-export function syncNotices(rt: Runtime, state: SyncState | undefined, named: boolean): { notices: string[]; told: string[] } {
+export function syncNotices(rt: Runtime, state: SyncState | undefined, named: boolean, foreign?: string): { notices: string[]; told: string[] } {
   const notices: string[] = [];
   const told: string[] = [];
   if (!named) notices.push(`memory: memories are kept on this machine only — no memory remote is named. Run: ${INIT_HINT}`);
+  if (foreign) {
+    notices.push(`memory: the memory repository is left alone while ${foreign}: new memories wait safely outside it and are committed once it is back on a branch (then at the next session start, or run \`memory sync\`).`);
+  } else if (state?.deferred) {
+    notices.push(`memory: captures waited since ${state.deferred.since} (${state.deferred.why}); they are being committed now.`);
+  }
   if (!state) return { notices, told };
   const fresh = (state.shared_name_clones ?? []).map((c) => `shared:${c}`).filter((k) => !(state.told ?? []).includes(k));
   if (fresh.length > 0) {
@@ -208,7 +219,11 @@ export function syncNotices(rt: Runtime, state: SyncState | undefined, named: bo
     told.push(...fresh);
   }
   const broken = brokenFor(state, rt.now());
-  if (state.last_error?.status === 'conflict') {
+  if (state.last_error && (state.last_error.status === 'unrelated' || state.last_error.status === 'lost')) {
+    // Refused to protect the memories: it will not heal by itself, so say it at once.
+    const e = state.last_error;
+    notices.push(`memory: sync stopped — ${e.message}. Your memories are safe on this machine. See \`memory status\`; fix the memory remote (or name another with \`memory init --remote <url>\`), then run \`memory sync\`.`);
+  } else if (state.last_error?.status === 'conflict') {
     // Not a passing network fault: it will not heal by itself, so say it at once.
     const e = state.last_error;
     notices.push(`memory: the last ${e.op} stopped on a git conflict outside the memory files (${e.message}); your memories are committed here but not synced. See \`memory status\`, resolve it in the memory repository, then run \`memory sync\`.`);

@@ -10,8 +10,8 @@ import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { acquireLock, adoptLock, type Release } from '../export/lock.js';
 import { exportIsDirty } from '../sync/git.js';
-import { readSyncState } from '../sync/state.js';
-import { captureLockFor } from './locks.js';
+import { readSyncState, updateSyncState } from '../sync/state.js';
+import { describeForeign, withMemoryRepo } from './locks.js';
 import { dequeue, queueDirFor, readQueue, workerLockFor } from './queue.js';
 import type { Runtime } from './runtime.js';
 import { captureLocked } from './session-end.js';
@@ -22,8 +22,12 @@ export interface DrainReport {
   captured: number;
   added: number;
   updated: number;
-  /** What the commit step did. */
-  commit: 'clean' | 'committed' | 'waiting' | 'failed';
+  /**
+   * What the commit step did. `deferred`: the person's own rebase, merge, cherry-pick or
+   * bisect is in progress, or HEAD is detached — nothing was captured into the work tree or
+   * committed; the queue keeps the work for the next session start or `memory sync`.
+   */
+  commit: 'clean' | 'committed' | 'waiting' | 'failed' | 'deferred';
   /** With 'waiting': when the batch is due. */
   dueInMs?: number;
   pushed?: string;
@@ -34,14 +38,22 @@ export interface DrainReport {
  * One pass: capture every queued transcript, then commit if the batch is due (or `flush`,
  * or an entry asked for it). Pure orchestration with an injected clock: tests drive it.
  */
-export async function drainOnce(rt: Runtime, opts: { flush?: boolean; loadEmbedder?: () => Promise<Embedder> } = {}): Promise<DrainReport> {
+export async function drainOnce(rt: Runtime, opts: { flush?: boolean; push?: boolean; loadEmbedder?: () => Promise<Embedder> } = {}): Promise<DrainReport> {
   const report: DrainReport = { captured: 0, added: 0, updated: 0, commit: 'clean' };
   const queue = readQueue(queueDirFor(rt.config.baseDir));
   let flush = opts.flush === true;
   let push = false;
   let sessions: string[] = [];
-  const { lock, repo } = await captureLockFor(rt);
-  return lock(async () => {
+  return withMemoryRepo(rt, {}, async ({ repo, foreign }) => {
+    if (repo && foreign) {
+      const why = describeForeign(foreign);
+      const st = updateSyncState(repo.gitDir, (x) => (x.deferred ??= { since: rt.now().toISOString(), why }));
+      rt.log.warn(`captures deferred since ${st.deferred?.since}: ${why}; ${queue.length} transcript(s) stay queued and are committed once the repository is back on a branch`);
+      report.commit = 'deferred';
+      return report;
+    }
+    // Work held back by the person's git work goes in at once now, not at the next batch.
+    if (repo && readSyncState(repo.gitDir).deferred) flush = true;
     if (queue.length > 0) {
       const refs = queue.map((q) => ({ path: q.transcript, ...(q.session_id ? { sessionId: q.session_id } : {}), ...(q.cwd ? { cwd: q.cwd } : {}) }));
       const c = await captureLocked(rt, refs, opts.loadEmbedder ? { loadEmbedder: opts.loadEmbedder } : {});
@@ -54,7 +66,11 @@ export async function drainOnce(rt: Runtime, opts: { flush?: boolean; loadEmbedd
       sessions = queue.map((q) => q.session_id ?? basename(q.transcript, '.jsonl'));
       rt.log.info(`captured ${queue.length} transcript(s): ${c.added} new, ${c.updated} updated${c.pending ? `, ${c.pending} pending embedding` : ''}`);
     }
-    if (!repo || !(await exportIsDirty(repo, rt.config.general.export_dir))) return report;
+    if (!repo) return report;
+    if (!(await exportIsDirty(repo, rt.config.general.export_dir))) {
+      if (readSyncState(repo.gitDir).deferred && readQueue(queueDirFor(rt.config.baseDir)).length === 0) updateSyncState(repo.gitDir, (x) => delete x.deferred);
+      return report;
+    }
     const last = readSyncState(repo.gitDir).last_commit;
     const dueAt = last ? Date.parse(last) + rt.config.sync.commit_interval_s * 1000 : 0;
     const now = rt.now().getTime();
@@ -64,8 +80,9 @@ export async function drainOnce(rt: Runtime, opts: { flush?: boolean; loadEmbedd
       return report;
     }
     const label = sessions.length > 0 ? ` (session ${sessions.slice(0, 3).join(', ')}${sessions.length > 3 ? ' …' : ''})` : '';
-    const sync = await commitAndPush(rt, repo, `memory: ${rt.config.general.machine_name} captures${label}`, queue.length === 0 || push);
+    const sync = await commitAndPush(rt, repo, `memory: ${rt.config.general.machine_name} captures${label}`, opts.push ?? (queue.length === 0 || push));
     report.commit = sync.committed ? 'committed' : 'failed';
+    if (sync.committed) updateSyncState(repo.gitDir, (x) => delete x.deferred);
     if (sync.push) report.pushed = sync.push.status;
     if (sync.committed) report.repacked = await maybeRepack(rt, repo, flush);
     return report;
@@ -124,6 +141,7 @@ export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Prom
           return;
         }
         flush = false;
+        if (r.commit === 'deferred') return; // the next session start or `memory sync` resumes
         if (readQueue(queueDir).length > 0) continue;
         if (r.commit !== 'waiting') break;
         // Wait for the batch; a new Stop (a queue entry) is picked up within a second.

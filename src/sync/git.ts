@@ -3,6 +3,7 @@
  * never record contents; returns outcomes, never prints. Never force-pushes, never leaves
  * a rebase open.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
@@ -13,7 +14,7 @@ export interface Repo {
   gitDir: string;
 }
 
-export type PushStatus = 'pushed' | 'up-to-date' | 'no-remote' | 'detached' | 'offline' | 'auth' | 'conflict' | 'failed';
+export type PushStatus = 'pushed' | 'up-to-date' | 'no-remote' | 'detached' | 'offline' | 'auth' | 'conflict' | 'unrelated' | 'lost' | 'timeout' | 'failed';
 
 export interface PushOutcome {
   status: PushStatus;
@@ -22,7 +23,12 @@ export interface PushOutcome {
 }
 
 export interface PullOutcome {
-  status: 'pulled' | 'up-to-date' | 'no-remote' | 'no-branch' | 'detached' | 'offline' | 'auth' | 'conflict' | 'timeout' | 'failed';
+  /**
+   * `unrelated`: the remote branch shares no history with ours (never joined, never pushed
+   * over). `lost`: taking the remote's side would drop memories no tombstone explains;
+   * the local state is kept as it was and nothing is pushed.
+   */
+  status: 'pulled' | 'up-to-date' | 'no-remote' | 'no-branch' | 'detached' | 'offline' | 'auth' | 'conflict' | 'timeout' | 'unrelated' | 'lost' | 'failed';
   detail?: string;
 }
 
@@ -35,6 +41,32 @@ const MERGE_CONFIG = ['merge.renames=false'];
 
 function git(dir: string, timeoutMs?: number): SimpleGit {
   return simpleGit({ baseDir: dir, config: MERGE_CONFIG, ...(timeoutMs ? { timeout: { block: timeoutMs } } : {}) });
+}
+
+/**
+ * Git that talks to a remote: a stalled transfer ends by itself (HTTP: below 1 KB/s for 30 s;
+ * ssh: no connection in 15 s, or 3 unanswered keep-alives 15 s apart) besides simple-git's
+ * silence limit, so a remote that accepts the connection and never answers cannot hold the
+ * repository lock for minutes. A person's own GIT_SSH_COMMAND or core.sshCommand wins.
+ */
+export const SSH_BOUNDED = 'ssh -o ConnectTimeout=15 -o ServerAliveInterval=15 -o ServerAliveCountMax=3 -o BatchMode=yes';
+function networkGit(dir: string, timeoutMs: number): SimpleGit {
+  const ssh = process.env.GIT_SSH_COMMAND || process.env.GIT_SSH || hasConfig(dir, 'core.sshCommand') ? [] : [`core.sshCommand=${SSH_BOUNDED}`];
+  // The ssh command is ours: simple-git asks that this be said.
+  return simpleGit({
+    baseDir: dir,
+    config: [...MERGE_CONFIG, 'http.lowSpeedLimit=1000', 'http.lowSpeedTime=30', ...ssh],
+    timeout: { block: timeoutMs },
+    unsafe: { allowUnsafeSshCommand: true },
+  });
+}
+
+function hasConfig(dir: string, key: string): boolean {
+  try {
+    return execFileSync('git', ['config', '--get', key], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The repository that contains `dir`, or undefined when it is not under git. */
@@ -236,35 +268,115 @@ async function settleRebase(repo: Repo, isMemoryFile: (path: string) => boolean)
   return false;
 }
 
-export async function pullRebase(repo: Repo, remote: string, timeoutMs: number, isMemoryFile: (path: string) => boolean = () => false): Promise<PullOutcome> {
+/** Tracked changes (staged or not) in the work tree: what a rebase would refuse to run over. */
+async function trackedChanges(g: SimpleGit): Promise<boolean> {
+  return (await g.raw(['status', '--porcelain', '--untracked-files=no'])).trim().length > 0;
+}
+
+const ID_IN_LINE = /"id":"((?:[^"\\]|\\.)*)"/;
+
+/**
+ * Memories that going from `before` to the work tree's `after` would drop: ids on lines
+ * removed under `rel` that appear nowhere in the export files afterwards. Memory files are
+ * append-only, so removed lines are rare (monthly-merge moves them into the archive, which
+ * keeps the ids); an id that vanishes entirely was lost, not forgotten — a tombstone keeps it.
+ */
+export async function droppedIds(repo: Repo, before: string, after: string, rel: string): Promise<string[]> {
+  const diff = await git(repo.root).raw(['diff', '--no-renames', '--no-color', '-U0', before, after, '--', rel || '.']);
+  const removed = new Set<string>();
+  const added = new Set<string>();
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('---') || line.startsWith('+++')) continue;
+    const m = ID_IN_LINE.exec(line);
+    if (!m?.[1]) continue;
+    if (line.startsWith('-')) removed.add(m[1]);
+    else if (line.startsWith('+')) added.add(m[1]);
+  }
+  const candidates = [...removed].filter((id) => !added.has(id));
+  if (candidates.length === 0) return [];
+  const present = new Set<string>();
+  const files = (await git(repo.root).raw(['ls-tree', '-r', '--name-only', after, '--', rel || '.'])).split('\n').filter((f) => f.endsWith('.jsonl'));
+  const wanted = new Set(candidates);
+  for (const f of files) {
+    const text = await git(repo.root).raw(['show', `${after}:${f}`]);
+    for (const line of text.split('\n')) {
+      const m = ID_IN_LINE.exec(line);
+      if (m?.[1] && wanted.has(m[1])) present.add(m[1]);
+    }
+  }
+  return candidates.filter((id) => !present.has(id));
+}
+
+/**
+ * Fetch the remote branch, then replay every commit of ours that it does not hold onto it.
+ * Never `git pull --rebase`: its fork point comes from the remote-tracking branch's reflog,
+ * so after the remote was rewound (a force-push of an older state, a restore from backup)
+ * it drops our commits that had been pushed — measured: 59 of 9,177 memories lost on every
+ * machine. `--no-fork-point` replays exactly `upstream..HEAD`, so what the remote lost is
+ * pushed again. A remote branch with unrelated history is refused, never joined; a result
+ * that would drop memories is undone and reported.
+ */
+export async function pullRebase(repo: Repo, remote: string, timeoutMs: number, isMemoryFile: (path: string) => boolean = () => false, exportRel = ''): Promise<PullOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', detail: 'HEAD is detached: not pulling' };
   if (!(await hasRemote(repo, remote))) return { status: 'no-remote', detail: `no remote "${remote}"` };
-  const g = git(repo.root, timeoutMs);
-  const before = (await git(repo.root).revparse(['HEAD']).catch(() => '')).trim();
-  const marker = join(repo.gitDir, REBASE_MARKER);
+  const upstream = `refs/remotes/${remote}/${branch}`;
   try {
-    writeFileSync(marker, String(process.pid));
-    await g.raw(['pull', '--rebase', '--autostash', '--no-edit', '-q', remote, branch]);
+    await networkGit(repo.root, timeoutMs).raw(['fetch', '-q', '--no-tags', remote, `+refs/heads/${branch}:${upstream}`]);
   } catch (err) {
-    const c = classify(err);
     if (/couldn't find remote ref/i.test(errorMessage(err))) {
-      rmSync(marker, { force: true });
+      // Deleted (or never created): forget the stale tracking ref, so everything of ours
+      // counts as unpushed and the next push recreates the branch with all of it.
+      await git(repo.root).raw(['update-ref', '-d', upstream]).catch(() => '');
       return { status: 'no-branch', detail: `${remote}/${branch} does not exist yet` };
     }
-    if (c.kind === 'conflict' && (await settleRebase(repo, isMemoryFile))) {
-      rmSync(marker, { force: true });
-      return { status: 'pulled', detail: 'settled a conflict on memory files (lines of both sides kept)' };
-    }
-    await recoverInterruptedRebase(repo);
-    rmSync(marker, { force: true });
-    if (c.kind === 'conflict') return { status: 'conflict', detail: `rebase conflict, aborted; local commits kept (${c.detail})` };
+    const c = classify(err);
     if (c.kind === 'offline' || c.kind === 'auth' || c.kind === 'timeout') return { status: c.kind, detail: c.detail };
     return { status: 'failed', detail: c.detail };
   }
-  rmSync(marker, { force: true });
-  const after = (await git(repo.root).revparse(['HEAD']).catch(() => '')).trim();
-  return { status: before === after ? 'up-to-date' : 'pulled' };
+  if (!(await sharesHistory(repo, upstream))) {
+    return { status: 'unrelated', detail: `${remote}/${branch} shares no history with this repository: refusing to pull from or push to it` };
+  }
+  const g = git(repo.root);
+  const before = (await g.revparse(['HEAD'])).trim();
+  const remoteSha = (await g.revparse([upstream])).trim();
+  // Already holding everything the remote has: nothing to replay (what we have beyond it is pushed next).
+  if (await isAncestor(repo, remoteSha, before)) return { status: 'up-to-date' };
+  const stashed = await trackedChanges(g);
+  const marker = join(repo.gitDir, REBASE_MARKER);
+  let settled = false;
+  try {
+    // Our own stash, not --autostash: `stash pop --index` gives back staged changes staged.
+    if (stashed) await g.raw(['stash', 'push', '-q', '-m', 'memory-engine: before replaying onto the remote']);
+    writeFileSync(marker, String(process.pid));
+    try {
+      await git(repo.root).raw(['rebase', '-q', '--no-fork-point', '--no-autostash', upstream]);
+    } catch (err) {
+      const c = classify(err);
+      if (c.kind === 'conflict' && (await settleRebase(repo, isMemoryFile))) settled = true;
+      else {
+        await recoverInterruptedRebase(repo);
+        if (c.kind === 'conflict') return { status: 'conflict', detail: `rebase conflict, aborted; local commits kept (${c.detail})` };
+        return { status: 'failed', detail: c.detail };
+      }
+    }
+    rmSync(marker, { force: true });
+    const after = (await g.revparse(['HEAD'])).trim();
+    const dropped = await droppedIds(repo, before, after, exportRel);
+    if (dropped.length > 0) {
+      await g.raw(['reset', '-q', '--keep', before]);
+      return { status: 'lost', detail: `taking ${remote}/${branch} would drop ${dropped.length} memor${dropped.length === 1 ? 'y' : 'ies'} that no tombstone explains (e.g. ${dropped.slice(0, 3).join(', ')}): kept this machine's state, nothing pushed` };
+    }
+    return settled ? { status: 'pulled', detail: 'settled a conflict on memory files (lines of both sides kept)' } : { status: 'pulled' };
+  } finally {
+    rmSync(marker, { force: true });
+    if (stashed) await g.raw(['stash', 'pop', '-q', '--index']).catch(() => g.raw(['stash', 'pop', '-q']).catch(() => ''));
+  }
+}
+
+/** Whether commit `a` is in `b`'s history (by counting, since `--is-ancestor` answers only by exit code). */
+async function isAncestor(repo: Repo, a: string, b: string): Promise<boolean> {
+  return Number((await git(repo.root).raw(['rev-list', '--count', `${b}..${a}`])).trim()) === 0;
 }
 
 /** Commits on this branch that the remote branch does not have yet. */
@@ -290,7 +402,7 @@ export const PUSH_SILENCE_MS = 10 * 60_000;
 export async function pushWithRetry(
   repo: Repo,
   remote: string,
-  opts: { attempts?: number; timeoutMs?: number; isMemoryFile?: (path: string) => boolean } = {},
+  opts: { attempts?: number; timeoutMs?: number; isMemoryFile?: (path: string) => boolean; exportRel?: string } = {},
 ): Promise<PushOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', attempts: 0, detail: 'HEAD is detached: commit kept, not pushed' };
@@ -301,19 +413,19 @@ export async function pushWithRetry(
     try {
       // git push -q is silent while it packs: a 300 MB monthly-merge push can be quiet for
       // over a minute (measured in bench/merge.ts), so the default silence limit is generous.
-      const res = await git(repo.root, opts.timeoutMs ?? PUSH_SILENCE_MS).push(remote, branch);
+      const res = await networkGit(repo.root, opts.timeoutMs ?? PUSH_SILENCE_MS).push(remote, branch);
       const pushed = res.pushed.length > 0 && res.pushed.every((p) => p.alreadyUpdated) ? 'up-to-date' : 'pushed';
       return { status: pushed, attempts: i };
     } catch (err) {
       const c = classify(err);
       last = c.detail;
       if (c.kind !== 'rejected') {
-        const status = c.kind === 'offline' || c.kind === 'auth' ? c.kind : 'failed';
+        const status = c.kind === 'offline' || c.kind === 'auth' || c.kind === 'timeout' ? c.kind : 'failed';
         return { status, attempts: i, detail: c.detail };
       }
-      const pulled = await pullRebase(repo, remote, opts.timeoutMs ?? PUSH_SILENCE_MS, opts.isMemoryFile);
-      if (pulled.status === 'conflict') return { status: 'conflict', attempts: i, detail: pulled.detail ?? last };
-      if (pulled.status === 'offline' || pulled.status === 'auth') return { status: pulled.status, attempts: i, detail: pulled.detail ?? last };
+      const pulled = await pullRebase(repo, remote, opts.timeoutMs ?? PUSH_SILENCE_MS, opts.isMemoryFile, opts.exportRel);
+      const stop = ['conflict', 'offline', 'auth', 'timeout', 'unrelated', 'lost', 'failed', 'detached'] as const;
+      for (const st of stop) if (pulled.status === st) return { status: st, attempts: i, detail: pulled.detail ?? last };
     }
   }
   return { status: 'failed', attempts, detail: `still rejected after ${attempts} attempts: ${last}` };
@@ -349,7 +461,7 @@ export async function setRemote(repo: Repo, name: string, url: string): Promise<
 /** Can we read that repository? Lists its branches. */
 export async function probeRemote(repo: Repo, url: string, timeoutMs: number): Promise<{ ok: boolean; branches: string[]; detail?: string }> {
   try {
-    const out = await git(repo.root, timeoutMs).raw(['ls-remote', '--heads', url]);
+    const out = await networkGit(repo.root, timeoutMs).raw(['ls-remote', '--heads', url]);
     const branches = out.split('\n').map((l) => l.split('\t')[1] ?? '').filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice('refs/heads/'.length));
     return { ok: true, branches };
   } catch (err) {
@@ -359,18 +471,37 @@ export async function probeRemote(repo: Repo, url: string, timeoutMs: number): P
 
 export async function fetchRemote(repo: Repo, remote: string, timeoutMs: number): Promise<{ ok: boolean; detail?: string }> {
   try {
-    await git(repo.root, timeoutMs).raw(['fetch', '-q', remote]);
+    await networkGit(repo.root, timeoutMs).raw(['fetch', '-q', remote]);
     return { ok: true };
   } catch (err) {
     return { ok: false, detail: classify(err).detail };
   }
 }
 
+/** Fetch `branch` of `url` into `ref` (no remote named), bounded like every network call. */
+export async function fetchInto(repo: Repo, url: string, branch: string, ref: string, timeoutMs: number): Promise<{ ok: boolean; detail?: string }> {
+  try {
+    await networkGit(repo.root, timeoutMs).raw(['fetch', '-q', '--no-tags', url, `+refs/heads/${branch}:${ref}`]);
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, detail: classify(err).detail };
+  }
+}
+
+export async function deleteRef(repo: Repo, ref: string): Promise<void> {
+  await git(repo.root).raw(['update-ref', '-d', ref]).catch(() => '');
+}
+
+export async function removeRemote(repo: Repo, name: string): Promise<void> {
+  await git(repo.root).raw(['remote', 'remove', name]).catch(() => '');
+}
+
 /** Whether HEAD and `ref` share history (a memory remote holding unrelated history cannot be joined). */
 export async function sharesHistory(repo: Repo, ref: string): Promise<boolean> {
+  // `git merge-base` exits 1 with nothing on stderr for unrelated histories, and simple-git
+  // does not throw on that: the answer is whether it printed a commit.
   try {
-    await git(repo.root).raw(['merge-base', 'HEAD', ref]);
-    return true;
+    return /^[0-9a-f]{7,}$/m.test((await git(repo.root).raw(['merge-base', 'HEAD', ref])).trim());
   } catch {
     return false;
   }

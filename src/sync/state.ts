@@ -27,6 +27,11 @@ export interface SyncState {
   shared_name_clones?: string[];
   /** Notices already shown at session start (told once). */
   told?: string[];
+  /**
+   * Captures waiting (in the queue, outside the work tree) because the person's own git work
+   * was in progress: since when and why. Cleared once they are committed.
+   */
+  deferred?: { since: string; why: string };
 }
 
 export function syncStatePath(gitDir: string): string {
