@@ -68,6 +68,7 @@ export const SCHEMA = {
     remote: { type: 'string', default: 'memory', doc: 'Name of the git remote that points at remote_url (never origin unless you say so).' },
     push: { type: 'boolean', default: true, doc: 'Push after each commit.' },
     pull_timeout_ms: { type: 'integer', default: 8000, min: 100, doc: 'Upper bound for git pull and push at session start.' },
+    network_silence_s: { type: 'integer', default: 60, min: 1, doc: 'A git fetch or push that hears nothing from the remote this long is ended (with ssh and its helpers) and retried later.' },
     commit_interval_s: { type: 'integer', default: 300, min: 0, doc: 'Captures after each turn are committed and pushed at most this often (session end and commands commit at once).' },
     repack_loose_kb: { type: 'integer', default: 4096, min: 0, doc: 'Repack the repository in the background once loose git objects pass this size (0 = never).' },
   },

@@ -5,7 +5,7 @@
 import { writeLocalKeys } from '../config/local.js';
 import { UserError } from '../errors.js';
 import {
-  currentBranch, deleteRef, fetchInto, findRepo, probeRemote, pullRebase, PUSH_SILENCE_MS, remoteUrlOf, removeRemote, setRemote,
+  currentBranch, deleteRef, fetchInto, findRepo, probeRemote, pullRebase, remoteUrlOf, removeRemote, setRemote,
   sharesHistory, exportJsonlMatcher, type PullOutcome, type PushOutcome, type Repo,
 } from '../sync/git.js';
 import { recordOutcome, updateSyncState } from '../sync/state.js';
@@ -13,7 +13,7 @@ import { foreignStateError, foreignStateOf, withMemoryRepo } from './locks.js';
 import { queueDirFor, readQueue } from './queue.js';
 import { drainOnce } from './worker.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, exportRelOf, INIT_HINT, memoryRemote, prepareRepo, syncNow, type SyncReport } from './sync-run.js';
+import { commitAndPush, exportRelOf, INIT_HINT, memoryRemote, networkLimits, prepareRepo, syncNow, type SyncReport } from './sync-run.js';
 
 /** Same repository, whatever the spelling: trailing slash or `.git` do not matter. */
 export function sameRepositoryUrl(a: string, b: string): boolean {
@@ -53,7 +53,7 @@ export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; ti
       'name a private repository of your own instead; if origin is private and only yours, run the same command with --yes',
     );
   }
-  const probe = await probeRemote(repo, url, opts.timeoutMs ?? 60_000);
+  const probe = await probeRemote(repo, url, networkLimits(rt, opts.timeoutMs ?? 60_000));
   if (!probe.ok) throw new UserError(`cannot reach ${url}: ${probe.detail ?? 'git ls-remote failed'}`, 'check the URL and your credentials: `git ls-remote <url>` must work');
   const previous = rt.config.sync.remote_url || undefined;
   const name = rt.config.sync.remote;
@@ -66,7 +66,7 @@ export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; ti
     // name must share our history (whatever it holds: even a host's generated README is
     // another history), checked on a private ref before any remote is named.
     if (probe.branches.includes(branch)) {
-      const f = await fetchInto(repo, url, branch, INIT_PROBE_REF, opts.timeoutMs ?? PUSH_SILENCE_MS);
+      const f = await fetchInto(repo, url, branch, INIT_PROBE_REF, networkLimits(rt));
       if (!f.ok) throw new UserError(`cannot fetch from ${url}: ${f.detail ?? ''}`, 'nothing was recorded; check the URL and your credentials, then run memory init again');
       const joinable = await sharesHistory(repo, INIT_PROBE_REF);
       await deleteRef(repo, INIT_PROBE_REF);
@@ -87,7 +87,7 @@ export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; ti
     try {
       // A second machine joins what the first one pushed: pull before the first push.
       if (probe.branches.includes(branch)) {
-        const pull = await pullRebase(repo, name, PUSH_SILENCE_MS, exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
+        const pull = await pullRebase(repo, name, networkLimits(rt), exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
         report.pull = pull.status;
         if (!['pulled', 'up-to-date'].includes(pull.status)) throw new UserError(`pulling from ${url} failed (${pull.status}): ${pull.detail ?? ''}`, 'nothing was recorded or pushed; fix the cause and run memory init again');
       }
@@ -124,7 +124,7 @@ export async function runSync(rt: Runtime): Promise<SyncReport & { remote: strin
   }
   const report = await withMemoryRepo(rt, { timeoutMs: 60_000 }, async (state) => {
     if (state.foreign) throw foreignStateError(state.foreign);
-    return syncNow(rt, repo, { timeoutMs: PUSH_SILENCE_MS, pushAttempts: 4, message: `memory: ${rt.config.general.machine_name} sync` });
+    return syncNow(rt, repo, { pushAttempts: 4, message: `memory: ${rt.config.general.machine_name} sync` });
   });
   return { ...report, remote: remote.name, url: remote.url };
 }

@@ -47,7 +47,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
           return;
         }
         try {
-          const sync = await syncNow(rt, repo, { timeoutMs: config.sync.pull_timeout_ms });
+          const sync = await syncNow(rt, repo, { totalMs: config.sync.pull_timeout_ms });
           named = sync.unnamed !== true;
           report.committed = sync.committed;
           if (sync.pull) report.pulled = sync.pull.status;

@@ -10,7 +10,7 @@ import { errorMessage } from '../errors.js';
 import {
   aheadOfRemote, commitExport, currentBranch, ensureUnionMerge, exportIsDirty, exportJsonlMatcher, filesOnRemoteBranch,
   looseObjectsKb, otherClonesWritingAs, pullRebase, pushWithRetry, remoteUrlOf, repackAll, setRemote,
-  type PullOutcome, type PushOutcome, type Repo,
+  type NetworkLimits, type PullOutcome, type PushOutcome, type Repo,
 } from '../sync/git.js';
 import { brokenFor, readSyncState, recordOutcome, updateSyncState, type SyncState } from '../sync/state.js';
 import type { Runtime } from './runtime.js';
@@ -123,8 +123,13 @@ export function exportRelOf(rt: Runtime, repo: Repo): string {
   return relative(repo.root, rt.config.general.export_dir).split('\\').join('/');
 }
 
-async function pushNow(rt: Runtime, repo: Repo, remote: MemoryRemote, opts: { attempts?: number; timeoutMs?: number }): Promise<PushOutcome> {
-  const push = await pushWithRetry(repo, remote.name, { ...opts, isMemoryFile: exportJsonlMatcher(repo, rt.config.general.export_dir), exportRel: exportRelOf(rt, repo) });
+/** How long a fetch or push may stay silent (`[sync] network_silence_s`), and at most in all. */
+export function networkLimits(rt: Runtime, totalMs?: number): NetworkLimits {
+  return { silenceMs: rt.config.sync.network_silence_s * 1000, ...(totalMs ? { totalMs } : {}) };
+}
+
+async function pushNow(rt: Runtime, repo: Repo, remote: MemoryRemote, opts: { attempts?: number; totalMs?: number }): Promise<PushOutcome> {
+  const push = await pushWithRetry(repo, remote.name, { ...(opts.attempts ? { attempts: opts.attempts } : {}), limits: networkLimits(rt, opts.totalMs), isMemoryFile: exportJsonlMatcher(repo, rt.config.general.export_dir), exportRel: exportRelOf(rt, repo) });
   const ok = PUSH_OK.has(push.status);
   updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'push', ok, rt.now(), push.status, push.detail));
   if (ok) rt.log.info(`pushed to ${remote.name}${push.attempts > 1 ? ` after ${push.attempts} attempts` : ''}`);
@@ -156,7 +161,7 @@ export async function commitAndPush(rt: Runtime, repo: Repo, message: string, pu
  * Pull, then push what is pending: session start (bounded by pull_timeout_ms) and
  * `memory sync`. Pending captures are committed first, so nothing waits for the batch.
  */
-export async function syncNow(rt: Runtime, repo: Repo, opts: { timeoutMs: number; pushAttempts?: number; message?: string }): Promise<SyncReport> {
+export async function syncNow(rt: Runtime, repo: Repo, opts: { totalMs?: number; pushAttempts?: number; message?: string }): Promise<SyncReport> {
   prepareRepo(rt, repo);
   const report: SyncReport = { committed: false };
   if (await exportIsDirty(repo, rt.config.general.export_dir)) {
@@ -167,7 +172,7 @@ export async function syncNow(rt: Runtime, repo: Repo, opts: { timeoutMs: number
     report.unnamed = true;
     return report;
   }
-  const pull = await pullRebase(repo, remote.name, opts.timeoutMs, exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
+  const pull = await pullRebase(repo, remote.name, networkLimits(rt, opts.totalMs), exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
   report.pull = pull;
   const pullOk = PULL_OK.has(pull.status);
   updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'pull', pullOk, rt.now(), pull.status, pull.detail));
@@ -176,7 +181,7 @@ export async function syncNow(rt: Runtime, repo: Repo, opts: { timeoutMs: number
     return report;
   }
   if (rt.config.sync.push && (await aheadOfRemote(repo, remote.name)) > 0) {
-    report.push = await pushNow(rt, repo, remote, { attempts: opts.pushAttempts ?? 2, timeoutMs: opts.timeoutMs });
+    report.push = await pushNow(rt, repo, remote, { attempts: opts.pushAttempts ?? 2, ...(opts.totalMs ? { totalMs: opts.totalMs } : {}) });
   }
   await noticeOtherClones(rt, repo);
   return report;

@@ -3,7 +3,7 @@
  * never record contents; returns outcomes, never prints. Never force-pushes, never leaves
  * a rebase open.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
@@ -44,20 +44,77 @@ function git(dir: string, timeoutMs?: number): SimpleGit {
 }
 
 /**
- * Git that talks to a remote: a stalled transfer ends by itself (HTTP: below 1 KB/s for 30 s;
- * ssh: no connection in 15 s, or 3 unanswered keep-alives 15 s apart) besides simple-git's
- * silence limit, so a remote that accepts the connection and never answers cannot hold the
- * repository lock for minutes. A person's own GIT_SSH_COMMAND or core.sshCommand wins.
+ * Git that talks to a remote runs in a process group of its own, so that a time limit ends
+ * all of it — ssh and the HTTP remote helper included, which a kill of git alone leaves
+ * running (measured: a killed ssh child did not end `git push`, and simple-git's silence
+ * timeout kills only git). Two limits: `silenceMs` without a byte of output (transfers run
+ * with --progress, so a large push that is moving keeps talking) and `totalMs` overall.
+ * Stalls also end inside git: HTTP below 1 KB/s for 30 s, ssh with no connection in 15 s or
+ * 3 unanswered keep-alives. A person's own GIT_SSH_COMMAND or core.sshCommand wins.
  */
 export const SSH_BOUNDED = 'ssh -o ConnectTimeout=15 -o ServerAliveInterval=15 -o ServerAliveCountMax=3 -o BatchMode=yes';
-function networkGit(dir: string, timeoutMs: number): SimpleGit {
-  const ssh = process.env.GIT_SSH_COMMAND || process.env.GIT_SSH || hasConfig(dir, 'core.sshCommand') ? [] : [`core.sshCommand=${SSH_BOUNDED}`];
-  // The ssh command is ours: simple-git asks that this be said.
-  return simpleGit({
-    baseDir: dir,
-    config: [...MERGE_CONFIG, 'http.lowSpeedLimit=1000', 'http.lowSpeedTime=30', ...ssh],
-    timeout: { block: timeoutMs },
-    unsafe: { allowUnsafeSshCommand: true },
+
+export interface NetworkLimits {
+  silenceMs: number;
+  totalMs?: number;
+}
+
+export class NetworkTimeout extends Error {}
+
+export function runNetworkGit(cwd: string, args: string[], limits: NetworkLimits): Promise<{ stdout: string; stderr: string }> {
+  const ssh = process.env.GIT_SSH_COMMAND || process.env.GIT_SSH || hasConfig(cwd, 'core.sshCommand') ? [] : ['-c', `core.sshCommand=${SSH_BOUNDED}`];
+  const config = [...MERGE_CONFIG.flatMap((c) => ['-c', c]), '-c', 'http.lowSpeedLimit=1000', '-c', 'http.lowSpeedTime=30', ...ssh];
+  return new Promise((resolveRun, reject) => {
+    const child = spawn('git', [...config, ...args], {
+      cwd,
+      detached: true, // its own process group: killed whole
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+    });
+    let stdout = '';
+    let stderr = '';
+    let done = false;
+    const killAll = (why: string) => {
+      if (done) return;
+      done = true;
+      clearTimeout(silence);
+      clearTimeout(total);
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+      reject(new NetworkTimeout(why));
+    };
+    let silence = setTimeout(() => killAll(`timed out: no answer from the remote for ${Math.round(limits.silenceMs / 1000)} s`), limits.silenceMs);
+    const total = limits.totalMs ? setTimeout(() => killAll(`timed out after ${Math.round((limits.totalMs ?? 0) / 1000)} s`), limits.totalMs) : undefined;
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => killAll(`timed out: no answer from the remote for ${Math.round(limits.silenceMs / 1000)} s`), limits.silenceMs);
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      heard();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      heard();
+    });
+    child.on('error', (err) => {
+      if (done) return;
+      done = true;
+      clearTimeout(silence);
+      clearTimeout(total);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      if (done) return;
+      done = true;
+      clearTimeout(silence);
+      clearTimeout(total);
+      if (code === 0) resolveRun({ stdout, stderr });
+      else reject(new Error(stderr.trim() || `git ${args[0] ?? ''} exited with ${code}`));
+    });
   });
 }
 
@@ -90,7 +147,7 @@ export function repoLockPath(repo: Repo): string {
 function classify(err: unknown): { kind: 'rejected' | 'offline' | 'auth' | 'conflict' | 'timeout' | 'other'; detail: string } {
   const msg = errorMessage(err);
   const detail = msg.split('\n').map((l) => l.trim()).filter((l) => l.length > 0).slice(0, 3).join(' | ');
-  if (/block timeout|timed out|timeout reached/i.test(msg)) return { kind: 'timeout', detail };
+  if (err instanceof NetworkTimeout || /block timeout|timed out|timeout reached/i.test(msg)) return { kind: 'timeout', detail };
   if (/rejected|non-fast-forward|fetch first|failed to push some refs/i.test(msg) && !/permission|denied|authentication/i.test(msg)) {
     return { kind: 'rejected', detail };
   }
@@ -316,13 +373,13 @@ export async function droppedIds(repo: Repo, before: string, after: string, rel:
  * pushed again. A remote branch with unrelated history is refused, never joined; a result
  * that would drop memories is undone and reported.
  */
-export async function pullRebase(repo: Repo, remote: string, timeoutMs: number, isMemoryFile: (path: string) => boolean = () => false, exportRel = ''): Promise<PullOutcome> {
+export async function pullRebase(repo: Repo, remote: string, limits: NetworkLimits, isMemoryFile: (path: string) => boolean = () => false, exportRel = ''): Promise<PullOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', detail: 'HEAD is detached: not pulling' };
   if (!(await hasRemote(repo, remote))) return { status: 'no-remote', detail: `no remote "${remote}"` };
   const upstream = `refs/remotes/${remote}/${branch}`;
   try {
-    await networkGit(repo.root, timeoutMs).raw(['fetch', '-q', '--no-tags', remote, `+refs/heads/${branch}:${upstream}`]);
+    await runNetworkGit(repo.root, ['fetch', '--progress', '--no-tags', remote, `+refs/heads/${branch}:${upstream}`], limits);
   } catch (err) {
     if (/couldn't find remote ref/i.test(errorMessage(err))) {
       // Deleted (or never created): forget the stale tracking ref, so everything of ours
@@ -396,13 +453,16 @@ export async function aheadOfRemote(repo: Repo, remote: string): Promise<number>
   }
 }
 
+/** Local work that may be long (repacking a large history): generous, and never across a network wait. */
 export const PUSH_SILENCE_MS = 10 * 60_000;
+/** A remote that says nothing for a minute is stalled (transfers run with --progress). */
+export const DEFAULT_LIMITS: NetworkLimits = { silenceMs: 60_000 };
 
 /** Push; when rejected because another machine pushed first, rebase onto it and retry. */
 export async function pushWithRetry(
   repo: Repo,
   remote: string,
-  opts: { attempts?: number; timeoutMs?: number; isMemoryFile?: (path: string) => boolean; exportRel?: string } = {},
+  opts: { attempts?: number; limits?: NetworkLimits; isMemoryFile?: (path: string) => boolean; exportRel?: string } = {},
 ): Promise<PushOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', attempts: 0, detail: 'HEAD is detached: commit kept, not pushed' };
@@ -411,11 +471,10 @@ export async function pushWithRetry(
   let last = '';
   for (let i = 1; i <= attempts; i++) {
     try {
-      // git push -q is silent while it packs: a 300 MB monthly-merge push can be quiet for
-      // over a minute (measured in bench/merge.ts), so the default silence limit is generous.
-      const res = await networkGit(repo.root, opts.timeoutMs ?? PUSH_SILENCE_MS).push(remote, branch);
-      const pushed = res.pushed.length > 0 && res.pushed.every((p) => p.alreadyUpdated) ? 'up-to-date' : 'pushed';
-      return { status: pushed, attempts: i };
+      // git push -q is silent while it packs (a 300 MB monthly-merge push was quiet for over a
+      // minute, bench/merge.ts): --progress keeps it talking, so silence means a stalled remote.
+      const res = await runNetworkGit(repo.root, ['push', '--progress', '--porcelain', remote, `refs/heads/${branch}:refs/heads/${branch}`], opts.limits ?? DEFAULT_LIMITS);
+      return { status: /^=\t/m.test(res.stdout) || /Everything up-to-date/.test(res.stderr) ? 'up-to-date' : 'pushed', attempts: i };
     } catch (err) {
       const c = classify(err);
       last = c.detail;
@@ -423,7 +482,7 @@ export async function pushWithRetry(
         const status = c.kind === 'offline' || c.kind === 'auth' || c.kind === 'timeout' ? c.kind : 'failed';
         return { status, attempts: i, detail: c.detail };
       }
-      const pulled = await pullRebase(repo, remote, opts.timeoutMs ?? PUSH_SILENCE_MS, opts.isMemoryFile, opts.exportRel);
+      const pulled = await pullRebase(repo, remote, opts.limits ?? DEFAULT_LIMITS, opts.isMemoryFile, opts.exportRel);
       const stop = ['conflict', 'offline', 'auth', 'timeout', 'unrelated', 'lost', 'failed', 'detached'] as const;
       for (const st of stop) if (pulled.status === st) return { status: st, attempts: i, detail: pulled.detail ?? last };
     }
@@ -459,9 +518,9 @@ export async function setRemote(repo: Repo, name: string, url: string): Promise<
 }
 
 /** Can we read that repository? Lists its branches. */
-export async function probeRemote(repo: Repo, url: string, timeoutMs: number): Promise<{ ok: boolean; branches: string[]; detail?: string }> {
+export async function probeRemote(repo: Repo, url: string, limits: NetworkLimits): Promise<{ ok: boolean; branches: string[]; detail?: string }> {
   try {
-    const out = await networkGit(repo.root, timeoutMs).raw(['ls-remote', '--heads', url]);
+    const out = (await runNetworkGit(repo.root, ['ls-remote', '--heads', url], limits)).stdout;
     const branches = out.split('\n').map((l) => l.split('\t')[1] ?? '').filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice('refs/heads/'.length));
     return { ok: true, branches };
   } catch (err) {
@@ -469,19 +528,11 @@ export async function probeRemote(repo: Repo, url: string, timeoutMs: number): P
   }
 }
 
-export async function fetchRemote(repo: Repo, remote: string, timeoutMs: number): Promise<{ ok: boolean; detail?: string }> {
-  try {
-    await networkGit(repo.root, timeoutMs).raw(['fetch', '-q', remote]);
-    return { ok: true };
-  } catch (err) {
-    return { ok: false, detail: classify(err).detail };
-  }
-}
 
 /** Fetch `branch` of `url` into `ref` (no remote named), bounded like every network call. */
-export async function fetchInto(repo: Repo, url: string, branch: string, ref: string, timeoutMs: number): Promise<{ ok: boolean; detail?: string }> {
+export async function fetchInto(repo: Repo, url: string, branch: string, ref: string, limits: NetworkLimits): Promise<{ ok: boolean; detail?: string }> {
   try {
-    await networkGit(repo.root, timeoutMs).raw(['fetch', '-q', '--no-tags', url, `+refs/heads/${branch}:${ref}`]);
+    await runNetworkGit(repo.root, ['fetch', '--progress', '--no-tags', url, `+refs/heads/${branch}:${ref}`], limits);
     return { ok: true };
   } catch (err) {
     return { ok: false, detail: classify(err).detail };
