@@ -90,15 +90,16 @@ describe('JSONL reader', () => {
 });
 
 describe('appending', () => {
-  it('closes a torn final line before appending, so the next record stays whole', () => {
+  it('cuts a torn final line off into the month\'s rejects file before appending: no garbage line is ever written into the month file', () => {
     const name = '2026-11_laptop.jsonl';
     const file = join(dir, name);
     writeFileSync(file, `${good('a')}\n{"v":1,"id":"torn","que`);
     appendEntries(dir, name, [rec({ id: 'b', question: 'question b', answer: 'answer b' })]);
     const { entries, result } = readAllEntries(file);
     assert.deepEqual(entries.map((e) => e.id), ['a', 'b']);
-    assert.deepEqual(result.skipped.map((s) => s.reason), ['invalid-json']);
-    assert.equal(result.tornTail, false);
+    assert.deepEqual(result.skipped, [], 'every line of the month file is a whole record');
+    assert.equal(readFileSync(file, 'utf8'), `${good('a')}\n${encodeEntry(rec({ id: 'b', question: 'question b', answer: 'answer b' }))}\n`);
+    assert.equal(readFileSync(join(dir, 'archive', '2026-11.rejects.jsonl'), 'utf8'), '{"v":1,"id":"torn","que\n', 'kept verbatim, never deleted');
   });
 
   it('completes a whole record that lacked its newline instead of corrupting it', () => {

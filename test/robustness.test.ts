@@ -1,11 +1,12 @@
 /** Bad input never loses data or breaks a session: files, cache, crashes, concurrency, git, queries. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeEntry } from '../src/export/jsonl.js';
+import { acquireLock, acquireLockAsync, processStart } from '../src/export/lock.js';
 import { openCache } from '../src/store/cache.js';
 import { buildKeywordQuery } from '../src/search/query.js';
 import { conversation, CWD, git, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
@@ -153,6 +154,37 @@ describe('crash safety', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.ok(Date.now() - started < 20_000);
     assert.equal(liveIds(m).length, 1);
+  });
+});
+
+describe('lock owners are judged alive by pid and start time, not by age', () => {
+  it('a live pid with another start time (reused) is taken over; a live owner of any age is not', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const lock = join(dir, 'x.lock');
+      const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+      try {
+        const pid = sleeper.pid as number;
+        const start = processStart(pid);
+        assert.ok(start, 'this system tells a process start time');
+        const old = new Date(Date.now() - 3 * 3600_000);
+        // Live, same start, three hours old: still held (a long push is not taken over).
+        writeFileSync(lock, JSON.stringify({ pid, host: hostname(), since: old.toISOString(), start }));
+        utimesSync(lock, old, old);
+        assert.throws(() => acquireLock(lock, { timeoutMs: 100 }), /is busy/);
+        await assert.rejects(acquireLockAsync(lock, { timeoutMs: 100 }), /is busy/);
+        // The same pid recorded with another start time: a reused pid, the owner is gone.
+        writeFileSync(lock, JSON.stringify({ pid, host: hostname(), since: new Date().toISOString(), start: String(Number(start) - 1) }));
+        const release = await acquireLockAsync(lock, { timeoutMs: 100 });
+        assert.equal((JSON.parse(readFileSync(lock, 'utf8')) as { pid: number }).pid, process.pid);
+        release();
+        assert.ok(!existsSync(lock));
+      } finally {
+        sleeper.kill();
+      }
+    } finally {
+      cleanup();
+    }
   });
 });
 

@@ -6,12 +6,18 @@
  * memory is lost, nothing goes where it must not, and the person is told.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { liveRecords } from '../src/export/jsonl.js';
 import { readEntries } from '../src/export/read.js';
+import { processStart } from '../src/export/lock.js';
+import { enqueue, queueDirFor } from '../src/hooks/queue.js';
 import type { ExportEntry } from '../src/types.js';
+import { CLI } from './helpers.js';
 import { conversation, CWD, git, gitOr, gitWorld, placeTranscript, type GitWorld, type Machine } from './gitworld.js';
 
 function jsonlFiles(dir: string): string[] {
@@ -43,11 +49,11 @@ function liveOnRemote(world: GitWorld, name: string): string[] {
 
 let counter = 0;
 /** One captured turn, committed and pushed by the foreground capture. */
-function capture(m: Machine, topic: string): string {
+function capture(m: Machine, topic: string, push = true): string {
   counter++;
   const q = `Question ${counter} about the ${topic} service`;
   const p = placeTranscript(m, conversation(`s-${m.name}-${counter}`, [[q, `The ${topic} service answer number ${counter}.`]], { startIso: '2026-11-20T09:00:00.000Z' }));
-  const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', CWD]);
+  const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', CWD, ...(push ? [] : ['--no-push'])]);
   assert.equal(r.code, 0, r.stderr);
   return q;
 }
@@ -198,5 +204,221 @@ describe('a remote rewritten to another history', () => {
     assert.equal(remoteHead(world), theirs, 'nothing was pushed over it');
     assert.ok(liveIn(a.exportDir).includes(mine), 'local memories kept');
     assert.match(sessionStart(a).systemMessage ?? '', /shares no history/);
+  });
+});
+
+async function waitFor(cond: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The CLI run asynchronously (the test's own servers keep answering meanwhile). */
+function cliAsync(m: Machine, args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const t = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, '-c', m.config, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: m.home, CLAUDE_CONFIG_DIR: m.claudeDir } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - t }));
+    child.stdin.end(input);
+  });
+}
+
+describe('the person\'s own git work and our interrupted work', () => {
+  let world: GitWorld;
+  before(() => (world = gitWorld()));
+  after(() => world.cleanup());
+
+  it('a paused interactive rebase of theirs: the Stop hook commits nothing onto it; after --abort nothing is lost, session start commits and pushes', async () => {
+    const m = world.machine('rb');
+    capture(m, 'heron');
+    // The person's own commits, then `git rebase -i` paused on an `edit` step.
+    writeFileSync(join(m.repo, 'notes.txt'), 'one\n');
+    git(m.repo, 'add', 'notes.txt');
+    git(m.repo, 'commit', '-q', '-m', 'notes one');
+    writeFileSync(join(m.repo, 'notes.txt'), 'one\ntwo\n');
+    git(m.repo, 'commit', '-q', '-am', 'notes two');
+    const theirs = git(m.repo, 'rev-parse', 'HEAD');
+    execFileSync('git', ['rebase', '-i', 'HEAD~2'], { cwd: m.repo, env: { ...process.env, GIT_SEQUENCE_EDITOR: "sed -i -e '1s/^pick/edit/'" }, stdio: 'ignore' });
+    assert.ok(existsSync(join(m.repo, '.git', 'rebase-merge')), 'the rebase is paused');
+    const pausedAt = git(m.repo, 'rev-parse', 'HEAD');
+    // Four turns end while it is paused: through the real Stop hook and its worker.
+    const questions: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const q = `Paused rebase question ${i} about the ibis importer`;
+      questions.push(q);
+      const p = placeTranscript(m, conversation(`s-rb-${i}`, [[q, `Ibis importer answer ${i}.`]], { startIso: '2026-11-21T09:00:00.000Z' }));
+      const r = m.cli(['session-end'], { input: JSON.stringify({ session_id: `s-rb-${i}`, transcript_path: p, cwd: CWD, hook_event_name: 'Stop' }) });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const log = join(m.repo, '.cache', 'memory.log');
+    await waitFor(() => existsSync(log) && /captures deferred/.test(readFileSync(log, 'utf8')), 'the worker to defer');
+    assert.equal(git(m.repo, 'rev-parse', 'HEAD'), pausedAt, 'nothing committed onto the rebase');
+    assert.equal(git(m.repo, 'status', '--porcelain', 'export'), '', 'nothing written into the work tree');
+    assert.match(sessionStart(m).systemMessage ?? '', /rebase of yours is in progress/);
+    git(m.repo, 'rebase', '--abort');
+    assert.equal(git(m.repo, 'rev-parse', 'HEAD'), theirs, 'their branch as it was');
+    // The next session start picks the queue up (no further turn needed).
+    const said = sessionStart(m).systemMessage ?? '';
+    assert.match(said, /waited since/);
+    await waitFor(() => questions.every((q) => liveIn(m.exportDir).includes(q)) && git(m.repo, 'status', '--porcelain', 'export') === '', 'the deferred captures to be committed');
+    await waitFor(() => gitOr(m.repo, 'rev-list', '--count', 'memory/main..HEAD') === '0', 'and pushed');
+    assert.deepEqual(liveOnRemote(world, 'after-rebase').filter((q) => q.startsWith('Paused rebase')), questions.slice().sort());
+  });
+
+  it('our pull keeps the person\'s staged change staged and their unstaged change unstaged', () => {
+    const a = world.machine('stage-a');
+    const b = world.machine('stage-b');
+    capture(b, 'jackal');
+    syncOk(b);
+    capture(a, 'kiwi'); // diverged: a must replay onto b's push
+    writeFileSync(join(a.repo, 'staged.txt'), 'staged\n');
+    git(a.repo, 'add', 'staged.txt');
+    writeFileSync(join(a.repo, '.gitignore'), `${readFileSync(join(a.repo, '.gitignore'), 'utf8')}# an unstaged edit\n`);
+    const before = git(a.repo, 'status', '--porcelain', '--untracked-files=no');
+    syncOk(a);
+    assert.equal(git(a.repo, 'status', '--porcelain', '--untracked-files=no'), before);
+    assert.equal(git(a.repo, 'diff', '--cached', '--name-only'), 'staged.txt');
+    assert.ok(liveIn(a.exportDir).some((q) => q.includes('jackal')), 'pulled');
+  });
+
+  it('a stale index.lock and a queue a crashed worker left: sync clears the one and commits the other', () => {
+    const m = world.machine('idx');
+    const p = placeTranscript(m, conversation('s-idx', [['Index lock question about the lemur queue', 'Lemur queue answer.']], { startIso: '2026-11-22T09:00:00.000Z' }));
+    enqueueLike(m, p);
+    const lock = join(m.repo, '.git', 'index.lock');
+    writeFileSync(lock, '');
+    utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const r = sync(m);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /commit +pending captures committed/);
+    assert.ok(!existsSync(lock), 'the stale lock is gone');
+    assert.ok(liveIn(m.exportDir).includes('Index lock question about the lemur queue'));
+    assert.equal(git(m.repo, 'rev-list', '--count', 'memory/main..HEAD'), '0');
+  });
+
+  it('our own rebase left open by a killed run is aborted and redone, not reported as the person\'s', () => {
+    const a = world.machine('ours-a');
+    const b = world.machine('ours-b');
+    capture(b, 'marmot');
+    syncOk(b);
+    capture(a, 'newt', false);
+    // A rebase of ours, interrupted as kill -9 leaves it: marker written, rebase paused open.
+    git(a.repo, 'fetch', '-q', world.remote, 'main');
+    writeFileSync(join(a.repo, '.git', 'memory-engine-rebase'), '999999');
+    execFileSync('git', ['rebase', '-i', 'FETCH_HEAD'], { cwd: a.repo, env: { ...process.env, GIT_SEQUENCE_EDITOR: "sed -i -e '1s/^pick/edit/'" }, stdio: 'ignore' });
+    assert.ok(existsSync(join(a.repo, '.git', 'rebase-merge')));
+    const said = sessionStart(a).systemMessage ?? '';
+    assert.doesNotMatch(said, /rebase of yours|detached/);
+    assert.ok(!existsSync(join(a.repo, '.git', 'rebase-merge')), 'no rebase left open');
+    assert.equal(git(a.repo, 'rev-list', '--count', 'memory/main..HEAD'), '0', 'synced');
+    assert.ok(liveIn(a.exportDir).some((q) => q.includes('marmot')) && liveIn(a.exportDir).some((q) => q.includes('newt')));
+  });
+});
+
+/** What a Stop hook whose worker died leaves: a queue entry, no worker. */
+function enqueueLike(m: Machine, transcript: string): void {
+  enqueue(queueDirFor(join(m.home)), { transcript, session_id: 's-idx', cwd: CWD, push: true, flush: false, at: new Date().toISOString() });
+}
+
+describe('a remote that accepts the connection and never answers', () => {
+  let world: GitWorld;
+  before(() => (world = gitWorld()));
+  after(() => world.cleanup());
+
+  it('sync ends within the silence limit with every git process gone, keeps the commit, and forget does not wait behind it', async () => {
+    const sockets: Socket[] = [];
+    const server = createServer((s) => sockets.push(s)); // accepts, reads nothing, says nothing
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const m = world.machine('silent', { extra: 'network_silence_s = 2' });
+      const q = capture(m, 'okapi');
+      const url = `http://127.0.0.1:${port}/memories.git`;
+      m.setRemoteUrl(url);
+      const head = git(m.repo, 'rev-parse', 'HEAD');
+      const [s, f] = await Promise.all([
+        cliAsync(m, ['sync']),
+        new Promise<{ code: number | null; ms: number; stdout: string; stderr: string }>((r) => setTimeout(() => void cliAsync(m, ['forget', '--query', 'okapi', '--yes']).then(r), 300)),
+      ]);
+      assert.equal(s.code, 1, s.stdout + s.stderr);
+      assert.match(s.stdout, /pull +timeout: timed out: no answer from the remote for 2 s/);
+      assert.ok(s.ms < 20_000, `sync took ${s.ms} ms`);
+      assert.ok(f.ms < 20_000, `forget waited ${f.ms} ms`);
+      assert.equal(f.code, 0, f.stderr);
+      assert.match(f.stderr, /timed out/, `the person is told the push did not go through: ${f.stderr}`);
+      assert.ok(!liveIn(m.exportDir).includes(q), 'forgotten');
+      assert.notEqual(git(m.repo, 'rev-parse', 'HEAD'), head, 'the tombstone is committed here');
+      const left = spawnSync('pgrep', ['-f', `127.0.0.1:${port}`], { encoding: 'utf8' }).stdout.trim();
+      assert.equal(left, '', 'no git, remote helper or ssh left running');
+    } finally {
+      for (const s of sockets) s.destroy();
+      server.close();
+    }
+  });
+});
+
+describe('a damaged month file (a full disk, a cut)', () => {
+  let world: GitWorld;
+  before(() => (world = gitWorld()));
+  after(() => world.cleanup());
+
+  it('a file cut mid-record is restored from git and never commits a torn line; the cut line is kept in the rejects file', () => {
+    const m = world.machine('torn');
+    const asked = [capture(m, 'quokka'), capture(m, 'quokka'), capture(m, 'quokka')];
+    const file = jsonlFiles(m.exportDir).find((f) => f.includes('_torn.jsonl'))!;
+    const text = readFileSync(file, 'utf8');
+    // What a full disk leaves: the file ends in the middle of its second record.
+    const cut = text.indexOf('\n') + 1 + Math.floor((text.indexOf('\n', text.indexOf('\n') + 1) - text.indexOf('\n')) / 2);
+    writeFileSync(file, text.slice(0, cut));
+    asked.push(capture(m, 'quokka'));
+    for (const f of jsonlFiles(m.exportDir)) {
+      for (const line of readFileSync(f, 'utf8').split('\n').filter((l) => l.length > 0)) assert.doesNotThrow(() => JSON.parse(line), `${f}: ${line.slice(0, 60)}`);
+    }
+    assert.deepEqual(liveIn(m.exportDir), asked.slice().sort(), 'every memory, the cut ones restored');
+    assert.equal(git(m.repo, 'status', '--porcelain', 'export'), '');
+    const committed = git(m.repo, 'show', `HEAD:export/${file.slice(file.lastIndexOf('/') + 1)}`);
+    for (const line of committed.split('\n')) assert.doesNotThrow(() => JSON.parse(line), 'no torn line committed');
+    assert.deepEqual(liveOnRemote(world, 'torn'), asked.slice().sort());
+  });
+
+  it('a torn last line that was never committed goes to the rejects file and the capture writes its record again', () => {
+    const m = world.machine('torn2');
+    const first = capture(m, 'rhea');
+    const file = jsonlFiles(m.exportDir).find((f) => f.includes('_torn2.jsonl'))!;
+    appendFileSync(file, '{"v":1,"id":"half-written","question":"Question abo');
+    const second = capture(m, 'rhea');
+    assert.deepEqual(liveIn(m.exportDir).filter((q) => q.includes('rhea')), [first, second].sort());
+    const rejects = join(m.exportDir, 'archive', '2026-11.rejects.jsonl');
+    assert.equal(readFileSync(rejects, 'utf8'), '{"v":1,"id":"half-written","question":"Question abo\n');
+    assert.match(m.cli(['status']).stdout, /rejects +1 unreadable line/);
+  });
+});
+
+describe('a repository lock held for minutes', () => {
+  let world: GitWorld;
+  before(() => (world = gitWorld()));
+  after(() => world.cleanup());
+
+  it('session start does not wait for it, starts on local memories, and says so', () => {
+    const m = world.machine('held');
+    capture(m, 'tapir');
+    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const pid = sleeper.pid as number;
+      const since = new Date(Date.now() - 5 * 60_000).toISOString();
+      writeFileSync(join(m.repo, '.git', 'memory-engine.lock'), JSON.stringify({ pid, host: hostname(), since, start: processStart(pid) }));
+      const t = Date.now();
+      const said = sessionStart(m).systemMessage ?? '';
+      assert.ok(Date.now() - t < 15_000);
+      assert.ok(said.includes(`locked since ${since}`), said);
+    } finally {
+      sleeper.kill();
+    }
   });
 });

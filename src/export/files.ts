@@ -1,8 +1,8 @@
 /**
  * The export folder: month files per machine, the archive, and safe appends.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ExportEntry } from '../types.js';
 import { encodeEntry, monthFileName, monthOf, parseMonthFileName } from './jsonl.js';
 import { withLock } from './lock.js';
@@ -51,9 +51,36 @@ export function appendLockPath(exportDir: string): string {
 }
 
 /**
- * Append whole lines to one file under the export folder's lock. A torn final line (a
- * writer killed mid-line) is first closed with a newline, so it stays one bad line that
- * readers skip instead of gluing onto the next record.
+ * A last line without its newline. A whole record (it parses) only lacks the newline: add
+ * it. Anything else is half a record (a full disk, a writer killed mid-line): closing it
+ * with a newline would commit and push garbage, so it is cut off and kept verbatim in the
+ * month's rejects file (`archive/<YYYY-MM>.rejects.jsonl`, which status counts and
+ * monthly-merge keeps); the capture that was writing it is still queued and writes the
+ * record again.
+ */
+function cutTornLine(fd: number, size: number, exportDir: string, fileName: string): void {
+  const buf = Buffer.alloc(size);
+  readSync(fd, buf, 0, size, 0);
+  const start = buf.lastIndexOf(10) + 1;
+  const tail = buf.subarray(start).toString('utf8');
+  try {
+    JSON.parse(tail);
+    writeSync(fd, '\n');
+    return;
+  } catch {
+    /* half a record */
+  }
+  const month = parseMonthFileName(fileName)?.month ?? 'unknown';
+  const rejects = join(exportDir, ARCHIVE_DIR, `${month}.rejects.jsonl`);
+  mkdirSync(dirname(rejects), { recursive: true });
+  appendFileSync(rejects, `${tail}\n`);
+  ftruncateSync(fd, start);
+}
+
+/**
+ * Append whole lines to one file under the export folder's lock, after cutting off a torn
+ * final line (see cutTornLine), so a crash mid-write never glues two records nor commits half
+ * of one.
  */
 export function appendEntries(exportDir: string, fileName: string, entries: ExportEntry[]): { path: string; bytes: number } {
   const path = join(exportDir, fileName);
@@ -61,13 +88,13 @@ export function appendEntries(exportDir: string, fileName: string, entries: Expo
   mkdirSync(exportDir, { recursive: true });
   const payload = Buffer.from(entries.map((e) => `${encodeEntry(e)}\n`).join(''), 'utf8');
   withLock(appendLockPath(exportDir), { purpose: 'appending to the export folder' }, () => {
-    const fd = openSync(path, 'a+');
+    const fd = openSync(path, 'a+'); // O_APPEND: every write lands at the end, after a cut too
     try {
       const size = fstatSync(fd).size;
       if (size > 0) {
         const last = Buffer.alloc(1);
         readSync(fd, last, 0, 1, size - 1);
-        if (last[0] !== 10) writeSync(fd, '\n');
+        if (last[0] !== 10) cutTornLine(fd, size, exportDir, fileName);
       }
       let off = 0;
       while (off < payload.length) off += writeSync(fd, payload, off, payload.length - off);

@@ -19,11 +19,34 @@ interface Owner {
   pid: number;
   host: string;
   since: string;
+  /** The owner process's start time (Linux: ticks after boot, /proc/<pid>/stat): a reused pid has another. */
+  start?: string;
+}
+
+/** When process `pid` started, where the system says (Linux); undefined elsewhere. */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22, counted after the command name, which may itself hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function ownerRecord(pid: number): string {
+  const start = processStart(pid);
+  return JSON.stringify({ pid, host: hostname(), since: new Date().toISOString(), ...(start ? { start } : {}) });
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 export function sleepSync(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** Who holds a lock file and since when, if anyone. */
+export function lockOwner(path: string): { pid: number; host: string; since: string } | undefined {
+  return readOwner(path);
 }
 
 function readOwner(path: string): Owner | undefined {
@@ -54,7 +77,13 @@ function isStale(path: string, staleMs: number): boolean {
   const owner = readOwner(path);
   // A half-written lock file (owner died between create and write) is stale after a moment.
   if (!owner) return Date.now() - mtime > 2000;
-  if (owner.host === hostname() && !processAlive(owner.pid)) return true;
+  if (owner.host === hostname()) {
+    if (!processAlive(owner.pid)) return true;
+    // Alive: the same process, unless its pid was reused (another start time). Liveness,
+    // not age: a long push by a live owner is not taken over.
+    const start = processStart(owner.pid);
+    if (owner.start && start) return owner.start !== start;
+  }
   return Date.now() - mtime > staleMs;
 }
 
@@ -83,16 +112,13 @@ function takeOver(path: string, staleMs: number): void {
 
 export type Release = () => void;
 
-export function acquireLock(path: string, opts: LockOptions = {}): Release {
-  const timeoutMs = opts.timeoutMs ?? 30_000;
-  const staleMs = opts.staleMs ?? 60 * 60_000;
-  const deadline = Date.now() + timeoutMs;
-  let wait = 5;
-  for (;;) {
+/** One try: the lock, or undefined while a live owner holds it. */
+function tryAcquire(path: string, staleMs: number): Release | undefined {
+  for (let i = 0; i < 3; i++) {
     try {
       const fd = openSync(path, 'wx');
       try {
-        writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString() }));
+        writeSync(fd, ownerRecord(process.pid));
       } finally {
         closeSync(fd);
       }
@@ -113,18 +139,45 @@ export function acquireLock(path: string, opts: LockOptions = {}): Release {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') throw err;
     }
-    if (isStale(path, staleMs)) {
-      takeOver(path, staleMs);
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      const owner = readOwner(path);
-      throw new UserError(
-        `${opts.purpose ?? 'memory'} is busy: lock ${path} is held${owner ? ` by process ${owner.pid} on ${owner.host} since ${owner.since}` : ''}`,
-        'wait for that process to finish; if it is gone, delete the lock file',
-      );
-    }
+    if (!isStale(path, staleMs)) return undefined;
+    takeOver(path, staleMs);
+  }
+  return undefined;
+}
+
+function busy(path: string, purpose: string | undefined): UserError {
+  const owner = readOwner(path);
+  return new UserError(
+    `${purpose ?? 'memory'} is busy: lock ${path} is held${owner ? ` by process ${owner.pid} on ${owner.host} since ${owner.since}` : ''}`,
+    'wait for that process to finish; if it is gone, delete the lock file',
+  );
+}
+
+export function acquireLock(path: string, opts: LockOptions = {}): Release {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const staleMs = opts.staleMs ?? 60 * 60_000;
+  const deadline = Date.now() + timeoutMs;
+  let wait = 5;
+  for (;;) {
+    const release = tryAcquire(path, staleMs);
+    if (release) return release;
+    if (Date.now() >= deadline) throw busy(path, opts.purpose);
     sleepSync(wait);
+    wait = Math.min(wait * 2, 200);
+  }
+}
+
+/** The same, waiting without blocking the event loop (the viewer and the MCP server serve meanwhile). */
+export async function acquireLockAsync(path: string, opts: LockOptions = {}): Promise<Release> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const staleMs = opts.staleMs ?? 60 * 60_000;
+  const deadline = Date.now() + timeoutMs;
+  let wait = 5;
+  for (;;) {
+    const release = tryAcquire(path, staleMs);
+    if (release) return release;
+    if (Date.now() >= deadline) throw busy(path, opts.purpose);
+    await new Promise((r) => setTimeout(r, wait));
     wait = Math.min(wait * 2, 200);
   }
 }
@@ -135,7 +188,7 @@ export function acquireLock(path: string, opts: LockOptions = {}): Release {
  */
 export function handOverLock(path: string, pid: number): void {
   const tmp = `${path}.handover-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify({ pid, host: hostname(), since: new Date().toISOString() }));
+  writeFileSync(tmp, ownerRecord(pid));
   renameSync(tmp, path);
 }
 
@@ -164,7 +217,7 @@ export function withLock<T>(path: string, opts: LockOptions, fn: () => T): T {
 }
 
 export async function withLockAsync<T>(path: string, opts: LockOptions, fn: () => Promise<T>): Promise<T> {
-  const release = acquireLock(path, opts);
+  const release = await acquireLockAsync(path, opts);
   try {
     return await fn();
   } finally {

@@ -118,13 +118,15 @@ export async function runSync(rt: Runtime): Promise<SyncReport & { remote: strin
   const remote = await memoryRemote(rt, repo);
   if (!remote) throw new UserError('no memory remote is named: memories are committed on this machine only', `run \`${INIT_HINT}\``);
   // Captures still queued (a worker that deferred, crashed or has not run yet) go in first.
+  let drained = false;
   if (readQueue(queueDirFor(rt.config.baseDir)).length > 0) {
     const d = await drainOnce(rt, { flush: true, push: false });
     if (d.commit === 'deferred') throw foreignStateError(foreignStateOf(repo) ?? 'detached');
+    drained = d.commit === 'committed';
   }
   const report = await withMemoryRepo(rt, { timeoutMs: 60_000 }, async (state) => {
     if (state.foreign) throw foreignStateError(state.foreign);
     return syncNow(rt, repo, { pushAttempts: 4, message: `memory: ${rt.config.general.machine_name} sync` });
   });
-  return { ...report, remote: remote.name, url: remote.url };
+  return { ...report, committed: report.committed || drained, remote: remote.name, url: remote.url };
 }

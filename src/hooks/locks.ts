@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLockAsync } from '../export/lock.js';
 import { UserError } from '../errors.js';
-import { clearStaleIndexLock, findRepo, recoverInterruptedRebase, repoLockPath, type Repo } from '../sync/git.js';
+import { clearStaleIndexLock, exportJsonlMatcher, findRepo, recoverInterruptedRebase, repoLockPath, restoreShrunkMemoryFiles, type Repo } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
-import { prepareRepo } from './sync-run.js';
+import { exportRelOf, prepareRepo } from './sync-run.js';
 
 export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Repo | undefined }> {
   // The folder may not exist yet (a fresh clone of an empty memory repository): writers create it anyway.
@@ -83,6 +83,10 @@ export async function withMemoryRepo<T>(rt: Runtime, opts: { timeoutMs?: number 
     if (clearStaleIndexLock(repo)) rt.log.warn('removed a stale .git/index.lock left by an interrupted git command');
     if (await recoverInterruptedRebase(repo)) rt.log.warn('aborted a rebase of ours left open by an interrupted run');
     const foreign = foreignStateOf(repo);
+    if (!foreign) {
+      const restored = await restoreShrunkMemoryFiles(repo, exportRelOf(rt, repo), exportJsonlMatcher(repo, rt.config.general.export_dir));
+      if (restored.length > 0) rt.log.warn(`restored committed memories into ${restored.join(', ')}: the file had lost lines (a full disk or a cut)`);
+    }
     return fn(foreign ? { repo, foreign } : { repo });
   });
 }

@@ -9,7 +9,8 @@ import { isExcluded } from '../privacy/exclude.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection } from './inject.js';
-import { findRepo } from '../sync/git.js';
+import { findRepo, repoLockPath } from '../sync/git.js';
+import { lockOwner } from '../export/lock.js';
 import { describeForeign, foreignStateOf, withMemoryRepo } from './locks.js';
 import type { Runtime } from './runtime.js';
 import { memoryRemote, syncNotices, syncNow } from './sync-run.js';
@@ -37,6 +38,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
   const { config } = rt;
   const repo = await findRepo(config.general.export_dir);
   let named: boolean | undefined;
+  let held: string | undefined;
   if (repo && req.pull) {
     try {
       // A worker may be committing: wait briefly, else start on local data.
@@ -58,6 +60,9 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       });
     } catch (err) {
       rt.log.warn(`${errorMessage(err)}; starting with local memories`);
+      // Held for over a minute: something is stuck (a git that does not finish); say so.
+      const since = lockOwner(repoLockPath(repo))?.since;
+      if (since && rt.now().getTime() - Date.parse(since) > 60_000) held = since;
     }
   }
   if (repo) {
@@ -68,6 +73,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       const { notices, told } = syncNotices(rt, readSyncState(repo.gitDir), named, foreign ? describeForeign(foreign) : undefined);
       if (told.length > 0) updateSyncState(repo.gitDir, (s) => (s.told = [...new Set([...(s.told ?? []), ...told])]));
       report.notices = notices;
+      if (held) report.notices.push(`memory: the memory repository has been locked since ${held} by another memory-engine process (see \`memory status\`); this session starts with the memories already here.`);
     } catch (err) {
       rt.log.warn(`cannot read the sync state: ${errorMessage(err)}`);
     }

@@ -628,6 +628,38 @@ export async function repackAll(repo: Repo): Promise<void> {
   await git(repo.root).raw(['prune-packed', '-q']);
 }
 
+/**
+ * Memory files are append-only, so a work-tree file that lost lines against HEAD was damaged
+ * (truncated, overwritten by a full disk, cut by a tool): put the committed lines back,
+ * keeping any appended after them, before anything is appended or committed. Returns the
+ * paths restored. (Deletions of whole files are left to git: monthly-merge removes folded
+ * month files, and restores of those would only duplicate lines the archive holds.)
+ */
+export async function restoreShrunkMemoryFiles(repo: Repo, rel: string, isMemoryFile: (path: string) => boolean): Promise<string[]> {
+  const g = git(repo.root);
+  let numstat: string;
+  try {
+    numstat = await g.raw(['diff', '--numstat', '--no-renames', 'HEAD', '--', rel || '.']);
+  } catch {
+    return []; // no HEAD yet
+  }
+  const restored: string[] = [];
+  for (const line of numstat.split('\n')) {
+    const [, removed, path] = line.split('\t');
+    if (!path || !isMemoryFile(path) || removed === '0' || removed === '-') continue;
+    const abs = join(repo.root, path);
+    if (!existsSync(abs)) continue;
+    const committed = await g.raw(['show', `HEAD:${path}`]).catch(() => undefined);
+    if (committed === undefined) continue;
+    const now = readFileSync(abs, 'utf8');
+    // Whole lines only from the damaged copy: a cut last line is not a record.
+    const whole = now.endsWith('\n') ? now : now.slice(0, now.lastIndexOf('\n') + 1);
+    writeFileSync(abs, unionLines(committed, whole));
+    restored.push(path);
+  }
+  return restored;
+}
+
 /** Uncommitted changes under the export folder. */
 export async function exportIsDirty(repo: Repo, exportDir: string): Promise<boolean> {
   const rel = relative(repo.root, exportDir) || '.';

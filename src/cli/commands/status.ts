@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { listExportFiles } from '../../export/files.js';
 import { queueDirFor, readQueue } from '../../hooks/queue.js';
+import { describeForeign, foreignStateOf } from '../../hooks/locks.js';
 import { INIT_HINT, memoryRemote, sharedNameNotice } from '../../hooks/sync-run.js';
 import { countRejects } from '../../maintain/monthly-merge.js';
 import { readSyncState } from '../../sync/state.js';
@@ -44,6 +45,12 @@ export async function statusFacts(ctx: Context) {
     last_error: state?.last_error ?? null,
     failing_since: state?.failing_since ?? null,
     shared_machine_name: (state?.shared_name_clones ?? []).length > 0,
+    /** The person's own git work in progress: captures wait (queued) until it is done. */
+    held_back: repo ? (() => {
+      const f = foreignStateOf(repo);
+      return f ? describeForeign(f) : null;
+    })() : null,
+    deferred_since: state?.deferred?.since ?? null,
   };
   const out = {
     records: c.records,
@@ -106,6 +113,8 @@ type SyncFacts = {
   last_error: { at: string; op: string; status: string; message: string } | null;
   failing_since: string | null;
   shared_machine_name: boolean;
+  held_back: string | null;
+  deferred_since: string | null;
 };
 
 function syncLines(inRepo: boolean, s: SyncFacts, machine: string): string[] {
@@ -122,7 +131,11 @@ function syncLines(inRepo: boolean, s: SyncFacts, machine: string): string[] {
   if (s.uncommitted || s.queued_transcripts > 0) {
     lines.push(`pending       ${s.queued_transcripts} transcript(s) queued${s.uncommitted ? ', captures not committed yet (batched; `memory sync` commits now)' : ''}`);
   }
+  if (s.held_back) lines.push(`held back     ${s.held_back}: nothing is committed, pulled or pushed meanwhile; new captures wait in the queue${s.deferred_since ? ` (since ${when(s.deferred_since)})` : ''}. Finish it, then \`memory sync\`.`);
   if (s.last_error) lines.push(`sync error    ${when(s.last_error.at)} ${s.last_error.op} ${s.last_error.status}: ${s.last_error.message}${s.failing_since ? ` (failing since ${when(s.failing_since)})` : ''}`);
+  if (s.last_error && (s.last_error.status === 'unrelated' || s.last_error.status === 'lost')) {
+    lines.push('fix           your memories are safe here. Point the memory remote at the right repository (memory init --remote <url>), or restore its branch, then run `memory sync`.');
+  }
   if (s.shared_machine_name) lines.push(`warning       ${sharedNameNotice(machine)}`);
   return lines;
 }
