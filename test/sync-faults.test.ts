@@ -80,26 +80,27 @@ describe('a remote branch moved back', () => {
   before(() => (world = gitWorld()));
   after(() => world.cleanup());
 
-  it('rewound by a force-push of an older state: nothing is lost anywhere, and the lost commits are pushed again', () => {
+  it('rewound by a force-push of an older state, then pushed to by a machine that was behind: nothing is lost anywhere, and the lost commits are pushed again', () => {
     const a = world.machine('rw-a');
     const b = world.machine('rw-b');
+    const c = world.machine('rw-c');
     const asked: string[] = [];
     asked.push(capture(a, 'alpaca'), capture(a, 'alpaca'));
+    syncOk(c); // c stops here: it is behind from now on
     const older = remoteHead(world);
-    asked.push(capture(a, 'alpaca'), capture(b, 'bison'));
+    asked.push(capture(a, 'alpaca'), capture(b, 'bison'), capture(b, 'bison'));
     syncOk(a);
     syncOk(b);
     assert.deepEqual(liveIn(a.exportDir), asked.slice().sort());
-    // The remote is restored from an older backup: two pushes gone.
+    // The remote is restored from an older backup: three pushes gone ...
     git(world.root, '--git-dir', world.remote, 'update-ref', 'refs/heads/main', older);
     assert.ok(liveOnRemote(world, 'rewound').length < asked.length, 'the rewind did drop memories from the remote');
+    // ... and the machine that was behind pushes on top of it, so the others must replay.
+    asked.push(capture(c, 'camel'));
     asked.push(capture(b, 'bison'));
-    for (const m of [b, a, b]) {
-      const r = sync(m);
-      assert.equal(r.code, 0, `${m.name}: ${r.stdout}${r.stderr}`);
-    }
+    for (const m of [b, a, c, b]) syncOk(m);
     sessionStart(a);
-    for (const m of [a, b]) assert.deepEqual(liveIn(m.exportDir), asked.slice().sort(), `${m.name} keeps every memory`);
+    for (const m of [a, b, c]) assert.deepEqual(liveIn(m.exportDir), asked.slice().sort(), `${m.name} keeps every memory`);
     assert.deepEqual(liveOnRemote(world, 'after-rewind'), asked.slice().sort(), 'the remote has them all again');
   });
 
@@ -276,14 +277,18 @@ describe('the person\'s own git work and our interrupted work', () => {
     const b = world.machine('stage-b');
     capture(b, 'jackal');
     syncOk(b);
-    capture(a, 'kiwi'); // diverged: a must replay onto b's push
-    writeFileSync(join(a.repo, 'staged.txt'), 'staged\n');
-    git(a.repo, 'add', 'staged.txt');
-    writeFileSync(join(a.repo, '.gitignore'), `${readFileSync(join(a.repo, '.gitignore'), 'utf8')}# an unstaged edit\n`);
+    writeFileSync(join(a.repo, 'notes.txt'), 'first\n');
+    git(a.repo, 'add', 'notes.txt');
+    git(a.repo, 'commit', '-q', '-m', 'notes of mine');
+    capture(a, 'kiwi', false); // diverged: a must replay onto b's push
+    writeFileSync(join(a.repo, '.gitignore'), `${readFileSync(join(a.repo, '.gitignore'), 'utf8')}# a staged edit\n`);
+    git(a.repo, 'add', '.gitignore');
+    writeFileSync(join(a.repo, 'notes.txt'), 'first\nsecond, not staged\n');
     const before = git(a.repo, 'status', '--porcelain', '--untracked-files=no');
+    assert.equal(before, 'M  .gitignore\n M notes.txt');
     syncOk(a);
     assert.equal(git(a.repo, 'status', '--porcelain', '--untracked-files=no'), before);
-    assert.equal(git(a.repo, 'diff', '--cached', '--name-only'), 'staged.txt');
+    assert.equal(git(a.repo, 'diff', '--cached', '--name-only'), '.gitignore');
     assert.ok(liveIn(a.exportDir).some((q) => q.includes('jackal')), 'pulled');
   });
 
