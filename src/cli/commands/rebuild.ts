@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { captureLockFor } from '../../hooks/locks.js';
+import { runtimeOf } from '../hook-runtime.js';
 import { loadEmbedder } from '../../embed/embedder.js';
 import { embedPending } from '../../maintain/embed-pending.js';
 import { openCache, type RebuildResult } from '../../store/cache.js';
@@ -28,14 +30,19 @@ async function rebuild(ctx: Context, opts: { full?: boolean; withModel?: boolean
     try {
       const embedder = await loadEmbedder(ctx.embedderConfig());
       const ebar = progressBar('embedding');
-      const r = await embedPending({
-        store,
-        embedder,
-        exportDir: ctx.config.general.export_dir,
-        machine: ctx.config.general.machine_name,
-        now: ctx.io.now,
-        progress: ebar.update,
-      });
+      // It appends to this machine's month file: under the repository lock, like every writer
+      // (and not during the person's own rebase).
+      const { lock } = await captureLockFor(runtimeOf(ctx, { quiet: true }));
+      const r = await lock(() =>
+        embedPending({
+          store,
+          embedder,
+          exportDir: ctx.config.general.export_dir,
+          machine: ctx.config.general.machine_name,
+          now: ctx.io.now,
+          progress: ebar.update,
+        }),
+      );
       ebar.done();
       embedded = r.embedded;
       store.close();
