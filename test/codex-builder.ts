@@ -74,3 +74,52 @@ export function legacyTurn(r: Rollout, prompt: string, final: string): void {
 export function text(r: Rollout): string {
   return `${r.lines.join('\n')}\n`;
 }
+
+/**
+ * A rollout as the desktop app (originator codex_work_desktop) and 0.146+ CLIs write it: a
+ * `world_state` record, `session_id` in session_meta, a top-level `ordinal` on every record,
+ * prompts only as a user message item and an `item_completed` UserMessage (no
+ * `event_msg.user_message`), answers as `item_completed` AgentMessage, usage records.
+ */
+export function desktopRollout(id = uid(), cwd = '/home/u/app'): Rollout {
+  const r: Rollout = { lines: [], id, cwd, clock: Date.parse('2026-11-02T08:00:00.000Z') };
+  r.lines.push(JSON.stringify({ timestamp: new Date(r.clock).toISOString(), type: 'world_state', ordinal: 0, payload: { cwd, git: { branch: 'main' } } }));
+  ordinalLine(r, 'session_meta', {
+    session_id: id, timestamp: new Date(r.clock).toISOString(), cwd, originator: 'codex_work_desktop', cli_version: '0.152.0', source: 'vscode',
+    thread_source: 'user', history_mode: 'full',
+  });
+  return r;
+}
+
+function ordinalLine(r: Rollout, type: string, payload: Record<string, unknown>): void {
+  r.clock += 1000;
+  r.lines.push(JSON.stringify({ timestamp: new Date(r.clock).toISOString(), type, ordinal: r.lines.length, payload }));
+}
+
+export function desktopTurn(r: Rollout, prompt: string, final: string, opts: { turnId?: boolean; commentary?: string } = {}): string | undefined {
+  const turnId = opts.turnId === false ? undefined : uid();
+  ordinalLine(r, 'event_msg', { type: 'task_started', ...(turnId ? { turn_id: turnId } : {}), model_context_window: 258400 });
+  ordinalLine(r, 'event_msg', { type: 'thread_settings_applied', model: 'gpt-x', approval_policy: 'on-request' });
+  ordinalLine(r, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `# AGENTS.md instructions for ${r.cwd}\n\n<INSTRUCTIONS>\nUse pnpm.\n</INSTRUCTIONS>` }] });
+  ordinalLine(r, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: `<environment_context>\n  <cwd>${r.cwd}</cwd>\n</environment_context>` }] });
+  // Context the app injects as a user message in a form no older rollout had: only the
+  // UserMessage items say which user message a person wrote.
+  ordinalLine(r, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<app_context>\n  <surface>desktop</surface>\n  <open_files>src/app.ts</open_files>\n</app_context>' }] });
+  const preamble = `# Context from my IDE setup:\n\n## Open tabs:\n- src/app.ts\n\n## My request for Codex:\n${prompt}`;
+  ordinalLine(r, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: preamble }] });
+  ordinalLine(r, 'event_msg', { type: 'item_completed', thread_id: r.id, ...(turnId ? { turn_id: turnId } : {}), item: { type: 'UserMessage', id: uid(), content: [{ type: 'text', text: preamble }] } });
+  ordinalLine(r, 'response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: 'thinking' }] });
+  ordinalLine(r, 'event_msg', { type: 'item_completed', thread_id: r.id, ...(turnId ? { turn_id: turnId } : {}), item: { type: 'Reasoning', id: uid(), summary_text: ['thinking'] } });
+  if (opts.commentary) ordinalLine(r, 'event_msg', { type: 'item_completed', thread_id: r.id, item: { type: 'AgentMessage', id: uid(), content: [{ type: 'Text', text: opts.commentary }], phase: 'commentary' } });
+  ordinalLine(r, 'response_item', { type: 'tool_search_call', id: uid(), query: 'files' });
+  ordinalLine(r, 'response_item', { type: 'ghost_snapshot', ghost_commit: { id: 'abc' } });
+  ordinalLine(r, 'event_msg', { type: 'item_completed', thread_id: r.id, ...(turnId ? { turn_id: turnId } : {}), item: { type: 'AgentMessage', id: uid(), content: [{ type: 'Text', text: final }], phase: 'final_answer' } });
+  ordinalLine(r, 'event_msg', { type: 'task_complete', ...(turnId ? { turn_id: turnId } : {}), last_agent_message: final });
+  ordinalLine(r, 'token_usage_record', { input_tokens: 10, output_tokens: 5 });
+  return turnId;
+}
+
+/** Any record, at the next ordinal. */
+export function record(r: Rollout, type: string, payload: Record<string, unknown>): void {
+  ordinalLine(r, type, payload);
+}

@@ -10,8 +10,17 @@ import { looksLikeCodexRollout, parseCodexRollout } from './codex/rollout.js';
 export type TranscriptSource = 'claude-code' | 'codex';
 
 export function sourceOf(text: string): TranscriptSource {
-  const nl = text.indexOf('\n');
-  return looksLikeCodexRollout(nl < 0 ? text : text.slice(0, nl)) ? 'codex' : 'claude-code';
+  // Codex opens with session_meta; newer rollouts may put a world_state record first, so
+  // the first few lines are asked (a Claude Code transcript never holds a session_meta).
+  let start = 0;
+  for (let i = 0; i < 5 && start < text.length; i++) {
+    const nl = text.indexOf('\n', start);
+    const line = nl < 0 ? text.slice(start) : text.slice(start, nl);
+    if (looksLikeCodexRollout(line)) return 'codex';
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  return 'claude-code';
 }
 
 export function parseAnyTranscript(text: string, limits: CaptureLimits, clean: (s: string) => string): ParsedTranscript & { source: TranscriptSource } {

@@ -50,6 +50,19 @@ export interface ParsedTranscript {
   duplicates: number;
   sessionId?: string;
   cwd?: string;
+  /**
+   * Entry shapes the parser does not know by name (`type` or `type/subtype`), counted, with
+   * the agent version that wrote them: format drift made visible before memories go missing.
+   */
+  unknownShapes?: Record<string, number>;
+  /** The agent's version as the transcript says (Claude Code `version`, Codex `cli_version`). */
+  agentVersion?: string;
+}
+
+/** Count one shape the parser does not know. */
+export function countUnknown(out: ParsedTranscript, shape: string): void {
+  out.unknownShapes ??= {};
+  out.unknownShapes[shape] = (out.unknownShapes[shape] ?? 0) + 1;
 }
 
 export function cutQuestion(text: string, max: number): string {

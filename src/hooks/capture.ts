@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { turnToRecord, type CaptureLimits } from '../capture/turn.js';
 import { parseAnyTranscript } from '../agents/transcripts.js';
+import type { TranscriptShapes } from '../capture/shapes.js';
 import { projectFor } from '../capture/project.js';
 import type { Config } from '../config/schema.js';
 import { documentText, type Embedder } from '../embed/embedder.js';
@@ -35,6 +36,8 @@ export interface CaptureDeps {
   log: Logger;
   progress?: (done: number, total: number) => void;
   embedProgress?: (done: number, total: number) => void;
+  /** Told, per transcript, which shapes its parser did not know (undefined: none). */
+  onShapes?: (transcript: string, shapes: TranscriptShapes | undefined) => void;
 }
 
 export interface CaptureOutcome {
@@ -55,12 +58,14 @@ export interface CaptureOutcome {
   excludedSessions: number;
   files: string[];
   problems: string[];
+  /** Transcript shapes the parsers did not recognise, one entry per transcript that had any. */
+  unknownShapes: TranscriptShapes[];
 }
 
 export function emptyOutcome(): CaptureOutcome {
   return {
     transcripts: 0, turns: 0, added: 0, updated: 0, unchanged: 0, forgotten: 0, excluded: 0, badLines: 0,
-    embedded: 0, pending: 0, redactions: 0, redactionsByKind: {}, excludedSessions: 0, files: [], problems: [],
+    embedded: 0, pending: 0, redactions: 0, redactionsByKind: {}, excludedSessions: 0, files: [], problems: [], unknownShapes: [],
   };
 }
 
@@ -95,6 +100,9 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     out.transcripts++;
     // Privacy first, on the whole text: cutting comes after (a key at the limit leaves no prefix).
     const parsed = parseAnyTranscript(text, limitsOf(config), (s) => cleanText(s, config.privacy.redact).text);
+    const shapes = parsed.unknownShapes ? { agent: parsed.source === 'codex' ? 'Codex' : 'Claude Code', ...(parsed.agentVersion ? { version: parsed.agentVersion } : {}), unknown: parsed.unknownShapes, at: nowIso } : undefined;
+    if (shapes) out.unknownShapes.push(shapes);
+    deps.onShapes?.(ref.path, shapes);
     out.badLines += parsed.badLines + parsed.oversizeLines;
     if (parsed.oversizeLines > 0) out.problems.push(`${parsed.oversizeLines} transcript line(s) over 4 MB skipped in ${ref.path} (a pasted dump or a huge tool output; nothing a person typed is that long)`);
     const cwd = ref.cwd ?? parsed.cwd;

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { addPrivacyStats, describeRedactions } from '../privacy/stats.js';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { openCache } from '../store/cache.js';
+import { describeShapes, recordShapes } from '../capture/shapes.js';
 import { updateSyncState } from '../sync/state.js';
 import { captureTranscripts, emptyOutcome, type CaptureOutcome, type TranscriptRef } from './capture.js';
 import { describeForeign, withMemoryRepo } from './locks.js';
@@ -40,6 +41,13 @@ export async function captureLocked(rt: Runtime, refs: TranscriptRef[], opts: Ca
     capture = await captureTranscripts(
       {
         config: rt.config, store, now: rt.now, loadEmbedder: opts.loadEmbedder ?? lazyEmbedder(rt.embedderConfig()), log: rt.log,
+        onShapes: (path, shapes) => {
+          try {
+            recordShapes(rt.config.baseDir, path, shapes);
+          } catch {
+            /* a tally only */
+          }
+        },
         ...(opts.progress ? { progress: opts.progress } : {}),
         ...(opts.embedProgress ? { embedProgress: opts.embedProgress } : {}),
       },
@@ -49,6 +57,7 @@ export async function captureLocked(rt: Runtime, refs: TranscriptRef[], opts: Ca
     store.close();
   }
   for (const p of capture.problems) rt.log.warn(p);
+  if (capture.unknownShapes.length > 0) rt.log.warn(`transcript shapes not recognised: ${describeShapes(capture.unknownShapes)} — nothing was lost; if memories seem to be missing, report these`);
   try {
     addPrivacyStats(rt.config.baseDir, rt.now(), { redactions: capture.redactionsByKind, excludedSessions: capture.excludedSessions });
   } catch {

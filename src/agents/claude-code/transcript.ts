@@ -6,13 +6,20 @@
  * sharing `message.id`; tool results come back as `user` entries; slash commands, hook
  * output and interruptions are `user` entries too; resumed sessions copy earlier entries.
  */
-import { cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
+import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
 
 type Block = { type?: string; text?: string; name?: string; input?: Record<string, unknown> };
 
 interface Entry {
   type?: string;
+  subtype?: string;
+  version?: string;
   uuid?: string;
+  /** 2.1.123+: a forked session's copy of another session's entry. */
+  forkedFrom?: { sessionId?: string; messageUuid?: string };
+  /** The reply to a failed API call (a 401, an overload): text Claude Code wrote, not the model. */
+  isApiErrorMessage?: boolean;
+  attachment?: { type?: string };
   sessionId?: string;
   timestamp?: string;
   cwd?: string;
@@ -20,7 +27,34 @@ interface Entry {
   isMeta?: boolean;
   isSidechain?: boolean;
   isCompactSummary?: boolean;
-  message?: { id?: string; role?: string; content?: string | Block[] };
+  message?: { id?: string; role?: string; model?: string; content?: string | Block[] };
+}
+
+/**
+ * Every entry shape seen in real transcripts (2.0.76–2.1.139), handled on purpose: user and
+ * assistant carry the conversation; everything else is ignored by design — harness state
+ * (`progress`, `file-history-snapshot`, `queue-operation`, `permission-mode`), resume and
+ * title metadata (`summary`, `last-prompt` and its `leafUuid`, `custom-title`, `ai-title`,
+ * `pr-link`), and context the harness injects (`attachment`). `system` entries never reach
+ * the model as a request: `local_command` is a built-in command such as /mcp or /model.
+ * Anything else is counted, never fatal.
+ */
+const KNOWN_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'permission-mode', 'last-prompt', 'pr-link', 'custom-title', 'ai-title', 'tag', 'agent-name']);
+const KNOWN_SYSTEM = new Set(['local_command', 'turn_duration', 'stop_hook_summary', 'compact_boundary', 'microcompact_boundary', 'api_error', 'informational', 'away_summary']);
+const KNOWN_ATTACHMENTS = new Set([
+  'task_reminder', 'plan_mode_exit', 'plan_mode', 'deferred_tools_delta', 'skill_listing', 'mcp_instructions_delta', 'hook_success', 'hook_additional_context', 'hook_system_message',
+  'hook_non_blocking_error', 'hook_blocking_error', 'todo_reminder', 'critical_system_reminder', 'edited_text_file', 'new_file', 'file', 'directory', 'selected_lines_in_ide', 'opened_file_in_ide', 'queued_command', 'date_change', 'nested_memory', 'invoked_skills',
+]);
+
+/** Claude Code's own text in an assistant entry: an API error shown as a reply, "No response requested." after an interrupt. */
+function isSynthetic(e: Entry): boolean {
+  return e.isApiErrorMessage === true || e.message?.model === '<synthetic>';
+}
+
+function noteShape(out: ParsedTranscript, e: Entry): void {
+  if (!e.type || !KNOWN_TYPES.has(e.type)) countUnknown(out, e.type ?? '(no type)');
+  else if (e.type === 'system' && e.subtype && !KNOWN_SYSTEM.has(e.subtype)) countUnknown(out, `system/${e.subtype}`);
+  else if (e.type === 'attachment' && e.attachment?.type && !KNOWN_ATTACHMENTS.has(e.attachment.type)) countUnknown(out, `attachment/${e.attachment.type}`);
 }
 
 const WRAPPER_TAGS = ['command-name', 'command-message', 'command-args', 'local-command-stdout', 'local-command-stderr', 'local-command-caveat', 'system-reminder'];
@@ -117,6 +151,8 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
       out.badLines++;
       continue;
     }
+    noteShape(out, e);
+    if (typeof e.version === 'string') out.agentVersion = e.version;
     if (e.type !== 'user' && e.type !== 'assistant') continue;
     if (e.uuid) {
       if (seen.has(e.uuid)) {
@@ -138,11 +174,16 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
       }
       close();
       if (!e.uuid) continue;
-      open = { prompt: e as Entry & { uuid: string }, question: q, blocks: [], files: [], tools: [] };
+      // A fork's copy of an earlier prompt is that prompt: its memory is the one it came from.
+      const uuid = e.forkedFrom?.messageUuid ?? e.uuid;
+      open = { prompt: { ...e, uuid } as Entry & { uuid: string }, question: q, blocks: [], files: [], tools: [] };
       continue;
     }
 
     if (!open) continue;
+    // Text Claude Code wrote itself is never an answer: a request whose only reply is an API
+    // error keeps no memory (it is usually sent again), an interrupted one keeps its real text.
+    if (isSynthetic(e)) continue;
     const content = e.message?.content;
     if (!Array.isArray(content)) continue;
     for (const b of content) {

@@ -11,13 +11,35 @@
  * user `response_item`s. So prompts come from `user_message` events; a rollout without any
  * (older versions) falls back to user `response_item`s minus the injected blocks.
  */
-import { cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
+import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
 
 interface Line {
   timestamp?: string;
   type?: string;
+  /** 0.146+: the record's own position in the rollout. */
+  ordinal?: number;
   payload?: Record<string, unknown> & { type?: string };
 }
+
+/**
+ * Every record shape seen in rollouts (0.125–0.155), handled on purpose; the rest is counted.
+ * Prompts come from `event_msg.user_message`, else (the desktop app, newer CLIs) from
+ * `event_msg.item_completed` with a `UserMessage` item, else from user `response_item`s minus
+ * injected blocks. Answers: assistant messages, `item_completed` `AgentMessage`, and
+ * `task_complete`'s last message. Everything else is state, usage or tool traffic.
+ */
+const KNOWN_TOP = new Set(['session_meta', 'turn_context', 'event_msg', 'response_item', 'compacted', 'world_state', 'token_usage_record']);
+const KNOWN_EVENTS = new Set([
+  'task_started', 'task_complete', 'turn_aborted', 'user_message', 'agent_message', 'agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break', 'token_count',
+  'exec_command_begin', 'exec_command_end', 'exec_command_output_delta', 'patch_apply_begin', 'patch_apply_end', 'web_search_begin', 'web_search_end', 'mcp_tool_call_begin', 'mcp_tool_call_end',
+  'item_started', 'item_completed', 'thread_settings_applied', 'entered_review_mode', 'exited_review_mode', 'guardian_assessment', 'thread_goal_updated', 'collab_agent_spawn_begin', 'collab_agent_spawn_end',
+  'context_compacted', 'plan_update', 'turn_diff', 'background_event', 'stream_error', 'error', 'warning', 'view_image_tool_call', 'list_custom_prompts_response', 'session_configured', 'shutdown_complete',
+  'undo_started', 'undo_completed', 'get_history_entry_response', 'mcp_list_tools_response', 'deprecation_notice', 'thread_name_updated', 'raw_response_item', 'image_generation_end',
+]);
+const KNOWN_ITEMS = new Set([
+  'message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'web_search_call', 'tool_search_call', 'tool_search_call_output',
+  'ghost_snapshot', 'image_generation_call', 'compaction', 'compaction_summary', 'other',
+]);
 
 /** Blocks Codex injects as user messages: never what the person typed. */
 const INJECTED = [/^<environment_context>/, /^<user_instructions>/, /^# AGENTS\.md instructions/, /^<INSTRUCTIONS>/, /^<user_shell_command>/, /^<turn_aborted>/];
@@ -37,6 +59,15 @@ export function codexPromptText(raw: string): string | undefined {
   const m = REQUEST_MARK.exec(t);
   if (m) t = t.slice(m.index + m[0].length).trim();
   return t.length > 0 ? t : undefined;
+}
+
+/** The text of a turn item's content: `[{type:"text"|"Text", text}]` (user input or agent message). */
+function itemText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b): b is { type: string; text: string } => typeof b === 'object' && b !== null && /^text$/i.test(String((b as { type?: unknown }).type)) && typeof (b as { text?: unknown }).text === 'string')
+    .map((b) => b.text)
+    .join('\n\n');
 }
 
 function str(v: unknown): string | undefined {
@@ -87,7 +118,17 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
       out.badLines++;
     }
   }
+  const isItem = (l: Line, kind: string) => l.type === 'event_msg' && l.payload?.type === 'item_completed' && (l.payload.item as { type?: unknown } | undefined)?.type === kind;
   const fromEvents = lines.some((l) => l.type === 'event_msg' && l.payload?.type === 'user_message');
+  // The desktop app (originator codex_work_desktop) and newer CLIs write no user_message
+  // event: their prompts are UserMessage items, which Codex never makes of injected context.
+  const fromItems = !fromEvents && lines.some((l) => isItem(l, 'UserMessage'));
+  for (const l of lines) {
+    const t = l.payload?.type;
+    if (!l.type || !KNOWN_TOP.has(l.type)) countUnknown(out, l.type ?? '(no type)');
+    else if (l.type === 'event_msg' && t && !KNOWN_EVENTS.has(t)) countUnknown(out, `event_msg/${t}`);
+    else if (l.type === 'response_item' && t && !KNOWN_ITEMS.has(t)) countUnknown(out, `response_item/${t}`);
+  }
   let gitBranch: string | undefined;
   let turnId: string | undefined;
   let turnUsed = false;
@@ -129,7 +170,8 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
   for (const l of lines) {
     const p = l.payload ?? {};
     if (l.type === 'session_meta') {
-      out.sessionId ??= str(p.id);
+      out.sessionId ??= str(p.id) ?? str(p.session_id);
+      out.agentVersion ??= str(p.cli_version);
       cwd ??= str(p.cwd);
       out.cwd ??= cwd;
       const git = p.git as { branch?: unknown } | undefined;
@@ -151,6 +193,18 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
         turnUsed = false;
       } else if (p.type === 'user_message' && fromEvents) {
         prompt = str(p.message);
+      } else if (p.type === 'item_completed') {
+        const item = (p.item ?? {}) as { type?: unknown; content?: unknown };
+        if (item.type === 'UserMessage' && fromItems) {
+          prompt = itemText(item.content);
+          if (str(p.turn_id) && str(p.turn_id) !== turnId) {
+            turnId = str(p.turn_id);
+            turnUsed = false;
+          }
+        } else if (item.type === 'AgentMessage' && open) {
+          const t = itemText(item.content).trim();
+          if (t.length > 0) open.last = t;
+        }
       } else if (p.type === 'task_complete' && open) {
         const last = str(p.last_agent_message);
         if (last && last.trim().length > 0) open.last = last.trim();
@@ -163,7 +217,7 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
         for (const c of parsed) addFile(str(c?.path));
       }
     } else if (l.type === 'response_item') {
-      if (p.type === 'message' && p.role === 'user' && !fromEvents) {
+      if (p.type === 'message' && p.role === 'user' && !fromEvents && !fromItems) {
         prompt = messageText(p.content, 'input_text');
       } else if (p.type === 'message' && p.role === 'assistant' && open) {
         const t = messageText(p.content, 'output_text').trim();
@@ -188,8 +242,9 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
     }
     close();
     ordinal++;
-    // The turn's id when Codex wrote one (0.12x), else the prompt's ordinal in the session.
-    const key = turnId && !turnUsed ? turnId : `${out.sessionId ?? 'unknown'}#${ordinal}`;
+    // The turn's id when Codex wrote one (0.12x), else the rollout's own ordinal of the
+    // prompt's record (0.146+), else the prompt's ordinal in the session.
+    const key = turnId && !turnUsed ? turnId : `${out.sessionId ?? 'unknown'}#${typeof l.ordinal === 'number' ? l.ordinal : ordinal}`;
     turnUsed = true;
     const ts = l.timestamp && !Number.isNaN(Date.parse(l.timestamp)) ? l.timestamp : '';
     open = { key, timestamp: ts, question: q, answers: [], files: [], tools: [], ...(cwd ? { cwd } : {}) };

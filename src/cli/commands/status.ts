@@ -6,6 +6,7 @@ import { INIT_HINT, memoryRemote, sharedNameNotice } from '../../hooks/sync-run.
 import { countRejects } from '../../maintain/monthly-merge.js';
 import { readSyncState } from '../../sync/state.js';
 import { describeRedactions, readPrivacyStats } from '../../privacy/stats.js';
+import { describeShapes, readShapes } from '../../capture/shapes.js';
 import { runtimeOf } from '../hook-runtime.js';
 import { dbBytes, openCache } from '../../store/cache.js';
 import { aheadBehind, exportIsDirty, findRepo } from '../../sync/git.js';
@@ -72,6 +73,7 @@ export async function statusFacts(ctx: Context) {
     unpushed_commits: ab?.ahead ?? null,
     rejected_lines: countRejects(ctx.config.general.export_dir),
     privacy: readPrivacyStats(ctx.config.baseDir) ?? null,
+    unknown_transcript_shapes: describeShapes(Object.values(readShapes(ctx.config.baseDir))) || null,
     sync,
     ...(c.oldest ? { oldest: c.oldest } : {}),
     ...(c.newest ? { newest: c.newest } : {}),
@@ -94,6 +96,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     `cache         ${out.db_path} — ${formatBytes(out.db_bytes)}`,
     `git           ${out.repository ?? 'export folder not in a git repository (memories stay on this machine)'}`,
     ...syncLines(out.repository !== null, sync, ctx.config.general.machine_name),
+    ...(out.unknown_transcript_shapes ? [`formats       transcript shapes not recognised: ${out.unknown_transcript_shapes} (nothing lost; report them if memories seem to be missing)`] : []),
     `withheld      ${out.privacy ? `${describeRedactions(out.privacy.redactions) || 'no redactions'}; ${out.privacy.excluded_sessions} excluded sessions (since ${out.privacy.since.slice(0, 10)})` : 'nothing redacted or excluded yet'}`,
     ...(out.rejected_lines > 0 ? [`rejects       ${out.rejected_lines} unreadable lines kept verbatim in export/archive/*.rejects.jsonl (a later version may recover them)`] : []),
     `config        ${out.config.join(', ') || 'defaults only'}`,
