@@ -54,6 +54,11 @@ export interface SearchFilters {
   untilMs?: number;
   /** Which agent: claude-code (also memories from before sources were recorded), codex, note. */
   source?: string;
+  /**
+   * Leave out this session's memories (the session in progress: the agent already has its
+   * turns). Applied in the keyword query, before any limit; vector KNN does not know it.
+   */
+  notSession?: string;
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';

@@ -109,3 +109,46 @@ describe('memory mcp (stdio, SDK client)', () => {
     elsewhere.cleanup();
   });
 });
+
+describe('memory mcp in an excluded project\'s folder', () => {
+  it('searches, shows and remembers nothing there, and says why; the same server elsewhere works', async () => {
+    const w = makeWorld({ extra: '[privacy]\nexclude_projects = ["client-*"]' });
+    const elsewhere = tempDir();
+    try {
+      writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
+        rec({ id: 'bbbb2222cccc3333dddd4444eeee5555', project: 'shop', question: 'Which payment provider did we pick for the shop?', answer: 'The one with local card schemes; the contract renews yearly.' }),
+      ]);
+      const connect = async (folder: string) => {
+        const cwd = join(elsewhere.dir, folder);
+        mkdirSync(cwd, { recursive: true });
+        const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--config', w.config, 'mcp'], cwd, env: { ...process.env, MEMORY_CONFIG: '' } as Record<string, string>, stderr: 'pipe' });
+        const client = new Client({ name: 'test', version: '1.0.0' });
+        await client.connect(transport);
+        return client;
+      };
+      const inside = await connect('client-acme');
+      try {
+        for (const [name, args] of [['memory_search', { query: 'payment provider', mode: 'keyword' }], ['memory_show', { id: 'bbbb2222cccc' }], ['memory_remember', { text: 'Remember: the acme deploy key lives in the vault' }]] as const) {
+          const r = (await inside.callTool({ name, arguments: args })) as Result;
+          assert.equal(r.isError, true, name);
+          assert.match(r.content[0]!.text, /memory is off in this folder: project "client-acme" is excluded/, name);
+        }
+      } finally {
+        await inside.close();
+      }
+      const ids = (JSON.parse(runCli(['-c', w.config, 'search', '--json', '--mode', 'keyword', 'acme deploy key vault']).stdout) as { hits: unknown[] }).hits;
+      assert.deepEqual(ids, [], 'nothing was remembered');
+      const outside = await connect('shop');
+      try {
+        const r = (await outside.callTool({ name: 'memory_search', arguments: { query: 'payment provider', mode: 'keyword' } })) as Result;
+        assert.ok(!r.isError, r.content[0]?.text);
+        assert.match(r.content[0]!.text, /bbbb2222cccc3333dddd4444eeee5555/);
+      } finally {
+        await outside.close();
+      }
+    } finally {
+      w.cleanup();
+      elsewhere.cleanup();
+    }
+  });
+});

@@ -170,3 +170,35 @@ describe('the recall hook stays light', () => {
     }
   });
 });
+
+describe('recall in a long session', () => {
+  it('60 turns of today\'s session on one topic neither crowd out nor make common the earlier session\'s decision', () => {
+    const w = makeWorld();
+    try {
+      const earlier = rec({ id: 'mem-decision', project: 'api', session_id: 's-last-week', question: 'Which retry policy do we use for the webhook sender after the outage?', answer: 'Exponential backoff with jitter from 2 s, capped at 10 minutes, then the dead-letter queue; idempotency keys make retries safe.' });
+      const today = Array.from({ length: 60 }, (_, i) =>
+        rec({ id: `mem-today-${i}`, project: 'api', session_id: 's-today', question: `Webhook sender retry backoff step ${i}: tune the jitter and dead-letter queue handling`, answer: `Adjusted the webhook retry backoff jitter for case ${i}; dead-letter queue handling unchanged, idempotency keys kept.` }),
+      );
+      const noise = Array.from({ length: 30 }, (_, i) => rec({ id: `mem-other-${i}`, project: 'web', session_id: `s-o${i}`, question: `Layout question ${i} about the checkout grid`, answer: `The checkout grid uses flex in case ${i}.` }));
+      writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [earlier, ...today, ...noise]);
+      assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
+      const ask = 'what retry backoff and dead-letter queue policy did we decide for the webhook sender?';
+      const r = runCli(['--config', w.config, 'recall'], { input: JSON.stringify({ session_id: 's-today', transcript_path: '/tmp/t.jsonl', cwd: '/nowhere/api', hook_event_name: 'UserPromptSubmit', prompt: ask }) });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(r.stdout.length > 0, 'something is recalled');
+      const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      assert.match(ctx, /id mem-decision\n/, 'the earlier session\'s decision');
+      assert.ok(!ctx.includes('mem-today-'), 'never the session in progress');
+      // The same store seen from another session: today's turns are ordinary memories then.
+      const { store } = openCache({ dbPath: join(w.dir, '.cache', 'memory.db'), exportDir: w.exportDir, model: 'tiny-model', dim: 0 });
+      try {
+        const other = recall(store, { prompt: ask, sessionId: 's-tomorrow', maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: 0 });
+        assert.ok(other.length > 0);
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.cleanup();
+    }
+  });
+});

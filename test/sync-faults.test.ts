@@ -427,3 +427,24 @@ describe('a repository lock held for minutes', () => {
     }
   });
 });
+
+describe('reads never write', () => {
+  let world: GitWorld;
+  before(() => (world = gitWorld()));
+  after(() => world.cleanup());
+
+  it('status (the viewer\'s overview) changes neither config.local.toml nor the git remote; sync, a writer, does', () => {
+    const m = world.machine('reader');
+    capture(m, 'urial');
+    git(m.repo, 'remote', 'set-url', 'memory', join(world.root, 'somewhere-else.git'));
+    const local = join(m.home, 'config.local.toml');
+    const before = existsSync(local) ? readFileSync(local, 'utf8') : undefined;
+    const st = m.cli(['status', '--json']);
+    assert.equal(st.code, 0, st.stderr);
+    assert.equal((JSON.parse(st.stdout) as { sync: { memory_remote: { url: string } } }).sync.memory_remote.url, world.remote, 'status reports what the config says');
+    assert.equal(git(m.repo, 'remote', 'get-url', 'memory'), join(world.root, 'somewhere-else.git'), 'the git remote untouched');
+    assert.equal(existsSync(local) ? readFileSync(local, 'utf8') : undefined, before, 'config.local.toml untouched');
+    syncOk(m);
+    assert.equal(git(m.repo, 'remote', 'get-url', 'memory'), world.remote, 'a writer points the git remote where the config says');
+  });
+});

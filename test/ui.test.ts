@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { CLI, makeWorld, runCli, writeJsonl, type World } from './helpers.js';
 import { VIEWER_MEMORIES } from './viewer-data.js';
@@ -132,6 +133,46 @@ describe('memory ui: the security rim (plain HTTP)', () => {
       ui.child.kill('SIGINT');
     });
     assert.equal(code, 0);
+  });
+});
+
+describe('memory ui: the token never leaves the person\'s session', () => {
+  it('the browser opener gets a 0600 redirect file, never the token in its arguments; the file goes when the viewer stops', async () => {
+    const w = world();
+    const bin = join(w.dir, 'bin');
+    mkdirSync(bin);
+    const argsLog = join(w.dir, 'opener-args.txt');
+    // A stand-in for xdg-open at the rim: it records its arguments (what `ps` would show).
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(argsLog)}\n`, { mode: 0o755 });
+    const child = spawn(process.execPath, [CLI, '--config', w.config, 'ui'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    try {
+      const first = await new Promise<string>((resolve) => {
+        let buf = '';
+        child.stdout?.on('data', (d: Buffer) => {
+          buf += d.toString();
+          if (buf.includes('\n')) resolve(buf.split('\n')[0] as string);
+        });
+      });
+      const token = /token=([A-Za-z0-9_-]+)/.exec(first)?.[1] as string;
+      const port = Number(/:(\d+)\//.exec(first)?.[1]);
+      const deadline = Date.now() + 10_000;
+      while (!existsSync(argsLog) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const args = readFileSync(argsLog, 'utf8').trim().split('\n');
+      assert.ok(!args.some((a) => a.includes(token)), `the token is in the opener's argv: ${args.join(' ')}`);
+      assert.equal(args.length, 1);
+      const page = fileURLToPath(args[0] as string);
+      assert.equal(statSync(page).mode & 0o777, 0o600);
+      assert.ok(readFileSync(page, 'utf8').includes(`http://127.0.0.1:${port}/?token=${token}`), 'the page sends the browser on');
+      // A URL token is only ever traded for the cookie at /: no other request accepts it.
+      assert.equal((await http(port, `/api/search?q=JPY&token=${token}`)).status, 401);
+      const exit = new Promise((r) => child.once('exit', r));
+      child.kill('SIGINT');
+      await exit;
+      assert.ok(!existsSync(page), 'the redirect file is removed when the viewer stops');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      w.cleanup();
+    }
   });
 });
 

@@ -3,7 +3,8 @@
  * hooks.json share the shape `{"hooks":{"<Event>":[{"matcher"?,"hooks":[{"type":"command",…}]}]}}`.
  * Pure merge functions plus the file I/O around them; each agent says which hooks it wants.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { writeKeepingMode } from '../config/paths.js';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 
@@ -81,10 +82,8 @@ export function writeWithBackup(path: string, text: string, now: Date): string |
     backup = `${path}.bak-${now.toISOString().replace(/[:.]/g, '-')}`;
     copyFileSync(path, backup);
   }
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  // Renamed over the original: a crash never leaves a half-written file.
-  renameSync(tmp, path);
+  // Renamed over the original (a crash never leaves a half-written file), with its mode.
+  writeKeepingMode(path, text);
   return backup;
 }
 

@@ -4,9 +4,9 @@
  * in `.cache/transcript-shapes.json` beside the config. A tally for the person, so format
  * drift in Claude Code or Codex is reported before memories go missing; never synced.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workDirFor } from '../config/paths.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, workDirFor } from '../config/paths.js';
 
 export interface TranscriptShapes {
   /** Agent name as shown ("Claude Code", "Codex"). */
@@ -42,10 +42,10 @@ export function recordShapes(baseDir: string, transcript: string, shapes: Transc
     all[transcript] = shapes;
   }
   const kept = Object.entries(all).sort((a, b) => (a[1].at < b[1].at ? 1 : -1)).slice(0, KEEP);
-  mkdirSync(workDirFor(baseDir), { recursive: true });
+  ensurePrivateDir(workDirFor(baseDir));
   const path = shapesPath(baseDir);
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(Object.fromEntries(kept), null, 2)}\n`);
+  writeFileSync(tmp, `${JSON.stringify(Object.fromEntries(kept), null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   renameSync(tmp, path);
 }
 

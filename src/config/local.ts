@@ -3,7 +3,8 @@
  * person wrote there: a key is replaced in place or added under its section; comments and
  * every other line stay byte-for-byte.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { writeKeepingMode } from './paths.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 
@@ -43,8 +44,6 @@ export function writeLocalKeys(baseDir: string, section: string, values: Record<
   let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Settings of this machine only (git-ignored). Written by memory-engine; edit freely.\n';
   for (const [k, v] of Object.entries(values)) text = setTomlKey(text, section, k, v);
   parseToml(text); // never leave a file that the next start cannot read
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  writeKeepingMode(file, text);
   return file;
 }

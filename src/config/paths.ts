@@ -2,6 +2,7 @@
  * Where the configuration lives, without reading it: the Stop hook needs only this (its
  * queue sits beside the config file), so it never loads the TOML parser.
  */
+import { chmodSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,4 +23,39 @@ export function configFileFor(configPath: string | undefined, env: NodeJS.Proces
  */
 export function workDirFor(baseDir: string): string {
   return join(baseDir, '.cache');
+}
+
+/** Files we create that hold conversations, tokens or settings: readable by this user only. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Replace a file atomically (temp file, rename) keeping its permissions: settings files that
+ * hold API keys are often 0600, and a temp file written with the umask's default would
+ * loosen them. A new file is 0600.
+ */
+export function writeKeepingMode(path: string, text: string): void {
+  let mode = PRIVATE_FILE_MODE;
+  try {
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    /* new file */
+  }
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text, { mode });
+  chmodSync(tmp, mode); // the umask applies to `mode` on create
+  renameSync(tmp, path);
+}
+
+/**
+ * A folder of ours that holds such files (`.cache/`, the queue): created `0700`, and
+ * tightened if an earlier version left it readable by others (on a shared host the umask's
+ * default lets every user read the cache and the queue).
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  } catch {
+    /* not ours to change (another owner): leave it */
+  }
 }

@@ -1,6 +1,7 @@
 /** Hook diagnostics: one line each to stderr and to a log file beside the cache. */
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../config/paths.js';
 
 export interface Logger {
   readonly path: string;
@@ -17,13 +18,13 @@ export function logPathFor(dbPath: string): string {
 export function fileLogger(path: string, opts: { stderr?: NodeJS.WritableStream; echoInfo?: boolean } = {}): Logger {
   const write = (level: string, message: string) => {
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      ensurePrivateDir(dirname(path));
       try {
         if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
       } catch {
         /* no log yet */
       }
-      appendFileSync(path, `${new Date().toISOString()} [${process.pid}] ${level} ${message.replace(/\n/g, ' ⏎ ')}\n`);
+      appendFileSync(path, `${new Date().toISOString()} [${process.pid}] ${level} ${message.replace(/\n/g, ' ⏎ ')}\n`, { mode: PRIVATE_FILE_MODE });
     } catch {
       /* logging must never break a hook */
     }

@@ -3,9 +3,9 @@
  * writes an entry and leaves; the one worker drains them. Light on purpose (node:fs only):
  * the hook that imports this runs after every turn of every session.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workDirFor } from '../config/paths.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, workDirFor } from '../config/paths.js';
 
 export interface QueueItem {
   transcript: string;
@@ -65,12 +65,12 @@ function readItem(path: string): QueueItem | undefined {
  * the entry; a flush or a push asked for earlier is kept.
  */
 export function enqueue(dir: string, item: QueueItem): void {
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const path = itemFile(dir, item.transcript);
   const prev = readItem(path);
   const merged: QueueItem = prev ? { ...prev, ...item, flush: prev.flush || item.flush, push: prev.push || item.push } : item;
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  writeFileSync(tmp, JSON.stringify(merged));
+  writeFileSync(tmp, JSON.stringify(merged), { mode: PRIVATE_FILE_MODE });
   renameSync(tmp, path);
 }
 

@@ -39,6 +39,15 @@ async function legacyOriginUrl(rt: Runtime, repo: Repo): Promise<string | undefi
   return mine ? url : undefined;
 }
 
+/**
+ * The remote memories go to as the configuration says, changing nothing: for reads (status,
+ * the viewer's overview), which must never write config.local.toml or touch git remotes.
+ */
+export async function configuredMemoryRemote(rt: Runtime, repo: Repo): Promise<MemoryRemote | undefined> {
+  const url = rt.config.sync.remote_url || (await legacyOriginUrl(rt, repo));
+  return url ? { name: rt.config.sync.remote, url } : undefined;
+}
+
 /** The remote memories go to, set up as a git remote; undefined until the user names one. */
 export async function memoryRemote(rt: Runtime, repo: Repo): Promise<MemoryRemote | undefined> {
   const { sync } = rt.config;

@@ -9,9 +9,9 @@ import { basename } from 'node:path';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { acquireLock, adoptLock, type Release } from '../export/lock.js';
-import { exportIsDirty } from '../sync/git.js';
+import { exportIsDirty, findRepo } from '../sync/git.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
-import { describeForeign, withMemoryRepo } from './locks.js';
+import { describeForeign, foreignStateOf, withMemoryRepo } from './locks.js';
 import { dequeue, queueDirFor, readQueue, workerLockFor } from './queue.js';
 import type { Runtime } from './runtime.js';
 import { captureLocked } from './session-end.js';
@@ -130,6 +130,7 @@ export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Prom
   for (let round = 0; round < 100; round++) {
     const release = tryLock(lockPath);
     if (!release) return;
+    let deferred = false;
     try {
       for (;;) {
         await quietQueue(queueDir, rt, deps.sleep);
@@ -141,7 +142,10 @@ export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Prom
           return;
         }
         flush = false;
-        if (r.commit === 'deferred') return; // the next session start or `memory sync` resumes
+        if (r.commit === 'deferred') {
+          deferred = true;
+          break;
+        }
         if (readQueue(queueDir).length > 0) continue;
         if (r.commit !== 'waiting') break;
         // Wait for the batch; a new Stop (a queue entry) is picked up within a second.
@@ -150,6 +154,14 @@ export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Prom
       }
     } finally {
       release();
+    }
+    if (deferred) {
+      // Held back by the person's git work. If it ended meanwhile, a session start that saw
+      // our lock started no worker of its own: look once more, now that the lock is free.
+      const repo = await findRepo(rt.config.general.export_dir);
+      if (!repo || foreignStateOf(repo) !== undefined || readQueue(queueDir).length === 0) return;
+      flush = true;
+      continue;
     }
     // A Stop that queued work after our last look and saw our lock did not start a worker.
     if (readQueue(queueDir).length === 0) return;

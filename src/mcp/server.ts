@@ -16,7 +16,7 @@ import { excerpt } from '../cli/render.js';
 import { lazyEmbedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rememberNote, rowsForIds } from '../hooks/edit-run.js';
-import { hideExcluded } from '../privacy/exclude.js';
+import { hideExcluded, isExcluded } from '../privacy/exclude.js';
 import { search } from '../search/search.js';
 import { openCache } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
@@ -66,6 +66,13 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
   const embedder = lazyEmbedder(ctx.embedderConfig());
   const embedQuery = async (q: string) => (await embedder()).embedQuery(q);
   const rt = () => runtimeOf(ctx, { quiet: true });
+  // The folder the agent runs the server in may be an excluded project: there memory is off,
+  // as it is for recall and session-start injection — nothing is searched, shown or kept.
+  const here = projectFor(ctx.io.cwd, ctx.config.general.project);
+  const off = isExcluded(ctx.config.privacy.exclude_projects, here, ctx.io.cwd);
+  const offHere = () => {
+    if (off) throw new UserError(`memory is off in this folder: project "${here}" is excluded by [privacy] exclude_projects`, 'nothing is searched, shown or remembered here; work in another folder to use memory');
+  };
 
   server.registerTool(
     'memory_search',
@@ -89,6 +96,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
     },
     (args) =>
       guarded(async () => {
+        offHere();
         const query = (optString('query', args.query) ?? optString('q', args.q) ?? '').trim();
         if (query.length === 0) throw new UserError('query is required', 'give the words to search for, e.g. {"query": "sqlite lock timeout"}');
         const mode = (optString('mode', args.mode) ?? 'hybrid') as SearchMode;
@@ -146,6 +154,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
     },
     (args) =>
       guarded(async () => {
+        offHere();
         const id = (optString('id', args.id) ?? '').trim();
         if (id.length === 0) throw new UserError('id is required', 'ids are printed by memory_search');
         const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
@@ -199,6 +208,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
     },
     (args) =>
       guarded(async () => {
+        offHere();
         const body = optString('text', args.text) ?? optString('note', args.note) ?? '';
         const project = optString('project', args.project) ?? projectFor(ctx.io.cwd, ctx.config.general.project);
         const res = await rememberNote(rt(), { text: body, project, cwd: ctx.io.cwd }, true);

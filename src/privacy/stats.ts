@@ -3,9 +3,9 @@
  * excluded projects. A small JSON file beside the config (`.cache/privacy-stats.json`):
  * a tally for the user, not a memory, so it is neither committed nor synced.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workDirFor } from '../config/paths.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, workDirFor } from '../config/paths.js';
 
 export interface PrivacyStats {
   since: string;
@@ -32,9 +32,9 @@ export function addPrivacyStats(baseDir: string, now: Date, add: { redactions: R
   for (const [k, n] of Object.entries(add.redactions)) s.redactions[k] = (s.redactions[k] ?? 0) + n;
   s.excluded_sessions += add.excludedSessions;
   const path = statsPath(baseDir);
-  mkdirSync(workDirFor(baseDir), { recursive: true });
+  ensurePrivateDir(workDirFor(baseDir));
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`);
+  writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   renameSync(tmp, path);
 }
 

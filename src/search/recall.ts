@@ -16,6 +16,7 @@
  * questions and ordinary coding requests: bench/QUALITY.md.
  */
 import type { MemoryRow, Store } from '../store/store.js';
+import type { SearchFilters } from '../types.js';
 import { buildKeywordQuery, toFts } from './query.js';
 
 export interface RecallOptions {
@@ -56,12 +57,14 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
   const q = buildKeywordQuery(opts.prompt);
   if (!q.match || q.terms.length === 0) return none;
   const db = store.db;
-  const n = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM memories WHERE deleted = 0').get()?.n ?? 0;
+  // The session in progress counts for nothing: not as a candidate, and not when judging how
+  // rare the prompt's words are (60 turns on today's topic must not make its words common).
+  const scope: SearchFilters = opts.sessionId ? { notSession: opts.sessionId } : {};
+  const n = store.countUnder(scope);
   if (n === 0) return none;
-  const count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?');
   const terms = q.terms.map((t) => {
     const match = toFts(t);
-    const df = count.get(match)?.n ?? 0;
+    const df = store.ftsCount(match, scope);
     return { match, df, weight: idf(n, df) };
   });
   const present = terms.filter((t) => t.df > 0);
@@ -69,16 +72,21 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
   const rare = idf(n, 1);
   if (present.length === 0 || total === 0) return none;
 
-  const ranked = store.fts(q.match, {}, (opts.candidates ?? 20) * 2);
-  const rows = store.rowsByRowid(ranked.map((r) => r.rowid));
+  // Filters before the limit: the session in progress inside the query; hidden memories (an
+  // excluded project, a glob over project and folder) by reading further until enough pass.
+  const want = opts.candidates ?? 20;
   const cands: MemoryRow[] = [];
-  for (const r of ranked) {
-    const row = rows.get(r.rowid);
-    if (!row || row.deleted) continue;
-    if (opts.sessionId && row.session_id === opts.sessionId) continue;
-    if (opts.hide?.(row)) continue;
-    cands.push(row);
-    if (cands.length >= (opts.candidates ?? 20)) break;
+  for (let limit = want * 2; ; limit *= 4) {
+    const ranked = store.fts(q.match, scope, limit);
+    const rows = store.rowsByRowid(ranked.map((r) => r.rowid));
+    cands.length = 0;
+    for (const r of ranked) {
+      const row = rows.get(r.rowid);
+      if (!row || row.deleted || opts.hide?.(row)) continue;
+      cands.push(row);
+      if (cands.length >= want) break;
+    }
+    if (cands.length >= want || ranked.length < limit || limit >= 20_000) break;
   }
   if (cands.length === 0) return none;
 

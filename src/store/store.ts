@@ -3,6 +3,7 @@
  * about it (schema, model, corruption) is answered by rebuilding it. Vectors arrive as
  * Float32Array; this module never loads the embedding model.
  */
+import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { packageRoot } from '../config/paths.js';
@@ -77,7 +78,28 @@ export function nativeModuleProblem(err: unknown): UserError | undefined {
   return new UserError(`the SQLite native module (better-sqlite3) ${what}`, `run: cd ${JSON.stringify(packageRoot())} && npm rebuild better-sqlite3`, 1);
 }
 
+/**
+ * The cache holds every conversation: its file is this user's only (0600), and SQLite gives
+ * its -wal and -shm files the database file's permissions. Earlier versions created it with
+ * the umask's default, so an existing one is tightened too.
+ */
+function makePrivate(path: string): void {
+  if (path === ':memory:' || path === '') return;
+  if (!existsSync(path)) {
+    closeSync(openSync(path, 'a', 0o600));
+    return;
+  }
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(p).mode & 0o077) !== 0) chmodSync(p, 0o600);
+    } catch {
+      /* absent, or not ours */
+    }
+  }
+}
+
 export function openDatabase(path: string, opts: { fast?: boolean } = {}): DB {
+  makePrivate(path);
   let db: DB;
   try {
     db = new Database(path);
@@ -407,7 +429,28 @@ export class Store {
       parts.push(f.source === 'claude-code' ? `(${alias}.source = ? OR ${alias}.source IS NULL)` : `${alias}.source = ?`);
       params.push(f.source);
     }
+    if (f.notSession !== undefined) {
+      parts.push(`(${alias}.session_id IS NULL OR ${alias}.session_id != ?)`);
+      params.push(f.notSession);
+    }
     return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+  }
+
+  /** Live memories under the filters. */
+  countUnder(f: SearchFilters): number {
+    const { sql, params } = this.filterSql(f, 'm');
+    return this.db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM memories m WHERE m.deleted = 0${sql}`).get(...params)?.n ?? 0;
+  }
+
+  /** Live memories under the filters that an FTS5 expression matches (a term's document frequency). */
+  ftsCount(match: string, f: SearchFilters): number {
+    const { sql, params } = this.filterSql(f, 'm');
+    if (sql.length === 0) return this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?').get(match)?.n ?? 0;
+    return (
+      this.db
+        .prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM memories_fts f JOIN memories m ON m.rowid = f.rowid WHERE f.memories_fts MATCH ? AND m.deleted = 0${sql}`)
+        .get(match, ...params)?.n ?? 0
+    );
   }
 
   /** Live memories under the filters, newest first (browsing without a query). */

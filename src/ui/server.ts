@@ -166,7 +166,9 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       setCookie(c, cookieName(), token, { httpOnly: true, sameSite: 'Strict', path: '/' });
       return c.redirect('/', 303);
     }
-    if (!sameToken(getCookie(c, cookieName()), token) && !sameToken(fromUrl, token)) {
+    // The URL's token is only ever traded for the cookie above: every other request needs the
+    // cookie (bound to this port by its name, HttpOnly, SameSite=Strict), never a URL token.
+    if (!sameToken(getCookie(c, cookieName()), token)) {
       return c.text('Refused: open the address `memory ui` printed (it carries this start\'s token).\n', 401);
     }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { listExportFiles } from '../../export/files.js';
 import { queueDirFor, readQueue } from '../../hooks/queue.js';
 import { describeForeign, foreignStateOf } from '../../hooks/locks.js';
-import { INIT_HINT, memoryRemote, sharedNameNotice } from '../../hooks/sync-run.js';
+import { configuredMemoryRemote, INIT_HINT, sharedNameNotice } from '../../hooks/sync-run.js';
 import { countRejects } from '../../maintain/monthly-merge.js';
 import { readSyncState } from '../../sync/state.js';
 import { describeRedactions, readPrivacyStats } from '../../privacy/stats.js';
@@ -30,7 +30,8 @@ export async function statusFacts(ctx: Context) {
   store.close();
   const files = listExportFiles(ctx.config.general.export_dir);
   const repo = await findRepo(ctx.config.general.export_dir);
-  const remote = repo ? await memoryRemote(runtimeOf(ctx, { quiet: true }), repo) : undefined;
+  // A read: what the configuration says, never a write to config.local.toml or git.
+  const remote = repo ? await configuredMemoryRemote(runtimeOf(ctx, { quiet: true }), repo) : undefined;
   // Local refs only (no network): as of the last pull or push.
   const ab = repo && remote ? await aheadBehind(repo, remote.name) : undefined;
   const state = repo ? readSyncState(repo.gitDir) : undefined;
