@@ -9,12 +9,12 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { makeContext, type IO } from '../src/cli/context.js';
-import { runtimeOf } from '../src/cli/hook-runtime.js';
+import { makeContext, type IO } from '../src/app/context.js';
+import { runtimeOf } from '../src/app/context.js';
 import { lazyEmbedder } from '../src/embed/embedder.js';
-import { queueDirFor, readQueue } from '../src/hooks/queue.js';
-import { recordStop } from '../src/hooks/stop.js';
-import { drainOnce } from '../src/hooks/worker.js';
+import { queueDirFor, readQueue } from '../src/app/queue.js';
+import { recordStop } from '../src/app/stop.js';
+import { drainOnce } from '../src/app/worker.js';
 import { conversation, CWD, git, gitObjectsKb, gitWorld, placeTranscript, type GitWorld } from './gitworld.js';
 import { CLI, TRACER } from './helpers.js';
 import { assistant, text, user } from './transcript-builder.js';

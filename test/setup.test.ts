@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { configFileFor } from '../src/config/paths.js';
 import { CLI, makeWorld, REPO, runCli, tempDir, TINY_MODEL } from './helpers.js';
@@ -164,5 +164,27 @@ describe('a first run that says what it is doing', () => {
       server.close();
       w.cleanup();
     }
+  });
+});
+
+describe('one application layer under every front end', () => {
+  it('nothing under src/app, src/ui or src/mcp imports from src/cli (statically or lazily)', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (p.endsWith('.ts')) {
+          const text = readFileSync(p, 'utf8');
+          for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)'([^']+)'/g)) {
+            const spec = m[1] as string;
+            if (spec.startsWith('.') && /(^|\/)cli\//.test(join(dirname(p), spec).replace(/\\/g, '/').replace(`${REPO.replace(/\\/g, '/')}/`, ''))) offenders.push(`${p.slice(REPO.length + 1)} → ${spec}`);
+          }
+        }
+      }
+    };
+    for (const d of ['app', 'ui', 'mcp']) walk(join(REPO, 'src', d));
+    assert.ok(existsSync(join(REPO, 'src', 'app', 'search-request.ts')), 'the walk reads the layer');
+    assert.deepEqual(offenders, []);
   });
 });

@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { liveRecords } from '../src/export/jsonl.js';
 import { readEntries } from '../src/export/read.js';
 import { processStart } from '../src/export/lock.js';
-import { enqueue, queueDirFor } from '../src/hooks/queue.js';
+import { enqueue, queueDirFor } from '../src/app/queue.js';
 import type { ExportEntry } from '../src/types.js';
 import { CLI } from './helpers.js';
 import { conversation, CWD, git, gitOr, gitWorld, placeTranscript, type GitWorld, type Machine } from './gitworld.js';

@@ -136,6 +136,56 @@ describe('memory ui: the security rim (plain HTTP)', () => {
   });
 });
 
+describe('memory ui: "Forget all matching…" is the list the person pages through', () => {
+  it('by meaning and keywords, and without words: the same set, every page of it, counted; hidden projects never in it', async () => {
+    const w = makeWorld({ extra: '[privacy]\nexclude_projects = ["secret-*"]' });
+    // Many memories share "lock"; only some are about sqlite lock timeouts. The old forget
+    // took every keyword match of any word (all of "lock"), not what the list showed.
+    const many = Array.from({ length: 70 }, (_, i) => ({ id: `lock-${i}`, project: 'api', question: `Door lock firmware note ${i}`, answer: `The lock firmware ${i} was flashed.` }));
+    const about = Array.from({ length: 6 }, (_, i) => ({ id: `sqlite-${i}`, project: 'api', question: `SQLITE_BUSY: the sqlite lock timeout again (${i})`, answer: `busy_timeout and one transaction per batch fixed the sqlite lock timeout (${i}).` }));
+    const hidden = { id: 'secret-1', project: 'secret-client', question: 'sqlite lock timeout in the client ledger', answer: 'Their sqlite lock timeout was a network share.' };
+    writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [...many, ...about, hidden].map((m, i) => ({ v: 1, machine: 'laptop', timestamp: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(), ...m })));
+    assert.equal(runCli(['--config', w.config, 'rebuild', '--with-model']).code, 0);
+    const ui = await startUi(w);
+    try {
+      const cookie = `memory_viewer_${ui.port}=${ui.token}`;
+      const get = async (q: string) => JSON.parse((await http(ui.port, `/api/search?${q}`, { headers: { cookie } })).body) as { mode: string; hits: Array<{ id: string }>; more: boolean };
+      const match = async (body: Record<string, string>) => JSON.parse((await http(ui.port, '/api/match', { method: 'POST', headers: { cookie, 'content-type': 'application/json', origin: `http://127.0.0.1:${ui.port}` }, body: JSON.stringify(body) })).body) as { ids: string[]; count: number; everything: boolean };
+      const q = encodeURIComponent('sqlite lock timeout');
+      // The model loads in the background on the first search; wait for ranking by meaning.
+      let mode = '';
+      for (let i = 0; i < 100 && mode !== 'hybrid'; i++) {
+        mode = (await get(`q=${q}&limit=1`)).mode;
+        if (mode !== 'hybrid') await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(mode, 'hybrid');
+      const pagesOf = async (query: string) => {
+        const seen: string[] = [];
+        for (let offset = 0; ; offset += 25) {
+          const page = await get(`${query}&offset=${offset}&limit=25`);
+          seen.push(...page.hits.map((h) => h.id));
+          if (!page.more) return seen;
+        }
+      };
+      const listed = await pagesOf(`q=${q}`);
+      const m = await match({ q: 'sqlite lock timeout', mode: 'hybrid' });
+      assert.deepEqual(m.ids, listed, 'the same memories in the same order as every page of the list');
+      assert.equal(m.count, listed.length);
+      assert.equal(m.everything, false);
+      assert.ok(!m.ids.includes('secret-1'), 'an excluded project is not in it');
+      assert.ok(about.every((a) => m.ids.includes(a.id)));
+      // A filter narrows both alike; no words means every memory under the filters, said so.
+      const all = await match({ q: '', project: 'api' });
+      assert.equal(all.everything, true);
+      assert.deepEqual(all.ids, await pagesOf('project=api'));
+      assert.equal(all.count, many.length + about.length);
+    } finally {
+      ui.child.kill('SIGINT');
+      w.cleanup();
+    }
+  });
+});
+
 describe('memory ui: the token never leaves the person\'s session', () => {
   it('the browser opener gets a 0600 redirect file, never the token in its arguments; the file goes when the viewer stops', async () => {
     const w = world();

@@ -5,7 +5,9 @@
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
-const state = { q: '', filters: {}, offset: 0, more: false, loading: false, selected: new Set(), highlight: [], openId: null };
+// `shown`: the query, filters and ranking mode of the list on screen — what "Forget all
+// matching…" forgets, never a search typed since that has not come back yet.
+const state = { q: '', filters: {}, offset: 0, more: false, loading: false, selected: new Set(), highlight: [], openId: null, shown: null, inFlight: null };
 
 function el(tag, props = {}, children = []) {
   const e = document.createElement(tag);
@@ -50,9 +52,9 @@ function marked(text, terms) {
   return frag;
 }
 
-async function api(path, body) {
-  const res = await fetch(path, body === undefined ? { credentials: 'same-origin' } : {
-    method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+async function api(path, body, signal) {
+  const res = await fetch(path, body === undefined ? { credentials: 'same-origin', signal } : {
+    method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal,
   });
   const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
   if (!res.ok) throw new Error(data.error || `${res.status}`);
@@ -119,14 +121,20 @@ function syncSelection() {
 }
 
 async function load(reset) {
-  if (state.loading) return;
+  // A new search cancels the one in flight; "more" waits for the page it extends.
+  if (reset) state.inFlight?.abort();
+  else if (state.loading) return;
+  const controller = new AbortController();
+  state.inFlight = controller;
   state.loading = true;
+  const asked = { q: state.q, filters: { ...state.filters } };
   try {
+    const data = await api(`/api/search?${params({ offset: reset ? '0' : String(state.offset), limit: String(PAGE) })}`, undefined, controller.signal);
     if (reset) {
       state.offset = 0;
       $('list').replaceChildren();
+      state.shown = { ...asked, mode: data.mode };
     }
-    const data = await api(`/api/search?${params({ offset: String(state.offset), limit: String(PAGE) })}`);
     state.highlight = data.highlight || [];
     const list = $('list');
     for (const m of data.hits) list.append(itemView(m));
@@ -136,9 +144,12 @@ async function load(reset) {
     const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : 'by keywords';
     $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}, ${how}`;
   } catch (err) {
-    toast(`Search failed: ${err.message}`);
+    if (err.name !== 'AbortError') toast(`Search failed: ${err.message}`);
   } finally {
-    state.loading = false;
+    if (state.inFlight === controller) {
+      state.loading = false;
+      state.inFlight = null;
+    }
   }
 }
 
@@ -194,10 +205,10 @@ function neighbour(n) {
 }
 
 let pending = [];
-function confirmForget(ids) {
+function confirmForget(ids, what = '') {
   if (ids.length === 0) return;
   pending = ids;
-  $('confirm-text').textContent = `Forget ${ids.length} ${ids.length === 1 ? 'memory' : 'memories'} on every machine? They disappear from search here now and from your other machines at their next session start. This cannot be undone from here.`;
+  $('confirm-text').textContent = `${what}Forget ${ids.length} ${ids.length === 1 ? 'memory' : 'memories'} on every machine? They disappear from search here now and from your other machines at their next session start. This cannot be undone from here.`;
   $('confirm').showModal();
 }
 
@@ -224,13 +235,20 @@ async function doForget() {
 }
 
 async function forgetMatching() {
+  // Exactly the list on screen: its words, filters and ranking, every page of it.
+  const shown = state.shown;
+  if (!shown) return;
   try {
-    const res = await api('/api/match', { q: state.q, ...state.filters });
+    const res = await api('/api/match', { q: shown.q, ...shown.filters, mode: shown.mode });
     if (res.count === 0) {
       toast('Nothing matches.');
       return;
     }
-    confirmForget(res.ids);
+    const scope = Object.entries(shown.filters).map(([k, v]) => `${k} ${v}`).join(', ');
+    const what = res.everything
+      ? `No search words: this is every memory${scope ? ` under the filters (${scope})` : ', with no filter at all'}. `
+      : `Everything the list holds for "${shown.q}"${scope ? ` (${scope})` : ''}${res.capped ? `, as far as it goes (${res.count})` : ''}. `;
+    confirmForget(res.ids, what);
   } catch (err) {
     toast(err.message);
   }

@@ -8,7 +8,7 @@ import type { SetupDeps, SetupMode } from '../agents/setup.js';
 import { SKILL_NAME } from '../agents/skill.js';
 import { packageRoot } from '../config/load.js';
 import { UserError } from '../errors.js';
-import type { Context } from './context.js';
+import type { Context } from '../app/context.js';
 
 export interface SetupFlags {
   claudeCode?: boolean;

@@ -3,8 +3,8 @@
  * protocol; diagnostics go to stderr and the log file.
  */
 import { errorMessage } from '../errors.js';
-import { parseHookInput, readStdin, type HookInput } from '../hooks/input.js';
-import { makeContext, type Context, type IO } from './context.js';
+import { parseHookInput, readStdin, type HookInput } from '../app/input.js';
+import { makeContext, type Context, type IO } from '../app/context.js';
 
 /** Runs a hook body; any failure becomes one stderr line and exit 0. */
 export type HookRunner = (body: (ctx: Context, input: HookInput) => Promise<number>) => Promise<void>;

@@ -7,7 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { IO } from './context.js';
+import type { IO } from '../app/context.js';
 
 /** `session-end` as a hook (not `--foreground`, not the worker, not help), or Codex's `codex-notify`. */
 export function isStopHookCall(argv: string[]): boolean {

@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../errors.js';
-import { makeContext, type Context, type IO } from './context.js';
+import { makeContext, type Context, type IO } from '../app/context.js';
 import { registerRebuild } from './commands/rebuild.js';
 import { registerSearch } from './commands/search.js';
 import { registerStatus } from './commands/status.js';

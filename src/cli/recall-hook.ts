@@ -10,11 +10,11 @@ import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
-import { parseHookInput, readHookStdin, type HookInput } from '../hooks/input.js';
+import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
 import { hideExcluded, isExcluded } from '../privacy/exclude.js';
 import { formatRecall, recall } from '../search/recall.js';
 import { openCacheAsIs } from '../store/cache.js';
-import type { IO } from './context.js';
+import type { IO } from '../app/context.js';
 
 /** The hook's stdout: exactly the fields Claude Code and Codex accept for UserPromptSubmit. */
 export function recallOutput(additionalContext: string): string | undefined {

@@ -1,5 +1,10 @@
 /** Human-readable text for hits and summaries. All user-facing wording lives here. */
+import type { IO } from '../app/context.js';
 import type { SearchHit } from '../types.js';
+
+export function printJson(io: IO, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value)}\n`);
+}
 
 export const ANSWER_PREVIEW_CHARS = 300;
 
@@ -8,11 +13,7 @@ export function cut(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, max).join('').trimEnd()}…`;
 }
 
-/** The start of a text with a visible " […]" where it was cut (whitespace kept). */
-export function excerpt(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max).join('').trimEnd()} […]`;
-}
+export { excerpt } from '../app/text.js';
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ⏎ ').trim();

@@ -9,28 +9,15 @@
  * lack `transcript_path`, then the rollout is found by the session id) and as its `notify`
  * program (`codex-notify '<json>'`, the JSON as the last argument).
  */
-import { realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFileFor, workDirFor } from '../config/paths.js';
 import { errorMessage } from '../errors.js';
-import { parseHookInput, readHookStdin, type HookInput } from '../hooks/input.js';
-import { fileLogger } from '../hooks/log.js';
-import { recordStop } from '../hooks/stop.js';
+import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
+import { fileLogger } from '../app/log.js';
+import { recordStop, spawnWorker } from '../app/stop.js';
 import { codexHome, findRollout } from '../agents/codex/sessions.js';
-import type { IO } from './context.js';
-
-/** The detached worker: `memory [--config F] session-end --worker`; returns its pid. */
-export async function spawnWorker(configFile: string | undefined, env: NodeJS.ProcessEnv, onError: (message: string) => void): Promise<number | undefined> {
-  // Loaded only when a worker is started: most Stops find one running.
-  const { spawn } = await import('node:child_process');
-  const args = [realpathSync(process.argv[1] as string), ...(configFile ? ['--config', configFile] : []), 'session-end', '--worker'];
-  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: tmpdir(), env });
-  child.on('error', (err) => onError(`cannot start the capture worker: ${err.message}`));
-  child.unref();
-  return child.pid;
-}
+import type { IO } from '../app/context.js';
 
 export async function stopHook(argv: string[], io: IO): Promise<number> {
   try {

@@ -9,18 +9,18 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { projectFor } from '../capture/project.js';
-import type { Context } from '../cli/context.js';
-import { runtimeOf } from '../cli/hook-runtime.js';
-import { parseDate } from '../cli/options.js';
-import { excerpt } from '../cli/render.js';
+import type { Context } from '../app/context.js';
+import { runtimeOf } from '../app/context.js';
+import { searchRequest } from '../app/search-request.js';
+import { excerpt } from '../app/text.js';
 import { lazyEmbedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
-import { forgetSelected, rememberNote, rowsForIds } from '../hooks/edit-run.js';
-import { hideExcluded, isExcluded } from '../privacy/exclude.js';
+import { forgetSelected, rememberNote, rowsForIds } from '../app/edit-run.js';
+import { isExcluded } from '../privacy/exclude.js';
 import { search } from '../search/search.js';
 import { openCache } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
-import type { SearchFilters, SearchMode } from '../types.js';
+import type { SearchMode } from '../types.js';
 
 export const INSTRUCTIONS = [
   "memory-engine holds this user's past coding-agent sessions (Claude Code and Codex, on all their machines): every question and answer, verbatim, in English and Japanese.",
@@ -101,30 +101,15 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         if (query.length === 0) throw new UserError('query is required', 'give the words to search for, e.g. {"query": "sqlite lock timeout"}');
         const mode = (optString('mode', args.mode) ?? 'hybrid') as SearchMode;
         if (!['hybrid', 'keyword', 'vector'].includes(mode)) throw new UserError(`mode must be hybrid, keyword or vector (got "${mode}")`);
-        const now = ctx.io.now();
-        const filters: SearchFilters = {};
         const project = optString('project', args.project);
         const machine = optString('machine', args.machine);
         const since = optString('since', args.since) ?? optString('after', args.after);
         const until = optString('until', args.until) ?? optString('before', args.before);
-        if (project) filters.project = project;
-        if (machine) filters.machine = machine;
-        if (since) filters.sinceMs = parseDate('since', since, now);
-        if (until) filters.untilMs = parseDate('until', until, now, true);
-        const topK = count('top_k', args.top_k, 1, 50) ?? count('limit', args.limit, 1, 50) ?? ctx.config.search.top_k;
-        const hide = project ? undefined : hideExcluded(ctx.config.privacy.exclude_projects);
+        const topK = count('top_k', args.top_k, 1, 50) ?? count('limit', args.limit, 1, 50);
+        const request = searchRequest(ctx, { query, mode, ...(project ? { project } : {}), ...(machine ? { machine } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(topK ? { topK } : {}) });
         const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
         try {
-          const res = await search(
-            { store, embedQuery, now: now.getTime() },
-            {
-              query, mode, filters, topK,
-              halfLifeDays: ctx.config.search.half_life_days,
-              recencyWeight: ctx.config.search.recency_weight,
-              rrfK: ctx.config.search.rrf_k,
-              ...(hide ? { hide } : {}),
-            },
-          );
+          const res = await search({ store, embedQuery, now: ctx.io.now().getTime() }, request);
           const hits = res.hits.map((h) => ({
             id: h.id,
             date: h.timestamp.slice(0, 10),

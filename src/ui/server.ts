@@ -18,20 +18,18 @@ import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono, type Context as HonoContext } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { Context } from '../cli/context.js';
-import { runtimeOf } from '../cli/hook-runtime.js';
-import { parseDate } from '../cli/options.js';
-import { excerpt } from '../cli/render.js';
+import type { Context } from '../app/context.js';
+import { runtimeOf } from '../app/context.js';
+import { searchRequest } from '../app/search-request.js';
+import { excerpt } from '../app/text.js';
 import { packageRoot } from '../config/load.js';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
-import { forgetSelected, rowsForIds } from '../hooks/edit-run.js';
-import { hideExcluded } from '../privacy/exclude.js';
+import { forgetSelected, rowsForIds } from '../app/edit-run.js';
 import { buildKeywordQuery } from '../search/query.js';
-import { search } from '../search/search.js';
+import { search, type SearchOptions } from '../search/search.js';
 import { openCache } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
-import type { SearchFilters } from '../types.js';
 
 const STATIC: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
@@ -44,8 +42,11 @@ export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img
 /** Characters of the answer shown in a result; the whole memory is one click away. */
 const ANSWER_PREVIEW = 400;
 const PAGE_MAX = 100;
-/** "Forget everything matching" never reaches further than this in one go. */
-const MATCH_MAX = 5000;
+/**
+ * How far the list pages, and so what "Forget all matching…" can reach at most: the result
+ * set is the same for both (a search by meaning ranks every memory, so it needs an end).
+ */
+const RESULT_MAX = 1000;
 
 export interface Viewer {
   url: string;
@@ -131,22 +132,47 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     }
   };
 
-  const filtersOf = (get: (k: string) => string | undefined): SearchFilters => {
-    const now = ctx.io.now();
-    const f: SearchFilters = {};
-    const project = get('project');
-    const machine = get('machine');
-    const source = get('source');
-    const since = get('since');
-    const until = get('until');
-    if (project) f.project = project;
-    if (machine) f.machine = machine;
-    if (source) f.source = source;
-    if (since) f.sinceMs = parseDate('since', since, now);
-    if (until) f.untilMs = parseDate('until', until, now, true);
-    return f;
+  /** The request as the page sends it: the same checks and rules as the CLI and the MCP server. */
+  const requestOf = (get: (k: string) => string | undefined, mode: 'hybrid' | 'keyword') => {
+    const pick = (k: string) => {
+      const v = get(k);
+      return v ? { [k]: v } : {};
+    };
+    return searchRequest(ctx, { query: (get('q') ?? '').trim(), mode, ...pick('project'), ...pick('machine'), ...pick('source'), ...pick('since'), ...pick('until'), topK: RESULT_MAX, candidates: RESULT_MAX });
   };
-  const hidden = (f: SearchFilters) => (f.project ? undefined : hideExcluded(ctx.config.privacy.exclude_projects));
+
+  /**
+   * The result set the list pages through, in order, at most RESULT_MAX: without words every
+   * memory under the filters (newest first), else the search. Hidden memories (an excluded
+   * project) are dropped before any limit. "Forget all matching" forgets exactly this set,
+   * with the mode the page showed, so what is forgotten is what the person paged through.
+   */
+  const resultSet = async (req: SearchOptions, upto: number): Promise<Array<{ id: string; view: () => ReturnType<typeof listView> }>> => {
+    const n = Math.min(upto, RESULT_MAX);
+    if (req.query.length === 0) {
+      return withStore((s) => {
+        const out: MemoryRow[] = [];
+        for (let offset = 0; out.length < n; offset += 500) {
+          const rows = s.browse(req.filters, offset, 500);
+          for (const r of rows) if (!req.hide?.(r) && out.length < n) out.push(r);
+          if (rows.length < 500) break;
+        }
+        return out.map((r) => ({ id: r.id, view: () => listView(r) }));
+      });
+    }
+    const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
+    try {
+      // The same candidates for every page and for "forget all matching": each page is a
+      // slice of one ranking, not a ranking of its own.
+      const res = await search({ store, ...(model ? { embedQuery: async (t: string) => (model as Embedder).embedQuery(t) } : {}), now: ctx.io.now().getTime() }, { ...req, topK: n });
+      return res.hits.map((h) => ({
+        id: h.id,
+        view: () => ({ id: h.id, timestamp: h.timestamp, machine: h.machine, project: h.project, source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW) }),
+      }));
+    } finally {
+      store.close();
+    }
+  };
 
   const app = new Hono();
 
@@ -193,37 +219,16 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
   app.get('/api/search', async (c) => {
     try {
       const q = (c.req.query('q') ?? '').trim();
-      const f = filtersOf((k) => c.req.query(k) || undefined);
       const offset = Math.max(0, Number.parseInt(c.req.query('offset') ?? '0', 10) || 0);
       const limit = Math.min(PAGE_MAX, Math.max(1, Number.parseInt(c.req.query('limit') ?? '20', 10) || 20));
-      const hide = hidden(f);
-      if (q.length === 0) {
-        // No query: browse, newest first.
-        const rows = withStore((s) => s.browse(f, offset, limit + 1));
-        const shown = rows.filter((r) => !hide?.(r));
-        return c.json({ mode: 'browse', hits: shown.slice(0, limit).map(listView), more: rows.length > limit, highlight: [] });
-      }
-      warmModel();
-      const mode = modelState === 'ready' ? 'hybrid' : 'keyword';
-      const want = offset + limit + 1;
-      const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
-      try {
-        const res = await search(
-          { store, ...(model ? { embedQuery: async (t: string) => (model as Embedder).embedQuery(t) } : {}), now: ctx.io.now().getTime() },
-          {
-            query: q, mode, filters: f, topK: want, candidates: Math.max(50, want),
-            halfLifeDays: ctx.config.search.half_life_days, recencyWeight: ctx.config.search.recency_weight, rrfK: ctx.config.search.rrf_k,
-            ...(hide ? { hide } : {}),
-          },
-        );
-        const page = res.hits.slice(offset, offset + limit).map((h) => ({
-          id: h.id, timestamp: h.timestamp, machine: h.machine, project: h.project, source: h.source ?? 'claude-code',
-          question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW),
-        }));
-        return c.json({ mode, model: modelState, hits: page, more: res.hits.length > offset + limit, highlight: highlightTerms(q) });
-      } finally {
-        store.close();
-      }
+      if (q.length > 0) warmModel();
+      const mode = q.length === 0 ? 'browse' : modelState === 'ready' ? 'hybrid' : 'keyword';
+      const req = requestOf((k) => c.req.query(k) || undefined, mode === 'hybrid' ? 'hybrid' : 'keyword');
+      const set = await resultSet(req, offset + limit + 1);
+      return c.json({
+        mode, model: modelState, hits: set.slice(offset, offset + limit).map((x) => x.view()),
+        more: set.length > offset + limit, capped: offset + limit >= RESULT_MAX, highlight: q.length > 0 ? highlightTerms(q) : [],
+      });
     } catch (err) {
       return fail(c, err);
     }
@@ -248,19 +253,13 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     try {
       const body = (await c.req.json()) as Record<string, unknown>;
       const get = (k: string) => (typeof body[k] === 'string' && (body[k] as string).length > 0 ? (body[k] as string) : undefined);
-      const f = filtersOf(get);
-      const q = (get('q') ?? '').trim();
-      const hide = hidden(f);
-      const ids = withStore((s) => {
-        const found = q.length === 0 ? s.idsUnder(f, MATCH_MAX) : (() => {
-          const k = buildKeywordQuery(q);
-          return k.match ? s.ftsIds(k.match, f, MATCH_MAX) : [];
-        })();
-        if (!hide) return found;
-        const rows = found.map((id) => s.byId(id)).filter((r): r is MemoryRow => r !== undefined);
-        return rows.filter((r) => !hide(r)).map((r) => r.id);
-      });
-      return c.json({ ids, count: ids.length, capped: ids.length >= MATCH_MAX });
+      // The mode the page showed its list in: a model that finished loading meanwhile must not
+      // change which memories "matching" means.
+      const shown = get('mode');
+      if (shown === 'hybrid' && modelState !== 'ready') throw new UserError('the list was ranked by meaning, and the model is not loaded now: search again');
+      const req = requestOf(get, shown === 'hybrid' ? 'hybrid' : 'keyword');
+      const ids = (await resultSet(req, RESULT_MAX)).map((x) => x.id);
+      return c.json({ ids, count: ids.length, capped: ids.length >= RESULT_MAX, everything: req.query.length === 0 });
     } catch (err) {
       return fail(c, err);
     }
@@ -281,7 +280,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
 
   app.get('/api/overview', async (c) => {
     try {
-      const { statusFacts } = await import('../cli/commands/status.js');
+      const { statusFacts } = await import('../app/status.js');
       const { out, sync } = await statusFacts(ctx);
       const extra = withStore((s) => ({ perMachineMonth: s.perMachineMonth(), facets: s.facets() }));
       return c.json({

@@ -1,13 +1,13 @@
 /** `memory forget`: tombstones on every machine, by id or by a keyword query. */
+import { cut, printJson } from '../render.js';
 import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
-import { forgetSelected, rowsForIds } from '../../hooks/edit-run.js';
+import { forgetSelected, rowsForIds } from '../../app/edit-run.js';
 import { openCache } from '../../store/cache.js';
 import { keywordHits } from '../../search/search.js';
-import { printJson, type Context } from '../context.js';
-import { runtimeOf } from '../hook-runtime.js';
-import { positiveInt } from '../options.js';
-import { cut } from '../render.js';
+import { type Context } from '../../app/context.js';
+import { runtimeOf } from '../../app/context.js';
+import { positiveInt } from '../../app/options.js';
 import type { Runner } from '../program.js';
 
 export function registerForget(program: Command, run: Runner): void {

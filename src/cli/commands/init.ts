@@ -1,8 +1,9 @@
 /** `memory init --remote URL [--yes]`: name the memory remote. */
 import type { Command } from 'commander';
-import { runInit } from '../../hooks/init.js';
-import { printJson, type Context } from '../context.js';
-import { runtimeOf } from '../hook-runtime.js';
+import { runInit } from '../../app/init.js';
+import { type Context } from '../../app/context.js';
+import { printJson } from '../render.js';
+import { runtimeOf } from '../../app/context.js';
 import type { Runner } from '../program.js';
 
 export function registerInit(program: Command, run: Runner): void {

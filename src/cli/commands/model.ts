@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { loadEmbedder, modelIsCached } from '../../embed/embedder.js';
 import { UserError } from '../../errors.js';
-import { printJson, type Context } from '../context.js';
+import { type Context } from '../../app/context.js';
+import { printJson } from '../render.js';
 import type { Runner } from '../program.js';
 
 export function registerModel(program: Command, run: Runner): void {

@@ -1,8 +1,8 @@
 /** `memory monthly-merge`: fold closed months into one archive file each. */
 import type { Command } from 'commander';
-import { runMonthlyMerge } from '../../hooks/merge-run.js';
-import { printJson } from '../context.js';
-import { runtimeOf } from '../hook-runtime.js';
+import { runMonthlyMerge } from '../../app/merge-run.js';
+import { printJson } from '../render.js';
+import { runtimeOf } from '../../app/context.js';
 import type { Runner } from '../program.js';
 
 export function registerMonthlyMerge(program: Command, run: Runner): void {

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { captureLockFor } from '../../hooks/locks.js';
-import { runtimeOf } from '../hook-runtime.js';
+import { captureLockFor } from '../../app/locks.js';
+import { runtimeOf, type Context } from '../../app/context.js';
 import { loadEmbedder } from '../../embed/embedder.js';
 import { embedPending } from '../../maintain/embed-pending.js';
 import { openCache, type RebuildResult } from '../../store/cache.js';
-import { printJson, type Context } from '../context.js';
-import { progressBar } from '../progress.js';
+import { printJson } from '../render.js';
+import { progressBar } from '../../app/progress.js';
 import type { Runner } from '../program.js';
 
 export function registerRebuild(program: Command, run: Runner): void {

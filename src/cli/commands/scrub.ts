@@ -2,12 +2,13 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { captureLockFor } from '../../hooks/locks.js';
-import { commitAndPush } from '../../hooks/sync-run.js';
+import { captureLockFor } from '../../app/locks.js';
+import { commitAndPush } from '../../app/sync-run.js';
 import { openCache } from '../../store/cache.js';
 import { scrubMemories, type ScrubResult } from '../../maintain/scrub.js';
-import { printJson, type Context } from '../context.js';
-import { runtimeOf } from '../hook-runtime.js';
+import { type Context } from '../../app/context.js';
+import { printJson } from '../render.js';
+import { runtimeOf } from '../../app/context.js';
 import type { Runner } from '../program.js';
 import { replacementLines } from '../../maintain/scrub.js';
 

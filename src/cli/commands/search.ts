@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { Context } from '../../app/context.js';
+import { nonNegative, positiveInt, searchMode } from '../../app/options.js';
+import { searchRequest } from '../../app/search-request.js';
 import { lazyEmbedder } from '../../embed/embedder.js';
 import { UserError } from '../../errors.js';
+import { search } from '../../search/search.js';
 import { openCache } from '../../store/cache.js';
-import { search, type SearchOptions } from '../../search/search.js';
-import type { SearchFilters } from '../../types.js';
-import { printJson, type Context } from '../context.js';
-import { nonNegative, parseDate, positiveInt, searchMode } from '../options.js';
-import { renderHits } from '../render.js';
 import type { Runner } from '../program.js';
-import { hideExcluded } from '../../privacy/exclude.js';
+import { printJson, renderHits } from '../render.js';
 
 interface SearchFlags {
   mode: string;
@@ -44,24 +43,17 @@ export function registerSearch(program: Command, run: Runner): void {
 
 async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promise<number> {
   const now = ctx.io.now();
-  const mode = searchMode(flags.mode);
-  const filters: SearchFilters = {};
-  if (flags.project !== undefined) filters.project = flags.project;
-  if (flags.machine !== undefined) filters.machine = flags.machine;
-  if (flags.since !== undefined) filters.sinceMs = parseDate('--since', flags.since, now);
-  if (flags.until !== undefined) filters.untilMs = parseDate('--until', flags.until, now, true);
-  const base: Omit<SearchOptions, 'query'> = {
-    mode,
-    filters,
-    topK: flags.topK !== undefined ? positiveInt('--top-k', flags.topK) : ctx.config.search.top_k,
-    halfLifeDays: flags.halfLife !== undefined ? nonNegative('--half-life', flags.halfLife) : ctx.config.search.half_life_days,
-    recencyWeight: ctx.config.search.recency_weight,
-    rrfK: ctx.config.search.rrf_k,
-  };
-  // Memories of an excluded project (captured before it was excluded) stay out of sight
-  // unless --project names that project.
-  const hide = flags.project === undefined ? hideExcluded(ctx.config.privacy.exclude_projects) : undefined;
-  if (hide) base.hide = hide;
+  const base = searchRequest(ctx, {
+    query: '',
+    mode: searchMode(flags.mode),
+    ...(flags.project !== undefined ? { project: flags.project } : {}),
+    ...(flags.machine !== undefined ? { machine: flags.machine } : {}),
+    ...(flags.since !== undefined ? { since: flags.since } : {}),
+    ...(flags.until !== undefined ? { until: flags.until } : {}),
+    ...(flags.topK !== undefined ? { topK: positiveInt('--top-k', flags.topK) } : {}),
+    ...(flags.halfLife !== undefined ? { halfLifeDays: nonNegative('--half-life', flags.halfLife) } : {}),
+    names: { since: '--since', until: '--until' },
+  });
   let queries: string[];
   if (flags.batch !== undefined) {
     queries = (await readBatch(ctx, flags.batch)).split(/\r?\n/).filter((q) => q.trim().length > 0);

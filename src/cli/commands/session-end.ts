@@ -3,10 +3,11 @@
  * foreground capture for a terminal. The hook itself is main.ts's fast path (stop-hook.ts).
  */
 import { Option, type Command } from 'commander';
-import { runSessionEnd } from '../../hooks/session-end.js';
-import { runWorker } from '../../hooks/worker.js';
-import { printJson, type Context } from '../context.js';
-import { runtimeOf } from '../hook-runtime.js';
+import { runSessionEnd } from '../../app/session-end.js';
+import { runWorker } from '../../app/worker.js';
+import { type Context } from '../../app/context.js';
+import { printJson } from '../render.js';
+import { runtimeOf } from '../../app/context.js';
 import type { HookRunner } from '../hook-runner.js';
 import type { Runner } from '../program.js';
 

@@ -1,9 +1,9 @@
 /** `memory session-start`: the SessionStart hook (Claude Code and Codex). */
 import type { Command } from 'commander';
-import { sessionStartOutput } from '../../hooks/inject.js';
-import { queueDirFor, readQueue } from '../../hooks/queue.js';
-import { runSessionStart } from '../../hooks/session-start.js';
-import { runtimeOf } from '../hook-runtime.js';
+import { sessionStartOutput } from '../../app/inject.js';
+import { queueDirFor, readQueue } from '../../app/queue.js';
+import { runSessionStart } from '../../app/session-start.js';
+import { runtimeOf } from '../../app/context.js';
 import type { HookRunner } from '../hook-runner.js';
 
 export function registerSessionStart(program: Command, hook: HookRunner): void {

@@ -4,7 +4,8 @@ import { UserError } from '../../errors.js';
 import { openCache } from '../../store/cache.js';
 import { resolveIds } from '../../maintain/forget.js';
 import { rowToRecord, type MemoryRow } from '../../store/store.js';
-import { printJson, type Context } from '../context.js';
+import { type Context } from '../../app/context.js';
+import { printJson } from '../render.js';
 import type { Runner } from '../program.js';
 
 export function registerShow(program: Command, run: Runner): void {

@@ -1,8 +1,9 @@
 /** `memory sync`: commit, pull and push now. */
 import type { Command } from 'commander';
-import { runSync } from '../../hooks/init.js';
-import { printJson, type Context } from '../context.js';
-import { runtimeOf } from '../hook-runtime.js';
+import { runSync } from '../../app/init.js';
+import { type Context } from '../../app/context.js';
+import { printJson } from '../render.js';
+import { runtimeOf } from '../../app/context.js';
 import type { Runner } from '../program.js';
 
 export function registerSync(program: Command, run: Runner): void {

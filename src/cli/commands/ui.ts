@@ -7,7 +7,7 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE, workDirFor } from '../../config/pa
 import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
 import { onPath } from '../agent-setup.js';
-import type { Context } from '../context.js';
+import type { Context } from '../../app/context.js';
 import type { Runner } from '../program.js';
 
 /** The platform's "open this URL" command, if there is one. */

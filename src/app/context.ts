@@ -1,11 +1,15 @@
 /**
- * What every command needs: the loaded config and the identity of the cache. Commands
- * receive a Context instead of reading process state themselves.
+ * The one context of the application layer: the loaded config, the clock, the log, the
+ * cache and model settings, and how to start the capture worker — with the process's IO for
+ * the front ends that have one. The CLI, the viewer and the MCP server each build one with
+ * makeContext and hand it (or a copy with another log, runtimeOf) to the use cases, which
+ * need only its Runtime part.
  */
 import { loadConfig } from '../config/load.js';
-import type { Config } from '../config/schema.js';
 import { modelIdOf, modelIsCached, type EmbedderConfig } from '../embed/embedder.js';
-import type { CacheOptions } from '../store/cache.js';
+import { fileLogger, logPathFor, type Logger } from './log.js';
+import type { Runtime } from './runtime.js';
+import { spawnWorker, startWorkerOnce } from './stop.js';
 import { fixMachineName } from './machine-name.js';
 import { modelDownloadReporter, progressBar } from './progress.js';
 
@@ -24,12 +28,9 @@ export interface IO {
   now: () => Date;
 }
 
-export interface Context {
-  config: Config;
+export interface Context extends Runtime {
   io: IO;
   warn: (message: string) => void;
-  cacheOptions: (extra?: Partial<CacheOptions>) => CacheOptions;
-  embedderConfig: () => EmbedderConfig;
 }
 
 export async function makeContext(globals: GlobalOptions, io: IO): Promise<Context> {
@@ -37,10 +38,18 @@ export async function makeContext(globals: GlobalOptions, io: IO): Promise<Conte
   const warn = (message: string) => io.stderr.write(`memory: ${message}\n`);
   for (const w of warnings) warn(`${w.file}: ${w.key}: ${w.message}`);
   if (machineNameDefaulted) await fixMachineName(config, warn);
+  const source = config.sources[0];
+  const configFile = source && !source.startsWith('env:') ? source : undefined;
+  const log = fileLogger(logPathFor(config.general.db_path), { stderr: io.stderr });
   return {
     config,
     io,
     warn,
+    now: io.now,
+    log,
+    startWorker: async () => {
+      await startWorkerOnce(config.baseDir, () => spawnWorker(configFile, io.env, (m) => log.warn(m)));
+    },
     cacheOptions: (extra = {}) => ({
       dbPath: config.general.db_path,
       exportDir: config.general.export_dir,
@@ -69,6 +78,14 @@ export async function makeContext(globals: GlobalOptions, io: IO): Promise<Conte
   };
 }
 
-export function printJson(io: IO, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value)}\n`);
+/**
+ * The same context with the log a use case should write to: a hook's log goes to the file
+ * (and to stderr unless `quiet`); `echoInfo` also shows info lines (a command run by hand).
+ */
+export function runtimeOf(ctx: Context, opts: { echoInfo?: boolean; quiet?: boolean } = {}): Context {
+  const log: Logger = fileLogger(logPathFor(ctx.config.general.db_path), {
+    ...(opts.quiet ? {} : { stderr: ctx.io.stderr }),
+    ...(opts.echoInfo ? { echoInfo: true } : {}),
+  });
+  return { ...ctx, log };
 }

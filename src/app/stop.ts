@@ -3,7 +3,8 @@
  * no model): find the transcript, record it as pending work, make sure exactly one worker
  * runs, return.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { acquireLock, handOverLock } from '../export/lock.js';
 import { enqueue, queueDirFor, workerLockFor } from './queue.js';
@@ -82,4 +83,15 @@ export async function recordStop(
     at: deps.now().toISOString(),
   });
   return { queued: t.path, started: await startWorkerOnce(where.baseDir, deps.spawnWorker) };
+}
+
+/** The detached worker: `memory [--config F] session-end --worker`; returns its pid. */
+export async function spawnWorker(configFile: string | undefined, env: NodeJS.ProcessEnv, onError: (message: string) => void): Promise<number | undefined> {
+  // Loaded only when a worker is started: most Stops find one running.
+  const { spawn } = await import('node:child_process');
+  const args = [realpathSync(process.argv[1] as string), ...(configFile ? ['--config', configFile] : []), 'session-end', '--worker'];
+  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: tmpdir(), env });
+  child.on('error', (err) => onError(`cannot start the capture worker: ${err.message}`));
+  child.unref();
+  return child.pid;
 }

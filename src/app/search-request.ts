@@ -1,0 +1,61 @@
+/**
+ * One search request for every front end (the CLI, the viewer, the MCP server): the
+ * options a person gives, checked and turned into filters, with the rules that must hold
+ * everywhere applied once — the configuration's defaults, excluded projects hidden unless
+ * the project is named, the session in progress left out, filters applied before the limit.
+ */
+import type { SearchOptions } from '../search/search.js';
+import type { SearchFilters, SearchMode } from '../types.js';
+import { hideExcluded } from '../privacy/exclude.js';
+import { parseDate } from './options.js';
+import type { Runtime } from './runtime.js';
+
+export interface SearchInput {
+  query: string;
+  mode?: SearchMode;
+  project?: string;
+  machine?: string;
+  source?: string;
+  /** A day, a time or an age (7d): see parseDate. */
+  since?: string;
+  until?: string;
+  topK?: number;
+  halfLifeDays?: number;
+  /** Candidates per ranked list (the viewer pages deeper than the top-k). */
+  candidates?: number;
+  /** The session the request comes from, whose turns the agent already has. */
+  sessionInProgress?: string;
+  /** How the front end names its date options in errors (`--since`, `since`). */
+  names?: { since: string; until: string };
+}
+
+export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): SearchFilters {
+  const f: SearchFilters = {};
+  if (input.project) f.project = input.project;
+  if (input.machine) f.machine = input.machine;
+  if (input.source) f.source = input.source;
+  if (input.since) f.sinceMs = parseDate(input.names?.since ?? 'since', input.since, now);
+  if (input.until) f.untilMs = parseDate(input.names?.until ?? 'until', input.until, now, true);
+  if (input.sessionInProgress) f.notSession = input.sessionInProgress;
+  return f;
+}
+
+/** Everything `search()` needs for this request, under this configuration. */
+export function searchRequest(rt: Pick<Runtime, 'config' | 'now'>, input: SearchInput): SearchOptions {
+  const { search: s, privacy } = rt.config;
+  const filters = searchFilters(input, rt.now());
+  // Memories of an excluded project (captured before it was excluded) stay out of sight
+  // unless the request names that project.
+  const hide = input.project ? undefined : hideExcluded(privacy.exclude_projects);
+  return {
+    query: input.query,
+    mode: input.mode ?? 'hybrid',
+    filters,
+    topK: input.topK ?? s.top_k,
+    halfLifeDays: input.halfLifeDays ?? s.half_life_days,
+    recencyWeight: s.recency_weight,
+    rrfK: s.rrf_k,
+    ...(input.candidates ? { candidates: input.candidates } : {}),
+    ...(hide ? { hide } : {}),
+  };
+}

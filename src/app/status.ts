@@ -1,0 +1,75 @@
+/**
+ * The facts `memory status` prints and the viewer's overview shows: counts, files, sync
+ * health, what was withheld. A read: it writes nothing (no config, no git remote).
+ */
+import { describeForeign, foreignStateOf } from './locks.js';
+import { queueDirFor, readQueue } from './queue.js';
+import { configuredMemoryRemote } from './sync-run.js';
+import { runtimeOf, type Context } from './context.js';
+import { describeShapes, readShapes } from '../capture/shapes.js';
+import { listExportFiles } from '../export/files.js';
+import { countRejects } from '../maintain/monthly-merge.js';
+import { readPrivacyStats } from '../privacy/stats.js';
+import { dbBytes, openCache } from '../store/cache.js';
+import { aheadBehind, exportIsDirty, findRepo } from '../sync/git.js';
+import { readSyncState } from '../sync/state.js';
+
+/** The facts `status` prints (and the viewer's overview shows). */
+export async function statusFacts(ctx: Context) {
+  const { store, result } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
+  const c = store.counts();
+  const dim = store.dim;
+  store.close();
+  const files = listExportFiles(ctx.config.general.export_dir);
+  const repo = await findRepo(ctx.config.general.export_dir);
+  // A read: what the configuration says, never a write to config.local.toml or git.
+  const remote = repo ? await configuredMemoryRemote(runtimeOf(ctx, { quiet: true }), repo) : undefined;
+  // Local refs only (no network): as of the last pull or push.
+  const ab = repo && remote ? await aheadBehind(repo, remote.name) : undefined;
+  const state = repo ? readSyncState(repo.gitDir) : undefined;
+  const sync = {
+    memory_remote: remote ? { name: remote.name, url: remote.url } : null,
+    last_push: state?.last_push ?? null,
+    last_pull: state?.last_pull ?? null,
+    last_commit: state?.last_commit ?? null,
+    ahead: ab?.ahead ?? null,
+    behind: ab?.behind ?? null,
+    uncommitted: repo ? await exportIsDirty(repo, ctx.config.general.export_dir) : false,
+    queued_transcripts: readQueue(queueDirFor(ctx.config.baseDir)).length,
+    last_error: state?.last_error ?? null,
+    failing_since: state?.failing_since ?? null,
+    shared_machine_name: (state?.shared_name_clones ?? []).length > 0,
+    /** The person's own git work in progress: captures wait (queued) until it is done. */
+    held_back: repo ? (() => {
+      const f = foreignStateOf(repo);
+      return f ? describeForeign(f) : null;
+    })() : null,
+    deferred_since: state?.deferred?.since ?? null,
+  };
+  const out = {
+    records: c.records,
+    pending: c.pending,
+    tombstones: c.tombstones,
+    machines: c.machines,
+    projects: c.projects,
+    files: files.length,
+    export_bytes: files.reduce((s, f) => s + f.size, 0),
+    db_bytes: dbBytes(ctx.config.general.db_path),
+    model: store.identity.model,
+    dim,
+    machine: ctx.config.general.machine_name,
+    export_dir: ctx.config.general.export_dir,
+    db_path: ctx.config.general.db_path,
+    config: ctx.config.sources,
+    skipped_lines: result.skipped_lines,
+    repository: repo?.root ?? null,
+    unpushed_commits: ab?.ahead ?? null,
+    rejected_lines: countRejects(ctx.config.general.export_dir),
+    privacy: readPrivacyStats(ctx.config.baseDir) ?? null,
+    unknown_transcript_shapes: describeShapes(Object.values(readShapes(ctx.config.baseDir))) || null,
+    sync,
+    ...(c.oldest ? { oldest: c.oldest } : {}),
+    ...(c.newest ? { newest: c.newest } : {}),
+  };
+  return { out, sync, dim };
+}
