@@ -8,7 +8,7 @@ const redact = (s: string) => redactSecrets(s).text;
 
 // Built at run time so no scanner mistakes this file for a leak.
 const fake = {
-  aws: `AKIA${'IOSFODNN7EXAMPLE'}`,
+  aws: `AKIA${'Q3ZC7RWB5M2HNJXT'}`,
   ghp: `ghp_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`,
 };
 
@@ -84,5 +84,111 @@ describe('exclude_projects', () => {
     assert.ok(isExcluded(['**/secret-client*'], 'mono', '/home/u/mono/secret-client-a'));
     assert.ok(!isExcluded(['secret-*'], 'mono', '/home/u/mono/public'));
     assert.ok(!isExcluded(['secret-*'], 'mono', '/home/u/mono/my-secret-notes'), 'a name pattern matches whole folder names');
+  });
+});
+
+describe('every token format in every syntax people paste', () => {
+  // Each self-identifying token of the table, written as people write it in shell, .env,
+  // YAML, JSON, TOML/INI, Python, Go, Java, PHP, XML/NuGet, Makefile, a curl header and prose.
+  const SYNTAXES: Array<[string, (t: string) => string]> = [
+    ['shell', (t) => `export SERVICE_CREDENTIAL=${t}`],
+    ['.env', (t) => `SERVICE_TOKEN="${t}"`],
+    ['yaml', (t) => `service:\n  token: ${t}\n  region: eu-west-1`],
+    ['json', (t) => `{"service": {"apiKey": "${t}", "retries": 3}}`],
+    ['toml', (t) => `[service]\ntoken = "${t}"`],
+    ['python', (t) => `client = Service(api_key="${t}", timeout=30)`],
+    ['go', (t) => `serviceToken := "${t}"`],
+    ['java', (t) => `System.setProperty("SERVICE_TOKEN", "${t}");`],
+    ['php', (t) => `$config = ['service_token' => '${t}'];`],
+    ['xml', (t) => `<add key="ServiceToken" value="${t}" />`],
+    ['makefile', (t) => `SERVICE_TOKEN ?= ${t}`],
+    ['curl', (t) => `curl -H "Authorization: Bearer ${t}" https://api.example.com/v1/items`],
+    ['prose', (t) => `I rotated it, the new one is ${t} — it works now.`],
+  ];
+  const tokens = SECRET_RULES.flatMap((rule) => {
+    const bare = rule.positives.find((p) => /^[A-Za-z0-9_.~+/:-]{16,}={0,2}$/.test(p) && !p.includes('://'));
+    return bare ? [{ kind: rule.kind, token: bare }] : [];
+  });
+
+  it('redacts the whole token in each, leaving no piece of it (figures printed)', () => {
+    let done = 0;
+    const leaks: string[] = [];
+    for (const { kind, token } of tokens) {
+      for (const [syntax, write] of SYNTAXES) {
+        const line = write(token);
+        const out = redactSecrets(line).text;
+        // A redaction that leaves half a secret in one piece is a leak: no 12-character run of it may remain.
+        const pieces = Array.from({ length: Math.max(1, token.length - 11) }, (_, i) => token.slice(i, i + 12));
+        if (out.includes('[REDACTED:') && !pieces.some((p) => out.includes(p))) done++;
+        else leaks.push(`${kind} in ${syntax}: ${out.slice(0, 100)}`);
+      }
+    }
+    const total = tokens.length * SYNTAXES.length;
+    process.stdout.write(`# redaction corpus (syntaxes): ${done}/${total} positives over ${new Set(tokens.map((t) => t.kind)).size} kinds × ${SYNTAXES.length} syntaxes\n`);
+    assert.ok(tokens.length >= 80, `${tokens.length} token formats`);
+    assert.deepEqual(leaks, []);
+  });
+
+  it('a Kubernetes Secret: every data and stringData value, base64 or not; other manifests and placeholders untouched', () => {
+    const b64 = Buffer.from('Pg9Kq2Mx7Zw4Vb8').toString('base64');
+    const manifest = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  username: ${Buffer.from('app').toString('base64')}\n  password: ${b64}\nstringData:\n  DATABASE_URL: postgres-host-only\n  placeholder: \${DB_PASSWORD}\n---\napiVersion: v1\nkind: ConfigMap\ndata:\n  LOG_LEVEL: debug\n`;
+    const r = redactSecrets(manifest);
+    assert.ok(!r.text.includes(b64), r.text);
+    assert.match(r.text, /password: \[REDACTED:(?:kubernetes-secret|secret)\]/);
+    assert.match(r.text, /username: \[REDACTED:kubernetes-secret\]/);
+    assert.match(r.text, /placeholder: \$\{DB_PASSWORD\}/, 'a reference stays');
+    assert.match(r.text, /LOG_LEVEL: debug/, 'a ConfigMap is not a Secret');
+    assert.match(r.text, /name: db/);
+  });
+
+  it('placeholders and references stay byte for byte', () => {
+    for (const text of [
+      'curl -u "$ES_USER:$ES_PASS" https://es.internal:9200',
+      'token: ${{ secrets.NPM_TOKEN }}',
+      'password = var.db_password',
+      `aws_access_key_id = AKIA${'IOSFODNN7EXAMPLE'}`,
+      `aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/${'bPxRfiCYEXAMPLEKEY'}`,
+      `GITHUB_TOKEN=ghp_${'x'.repeat(36)}`,
+      'SLACK_TOKEN=xoxb-xxx',
+      `GITLAB_TOKEN=glpat-${'X'.repeat(20)}`,
+      'access_token=ACCESS_TOKEN',
+      'API_KEY=<your-api-key>',
+      'password: "{{ .Values.db.password }}"',
+      'set PASSWORD=%DB_PASSWORD%',
+      'apiKey: process.env.STRIPE_KEY',
+      'token = os.environ["SERVICE_TOKEN"]',
+    ]) {
+      assert.equal(redactSecrets(text).text, text);
+    }
+  });
+});
+
+describe('after an upgrade, history is re-checked', () => {
+  it('scrub --dry-run counts, by kind, what the new rules would redact in memories already exported; writes nothing', async () => {
+    const { makeWorld, rec, runCli, writeJsonl } = await import('./helpers.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const w = makeWorld();
+    try {
+      // Memories captured by an earlier version, whose rules let these through.
+      const key = `AIza${'Sy'}${'Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2H'.slice(0, 33)}`;
+      const file = join(w.exportDir, '2026-10_laptop.jsonl');
+      writeJsonl(file, [
+        rec({ id: 'old-1', question: 'Why does the maps widget fail in staging?', answer: `The key was wrong; the right one is ${key}.` }),
+        rec({ id: 'old-2', question: 'Which Go setting holds the shop token?', answer: `shopToken := "shp${'at_'}${'0123456789abcdef'.repeat(2)}"` }),
+        rec({ id: 'old-3', question: 'How do we page the staging list?', answer: 'With offset and limit, 20 per page.' }),
+      ]);
+      const before = readFileSync(file, 'utf8');
+      const r = runCli(['-c', w.config, 'scrub', '--dry-run', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { scanned: number; changed: number; counts: Record<string, number>; dry_run: boolean };
+      assert.equal(out.dry_run, true);
+      assert.equal(out.scanned, 3);
+      assert.equal(out.changed, 2);
+      assert.deepEqual(out.counts, { 'google-api-key': 1, 'shopify-token': 1 });
+      assert.equal(readFileSync(file, 'utf8'), before, 'nothing written');
+    } finally {
+      w.cleanup();
+    }
   });
 });

@@ -4,7 +4,7 @@
  * is written to JSONL.
  */
 import type { MemoryRecord } from '../types.js';
-import { SECRET_RULES } from './rules.js';
+import { isPlaceholder, redactKubernetesSecrets, SECRET_RULES } from './rules.js';
 
 export interface RedactResult {
   text: string;
@@ -37,11 +37,20 @@ export function redactSecrets(text: string): RedactResult {
       const secret = match.slice(pre.length, match.length - post.length);
       // Already redacted by an earlier rule (a DSN's key looks like a URL user): leave it.
       if (match.includes('[REDACTED:') || secret.trim().length === 0) return match;
+      // Placeholders and references stay byte for byte: `${TOKEN}`, `ghp_xxxx…`, AWS's example.
+      if (isPlaceholder(secret)) return match;
+      if (rule.accept && !rule.accept(secret, pre)) return match;
       counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
       found.push(secret);
       return `${pre}${tag(rule.kind)}${post}`;
     });
   }
+  out = redactKubernetesSecrets(out, (value) => {
+    if (value.includes('[REDACTED:')) return value;
+    counts['kubernetes-secret'] = (counts['kubernetes-secret'] ?? 0) + 1;
+    found.push(value);
+    return tag('kubernetes-secret');
+  });
   return { text: out, counts, found };
 }
 

@@ -14,11 +14,58 @@ export interface SecretRule {
   positives: string[];
   /** Look-alikes that must survive the whole rule set untouched. */
   negatives: string[];
+  /**
+   * Whether a matched value is a secret after all (`pre`: the text kept before it, e.g. the
+   * name it is assigned to). Absent: every match that is not a placeholder is.
+   */
+  accept?: (secret: string, pre: string) => boolean;
+}
+
+/**
+ * Placeholders and references, never secrets: `$X`, `${X}`, `${{ secrets.X }}`, `%X%`,
+ * `{{ .Values.x }}`, `var.x`, `<your-key>`, `your-api-key`, `changeme`, documented examples
+ * (AWS's `…EXAMPLE…`), a prefix followed by one repeated character (`ghp_xxxx…`,
+ * `glpat-XXXX`, `xoxb-xxx`), and an environment-variable name standing for its value
+ * (`access_token=ACCESS_TOKEN`). A command that no longer runs as written is a worse memory.
+ */
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim().replace(/^["'`]|["'`]$/g, '');
+  if (v.length === 0) return true;
+  if (/^(?:\$\{?\{?|%[A-Za-z_]|\{\{|<[^>]*>$|\[REDACTED)/.test(v)) return true;
+  if (/^(?:var|local|module|data|vars|secrets|env|inputs|params)\.[A-Za-z_][\w.]*$/.test(v)) return true;
+  if (/^(?:process\.env|os\.environ|os\.getenv|System\.getenv|ENV\[|getenv\()/.test(v)) return true;
+  if (/EXAMPLE|example(?:key|token|secret)?$/.test(v)) return true;
+  if (/^(?:your|my|the)[_-][A-Za-z0-9_-]+$/i.test(v)) return true;
+  if (/^(?:changeme|change[_-]me|placeholder|dummy|redacted|sample|secret|password|passwd|pass|test|xxx+|todo|tbd|none|null|nil|undefined|foo|bar|foobar)$/i.test(v)) return true;
+  // A prefix, then one character repeated (or x's and dots): a placeholder of that format.
+  const body = v.replace(/^[A-Za-z]{1,12}[_.-](?:[A-Za-z]{1,8}[_.-])?/, '');
+  if (body.length >= 3 && (/^(.)\1+$/.test(body) || /^[xX.*#…_-]+$/.test(body))) return true;
+  if (/^(.)\1{5,}$/.test(v)) return true;
+  // An environment variable's name standing for its value.
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v)) return true;
+  return false;
+}
+
+/** Names that say password: any non-placeholder value is one, however plain ("correct-horse-battery"). */
+const PASSWORD_NAME = /(?:password|passwd|passphrase|(?:^|[^A-Za-z])pass|pwd|_pw)["'`\]]?\s*(?:[:=,>]|$)/i;
+
+/**
+ * A value assigned to a token-ish name (api_key, secret, token) must look generated: long
+ * enough and not a plain word or phrase ("public", "bearer", "not-set").
+ */
+function tokenLike(secret: string, pre: string): boolean {
+  // Code that reads it from somewhere: cfg.APIKey, settings.SECRET_KEY, self.token.
+  if (/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?$/.test(secret) && /^(?:cfg|conf|config|settings|self|this|opts|options|env|args|params|props|app|cls)\.|\.[A-Z_]/.test(secret)) return false;
+  if (PASSWORD_NAME.test(pre.trim())) return true;
+  if (secret.length < 8) return false;
+  return !/^[a-z]+(?:[ _.-][a-z]+)*$/.test(secret);
 }
 
 /** Join pieces: keeps whole tokens out of the source text. */
 const r = (...parts: string[]) => parts.join('');
 const rep = (s: string, n: number) => s.repeat(n);
+
+import { PROVIDER_RULES } from './providers.js';
 
 /** Values that name a type, a placeholder or code, not a secret: `password: string`, `${TOKEN}`, `getToken()`. */
 const NOT_A_VALUE =
@@ -36,18 +83,23 @@ const SECRET_NAME =
 export const SECRET_RULES: SecretRule[] = [
   {
     kind: 'private-key',
-    re: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$(?![\s\S]))/g,
+    re: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$(?![\s\S]))/g,
     positives: [
       r('-----BEGIN RSA ', 'PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabc\n-----END RSA ', 'PRIVATE KEY-----'),
       r('-----BEGIN OPENSSH ', 'PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE'),
       r('{"type": "service_account", "private_key": "-----BEGIN ', 'PRIVATE KEY-----\\nMIIEvQIBADANBg\\n-----END ', 'PRIVATE KEY-----\\n"}'),
+      r('-----BEGIN PGP ', 'PRIVATE KEY BLOCK-----\n\nlQOYBGXyz0EBCAC5\n=abcd\n-----END PGP ', 'PRIVATE KEY BLOCK-----'),
     ],
-    negatives: ['-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQ\n-----END PUBLIC KEY-----', '-----BEGIN CERTIFICATE-----'],
+    negatives: ['-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQ\n-----END PUBLIC KEY-----', '-----BEGIN CERTIFICATE-----', '-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQENBGXyz\n-----END PGP PUBLIC KEY BLOCK-----'],
   },
   {
     kind: 'jwt',
-    re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-    positives: [r('eyJhbGciOiJIUzI1NiJ9', '.eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')],
+    // A JWT, and a JWT encoded once more in base64 (Kubernetes Secret data, config blobs): `ZXlK…`.
+    re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}|\bZXlK[A-Za-z0-9+/]{60,}={0,2}/g,
+    positives: [
+      r('eyJhbGciOiJIUzI1NiJ9', '.eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'),
+      Buffer.from(r('eyJhbGciOiJIUzI1NiJ9', '.eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')).toString('base64'),
+    ],
     negatives: ['eyJ is how JWTs start', 'eyJhbGciOiJIUzI1NiJ9 is only a header'],
   },
   {
@@ -72,29 +124,29 @@ export const SECRET_RULES: SecretRule[] = [
       r('export GH_TOKEN=ghs_', rep('Kk1', 12)),
       r('ghu_', rep('u1', 18)),
     ],
-    negatives: ['ghp_ tokens start with ghp_', 'ghost_protocol'],
+    negatives: ['ghp_ tokens start with ghp_', 'ghost_protocol', r('ghp_', rep('x', 36)), r('export GITHUB_TOKEN=ghp_', rep('X', 40))],
   },
   {
     kind: 'gitlab-token',
     re: /\bgl(?:pat|dt|oas|rt|ptt|cbt|imt|ft)-[A-Za-z0-9_-]{20,}/g,
     positives: [r('glpat-', 'xYz12AbCdEfGhIjKlMnO'), r('GITLAB_TOKEN=glpat-', rep('a1_b', 6))],
-    negatives: ['glpat- is the GitLab prefix'],
+    negatives: ['glpat- is the GitLab prefix', r('glpat-', 'XXXXXXXXXXXXXXXXXXXX'), r('GITLAB_TOKEN: glpat-', rep('x', 20))],
   },
   {
     kind: 'aws-access-key',
     re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g,
-    positives: [r('AKIA', 'IOSFODNN7EXAMPLE'), r('aws_access_key_id = ASIA', 'Y34FZKBOKMUTVV7A')],
-    negatives: ['AKIA is a prefix', 'AKIAXXXX'],
+    positives: [r('AKIA', 'Q3ZC7RWB5M2HNJXT'), r('aws_access_key_id = ASIA', 'Y34FZKBOKMUTVV7A')],
+    negatives: ['AKIA is a prefix', 'AKIAXXXX', r('AKIA', 'IOSFODNN7EXAMPLE'), r('aws_access_key_id = AKIA', 'IOSFODNN7EXAMPLE')],
   },
   {
     kind: 'aws-secret-key',
     re: /(?<pre1>(?:aws_secret_access_key|aws[_-]?secret[_-]?key|secretaccesskey)["']?\s*[:=]\s*["']?|AWS Secret Access Key \[[^\]]*\]:\s*)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
     positives: [
-      r('aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYEXAMPLEKEY'),
-      r('AWS Secret Access Key [None]: wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYEXAMPLEKEY'),
+      r('aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYzq8wKEY1ab'),
+      r('AWS Secret Access Key [None]: Kq7pLm2/Zx9vBn4+Wr8tY', 'Io5Pa3SdFg6HjKl0QwE'),
       r('"SecretAccessKey": "', 'abcdEFGHijklMNOPqrstUVWXyz0123456789+/AB', '"'),
     ],
-    negatives: ['aws_secret_access_key = ${AWS_SECRET}'],
+    negatives: ['aws_secret_access_key = ${AWS_SECRET}', r('aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYEXAMPLEKEY')],
   },
   {
     kind: 'google-oauth-secret',
@@ -112,12 +164,12 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'slack-token',
     re: /\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})/g,
     positives: [r('xoxb-', '123456789012-1234567890123-abcdefghijklmnop'), r('xoxp-', '1234-5678-abcdefghij'), r('xapp-1-', 'A0123BCDEF-1234567890-abcdef0123')],
-    negatives: ['xoxb- is a bot token prefix'],
+    negatives: ['xoxb- is a bot token prefix', r('SLACK_BOT_TOKEN=xoxb-', 'xxx'), r('xoxb-', 'xxxxxxxxxxxx-xxxxxxxxxxxxx-xxxxxxxxxxxxxxxxxxxxxxxx')],
   },
   {
     kind: 'slack-webhook',
     re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]+/g,
-    positives: [r('https://hooks.slack.com/services/', 'T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX')],
+    positives: [r('https://hooks.slack.com/services/', 'T04K2QZ7L/B05M9XJ3N/q8Lw2ZrT5vNx7YbP3kHd9sFa')],
     negatives: ['https://api.slack.com/apps'],
   },
   {
@@ -198,36 +250,57 @@ export const SECRET_RULES: SecretRule[] = [
   {
     kind: 'url-password',
     // scheme://user:password@host and scheme://:password@host (Redis).
-    re: /(?<pre1>\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)(?!\/\/)[^\s@/]+(?<post>@[^\s@/]+)/gi,
-    positives: ['postgres://admin:hunter22@db.local:5432/app', 'redis://:s3cretPass@cache.internal:6379/0', 'mongodb+srv://bob:pa%24%24w0rd@cluster0.example.net/test', 'https://deploy:ghp-style-pass@git.example.com/repo.git'],
-    negatives: ['https://example.com/path?q=1', 'ssh://git@host:22/repo', 'git@github.com:org/repo.git', 'postgres://localhost:5432/app'],
+    // The whole password, whatever it holds (an @ too: the host starts after the last @).
+    re: /(?<pre1>\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)(?!\/\/)[^\s/]+(?<post>@[^\s@/]+)/gi,
+    positives: ['postgres://admin:hunter22@db.local:5432/app', 'redis://:s3cretPass@cache.internal:6379/0', 'mongodb+srv://bob:pa%24%24w0rd@cluster0.example.net/test', 'https://deploy:ghp-style-pass@git.example.com/repo.git', 'amqp://app:Xq7@Lm9$vR2pT4@mq.internal:5672/'],
+    negatives: ['https://example.com/path?q=1', 'ssh://git@host:22/repo', 'git@github.com:org/repo.git', 'postgres://localhost:5432/app', 'postgres://user:password@localhost/db', 'redis://:${REDIS_PASSWORD}@cache:6379', 'postgres://app:$DB_PASS@db/app', 'mysql://root:changeme@localhost/test'],
   },
   {
     kind: 'cli-password',
-    re: /(?<pre1>\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p)(?!\s)(?!\$)[^\s'"]+|(?<pre2>\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login)\b[^\n]*?\s(?:-p|--password)[\s=]+["']?)(?!\$)[^\s'"]+|(?<pre3>(?:^|\s)--password[=\s]+["']?)(?!\$|<|-)[^\s'"]{3,}|(?<pre4>\bcurl\b[^\n]*?\s(?:-u|--user)\s+["']?[^\s:'"]+:)[^\s'"@]+/gim,
+    re: /(?<pre1>\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p)(?!\s)(?!\$)[^\s'"]+|(?<pre2>\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login)\b[^\n]*?\s(?:-p|--password)[\s=]+["']?)(?!\$)[^\s'"]+|(?<pre3>(?:^|\s)--(?:password|passwd|token|api-key|apikey|access-token|auth-token|secret|client-secret|secret-key|private-token)[=\s]+["']?)(?!\$|<|-)[^\s'"]{3,}|(?<pre4>\b(?:curl|wget|http)\b[^\n]*?\s(?:-u|--user)[\s=]+["']?[^\s:'"]*:)(?![$:])[^\s'"]+/gim,
     positives: [
       'mysql -u root -pS3cretPw! mydb',
       'sshpass -p hunter2 ssh deploy@host',
       'docker login -u me -p dckr_pat_abc123 registry.example.com',
       'psql --password mysecretpw -h db',
       'curl -u admin:t0psecret https://api.example.com',
+      'curl -u elastic:Xq7@Lm9$vR2pT4 https://es.internal:9200/_cat/indices',
+      'vault login --token s.Qw8Er7Ty6Ui5Op4',
+      'deploy-cli --access-token Zx9Cv8Bn7Mm6Ll5Kk4Jj3Hh2',
+      'heroku config:set --api-key 1f2e3d4c5b6a79880a1b2c3d4e5f6071',
     ],
-    negatives: ['mysql -u root -p mydb', 'docker run -p 8080:80 nginx', 'docker login -u me --password-stdin', 'ssh -p 2222 host', 'npm install --password-reset-ui', 'pip install -p foo'],
+    negatives: ['mysql -u root -p mydb', 'docker run -p 8080:80 nginx', 'docker login -u me --password-stdin', 'ssh -p 2222 host', 'npm install --password-reset-ui', 'pip install -p foo', 'curl -u "$ES_USER:$ES_PASS" https://es:9200', 'curl -u $USER:$TOKEN https://api', 'vault login --token $VAULT_TOKEN', 'cli --token <token>', 'curl -u user:password https://httpbin.org/basic-auth/user/password'],
+  },
+  ...PROVIDER_RULES,
+  {
+    kind: 'secret',
+    // A quoted name, then its value in quotes: JSON "api_key": "v", Python {'secret': 'v'},
+    // PHP "secret_key" => "v", Java setProperty("SHOPIFY_TOKEN", "v") / put("password", "v"),
+    // Go os.Setenv("API_TOKEN", "v"), Ruby ENV["X_TOKEN"] = "v".
+    re: new RegExp(`(?<pre1>["'\`](?:${SECRET_NAME})["'\`]\\]?\\s*(?::|=>|,|=)\\s*["'\`])${NOT_A_VALUE}[^"'\`\\n]{3,}(?=["'\`])`, 'gi'),
+    accept: tokenLike,
+    positives: [
+      '{"api_key": "abc123456", "name": "x"}',
+      "{'client_secret': 'qwerty-98765'}",
+      '{"authToken": "tkn_abc_12345"}',
+      "$config = ['secret_key' => 'h7Gk2Lp9Qz4Wx8'];",
+      'System.setProperty("STRIPE_API_TOKEN", "tok_9Kq2Lm7Xw4Pz8Rv1");',
+      'props.put("db.password", "Winter2024!");',
+      'os.Setenv("GITHUB_TOKEN", "x7Kp2Lm9Qz4Wv8Rt1Yu6");',
+      'ENV["DEPLOY_TOKEN"] = "Zq8Wx7Cv6Bn5Mm4"',
+    ],
+    negatives: ['{"max_tokens": "4096"}', '{"token_type": "bearer"}', '{"password": "string"}', '{"secret_sauce": "caching"}', '{"api_key": "YOUR_API_KEY"}', '{"password": "${DB_PASSWORD}"}', "'secret_key' => env('APP_SECRET')", 'System.setProperty("API_TOKEN", System.getenv("API_TOKEN"));'],
   },
   {
     kind: 'secret',
-    // "api_key": "value", 'client_secret': 'value'
-    re: new RegExp(`(?<pre1>["'](?:${SECRET_NAME})["']\\s*:\\s*["'])${NOT_A_VALUE}[^"'\\n]{4,}(?=["'])`, 'gi'),
-    positives: ['{"api_key": "abc123456", "name": "x"}', "{'client_secret': 'qwerty-98765'}", '{"authToken": "tkn_abc_12345"}'],
-    negatives: ['{"max_tokens": "4096"}', '{"token_type": "bearer"}', '{"password": "string"}', '{"secret_sauce": "caching"}'],
-  },
-  {
-    kind: 'secret',
-    // API_KEY=value, DB_PASSWORD: value at a line start, export GITHUB_TOKEN="value", const apiKey = 'value'
+    // An unquoted name bound to a value: shell and .env (X=v, export X="v"), Makefile (X ?= v,
+    // X := v), Go (x := "v"), Python keyword arguments (api_key="v"), TOML/INI (x = v); YAML at a
+    // line start (x: v); inline object literals with a quoted value ({ apiKey: "v" }).
     re: new RegExp(
-      `(?<pre1>(?:\\b(?:${SECRET_NAME})\\s*=|^[\\t ]*(?:-[\\t ]+)?(?:export[\\t ]+)?(?:${SECRET_NAME})[\\t ]*:)[\\t ]*(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`,;(){}\\[\\]]{3,}(?=\\k<q>(?:[\\s"'\`,;)}\\]]|$))`,
+      `(?<pre1>(?:\\b(?:${SECRET_NAME})\\s*(?::=|\\?=|=(?!=|>))|^[\\t ]*(?:-[\\t ]+)?(?:export[\\t ]+)?(?:${SECRET_NAME})[\\t ]*:|\\b(?:${SECRET_NAME})[\\t ]*:(?=[\\t ]*["'\`]))[\\t ]*(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`,;(){}\\[\\]]{3,}(?=\\k<q>(?:[\\s"'\`,;)}\\]]|$))`,
       'gim',
     ),
+    accept: tokenLike,
     positives: [
       'export DB_PASSWORD=s3cr3t-value',
       'API_TOKEN="abcd1234efgh"',
@@ -240,6 +313,12 @@ export const SECRET_RULES: SecretRule[] = [
       'auth_token = "xyz-98765"',
       '  password: Winter2024!',
       'SECRET_KEY=django-insecure-abc123',
+      'stripeSecret := "sk_9Kq2Lm7Xw4Pz8Rv1Yt6"',
+      'apiToken := os.Getenv("X") // was: apiToken := "Zq8Wx7Cv6Bn5Mm4"',
+      'client = Client(api_key="Kq7Lm2Zx9Vb4Nw8Rt3")',
+      'SLACK_TOKEN ?= Lp9Kq2Mx7Zw4Vb8Nt3',
+      'const cfg = { apiKey: "Rt3Yu7Io1Pa5Sd9Fg", region: "eu" }',
+      '  - DB_PASSWORD=Pg9Kq2Mx7Zw',
     ],
     negatives: [
       'max_tokens: 4096',
@@ -264,9 +343,70 @@ export const SECRET_RULES: SecretRule[] = [
       'my secretary booked it',
       'use_tokenizer = True',
       'secret = generate_secret()',
+      'password = var.db_password',
+      'NPM_TOKEN: ${{ secrets.NPM_TOKEN }}',
+      'access_token=ACCESS_TOKEN',
+      'api_key: your-api-key-here',
+      'DB_PASSWORD: changeme',
+      'token = "xxxxxxxxxxxxxxxx"',
+      'GITHUB_TOKEN=%GITHUB_TOKEN%',
+      'password: "{{ .Values.db.password }}"',
+      'if token == expected_token:',
+      'secret: public',
+      'api_key := cfg.APIKey',
     ],
   },
+  {
+    kind: 'secret',
+    // XML/NuGet and .config files: <add key="Password" value="v"/>, <password>v</password>.
+    re: new RegExp(`(?<pre1>\\bkey\\s*=\\s*["'](?:${SECRET_NAME}|[A-Za-z0-9_.:-]*(?:ClearTextPassword|Password|ApiKey|Secret|Token))["']\\s+value\\s*=\\s*["'])${NOT_A_VALUE}[^"'\\n]{3,}(?=["'])|(?<pre2><(?<tag>[A-Za-z0-9_.:-]*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))>)${NOT_A_VALUE}[^<\\n]{3,}(?=</\\k<tag>>)`, 'g'),
+    accept: tokenLike,
+    positives: ['<add key="ClearTextPassword" value="Nu9Get-Pw-2024" />', '<add key="Password" value="hunter22" />', '<password>Winter2024!</password>', '<apiKey>Kq7Lm2Zx9Vb4Nw8Rt3</apiKey>'],
+    negatives: ['<add key="Username" value="deploy" />', '<password>${DB_PASSWORD}</password>', '<add key="Password" value="%NUGET_PASSWORD%" />', '<passwordPolicy>strict</passwordPolicy>'],
+  },
 ];
+
+/**
+ * Kubernetes Secret manifests: every value under `data:` (base64) or `stringData:` of a
+ * document whose `kind` is Secret is a secret, whatever its key is called.
+ */
+export function redactKubernetesSecrets(text: string, onSecret: (value: string) => string): string {
+  if (!/^\s*kind:\s*["']?Secret["']?\s*$/m.test(text)) return text;
+  const lines = text.split('\n');
+  let inDoc = false;
+  let block = -1; // indentation of the data:/stringData: key while inside its block
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (/^---/.test(line)) {
+      inDoc = false;
+      block = -1;
+      continue;
+    }
+    // The document is a Secret if it says so anywhere in it: look ahead to its end.
+    if (!inDoc) {
+      let j = i;
+      while (j < lines.length && !/^---/.test(lines[j] as string)) {
+        if (/^\s*kind:\s*["']?Secret["']?\s*$/.test(lines[j] as string)) inDoc = true;
+        j++;
+      }
+      if (!inDoc) {
+        i = j - 1;
+        continue;
+      }
+    }
+    const indent = line.length - line.trimStart().length;
+    if (block >= 0 && line.trim().length > 0 && indent <= block) block = -1;
+    const head = /^(\s*)(?:data|stringData):\s*$/.exec(line);
+    if (head) {
+      block = (head[1] as string).length;
+      continue;
+    }
+    if (block < 0) continue;
+    const kv = /^(\s+[A-Za-z0-9_.-]+:\s*["']?)([^"'\s#][^"'#]*?)(["']?\s*)$/.exec(line);
+    if (kv && !isPlaceholder(kv[2] as string)) lines[i] = `${kv[1]}${onSecret(kv[2] as string)}${kv[3]}`;
+  }
+  return lines.join('\n');
+}
 
 /** Text that must survive every rule (look-alikes of no particular kind). */
 export const GENERAL_NEGATIVES: string[] = [
