@@ -112,3 +112,19 @@ export const PROVIDER_RULES: SecretRule[] = [
   rule('render-key', `\\brnd_[A-Za-z0-9]{32}${END}`, [r('rnd', '_', mix(32))], []),
   rule('gemini-key', `\\bAQ\\.[A-Za-z0-9_-]{50,}`, [r('AQ', '.', mix(60))], []),
 ];
+
+/**
+ * Providers whose secrets are recognisable only from their context: the provider named in
+ * the variable the value is assigned to (scanners' keyword rules). Lower case, whole words.
+ */
+export const PROVIDER_CONTEXT = [
+  'adafruit', 'adobe', 'airtable', 'algolia', 'alibaba', 'asana', 'atlassian', 'jira', 'confluence', 'beamer', 'bitbucket', 'bittrex',
+  'cloudflare', 'codecov', 'cohere', 'coinbase', 'confluent', 'contentful', 'datadog', 'discord', 'droneci', 'dropbox', 'easypost', 'etsy',
+  'facebook', 'fastly', 'finicity', 'finnhub', 'flickr', 'freshbooks', 'gitter', 'gocardless', 'grafana', 'hashicorp', 'heroku', 'hubspot',
+  'intercom', 'jfrog', 'artifactory', 'kraken', 'kucoin', 'launchdarkly', 'linear', 'linkedin', 'lob', 'mailchimp', 'mailgun', 'mapbox',
+  'mattermost', 'meraki', 'messagebird', 'netlify', 'newrelic', 'nytimes', 'okta', 'plaid', 'planetscale', 'postman', 'pulumi', 'rapidapi',
+  'sendbird', 'sendinblue', 'sentry', 'shippo', 'shopify', 'sidekiq', 'slack', 'snyk', 'squarespace', 'sumologic', 'telegram', 'travis',
+  'trello', 'twitch', 'twitter', 'typeform', 'vault', 'yandex', 'zendesk', 'settlemint', 'scalingo', 'nuget', 'stripe', 'twilio', 'sendgrid',
+  'mongodb', 'firebase', 'supabase', 'pinecone', 'openai', 'anthropic', 'mistral', 'huggingface', 'replicate', 'vercel', 'render', 'fly',
+  'digitalocean', 'linode', 'vultr', 'hetzner', 'cloudinary', 'pusher', 'ably', 'segment', 'mixpanel', 'amplitude', 'auth0', 'clerk',
+];

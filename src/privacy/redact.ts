@@ -40,9 +40,10 @@ export function redactSecrets(text: string): RedactResult {
       // Placeholders and references stay byte for byte: `${TOKEN}`, `ghp_xxxx…`, AWS's example.
       if (isPlaceholder(secret)) return match;
       if (rule.accept && !rule.accept(secret, pre)) return match;
-      counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
+      const kind = rule.kindOf ? rule.kindOf(groups) : rule.kind;
+      counts[kind] = (counts[kind] ?? 0) + 1;
       found.push(secret);
-      return `${pre}${tag(rule.kind)}${post}`;
+      return `${pre}${tag(kind)}${post}`;
     });
   }
   out = redactKubernetesSecrets(out, (value) => {

@@ -19,6 +19,8 @@ export interface SecretRule {
    * name it is assigned to). Absent: every match that is not a placeholder is.
    */
   accept?: (secret: string, pre: string) => boolean;
+  /** The kind of one match, when the rule covers several (a provider named in the match). */
+  kindOf?: (groups: Record<string, string | undefined>) => string;
 }
 
 /**
@@ -65,7 +67,7 @@ function tokenLike(secret: string, pre: string): boolean {
 const r = (...parts: string[]) => parts.join('');
 const rep = (s: string, n: number) => s.repeat(n);
 
-import { PROVIDER_RULES } from './providers.js';
+import { PROVIDER_CONTEXT, PROVIDER_RULES } from './providers.js';
 
 /** Values that name a type, a placeholder or code, not a secret: `password: string`, `${TOKEN}`, `getToken()`. */
 const NOT_A_VALUE =
@@ -273,6 +275,21 @@ export const SECRET_RULES: SecretRule[] = [
   },
   ...PROVIDER_RULES,
   {
+    kind: 'provider-secret',
+    // A provider's name in the variable, then a key, id, secret or token of it, in any
+    // syntax: ALGOLIA_ADMIN_KEY=…, bitbucketClientSecret: "…", "mapbox_token" => '…'. Only the
+    // context says these values are secrets (a 32-hex value alone is not one), as scanners'
+    // keyword rules require.
+    re: new RegExp(
+      `(?<pre1>(?<![A-Za-z0-9])["'\`]?[A-Za-z0-9_.-]*?(?<provider>${PROVIDER_CONTEXT.join('|')})[A-Za-z0-9_.-]*?(?:key|secret|token|pat|auth|credentials?|pass(?:word)?)s?["'\`\\]]?[\\t ]*(?::=|=>|\\?=|=|:|,)[\\t ]*["'\`]?)${NOT_A_VALUE}[A-Za-z0-9_\\-.=+/~]{10,}(?![A-Za-z0-9_\\-.=+/~])`,
+      'gi',
+    ),
+    kindOf: (g) => `${(g.provider ?? 'provider').toLowerCase()}-secret`,
+    accept: (secret) => secret.length >= 16 && /\d/.test(secret) && /[A-Za-z]/.test(secret),
+    positives: PROVIDER_CONTEXT.slice(0, 60).map((p, i) => `${p.toUpperCase()}_${['API_KEY', 'SECRET', 'TOKEN', 'CLIENT_SECRET', 'ACCESS_KEY', 'KEY'][i % 6]}=${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6'.slice(i % 5, 24 + (i % 8))}`),
+    negatives: ['ALGOLIA_APP_NAME=storefront', 'slack_channel_id: general', 'slack_channel_id: C0123ABCDEF4567', 'SENTRY_PROJECT_ID=4505123456789', 'okta_client_id: 0oa1b2c3d4e5f6g7h8i9', 'datadog_key_name: prod-api-key-2', 'mapbox_style = "streets-v11"', 'datadog_site: datadoghq.eu', 'stripe_customer_id: cus_test', 'SENTRY_ENVIRONMENT=production'],
+  },
+  {
     kind: 'secret',
     // A quoted name, then its value in quotes: JSON "api_key": "v", Python {'secret': 'v'},
     // PHP "secret_key" => "v", Java setProperty("SHOPIFY_TOKEN", "v") / put("password", "v"),
@@ -284,7 +301,7 @@ export const SECRET_RULES: SecretRule[] = [
       "{'client_secret': 'qwerty-98765'}",
       '{"authToken": "tkn_abc_12345"}',
       "$config = ['secret_key' => 'h7Gk2Lp9Qz4Wx8'];",
-      'System.setProperty("STRIPE_API_TOKEN", "tok_9Kq2Lm7Xw4Pz8Rv1");',
+      'System.setProperty("PAYMENT_API_TOKEN", "tok_9Kq2Lm7Xw4Pz8Rv1");',
       'props.put("db.password", "Winter2024!");',
       'os.Setenv("GITHUB_TOKEN", "x7Kp2Lm9Qz4Wv8Rt1Yu6");',
       'ENV["DEPLOY_TOKEN"] = "Zq8Wx7Cv6Bn5Mm4"',
@@ -313,10 +330,10 @@ export const SECRET_RULES: SecretRule[] = [
       'auth_token = "xyz-98765"',
       '  password: Winter2024!',
       'SECRET_KEY=django-insecure-abc123',
-      'stripeSecret := "sk_9Kq2Lm7Xw4Pz8Rv1Yt6"',
+      'paymentSecret := "sk_9Kq2Lm7Xw4Pz8Rv1Yt6"',
       'apiToken := os.Getenv("X") // was: apiToken := "Zq8Wx7Cv6Bn5Mm4"',
       'client = Client(api_key="Kq7Lm2Zx9Vb4Nw8Rt3")',
-      'SLACK_TOKEN ?= Lp9Kq2Mx7Zw4Vb8Nt3',
+      'CHAT_TOKEN ?= Lp9Kq2Mx7Zw4Vb8Nt3',
       'const cfg = { apiKey: "Rt3Yu7Io1Pa5Sd9Fg", region: "eu" }',
       '  - DB_PASSWORD=Pg9Kq2Mx7Zw',
     ],
