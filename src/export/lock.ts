@@ -153,32 +153,32 @@ function busy(path: string, purpose: string | undefined): UserError {
   );
 }
 
-export function acquireLock(path: string, opts: LockOptions = {}): Release {
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+/** Tries until the lock is ours (the return value) or the time is up (throws); yields how long to wait before the next try. */
+function* attempts(path: string, opts: LockOptions): Generator<number, Release> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   const staleMs = opts.staleMs ?? 60 * 60_000;
-  const deadline = Date.now() + timeoutMs;
-  let wait = 5;
-  for (;;) {
+  for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
     const release = tryAcquire(path, staleMs);
     if (release) return release;
     if (Date.now() >= deadline) throw busy(path, opts.purpose);
-    sleepSync(wait);
-    wait = Math.min(wait * 2, 200);
+    yield wait;
+  }
+}
+
+export function acquireLock(path: string, opts: LockOptions = {}): Release {
+  const it = attempts(path, opts);
+  for (let step = it.next(); ; step = it.next()) {
+    if (step.done) return step.value;
+    sleepSync(step.value);
   }
 }
 
 /** The same, waiting without blocking the event loop (the viewer and the MCP server serve meanwhile). */
 export async function acquireLockAsync(path: string, opts: LockOptions = {}): Promise<Release> {
-  const timeoutMs = opts.timeoutMs ?? 30_000;
-  const staleMs = opts.staleMs ?? 60 * 60_000;
-  const deadline = Date.now() + timeoutMs;
-  let wait = 5;
-  for (;;) {
-    const release = tryAcquire(path, staleMs);
-    if (release) return release;
-    if (Date.now() >= deadline) throw busy(path, opts.purpose);
-    await new Promise((r) => setTimeout(r, wait));
-    wait = Math.min(wait * 2, 200);
+  const it = attempts(path, opts);
+  for (let step = it.next(); ; step = it.next()) {
+    if (step.done) return step.value;
+    await new Promise((r) => setTimeout(r, step.value));
   }
 }
 
