@@ -339,7 +339,11 @@ const ID_IN_LINE = /"id":"((?:[^"\\]|\\.)*)"/;
  * keeps the ids); an id that vanishes entirely was lost, not forgotten — a tombstone keeps it.
  */
 export async function droppedIds(repo: Repo, before: string, after: string, rel: string): Promise<string[]> {
-  const diff = await git(repo.root).raw(['diff', '--no-renames', '--no-color', '-U0', before, after, '--', rel || '.']);
+  // Most pulls only add lines: read the (possibly large) line diff only of files that lost some.
+  const numstat = await git(repo.root).raw(['diff', '--numstat', '--no-renames', before, after, '--', rel || '.']);
+  const shrunk = numstat.split('\n').map((l) => l.split('\t')).filter((f) => f.length >= 3 && f[1] !== '0' && f[1] !== '-').map((f) => f[2] as string);
+  if (shrunk.length === 0) return [];
+  const diff = await git(repo.root).raw(['diff', '--no-renames', '--no-color', '-U0', before, after, '--', ...shrunk]);
   const removed = new Set<string>();
   const added = new Set<string>();
   for (const line of diff.split('\n')) {
