@@ -80,7 +80,27 @@ const NOT_A_VALUE =
  * password_min_length, PWD (the working directory).
  */
 const SECRET_NAME =
-  '(?:[A-Za-z0-9]+[_.-])*?[A-Za-z0-9]*?(?:(?:password|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key)|(?<=[_.-])(?:pass|pwd|pw))';
+  '(?:[A-Za-z0-9]+[_.-])*?[A-Za-z0-9]*?(?:(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?|creds)|(?<=[_.-])(?:pass|pwd|pw|auth))';
+
+/**
+ * Bits per character: a generated token scores about 4 and more; words, paths and ids less.
+ * Scanners use the same measure for values whose name alone does not say "secret".
+ */
+export function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  return h;
+}
+
+/** A value that looks generated: long, letters and digits, high entropy. */
+function generated(secret: string): boolean {
+  const digits = secret.replace(/\D/g, '').length;
+  if (secret.length < 16 || !/[A-Za-z]/.test(secret) || digits < 2 || entropy(secret) < 3.5) return false;
+  // snake_case or kebab-case words are identifiers (user_profile_settings_v2), not keys.
+  return !/^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+$/.test(secret) || digits >= 6;
+}
 
 export const SECRET_RULES: SecretRule[] = [
   {
@@ -372,6 +392,16 @@ export const SECRET_RULES: SecretRule[] = [
       'secret: public',
       'api_key := cfg.APIKey',
     ],
+  },
+  {
+    kind: 'secret',
+    // A key by any name (ENCRYPTION_KEY, "key", masterKey, license_key) bound to a value that
+    // looks generated: the name alone says little (cache_key, sort_key, primary_key), so the
+    // value must — 16+ characters of letters and digits with a generated-looking spread.
+    re: /(?<pre1>(?<![A-Za-z0-9])["'`]?[A-Za-z0-9_.-]*?key["'`\]]?[\t ]*(?::=|=>|\?=|=|:)[\t ]*["'`]?)(?![$<%{[])[A-Za-z0-9_\-.=+/]{16,}(?![A-Za-z0-9_\-.=+/])/gi,
+    accept: generated,
+    positives: ['ENCRYPTION_KEY=q8Lw2ZrT5vNx7YbP3kHd9sFa', '"key": "Zq8Wx7Cv6Bn5Mm4Ll3Kk2Jj1"', 'license_key: AB12-CD34-EF56-GH78-IJ90', 'masterKey := "7fG2kL9pQ4wX8vN3mR6tY1zB"'],
+    negatives: ['cache_key = "user_profile_settings_v2"', 'sort_key: created_at_timestamp', 'primary_key = "order_id_and_line_number"', 'KEY_PATH=/etc/ssl/private/server.key', 'public_key: "-----BEGIN PUBLIC KEY-----"', 'keyboard layout: us-international-dead-keys'],
   },
   {
     kind: 'secret',
