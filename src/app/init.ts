@@ -13,7 +13,7 @@ import { foreignStateError, foreignStateOf, withMemoryRepo } from './locks.js';
 import { queueDirFor, readQueue } from './queue.js';
 import { drainOnce } from './worker.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, exportRelOf, INIT_HINT, memoryRemote, networkLimits, prepareRepo, syncNow, type SyncReport } from './sync-run.js';
+import { commitAndPush, exportRelOf, INIT_HINT, memoryRemote, networkLimits, syncNow, type SyncReport } from './sync-run.js';
 
 /** Same repository, whatever the spelling: trailing slash or `.git` do not matter. */
 export function sameRepositoryUrl(a: string, b: string): boolean {
@@ -79,7 +79,6 @@ export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; ti
     }
     const previousGitRemote = await remoteUrlOf(repo, name);
     await setRemote(repo, name, url);
-    prepareRepo(rt, repo);
     const undo = async () => {
       if (previousGitRemote === undefined) await removeRemote(repo, name);
       else await setRemote(repo, name, previousGitRemote);

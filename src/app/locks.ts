@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLockAsync } from '../export/lock.js';
 import { UserError } from '../errors.js';
+import { updateSyncState } from '../sync/state.js';
 import { clearStaleIndexLock, exportJsonlMatcher, findRepo, recoverInterruptedRebase, repoLockPath, restoreShrunkMemoryFiles, type Repo } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
 import { exportRelOf, prepareRepo } from './sync-run.js';
@@ -61,6 +62,17 @@ export function describeForeign(state: ForeignState): string {
   return FOREIGN_WORDS[state];
 }
 
+/**
+ * Captures held back by the person's git work: remember since when and why (session start
+ * and status tell it; the first drain after it commits at once). Returns the reason and
+ * since when, kept from the first deferral.
+ */
+export function noteDeferred(rt: Runtime, repo: Repo, state: ForeignState): { why: string; since: string } {
+  const why = describeForeign(state);
+  const s = updateSyncState(repo.gitDir, (x) => (x.deferred ??= { since: rt.now().toISOString(), why }));
+  return { why, since: s.deferred?.since ?? rt.now().toISOString() };
+}
+
 /** For commands a person runs: say what is in the way, change nothing. */
 export function foreignStateError(state: ForeignState): UserError {
   return new UserError(
@@ -73,8 +85,8 @@ export function foreignStateError(state: ForeignState): UserError {
  * Run `fn` holding the repository lock, after recovering our own interrupted work, with the
  * repository's state: `fn` must not commit, pull or stash when `state.foreign` is set.
  */
-export async function withMemoryRepo<T>(rt: Runtime, opts: { timeoutMs?: number }, fn: (state: RepoState) => Promise<T>): Promise<T> {
-  const { lock, repo } = await exportLock(rt);
+export async function withMemoryRepo<T>(rt: Runtime, opts: { timeoutMs?: number; found?: { lock: string; repo: Repo | undefined } }, fn: (state: RepoState) => Promise<T>): Promise<T> {
+  const { lock, repo } = opts.found ?? (await exportLock(rt));
   return withLockAsync(lock, { timeoutMs: opts.timeoutMs ?? 10 * 60_000, purpose: 'the memory repository' }, async () => {
     if (!repo) return fn({ repo });
     prepareRepo(rt, repo);
@@ -96,11 +108,11 @@ export async function withMemoryRepo<T>(rt: Runtime, opts: { timeoutMs?: number 
  * git work they refuse with what to do (the capture worker defers instead, see worker.ts).
  */
 export async function captureLockFor(rt: Runtime, timeoutMs = 10 * 60_000): Promise<{ repo: Repo | undefined; lock: <T>(fn: () => Promise<T>) => Promise<T> }> {
-  const { repo } = await exportLock(rt);
+  const found = await exportLock(rt);
   return {
-    repo,
+    repo: found.repo,
     lock: (fn) =>
-      withMemoryRepo(rt, { timeoutMs }, async (state) => {
+      withMemoryRepo(rt, { timeoutMs, found }, async (state) => {
         if (state.foreign) throw foreignStateError(state.foreign);
         return fn();
       }),

@@ -2,7 +2,8 @@
  * One search request for every front end (the CLI, the viewer, the MCP server): the
  * options a person gives, checked and turned into filters, with the rules that must hold
  * everywhere applied once — the configuration's defaults, excluded projects hidden unless
- * the project is named, the session in progress left out, filters applied before the limit.
+ * the project is named, filters applied before the limit. (Per-prompt recall, keyword-only,
+ * builds its own query and leaves out the session in progress with `notSession`.)
  */
 import type { SearchOptions } from '../search/search.js';
 import type { SearchFilters, SearchMode } from '../types.js';
@@ -23,8 +24,6 @@ export interface SearchInput {
   halfLifeDays?: number;
   /** Candidates per ranked list (the viewer pages deeper than the top-k). */
   candidates?: number;
-  /** The session the request comes from, whose turns the agent already has. */
-  sessionInProgress?: string;
   /** How the front end names its date options in errors (`--since`, `since`). */
   names?: { since: string; until: string };
 }
@@ -36,7 +35,6 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
   if (input.source) f.source = input.source;
   if (input.since) f.sinceMs = parseDate(input.names?.since ?? 'since', input.since, now);
   if (input.until) f.untilMs = parseDate(input.names?.until ?? 'until', input.until, now, true);
-  if (input.sessionInProgress) f.notSession = input.sessionInProgress;
   return f;
 }
 

@@ -7,9 +7,8 @@ import { addPrivacyStats, describeRedactions } from '../privacy/stats.js';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { openCache } from '../store/cache.js';
 import { describeShapes, recordShapes } from '../capture/shapes.js';
-import { updateSyncState } from '../sync/state.js';
 import { captureTranscripts, emptyOutcome, type CaptureOutcome, type TranscriptRef } from './capture.js';
-import { describeForeign, withMemoryRepo } from './locks.js';
+import { noteDeferred, withMemoryRepo } from './locks.js';
 import { enqueue, queueDirFor } from './queue.js';
 import type { Runtime } from './runtime.js';
 import { commitAndPush, type SyncReport } from './sync-run.js';
@@ -80,11 +79,10 @@ export async function captureAndSync(
 ): Promise<CaptureRun> {
   return withMemoryRepo(rt, {}, async ({ repo, foreign }) => {
     if (repo && foreign) {
-      const why = describeForeign(foreign);
+      const { why } = noteDeferred(rt, repo, foreign);
       for (const r of refs) {
         enqueue(queueDirFor(rt.config.baseDir), { transcript: r.path, ...(r.sessionId ? { session_id: r.sessionId } : {}), ...(r.cwd ? { cwd: r.cwd } : {}), push: opts.push, flush: true, at: rt.now().toISOString() });
       }
-      updateSyncState(repo.gitDir, (x) => (x.deferred ??= { since: rt.now().toISOString(), why }));
       rt.log.warn(`not captured now: ${why}. ${refs.length} transcript(s) queued; they are committed at the next session start or \`memory sync\` once the repository is back on a branch`);
       return { capture: emptyOutcome(), deferred: why };
     }

@@ -42,7 +42,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
   if (repo && req.pull) {
     try {
       // A worker may be committing: wait briefly, else start on local data.
-      await withMemoryRepo(rt, { timeoutMs: 3000 }, async ({ foreign }) => {
+      await withMemoryRepo(rt, { timeoutMs: 3000, found: { lock: repoLockPath(repo), repo } }, async ({ foreign }) => {
         if (foreign) {
           // The person's own git work: commit, pull, push nothing (syncNotices says why).
           rt.log.info(`not syncing: ${describeForeign(foreign)}`);

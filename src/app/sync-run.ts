@@ -169,9 +169,9 @@ export async function commitAndPush(rt: Runtime, repo: Repo, message: string, pu
 /**
  * Pull, then push what is pending: session start (bounded by pull_timeout_ms) and
  * `memory sync`. Pending captures are committed first, so nothing waits for the batch.
+ * Callers hold the repository through withMemoryRepo, which has prepared it.
  */
 export async function syncNow(rt: Runtime, repo: Repo, opts: { totalMs?: number; pushAttempts?: number; message?: string }): Promise<SyncReport> {
-  prepareRepo(rt, repo);
   const report: SyncReport = { committed: false };
   if (await exportIsDirty(repo, rt.config.general.export_dir)) {
     Object.assign(report, await commitPending(rt, repo, opts.message ?? `memory: ${rt.config.general.machine_name} pending captures`));

@@ -11,7 +11,7 @@ import { errorMessage } from '../errors.js';
 import { acquireLock, adoptLock, type Release } from '../export/lock.js';
 import { exportIsDirty, findRepo } from '../sync/git.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
-import { describeForeign, foreignStateOf, withMemoryRepo } from './locks.js';
+import { foreignStateOf, noteDeferred, withMemoryRepo } from './locks.js';
 import { dequeue, queueDirFor, readQueue, workerLockFor } from './queue.js';
 import type { Runtime } from './runtime.js';
 import { captureLocked } from './session-end.js';
@@ -46,14 +46,14 @@ export async function drainOnce(rt: Runtime, opts: { flush?: boolean; push?: boo
   let sessions: string[] = [];
   return withMemoryRepo(rt, {}, async ({ repo, foreign }) => {
     if (repo && foreign) {
-      const why = describeForeign(foreign);
-      const st = updateSyncState(repo.gitDir, (x) => (x.deferred ??= { since: rt.now().toISOString(), why }));
-      rt.log.warn(`captures deferred since ${st.deferred?.since}: ${why}; ${queue.length} transcript(s) stay queued and are committed once the repository is back on a branch`);
+      const { why, since } = noteDeferred(rt, repo, foreign);
+      rt.log.warn(`captures deferred since ${since}: ${why}; ${queue.length} transcript(s) stay queued and are committed once the repository is back on a branch`);
       report.commit = 'deferred';
       return report;
     }
     // Work held back by the person's git work goes in at once now, not at the next batch.
-    if (repo && readSyncState(repo.gitDir).deferred) flush = true;
+    const heldBack = repo !== undefined && readSyncState(repo.gitDir).deferred !== undefined;
+    if (heldBack) flush = true;
     if (queue.length > 0) {
       const refs = queue.map((q) => ({ path: q.transcript, ...(q.session_id ? { sessionId: q.session_id } : {}), ...(q.cwd ? { cwd: q.cwd } : {}) }));
       const c = await captureLocked(rt, refs, opts.loadEmbedder ? { loadEmbedder: opts.loadEmbedder } : {});
@@ -68,7 +68,7 @@ export async function drainOnce(rt: Runtime, opts: { flush?: boolean; push?: boo
     }
     if (!repo) return report;
     if (!(await exportIsDirty(repo, rt.config.general.export_dir))) {
-      if (readSyncState(repo.gitDir).deferred && readQueue(queueDirFor(rt.config.baseDir)).length === 0) updateSyncState(repo.gitDir, (x) => delete x.deferred);
+      if (heldBack && readQueue(queueDirFor(rt.config.baseDir)).length === 0) updateSyncState(repo.gitDir, (x) => delete x.deferred);
       return report;
     }
     const last = readSyncState(repo.gitDir).last_commit;

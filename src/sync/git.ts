@@ -74,11 +74,16 @@ export function runNetworkGit(cwd: string, args: string[], limits: NetworkLimits
     let stdout = '';
     let stderr = '';
     let done = false;
-    const killAll = (why: string) => {
-      if (done) return;
+    /** The first outcome wins; the timers go with it. */
+    const finish = (): boolean => {
+      if (done) return false;
       done = true;
       clearTimeout(silence);
       clearTimeout(total);
+      return true;
+    };
+    const killAll = (why: string) => {
+      if (!finish()) return;
       try {
         process.kill(-(child.pid as number), 'SIGKILL');
       } catch {
@@ -86,11 +91,12 @@ export function runNetworkGit(cwd: string, args: string[], limits: NetworkLimits
       }
       reject(new NetworkTimeout(why));
     };
-    let silence = setTimeout(() => killAll(`timed out: no answer from the remote for ${Math.round(limits.silenceMs / 1000)} s`), limits.silenceMs);
+    const silent = () => setTimeout(() => killAll(`timed out: no answer from the remote for ${Math.round(limits.silenceMs / 1000)} s`), limits.silenceMs);
+    let silence = silent();
     const total = limits.totalMs ? setTimeout(() => killAll(`timed out after ${Math.round((limits.totalMs ?? 0) / 1000)} s`), limits.totalMs) : undefined;
     const heard = () => {
       clearTimeout(silence);
-      silence = setTimeout(() => killAll(`timed out: no answer from the remote for ${Math.round(limits.silenceMs / 1000)} s`), limits.silenceMs);
+      silence = silent();
     };
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
@@ -101,17 +107,10 @@ export function runNetworkGit(cwd: string, args: string[], limits: NetworkLimits
       heard();
     });
     child.on('error', (err) => {
-      if (done) return;
-      done = true;
-      clearTimeout(silence);
-      clearTimeout(total);
-      reject(err);
+      if (finish()) reject(err);
     });
     child.on('close', (code) => {
-      if (done) return;
-      done = true;
-      clearTimeout(silence);
-      clearTimeout(total);
+      if (!finish()) return;
       if (code === 0) resolveRun({ stdout, stderr });
       else reject(new Error(stderr.trim() || `git ${args[0] ?? ''} exited with ${code}`));
     });
