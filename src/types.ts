@@ -73,4 +73,11 @@ export interface SearchHit {
   source: string | null;
   question: string;
   answer: string;
+  /**
+   * Recorded files whose content differs now, or that are gone, in this machine's checkout
+   * of the memory's repository ([] when none). Absent when that cannot be known.
+   */
+  changed_files?: string[];
+  /** One line naming them: "src/sse.ts changed since this memory" (absent when none changed). */
+  files_note?: string;
 }

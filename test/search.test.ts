@@ -11,6 +11,7 @@ import { encodeEntry } from '../src/export/jsonl.js';
 import { search } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
 import type { Store } from '../src/store/store.js';
+import { STORE_VERSION } from '../src/store/schema.js';
 import type { MemoryRecord } from '../src/types.js';
 import { tempDir } from './helpers.js';
 
@@ -103,7 +104,7 @@ describe('a cache built by the previous version', () => {
       const { store: s, result } = openCache({ dbPath, exportDir, model: 'none', dim: 0 });
       try {
         assert.equal(result.full, true);
-        assert.match(result.reason ?? '', /schema 1 differs from 2/);
+        assert.match(result.reason ?? '', new RegExp(`schema 1 differs from ${STORE_VERSION}$`));
         assert.equal(s.fts('"heron"', {}, 5).length, 1);
       } finally {
         s.close();

@@ -105,7 +105,10 @@ function itemView(m) {
   q.append(marked(m.question, state.highlight));
   const a = el('div', { class: 'a' });
   a.append(marked(m.answer, state.highlight));
-  const li = el('li', { class: `item${state.openId === m.id ? ' open' : ''}`, 'data-testid': 'memory-item', 'data-id': m.id, tabIndex: 0 }, [box, meta, q, a]);
+  const parts = [box, meta];
+  if (m.files_note) parts.push(el('div', { class: 'files-note', 'data-testid': 'files-note', text: m.files_note }));
+  parts.push(q, a);
+  const li = el('li', { class: `item${state.openId === m.id ? ' open' : ''}`, 'data-testid': 'memory-item', 'data-id': m.id, tabIndex: 0 }, parts);
   li.addEventListener('click', () => openMemory(m.id));
   li.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') openMemory(m.id);
@@ -182,6 +185,7 @@ async function openMemory(id) {
         ...row('folder', m.cwd),
         ...row('session', m.session_id),
         ...row('files', m.files.length ? m.files.join('\n') : null),
+        ...(m.files_note ? row('since', m.files_note) : []),
         ...row('embedded', m.embedded ? 'yes' : 'not yet'),
       ]),
       el('div', { class: 'label', text: 'Question' }),

@@ -4,10 +4,14 @@
  * ones are never captured again, a turn whose answer grew gets a new version.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { turnToRecord, type CaptureLimits } from '../capture/turn.js';
 import { parseAnyTranscript } from '../agents/transcripts.js';
 import type { TranscriptShapes } from '../capture/shapes.js';
-import { projectFor } from '../capture/project.js';
+import { placeOf, type ProjectPlace } from '../capture/project.js';
+import { headCommit, pathInRepo } from '../capture/repo.js';
+import { FileHasher, MAX_TRACKED_FILES, type FileBlob } from '../search/staleness.js';
+import type { Turn } from '../capture/turn.js';
 import type { Config } from '../config/schema.js';
 import { documentText, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
@@ -85,7 +89,8 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
   const fresh = new Map<string, MemoryRecord>();
   /** Prompt uuid → memory id, for copies of one prompt in several transcripts of this run. */
   const freshByPrompt = new Map<string, string>();
-  const projects = new Map<string, string>();
+  const places = new Map<string, ProjectPlace>();
+  const hasher = new FileHasher(store);
   let done = 0;
   const total = refs.reduce((s, r) => s + safeSize(r.path), 0);
 
@@ -107,23 +112,32 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     if (parsed.oversizeLines > 0) out.problems.push(`${parsed.oversizeLines} transcript line(s) over 4 MB skipped in ${ref.path} (a pasted dump or a huge tool output; nothing a person typed is that long)`);
     const cwd = ref.cwd ?? parsed.cwd;
     const key = cwd ?? '';
-    let project = projects.get(key);
-    if (project === undefined) {
-      project = projectFor(cwd, config.general.project);
-      projects.set(key, project);
+    let place = places.get(key);
+    if (place === undefined) {
+      place = placeOf(cwd, config.general.project, store.repoNames());
+      places.set(key, place);
+      if (place.repo) store.noteCheckout(place.repo.key, place.repo.top, deps.now().getTime());
     }
+    const project = place.name;
     if (isExcluded(config.privacy.exclude_projects, project, cwd)) {
       out.excluded += parsed.turns.length;
       if (parsed.turns.length > 0) out.excludedSessions++;
       continue;
     }
-    for (const turn of parsed.turns) {
+    const repoKey = place.repo && cleanText(place.repo.key, config.privacy.redact).text === place.repo.key ? place.repo.key : undefined;
+    const head = place.repo && repoKey ? headCommit(place.repo) : undefined;
+    for (const [turnIndex, turn] of parsed.turns.entries()) {
       out.turns++;
       if (ref.sessionId && turn.sessionId === 'unknown') turn.sessionId = ref.sessionId;
       // The project name comes from the folder: a token in it must not reach the record either.
       const storedProject = sanitizeName(cleanText(project, config.privacy.redact).text);
       // Question and answer were cleaned whole by the parser; the other stored fields here.
       const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso, source: parsed.source }), (s) => cleanText(s, config.privacy.redact).text);
+      if (repoKey) {
+        r.extra = { ...r.extra, repo: repoKey, ...(head ? { head_commit: head } : {}) };
+        const blobs = place.repo ? fileStates(turn, parsed.turns[turnIndex + 1], r.files ?? [], place, cwd, hasher, deps.now(), (x) => cleanText(x, config.privacy.redact).text) : [];
+        if (blobs.length > 0) r.extra.file_blobs = blobs;
+      }
       let existing = store.byId(r.id);
       if (!existing) {
         // `claude --resume` / `--continue` may copy earlier entries into a new transcript,
@@ -183,6 +197,46 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     out.problems.push(`${errorMessage(err)}; ${records.length} memories saved without embedding (run \`memory rebuild --with-model\` later)`);
   }
   out.files = appendByMonth(config.general.export_dir, config.general.machine_name, records, (e) => monthOf((e as MemoryRecord).timestamp));
+  return out;
+}
+
+/** Turns older than this when captured (an import, a resumed old session) record no file states: their files may have changed since. */
+const FILE_STATE_MAX_AGE_MS = 24 * 3600_000;
+
+/**
+ * The blob id of each file a turn recorded inside the session's repository, as it is now —
+ * only when now is still the turn's state: the turn is recent, and the file was not modified
+ * after the next turn began (a later turn or the person changed it; then nothing is claimed).
+ * A file absent now was deleted in the turn only if no turn came after it.
+ */
+function fileStates(turn: Turn, next: Turn | undefined, storedFiles: string[], place: ProjectPlace, cwd: string | undefined, hasher: FileHasher, now: Date, clean: (s: string) => string): FileBlob[] {
+  const repo = place.repo;
+  if (!repo || turn.files.length === 0) return [];
+  const started = Date.parse(turn.timestamp);
+  if (!Number.isFinite(started) || now.getTime() - started > FILE_STATE_MAX_AGE_MS) return [];
+  const nextStart = next ? Date.parse(next.timestamp) : Number.NaN;
+  const bound = Number.isFinite(nextStart) ? nextStart : now.getTime();
+  const out: FileBlob[] = [];
+  turn.files.slice(0, MAX_TRACKED_FILES).forEach((f, i) => {
+    const rel = pathInRepo(f, repo.top, turn.cwd ?? cwd);
+    const stored = storedFiles[i];
+    if (!rel || stored === undefined || clean(rel) !== rel) return;
+    const abs = join(repo.top, rel);
+    let mtimeMs: number | undefined;
+    try {
+      mtimeMs = statSync(abs).mtimeMs;
+    } catch {
+      mtimeMs = undefined;
+    }
+    if (mtimeMs === undefined) {
+      if (!next) out.push({ file: stored, path: rel, blob: null });
+      return;
+    }
+    // A second of slack: file systems round mtimes, transcripts round timestamps.
+    if (mtimeMs > bound + 1000) return;
+    const blob = hasher.blobOf(abs);
+    if (typeof blob === 'string') out.push({ file: stored, path: rel, blob });
+  });
   return out;
 }
 

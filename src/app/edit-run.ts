@@ -4,6 +4,8 @@
  * machine's month file, brings the cache up to date at once, commits and pushes.
  */
 import { createHash } from 'node:crypto';
+import { candidateNames } from '../capture/project.js';
+import { repoIdentity } from '../capture/repo.js';
 import { memoryId } from '../capture/turn.js';
 import { sanitizeName } from '../config/validate.js';
 import { UserError } from '../errors.js';
@@ -85,6 +87,9 @@ export async function rememberNote(rt: Runtime, note: { text: string; project: s
     source: 'note',
     ...(note.cwd ? { cwd: cleanText(note.cwd, rt.config.privacy.redact).text } : {}),
   };
+  // A note about the folder's own repository is filed under that repository on every machine.
+  const noteRepo = note.cwd ? repoIdentity(note.cwd) : undefined;
+  if (noteRepo && record.project !== undefined && candidateNames(noteRepo.key).includes(record.project)) record.extra = { repo: noteRepo.key };
   const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {
     appendToCurrentMonth(rt.config.general.export_dir, machine, new Date(now), [record]);

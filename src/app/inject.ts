@@ -9,7 +9,15 @@ function cut(text: string, max: number): string {
   return chars.length <= max ? flat : `${chars.slice(0, max).join('').trimEnd()} […]`;
 }
 
-export function formatInjection(rows: MemoryRow[], project: string, opts: { answerChars: number; questionChars?: number; maxChars?: number }): { text: string; count: number } {
+function changeLine(line: string | undefined): string[] {
+  return line ? [`(${line})`] : [];
+}
+
+export function formatInjection(
+  rows: MemoryRow[],
+  project: string,
+  opts: { answerChars: number; questionChars?: number; maxChars?: number; changes?: (row: MemoryRow) => string | undefined },
+): { text: string; count: number } {
   if (rows.length === 0) return { text: '', count: 0 };
   const max = Math.min(opts.maxChars ?? 9_500, MAX_CONTEXT_CHARS - 1);
   const header = [
@@ -24,6 +32,7 @@ export function formatInjection(rows: MemoryRow[], project: string, opts: { answ
   for (const r of rows) {
     const entry = [
       `## ${r.timestamp.slice(0, 10)} · ${r.machine}${r.git_branch ? ` · ${r.git_branch}` : ''}`,
+      ...changeLine(opts.changes?.(r)),
       `Q: ${cut(r.question, opts.questionChars ?? 300)}`,
       `A: ${cut(r.answer, opts.answerChars)}`,
       '',

@@ -6,6 +6,7 @@
  * builds its own query and leaves out the session in progress with `notSession`.)
  */
 import type { SearchOptions } from '../search/search.js';
+import type { Store } from '../store/store.js';
 import type { SearchFilters, SearchMode } from '../types.js';
 import { hideExcluded } from '../privacy/exclude.js';
 import { parseDate } from './options.js';
@@ -56,4 +57,13 @@ export function searchRequest(rt: Pick<Runtime, 'config' | 'now'>, input: Search
     ...(input.candidates ? { candidates: input.candidates } : {}),
     ...(hide ? { hide } : {}),
   };
+}
+
+/**
+ * The request against this cache: a project named by an old name (an alias), a repository
+ * key or its remote URL means the project those memories are filed under.
+ */
+export function scopedTo(store: Pick<Store, 'resolveProject'>, opts: SearchOptions): SearchOptions {
+  if (opts.filters.project === undefined) return opts;
+  return { ...opts, filters: { ...opts.filters, project: store.resolveProject(opts.filters.project) } };
 }

@@ -3,7 +3,7 @@
  * up to date without loading the model, tell the user what is wrong with sync, and
  * optionally hand the agent this project's recent memories.
  */
-import { projectFor } from '../capture/project.js';
+import { changedFiles, describeChanges, staleness } from '../search/staleness.js';
 import { errorMessage } from '../errors.js';
 import { isExcluded } from '../privacy/exclude.js';
 import { openCache } from '../store/cache.js';
@@ -85,11 +85,14 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
     if (result.full) rt.log.info(`cache rebuilt from scratch (${result.reason ?? 'requested'}): ${result.records} memories in ${result.ms} ms`);
     if (result.skipped_lines > 0) rt.log.warn(`${result.skipped_lines} unusable JSONL lines skipped (see \`memory rebuild\`)`);
     if (req.inject && config.inject.recent > 0) {
-      const project = projectFor(req.cwd, config.general.project);
+      const place = store.placeOf(req.cwd, config.general.project);
+      const project = place.name;
       report.project = project;
+      if (place.repo) store.noteCheckout(place.repo.key, place.repo.top, rt.now().getTime());
       if (!isExcluded(config.privacy.exclude_projects, project, req.cwd)) {
         const rows = store.recent(project, config.inject.recent);
-        const injection = formatInjection(rows, project, { answerChars: config.inject.answer_chars });
+        const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });
+        const injection = formatInjection(rows, project, { answerChars: config.inject.answer_chars, changes: (r) => describeChanges(changedFiles(stale, r)) });
         report.context = injection.text;
         report.injected = injection.count;
       }

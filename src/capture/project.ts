@@ -1,30 +1,87 @@
-/** Which project a session belongs to. node:fs only: per-prompt recall asks on every prompt. */
-import { existsSync, realpathSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+/**
+ * Which project a session belongs to: its repository (capture/repo.ts), named short.
+ * node:fs only: per-prompt recall asks on every prompt.
+ */
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
 import { sanitizeName } from '../config/validate.js';
+import { checkoutOf, repoIdentity, type RepoIdentity } from './repo.js';
 
 /**
  * The top folder of the git work tree holding `dir` (where `.git` is, a folder or a
  * worktree's file), as git's `--show-toplevel` names it (symlinks resolved); undefined outside one.
  */
 export function gitTopOf(dir: string): string | undefined {
-  let cur: string;
-  try {
-    cur = realpathSync(dir);
-  } catch {
-    return undefined;
-  }
-  for (;;) {
-    if (existsSync(join(cur, '.git'))) return cur;
-    const up = dirname(cur);
-    if (up === cur) return undefined;
-    cur = up;
-  }
+  return checkoutOf(dir)?.top;
 }
 
-/** Project name: the configured one, else the basename of the cwd's git top level (or the cwd). */
+/** Where a session is: its repository (when in one) and the name to file it under. */
+export interface ProjectPlace {
+  name: string;
+  repo?: RepoIdentity;
+  /** True when `[general] project` named it. */
+  configured?: boolean;
+}
+
+/**
+ * The names a repository may go by, best first: its short name, then with more of its path
+ * (`acme-api`, `github.com-acme-api`), then with a hash of its key. Pure and the same on
+ * every machine, so two repositories that share a short name are told apart alike everywhere.
+ */
+export function candidateNames(key: string): string[] {
+  const hash = createHash('sha1').update(key).digest('hex').slice(0, 6);
+  if (key.startsWith('folder:')) {
+    const folder = sanitizeName(key.slice('folder:'.length));
+    return [folder, `${folder}-local`, `${folder}-${hash}`];
+  }
+  const segs = key.split('/');
+  const out: string[] = [];
+  for (let i = segs.length - 1; i >= 0; i--) out.push(sanitizeName(segs.slice(i).join('-')));
+  out.push(`${sanitizeName(segs[segs.length - 1] ?? key)}-${hash}`);
+  return [...new Set(out)];
+}
+
+/**
+ * Names for every repository, the first to be remembered keeping the short name: repositories
+ * in order of their first memory (then key), each taking its first candidate not yet taken.
+ * The same memories give the same names on every machine.
+ */
+export function assignNames(repos: Array<{ key: string; first: number }>): Map<string, string> {
+  const sorted = [...repos].sort((a, b) => a.first - b.first || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const taken = new Set<string>();
+  const names = new Map<string, string>();
+  for (const r of sorted) {
+    const cands = candidateNames(r.key);
+    const name = cands.find((c) => !taken.has(c)) ?? (cands[cands.length - 1] as string);
+    taken.add(name);
+    names.set(r.key, name);
+  }
+  return names;
+}
+
+/** The name of a repository not among `names` yet: its first candidate no other repository holds. */
+export function nameForNew(key: string, names: Map<string, string>): string {
+  const known = names.get(key);
+  if (known) return known;
+  const taken = new Set(names.values());
+  const cands = candidateNames(key);
+  return cands.find((c) => !taken.has(c)) ?? (cands[cands.length - 1] as string);
+}
+
+/**
+ * The repository and project of a folder: the configured project, else the repository's
+ * name (`names`: the cache's registry, so a repository named like another is told apart),
+ * else the folder's name.
+ */
+export function placeOf(cwd: string | undefined, configured: string | undefined, names: Map<string, string> = new Map()): ProjectPlace {
+  const repo = cwd ? repoIdentity(cwd) : undefined;
+  if (configured) return { name: configured, configured: true, ...(repo ? { repo } : {}) };
+  if (repo) return { name: nameForNew(repo.key, names), repo };
+  if (!cwd) return { name: 'unknown' };
+  return { name: sanitizeName(basename(cwd)) };
+}
+
+/** Project name of a folder without the cache's registry (its short name). */
 export function projectFor(cwd: string | undefined, configured: string | undefined): string {
-  if (configured) return configured;
-  if (!cwd) return 'unknown';
-  return sanitizeName(basename(gitTopOf(cwd) ?? cwd));
+  return placeOf(cwd, configured).name;
 }

@@ -24,6 +24,7 @@ import { registerMonthlyMerge } from './commands/monthly-merge.js';
 import { registerModel } from './commands/model.js';
 import { registerInit } from './commands/init.js';
 import { registerSync } from './commands/sync.js';
+import { registerProjects } from './commands/projects.js';
 
 /** Runs a command body with a Context; its return value is the exit code. */
 export type Runner = (body: (ctx: Context) => Promise<number>) => Promise<void>;
@@ -64,6 +65,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   registerModel(program, run);
   registerInit(program, run);
   registerSync(program, run);
+  registerProjects(program, run);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
 
   try {

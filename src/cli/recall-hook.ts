@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { projectFor } from '../capture/project.js';
+import { changedFiles, describeChanges, staleness, withChanges } from '../search/staleness.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
@@ -40,14 +41,16 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
     return;
   }
   const cwd = req.cwd ?? req.input.cwd ?? io.cwd;
-  const project = projectFor(cwd, config.general.project);
   const excluded = config.privacy.exclude_projects;
   // Nothing from memory enters a session of an excluded project either.
-  if (isExcluded(excluded, project, cwd)) return;
+  if (isExcluded(excluded, projectFor(cwd, config.general.project), cwd)) return;
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
   if (!store) return; // no cache yet: session start builds it
   const hide = hideExcluded(excluded);
   try {
+    // The repository's name as the cache files it (another repository may share the short name).
+    const project = store.placeOf(cwd, config.general.project).name;
+    if (isExcluded(excluded, project, cwd)) return;
     const hits = recall(store, {
       prompt,
       project,
@@ -57,16 +60,19 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
       minRareWords: cfg.min_rare_words,
       ...(hide ? { hide } : {}),
     });
+    // Hashes are kept in this process only: the prompt must not wait on the cache's write lock.
+    const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: false });
     if (req.json) {
       json({
         recalled: hits.map((h) => ({
           id: h.row.id, coverage: Number(h.coverage.toFixed(3)), rare_words: Number(h.rareWords.toFixed(2)), matched: h.matched,
           timestamp: h.row.timestamp, machine: h.row.machine, project: h.row.project, question: h.row.question,
+          ...withChanges({}, stale, h.row),
         })),
       });
       return;
     }
-    const out = recallOutput(formatRecall(hits, cfg.max_chars));
+    const out = recallOutput(formatRecall(hits, cfg.max_chars, (r) => describeChanges(changedFiles(stale, r))));
     if (out) io.stdout.write(`${out}\n`);
   } finally {
     store.close();

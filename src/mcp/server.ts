@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { projectFor } from '../capture/project.js';
 import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
-import { searchRequest } from '../app/search-request.js';
+import { scopedTo, searchRequest } from '../app/search-request.js';
+import { staleness, withChanges } from '../search/staleness.js';
 import { excerpt } from '../app/text.js';
 import { lazyEmbedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
@@ -109,16 +110,20 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const request = searchRequest(ctx, { query, mode, ...(project ? { project } : {}), ...(machine ? { machine } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(topK ? { topK } : {}) });
         const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
         try {
-          const res = await search({ store, embedQuery, now: ctx.io.now().getTime() }, request);
-          const hits = res.hits.map((h) => ({
-            id: h.id,
-            date: h.timestamp.slice(0, 10),
-            machine: h.machine,
-            project: h.project,
-            source: h.source,
-            question: excerpt(h.question, 300),
-            answer: excerpt(h.answer, ANSWER_CHARS),
-          }));
+          const res = await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
+          const hits = res.hits.map((h) => {
+            return {
+              id: h.id,
+              date: h.timestamp.slice(0, 10),
+              machine: h.machine,
+              project: h.project,
+              source: h.source,
+              ...(h.changed_files ? { changed_files: h.changed_files } : {}),
+              ...(h.files_note ? { files_note: h.files_note } : {}),
+              question: excerpt(h.question, 300),
+              answer: excerpt(h.answer, ANSWER_CHARS),
+            };
+          });
           const lines = hits.length === 0 ? ['No memories found. Try other words, the other language, or a file/error name.'] : [];
           return {
             content: [{ type: 'text', text: JSON.stringify({ query, hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
@@ -145,10 +150,18 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
         try {
           const rows = rowsForIds(store, [id]);
-          const r = rowToRecord(rows[0] as NonNullable<(typeof rows)[0]>);
+          const row = rows[0] as NonNullable<(typeof rows)[0]>;
+          const r = rowToRecord(row);
           const { embedding: _e, extra, ...rest } = r;
           void _e;
-          return text(JSON.stringify({ ...rest, ...(extra?.tools ? { tools: extra.tools } : {}) }, null, 1));
+          const changes = withChanges({}, staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }), row);
+          return text(
+            JSON.stringify(
+              { ...rest, project: row.project, ...(extra?.tools ? { tools: extra.tools } : {}), ...changes },
+              null,
+              1,
+            ),
+          );
         } finally {
           store.close();
         }

@@ -133,7 +133,7 @@ function flat(text: string, max: number): string {
 }
 
 /** The additionalContext block: reference material with date, machine and project, within `maxChars`. */
-export function formatRecall(hits: Recalled[], maxChars: number): string {
+export function formatRecall(hits: Recalled[], maxChars: number, changes?: (row: MemoryRow) => string | undefined): string {
   if (hits.length === 0) return '';
   const header = [
     '# memory-engine: earlier sessions that look relevant to this prompt',
@@ -145,7 +145,8 @@ export function formatRecall(hits: Recalled[], maxChars: number): string {
     const r = h.row;
     // What is left, shared by this memory and the ones after it.
     const room = Math.floor((maxChars - len(out)) / (hits.length - i));
-    const head = `\n\n## ${r.timestamp.slice(0, 10)} · ${r.machine} · ${r.project ?? '-'} · id ${r.id.slice(0, 12)}\nQ: `;
+    const changed = changes?.(r);
+    const head = `\n\n## ${r.timestamp.slice(0, 10)} · ${r.machine} · ${r.project ?? '-'} · id ${r.id.slice(0, 12)}\n${changed ? `(${changed})\n` : ''}Q: `;
     const textRoom = room - len(head) - len('\nA: ');
     if (textRoom < 60) return;
     const q = flat(r.question, Math.min(len(r.question), Math.floor(textRoom / 3)));

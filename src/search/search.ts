@@ -9,6 +9,7 @@ import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
 import { buildKeywordQuery } from './query.js';
+import { withChanges, type Staleness } from './staleness.js';
 
 export interface SearchOptions {
   query: string;
@@ -33,6 +34,8 @@ export interface SearchDeps {
   /** Returns the query vector; throws ModelUnavailable when the model cannot load. */
   embedQuery?: (text: string) => Promise<Float32Array>;
   now: number;
+  /** Compare each hit's recorded files with this machine's checkout (changed_files). */
+  staleness?: Staleness;
 }
 
 /** The default recency weight ([search] recency_weight): chosen on the development set, bench/QUALITY.md. */
@@ -44,8 +47,8 @@ export interface SearchResult {
   degraded?: string;
 }
 
-export function toHit(row: MemoryRow, score: number): SearchHit {
-  return {
+export function toHit(row: MemoryRow, score: number, s?: Staleness): SearchHit {
+  const hit: SearchHit = {
     id: row.id,
     score,
     timestamp: row.timestamp,
@@ -55,6 +58,7 @@ export function toHit(row: MemoryRow, score: number): SearchHit {
     question: row.question,
     answer: row.answer,
   };
+  return s ? withChanges(hit, s, row) : hit;
 }
 
 function vectorCandidates(deps: SearchDeps, vec: Float32Array, opts: SearchOptions, k: number): number[] {
@@ -109,7 +113,7 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
     scored.push({ row, score: s * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) });
   }
   scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
-  const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6))));
+  const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps.staleness));
   return degraded ? { hits, degraded } : { hits };
 }
 

@@ -273,6 +273,8 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
       buildFromScratch(opts, files, res);
       store = new Store(openDatabase(opts.dbPath), opts);
     }
+    // Repository names and aliases (memory projects merge) decide each memory's project.
+    store.refreshProjects();
     return { store, result: finish(store, res, started) };
   } finally {
     release();

@@ -2,7 +2,7 @@
  * DDL of the disposable cache. Bump STORE_VERSION whenever a table changes: an older
  * cache is then rebuilt from JSONL instead of being migrated.
  */
-export const STORE_VERSION = 2; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram
+export const STORE_VERSION = 3; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository
 
 export const BASE_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -18,7 +18,10 @@ CREATE TABLE IF NOT EXISTS memories (
   id TEXT NOT NULL UNIQUE,
   deleted INTEGER NOT NULL DEFAULT 0,
   session_id TEXT,
-  project TEXT,
+  project TEXT,                -- the project it is filed under here: its repository's name, an alias applied
+  project_raw TEXT,            -- the record's own "project"
+  repo TEXT,                   -- the record's "repo" (capture/repo.ts key)
+  repo_here TEXT,              -- no "repo": the repository its cwd is in on this machine ('' none)
   machine TEXT NOT NULL,
   timestamp TEXT NOT NULL,
   ts_ms INTEGER NOT NULL,
@@ -43,6 +46,11 @@ CREATE INDEX IF NOT EXISTS memories_ts ON memories (deleted, ts_ms);
 CREATE INDEX IF NOT EXISTS memories_stats ON memories (deleted, has_vector, machine, project);
 CREATE INDEX IF NOT EXISTS memories_file ON memories (file);
 CREATE INDEX IF NOT EXISTS memories_project_ts ON memories (project, ts_ms);
+CREATE INDEX IF NOT EXISTS memories_repo ON memories (repo, ts_ms);
+-- Where a repository is checked out on this machine (seen in sessions), newest first.
+CREATE TABLE IF NOT EXISTS checkouts (repo TEXT NOT NULL, root TEXT NOT NULL, seen_ms INTEGER NOT NULL, PRIMARY KEY (repo, root));
+-- Blob ids of files already hashed, by path: an unchanged file (same size, mtime, inode) is not read again.
+CREATE TABLE IF NOT EXISTS file_hashes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, ino INTEGER NOT NULL, blob TEXT NOT NULL);
 -- The keyword index holds the analysed text (search/analyze.ts), not the text itself:
 -- contentless, with deletes by rowid. Question counts double in bm25 (rank below).
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(

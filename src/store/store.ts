@@ -11,6 +11,10 @@ import { UserError } from '../errors.js';
 import { beats, versionTime } from '../export/jsonl.js';
 import { isTombstone, type ExportEntry, type MemoryRecord, type SearchFilters } from '../types.js';
 import { indexText } from './analyze.js';
+import { candidateNames, assignNames, nameForNew, placeOf, type ProjectPlace } from '../capture/project.js';
+import { normalizeRemoteUrl, repoIdentity } from '../capture/repo.js';
+import { parseAliases, readAliasText, type ProjectAlias } from '../export/aliases.js';
+import { createHash } from 'node:crypto';
 import { BASE_DDL, STORE_VERSION, vecDdl } from './schema.js';
 
 export type DB = Database.Database;
@@ -29,6 +33,9 @@ export interface MemoryRow {
   deleted: number;
   session_id: string | null;
   project: string | null;
+  project_raw: string | null;
+  repo: string | null;
+  repo_here: string | null;
   machine: string;
   timestamp: string;
   ts_ms: number;
@@ -144,13 +151,14 @@ export class Store {
         'SELECT rowid, version_ms, machine, deleted, question, answer, has_vector FROM memories WHERE id = ?',
       ),
       insert: db.prepare(
-        `INSERT INTO memories (id, deleted, session_id, project, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
+        `INSERT INTO memories (id, deleted, session_id, project, project_raw, repo, repo_here, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
            cwd, git_branch, files, source, model, dim, has_vector, extra, file, prompt_uuid)
-         VALUES (@id, @deleted, @session_id, @project, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
+         VALUES (@id, @deleted, @session_id, @project, @project_raw, @repo, @repo_here, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
            @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid)`,
       ),
       update: db.prepare(
-        `UPDATE memories SET deleted=@deleted, session_id=@session_id, project=@project, machine=@machine, timestamp=@timestamp,
+        `UPDATE memories SET deleted=@deleted, session_id=@session_id, project=@project, project_raw=@project_raw, repo=@repo,
+           repo_here=@repo_here, machine=@machine, timestamp=@timestamp,
            ts_ms=@ts_ms, updated_at=@updated_at, version_ms=@version_ms, question=@question, answer=@answer, cwd=@cwd,
            git_branch=@git_branch, files=@files, source=@source, model=@model, dim=@dim, has_vector=@has_vector,
            extra=@extra, file=@file, prompt_uuid=COALESCE(@prompt_uuid, prompt_uuid) WHERE rowid=@rowid`,
@@ -169,6 +177,218 @@ export class Store {
     };
     const dim = Number(this.meta('dim') ?? 0);
     if (dim > 0 && this.hasVecTable()) this.vecDim = dim;
+    try {
+      this.names = new Map(Object.entries(JSON.parse(this.meta('project_names') ?? '{}') as Record<string, string>));
+    } catch {
+      this.names = new Map();
+    }
+    const aliasText = readAliasText(identity.exportDir);
+    this.aliases = parseAliases(aliasText);
+  }
+
+  // ---- projects ------------------------------------------------------------------------
+  // A memory is filed under its repository's name (capture/project.ts). The record keeps the
+  // name it was captured under (`project_raw`) and its repository (`repo`); the name it is
+  // filed under here (`project`) follows the registry of every repository the memories
+  // name, the aliases of \`memory projects merge\`, and for memories from before repositories
+  // were recorded, the repository their folder is in on this machine.
+
+  /** Repository key → project name, from every memory's `repo` (the same on every machine). */
+  private names: Map<string, string>;
+  private aliases: Map<string, ProjectAlias>;
+  /** cwd → repository key ('' none) on this machine, resolved once per process. */
+  private readonly hereMemo = new Map<string, string>();
+
+  /** The registry's name for a repository (or the one it would get as the newest). */
+  repoName(key: string): string {
+    return nameForNew(key, this.names);
+  }
+
+  /** Where a folder is: its repository and the project its memories are filed under here. */
+  placeOf(cwd: string | undefined, configured: string | undefined): ProjectPlace {
+    const p = placeOf(cwd, configured, this.names);
+    return { ...p, name: this.aliased(p.name) };
+  }
+
+  /** The registry: repository key → name. */
+  repoNames(): Map<string, string> {
+    return new Map(this.names);
+  }
+
+  aliasList(): ProjectAlias[] {
+    return [...this.aliases.values()];
+  }
+
+  /** A name with the aliases applied (chains followed, a cycle stops where it closes). */
+  private aliased(name: string): string {
+    let cur = name;
+    const seen = new Set<string>([cur]);
+    for (;;) {
+      const a = this.aliases.get(cur);
+      if (!a) return cur;
+      const next = a.repo && this.names.has(a.repo) ? (this.names.get(a.repo) as string) : a.to;
+      if (seen.has(next)) return cur;
+      seen.add(next);
+      cur = next;
+    }
+  }
+
+  /** The repository a folder is in on this machine ('' none), for memories that do not say. */
+  private repoHere(cwd: string | null): string {
+    if (!cwd) return '';
+    let key = this.hereMemo.get(cwd);
+    if (key === undefined) {
+      key = repoIdentity(cwd)?.key ?? '';
+      // A Claude Code worktree that is gone still names its main checkout in its path.
+      if (key === '') {
+        const m = /^(.*?)[\\/]\.claude[\\/]worktrees[\\/][^\\/]+/.exec(cwd);
+        if (m) key = repoIdentity(m[1] as string)?.key ?? '';
+      }
+      this.hereMemo.set(cwd, key);
+    }
+    return key;
+  }
+
+  /** The project a memory is filed under here. */
+  projectOf(raw: string | null, repo: string | null, here: string | null): string | null {
+    let base = raw;
+    if (repo) {
+      // A name the capture derived from the repository follows the registry; a configured
+      // project (`[general] project`) stays what it was.
+      if (raw === null || candidateNames(repo).includes(raw)) base = this.repoName(repo);
+    } else if (here) base = this.repoName(here);
+    return base === null ? null : this.aliased(base);
+  }
+
+  /**
+   * After an ingest: recompute the registry, and when it or the aliases changed, re-file
+   * every memory whose project changes (vec0 partitions included). Returns memories moved.
+   */
+  refreshProjects(): number {
+    const repos = this.db
+      .prepare<[], { key: string; first: number }>('SELECT repo AS key, MIN(ts_ms) AS first FROM memories WHERE repo IS NOT NULL AND deleted = 0 GROUP BY repo')
+      .all();
+    const names = assignNames(repos);
+    const namesJson = JSON.stringify(Object.fromEntries([...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+    const aliasText = readAliasText(this.identity.exportDir);
+    const aliasHash = createHash('sha1').update(aliasText).digest('hex');
+    if (namesJson === (this.meta('project_names') ?? '{}') && aliasHash === this.meta('project_aliases')) {
+      this.names = names;
+      return 0;
+    }
+    this.names = names;
+    this.aliases = parseAliases(aliasText);
+    let moved = 0;
+    this.transaction(() => {
+      const combos = this.db
+        .prepare<[], { project: string | null; project_raw: string | null; repo: string | null; repo_here: string | null }>(
+          'SELECT DISTINCT project, project_raw, repo, repo_here FROM memories WHERE deleted = 0',
+        )
+        .all();
+      for (const c of combos) {
+        const want = this.projectOf(c.project_raw, c.repo, c.repo_here);
+        if (want === c.project) continue;
+        const rows = this.db
+          .prepare<unknown[], { rowid: number; has_vector: number }>(
+            'SELECT rowid, has_vector FROM memories WHERE deleted = 0 AND project IS ? AND project_raw IS ? AND repo IS ? AND repo_here IS ?',
+          )
+          .all(c.project, c.project_raw, c.repo, c.repo_here);
+        const set = this.db.prepare('UPDATE memories SET project = ? WHERE rowid = ?');
+        for (const r of rows) {
+          set.run(want, r.rowid);
+          if (r.has_vector === 1) this.movePartition(r.rowid, want ?? '');
+          moved++;
+        }
+      }
+      this.setMeta('project_names', namesJson);
+      this.setMeta('project_aliases', aliasHash);
+    });
+    return moved;
+  }
+
+  /** vec0 cannot update a partition key: the vector is read, deleted and inserted again. */
+  private movePartition(rowid: number, project: string): void {
+    if (this.vecDim === 0) return;
+    const r = this.db
+      .prepare<[bigint], { embedding: Buffer; machine: string; ts_ms: bigint }>('SELECT embedding, machine, ts_ms FROM memories_vec WHERE memory_rowid = ?')
+      .safeIntegers(true)
+      .get(BigInt(rowid));
+    if (!r) return;
+    this.vec().remove.run(BigInt(rowid));
+    this.vec().insert.run(BigInt(rowid), r.embedding, project, r.machine, BigInt(r.ts_ms));
+  }
+
+  /**
+   * What a `--project` argument means: a project name as it is filed here, an old name
+   * (through its alias), a repository key or remote URL (its name). Unknown names stay as given.
+   */
+  resolveProject(arg: string): string {
+    if (this.db.prepare('SELECT 1 FROM memories WHERE project = ? AND deleted = 0 LIMIT 1').get(arg) !== undefined) return arg;
+    const aliased = this.aliased(arg);
+    if (aliased !== arg) return aliased;
+    const key = normalizeRemoteUrl(arg) ?? arg.toLowerCase();
+    const name = this.names.get(key) ?? this.names.get(`folder:${arg}`);
+    if (name) return this.aliased(name);
+    return arg;
+  }
+
+  /** Every project with its memories, machines, repositories and the old names filed under it. */
+  projectList(): Array<{ project: string; memories: number; machines: string[]; repos: string[]; names: string[]; last: string }> {
+    const rows = this.db
+      .prepare<[], { project: string | null; n: number; machines: string; repos: string | null; raws: string | null; last: string }>(
+        `SELECT project, count(*) AS n, group_concat(DISTINCT machine) AS machines,
+           group_concat(DISTINCT COALESCE(repo, NULLIF(repo_here, ''))) AS repos, group_concat(DISTINCT project_raw) AS raws, MAX(timestamp) AS last
+         FROM memories WHERE deleted = 0 GROUP BY project ORDER BY n DESC, project`,
+      )
+      .all();
+    const split = (s: string | null) => (s ? s.split(',').filter((x) => x !== '').sort() : []);
+    return rows.map((r) => ({
+      project: r.project ?? '-',
+      memories: r.n,
+      machines: split(r.machines),
+      repos: split(r.repos),
+      names: split(r.raws).filter((x) => x !== r.project),
+      last: r.last,
+    }));
+  }
+
+  /** A session was seen in this checkout of a repository (its top folder). */
+  noteCheckout(repo: string, root: string, nowMs: number): void {
+    this.db
+      .prepare('INSERT INTO checkouts (repo, root, seen_ms) VALUES (?, ?, ?) ON CONFLICT(repo, root) DO UPDATE SET seen_ms = excluded.seen_ms')
+      .run(repo, root, nowMs);
+  }
+
+  /**
+   * Folders where a repository was seen on this machine, newest first: sessions that started
+   * or were captured here, and the folders of this machine's own memories of it (what a
+   * rebuilt cache still knows). Another machine's folders are never taken for this one's.
+   */
+  checkoutCandidates(repo: string, machine: string | undefined): string[] {
+    const roots = this.db.prepare<[string], { root: string }>('SELECT root FROM checkouts WHERE repo = ? ORDER BY seen_ms DESC LIMIT 8').all(repo).map((r) => r.root);
+    const cwds =
+      machine === undefined
+        ? []
+        : this.db
+            .prepare<[string, string], { cwd: string }>(
+              'SELECT DISTINCT cwd FROM (SELECT cwd FROM memories WHERE repo = ? AND machine = ? AND cwd IS NOT NULL ORDER BY ts_ms DESC LIMIT 200) LIMIT 8',
+            )
+            .all(repo, machine)
+            .map((r) => r.cwd);
+    return [...new Set([...roots, ...cwds])];
+  }
+
+  /** A file's blob id hashed earlier, if its size, mtime and inode are still the same. */
+  cachedBlob(path: string, size: number, mtimeMs: number, ino: number): string | undefined {
+    return this.db
+      .prepare<[string, number, number, number], { blob: string }>('SELECT blob FROM file_hashes WHERE path = ? AND size = ? AND mtime_ms = ? AND ino = ?')
+      .get(path, size, mtimeMs, ino)?.blob;
+  }
+
+  rememberBlob(path: string, size: number, mtimeMs: number, ino: number, blob: string): void {
+    this.db
+      .prepare('INSERT INTO file_hashes (path, size, mtime_ms, ino, blob) VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, ino = excluded.ino, blob = excluded.blob')
+      .run(path, size, mtimeMs, ino, blob);
   }
 
   /**
@@ -355,17 +575,22 @@ export class Store {
     if (isTombstone(entry)) {
       const ts = entry.timestamp ?? entry.updated_at;
       return {
-        id: entry.id, deleted: 1, session_id: null, project: null, machine: entry.machine, timestamp: ts, ts_ms: Date.parse(ts),
+        id: entry.id, deleted: 1, session_id: null, project: null, project_raw: null, repo: null, repo_here: null, machine: entry.machine, timestamp: ts, ts_ms: Date.parse(ts),
         updated_at: entry.updated_at, version_ms, question: '', answer: '', cwd: null, git_branch: null, files: null,
         source: null, model: null, dim: null, has_vector: 0, extra: null, file, prompt_uuid: null,
       };
     }
     const usable = this.vectorUsable(entry);
+    const repo = typeof entry.extra?.repo === 'string' && entry.extra.repo !== '' ? entry.extra.repo : null;
+    const here = repo ? null : this.repoHere(entry.cwd ?? null);
     return {
       id: entry.id,
       deleted: 0,
       session_id: entry.session_id ?? null,
-      project: entry.project ?? null,
+      project: this.projectOf(entry.project ?? null, repo, here),
+      project_raw: entry.project ?? null,
+      repo,
+      repo_here: here,
       machine: entry.machine,
       timestamp: entry.timestamp,
       ts_ms: Date.parse(entry.timestamp),
@@ -397,7 +622,8 @@ export class Store {
   private insertVector(rowid: number, r: MemoryRecord, v: Float32Array): void {
     // vec0 keys and integer metadata must be BigInt: a JS number binds as REAL and is refused.
     // vec0 has no upsert ("INSERT OR REPLACE" fails on an existing key): callers delete first.
-    this.vec().insert.run(BigInt(rowid), Buffer.from(v.buffer, v.byteOffset, v.byteLength), r.project ?? '', r.machine, BigInt(Date.parse(r.timestamp)));
+    const project = this.db.prepare<[number], { project: string | null }>('SELECT project FROM memories WHERE rowid = ?').get(rowid)?.project ?? '';
+    this.vec().insert.run(BigInt(rowid), Buffer.from(v.buffer, v.byteOffset, v.byteLength), project, r.machine, BigInt(Date.parse(r.timestamp)));
   }
 
   private deleteVector(rowid: number): void {
@@ -636,7 +862,7 @@ export class Store {
 export function rowToRecord(row: MemoryRow): MemoryRecord {
   const r: MemoryRecord = { v: 1, id: row.id, machine: row.machine, timestamp: row.timestamp, question: row.question, answer: row.answer };
   if (row.session_id !== null) r.session_id = row.session_id;
-  if (row.project !== null) r.project = row.project;
+  if (row.project_raw !== null) r.project = row.project_raw;
   if (row.updated_at !== null) r.updated_at = row.updated_at;
   if (row.cwd !== null) r.cwd = row.cwd;
   if (row.git_branch !== null) r.git_branch = row.git_branch;

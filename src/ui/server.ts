@@ -20,7 +20,8 @@ import { Hono, type Context as HonoContext } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
-import { searchRequest } from '../app/search-request.js';
+import { scopedTo, searchRequest } from '../app/search-request.js';
+import { staleness, withChanges, type Staleness } from '../search/staleness.js';
 import { excerpt } from '../app/text.js';
 import { packageRoot } from '../config/load.js';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
@@ -72,6 +73,11 @@ function listView(r: MemoryRow) {
     question: excerpt(r.question, 600),
     answer: excerpt(r.answer, ANSWER_PREVIEW),
   };
+}
+
+/** A memory's view with `changed_files` and the line saying so, when it can be known here. */
+function changesOf<T extends object>(st: Staleness, view: T, row: MemoryRow): T & { changed_files?: string[]; files_note?: string } {
+  return withChanges(view, st, row);
 }
 
 function fullView(r: MemoryRow) {
@@ -152,8 +158,9 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     if (req.query.length === 0) {
       return withStore((s) => {
         const out: MemoryRow[] = [];
+        const filters = scopedTo(s, req).filters;
         for (let offset = 0; out.length < n; offset += 500) {
-          const rows = s.browse(req.filters, offset, 500);
+          const rows = s.browse(filters, offset, 500);
           for (const r of rows) if (!req.hide?.(r) && out.length < n) out.push(r);
           if (rows.length < 500) break;
         }
@@ -164,7 +171,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     try {
       // The same candidates for every page and for "forget all matching": each page is a
       // slice of one ranking, not a ranking of its own.
-      const res = await search({ store, ...(model ? { embedQuery: async (t: string) => (model as Embedder).embedQuery(t) } : {}), now: ctx.io.now().getTime() }, { ...req, topK: n });
+      const res = await search({ store, ...(model ? { embedQuery: async (t: string) => (model as Embedder).embedQuery(t) } : {}), now: ctx.io.now().getTime() }, { ...scopedTo(store, req), topK: n });
       return res.hits.map((h) => ({
         id: h.id,
         view: () => ({ id: h.id, timestamp: h.timestamp, machine: h.machine, project: h.project, source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW) }),
@@ -212,6 +219,18 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     return c.json({ error: `unexpected error: ${errorMessage(err).split('\n')[0]}` }, 500);
   };
 
+  /** The page's memories with the files changed since each was made (only the page: bounded work). */
+  const withChangedFiles = <T extends { id: string }>(hits: T[]): T[] =>
+    hits.length === 0
+      ? hits
+      : withStore((s) => {
+          const st = staleness(s, { here: ctx.io.cwd, machine: ctx.config.general.machine_name });
+          return hits.map((h) => {
+            const row = s.byId(h.id);
+            return row ? changesOf(st, h, row) : h;
+          });
+        });
+
   for (const [path, f] of files) {
     app.get(path, (c) => c.body(f.body, 200, { 'Content-Type': f.type }));
   }
@@ -226,7 +245,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       const req = requestOf((k) => c.req.query(k) || undefined, mode === 'hybrid' ? 'hybrid' : 'keyword');
       const set = await resultSet(req, offset + limit + 1);
       return c.json({
-        mode, model: modelState, hits: set.slice(offset, offset + limit).map((x) => x.view()),
+        mode, model: modelState, hits: withChangedFiles(set.slice(offset, offset + limit).map((x) => x.view())),
         more: set.length > offset + limit, capped: offset + limit >= RESULT_MAX, highlight: q.length > 0 ? highlightTerms(q) : [],
       });
     } catch (err) {
@@ -240,7 +259,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
         withStore((s) => {
           const row = rowsForIds(s, [c.req.param('id')])[0] as MemoryRow;
           const n = s.neighbours(row, 2);
-          return { memory: fullView(row), before: n.before.map(listView), after: n.after.map(listView) };
+          return { memory: changesOf(staleness(s, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }), fullView(row), row), before: n.before.map(listView), after: n.after.map(listView) };
         }),
       );
     } catch (err) {

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../app/context.js';
 import { nonNegative, positiveInt, searchMode } from '../../app/options.js';
-import { searchRequest } from '../../app/search-request.js';
+import { scopedTo, searchRequest } from '../../app/search-request.js';
 import { lazyEmbedder } from '../../embed/embedder.js';
 import { UserError } from '../../errors.js';
 import { search } from '../../search/search.js';
+import { staleness } from '../../search/staleness.js';
 import { openCache } from '../../store/cache.js';
 import type { Runner } from '../program.js';
 import { printJson, renderHits } from '../render.js';
@@ -67,8 +68,9 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
     const embedder = lazyEmbedder(ctx.embedderConfig());
     const embedQuery = async (text: string) => (await embedder()).embedQuery(text);
     let warned = false;
+    const stale = staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name });
     for (const q of queries) {
-      const res = await search({ store, embedQuery, now: now.getTime() }, { ...base, query: q });
+      const res = await search({ store, embedQuery, now: now.getTime(), staleness: stale }, { ...scopedTo(store, base), query: q });
       if (res.degraded && !warned) {
         ctx.warn(res.degraded);
         warned = true;

@@ -6,6 +6,7 @@ import { resolveIds } from '../../maintain/forget.js';
 import { rowToRecord, type MemoryRow } from '../../store/store.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
+import { staleness, withChanges } from '../../search/staleness.js';
 import type { Runner } from '../program.js';
 
 export function registerShow(program: Command, run: Runner): void {
@@ -18,10 +19,12 @@ export function registerShow(program: Command, run: Runner): void {
 
 }
 
-function recordView(row: MemoryRow): Record<string, unknown> {
+function recordView(row: MemoryRow, changes: { changed_files?: string[]; files_note?: string }): Record<string, unknown> {
   const r = rowToRecord(row);
   const { extra, ...rest } = r;
-  return { ...rest, ...(extra ?? {}), ...(row.model ? { model: row.model, dim: row.dim } : {}) };
+  // `project` is the one it is filed under here (its repository's name); the record's own is kept as `project_recorded` when it differs.
+  const recorded = row.project_raw !== null && row.project_raw !== row.project ? { project_recorded: row.project_raw } : {};
+  return { ...rest, ...(extra ?? {}), project: row.project, ...recorded, ...(row.model ? { model: row.model, dim: row.dim } : {}), ...changes };
 }
 
 async function show(ctx: Context, id: string, json: boolean): Promise<number> {
@@ -31,7 +34,9 @@ async function show(ctx: Context, id: string, json: boolean): Promise<number> {
     if (res.ambiguous.length > 0) throw new UserError(`"${id}" matches several memories: ${res.ambiguous[0]?.matches.join(', ')}`, 'give more characters of the id');
     const row = res.rows[0];
     if (!row) throw new UserError(`no memory with id "${id}"`, 'ids are printed by `memory search` (forgotten memories are gone for good)');
-    if (json) printJson(ctx.io, recordView(row));
+    const changes = withChanges({}, staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }), row);
+    const changed = changes.files_note;
+    if (json) printJson(ctx.io, recordView(row, changes));
     else {
       const files = row.files ? (JSON.parse(row.files) as string[]) : [];
       ctx.io.stdout.write(
@@ -40,6 +45,7 @@ async function show(ctx: Context, id: string, json: boolean): Promise<number> {
           `date     ${row.timestamp}  (machine ${row.machine}, project ${row.project ?? '-'}${row.git_branch ? `, branch ${row.git_branch}` : ''})`,
           ...(row.cwd ? [`cwd      ${row.cwd}`] : []),
           ...(files.length > 0 ? [`files    ${files.join(', ')}`] : []),
+          ...(changed ? [`         (${changed})`] : []),
           `embedded ${row.has_vector ? `yes (${row.model ?? '?'})` : 'no (pending)'}`,
           '',
           'Q:',

@@ -1,0 +1,67 @@
+/**
+ * `memory projects`: which projects the memories are filed under, and `projects merge OLD NEW`,
+ * which files OLD's memories under NEW on every machine through an alias kept in the memory
+ * repository (no memory is rewritten).
+ */
+import { UserError } from '../errors.js';
+import { appendAlias } from '../export/aliases.js';
+import { openCache } from '../store/cache.js';
+import type { Store } from '../store/store.js';
+import { captureLockFor } from './locks.js';
+import type { Runtime } from './runtime.js';
+import { commitAndPush, type SyncReport } from './sync-run.js';
+
+export interface ProjectInfo {
+  project: string;
+  memories: number;
+  machines: string[];
+  /** Repository keys its memories belong to (recorded, or found from their folder on this machine). */
+  repos: string[];
+  /** Other names its memories were captured under (folder names before repositories, merged projects). */
+  names: string[];
+  last: string;
+}
+
+export function listProjects(store: Store): ProjectInfo[] {
+  return store.projectList();
+}
+
+/** NEW as the project it names (a project, a repository key or URL); undefined when there is none. */
+function targetOf(store: Store, given: string): { name: string; repo?: string } | undefined {
+  const name = store.resolveProject(given);
+  const known = store.projectList().some((p) => p.project === name);
+  if (!known) return undefined;
+  const repo = [...store.repoNames()].find(([, n]) => n === name)?.[0];
+  return { name, ...(repo ? { repo } : {}) };
+}
+
+export async function mergeProjects(rt: Runtime, from: string, to: string, push: boolean): Promise<{ from: string; to: string; moved: number; sync?: SyncReport }> {
+  if (from.trim() === '' || to.trim() === '') throw new UserError('give two project names: memory projects merge OLD NEW');
+  const { lock, repo } = await captureLockFor(rt);
+  return lock(async () => {
+    let { store } = openCache(rt.cacheOptions());
+    let target: { name: string; repo?: string } | undefined;
+    let before: number;
+    try {
+      const list = store.projectList();
+      const old = list.find((p) => p.project === from || p.names.includes(from));
+      if (!old) throw new UserError(`no memories under project "${from}"`, `see \`memory projects\` for the names in use${list.length > 0 ? ` (${list.slice(0, 8).map((p) => p.project).join(', ')}…)` : ''}`);
+      target = targetOf(store, to);
+      if (!target) throw new UserError(`no project "${to}" to merge into`, 'name a project `memory projects` lists (or its repository, e.g. github.com/acme/api)');
+      if (target.name === from) throw new UserError(`"${from}" is already filed under "${target.name}"`);
+      before = list.find((p) => p.project === target?.name)?.memories ?? 0;
+    } finally {
+      store.close();
+    }
+    appendAlias(rt.config.general.export_dir, { from, to: target.name, ...(target.repo ? { repo: target.repo } : {}), machine: rt.config.general.machine_name, at: rt.now().toISOString() });
+    ({ store } = openCache(rt.cacheOptions()));
+    let after: number;
+    try {
+      after = store.projectList().find((p) => p.project === target?.name)?.memories ?? 0;
+    } finally {
+      store.close();
+    }
+    const sync = repo ? await commitAndPush(rt, repo, `memory: project ${from} merged into ${target.name} (${rt.config.general.machine_name})`, push) : undefined;
+    return { from, to: target.name, moved: after - before, ...(sync ? { sync } : {}) };
+  });
+}

@@ -1,0 +1,166 @@
+/**
+ * Repository identity read from `.git` with node:fs (capture/repo.ts) against real git:
+ * remote URL spellings, worktrees, local-path remotes, HEAD in every state, blob ids.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { assignNames, candidateNames, placeOf } from '../src/capture/project.js';
+import { gitBlobId, headCommit, normalizeRemoteUrl, pathInRepo, repoIdentity } from '../src/capture/repo.js';
+import { tempDir } from './helpers.js';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/** A repository with one commit, origin set to `url` (never contacted). */
+function repoAt(dir: string, url?: string): string {
+  mkdirSync(dir, { recursive: true });
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.name', 't');
+  git(dir, 'config', 'user.email', 't@example.com');
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'src', 'sse.ts'), 'export const sse = 1;\n');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'one');
+  if (url) git(dir, 'remote', 'add', 'origin', url);
+  return realpathSync(dir);
+}
+
+describe('remote URLs: one repository, one key', () => {
+  it('gives scp, ssh (with a port and a user), https (with and without .git, credentials, a trailing slash) and git:// the same key', () => {
+    const same = [
+      'git@github.com:acme/api.git',
+      'git@github.com:acme/api',
+      'github.com:acme/api.git',
+      'ssh://git@github.com/acme/api.git',
+      'ssh://git@github.com:2222/acme/api',
+      'git+ssh://git@github.com/acme/api.git',
+      'https://github.com/acme/api',
+      'https://github.com/acme/api.git',
+      'https://github.com/acme/api/',
+      'https://user:tok3n@github.com/acme/api.git',
+      'https://GitHub.com/Acme/API.git',
+      'git://github.com/acme/api.git',
+    ];
+    for (const u of same) assert.equal(normalizeRemoteUrl(u), 'github.com/acme/api', u);
+  });
+
+  it('keeps what tells repositories apart: the host, the whole path (groups), the owner', () => {
+    assert.equal(normalizeRemoteUrl('git@gitlab.com:group/sub/api.git'), 'gitlab.com/group/sub/api');
+    assert.equal(normalizeRemoteUrl('https://gitlab.example.com:8443/group/api.git'), 'gitlab.example.com/group/api');
+    assert.notEqual(normalizeRemoteUrl('git@github.com:other/api.git'), normalizeRemoteUrl('git@github.com:acme/api.git'));
+    assert.equal(normalizeRemoteUrl('ssh://[::1]:22/acme/api.git'), '[::1]/acme/api');
+  });
+
+  it('gives no key for a local path or file:// (nothing another machine shares)', () => {
+    for (const u of ['/srv/git/api.git', './api', '../api.git', 'file:///srv/git/api.git', 'C:\\repos\\api', 'C:/repos/api', '', 'https://github.com/']) {
+      assert.equal(normalizeRemoteUrl(u), undefined, u);
+    }
+  });
+});
+
+describe('repository identity on real checkouts', () => {
+  let root: string;
+  let cleanup: () => void;
+  before(() => ({ dir: root, cleanup } = tempDir('memory-repo-')));
+  after(() => cleanup());
+
+  it('is the same for differently named clones, a linked worktree and a subfolder; and differs for a same-named repository', () => {
+    const laptop = repoAt(join(root, 'laptop', 'api'), 'git@github.com:acme/api.git');
+    const desktop = repoAt(join(root, 'desktop', 'acme-api-2'), 'https://github.com/acme/api');
+    const porter = repoAt(join(root, 'server', 'api-port'), 'ssh://git@github.com:2222/acme/api.git');
+    git(laptop, 'worktree', 'add', '-q', '-b', 'feat-x', join(laptop, '.claude', 'worktrees', 'feat-x'));
+    const other = repoAt(join(root, 'laptop', 'other', 'api'), 'git@github.com:other/api.git');
+    const ids = [laptop, desktop, porter, join(laptop, '.claude', 'worktrees', 'feat-x'), join(laptop, 'src')].map((d) => repoIdentity(d));
+    for (const id of ids) {
+      assert.equal(id?.key, 'github.com/acme/api');
+      assert.equal(id?.short, 'api');
+    }
+    assert.equal(ids[3]?.top, realpathSync(join(laptop, '.claude', 'worktrees', 'feat-x')), 'a worktree is its own checkout');
+    assert.equal(ids[4]?.top, laptop);
+    assert.equal(repoIdentity(other)?.key, 'github.com/other/api');
+    // What git itself says the top is.
+    assert.equal(ids[3]?.top, git(join(laptop, '.claude', 'worktrees', 'feat-x'), 'rev-parse', '--show-toplevel'));
+  });
+
+  it('falls back to the main worktree folder for a local-path remote or none, worktrees included', () => {
+    const origin = repoAt(join(root, 'bare-src', 'notes'));
+    const clone = join(root, 'clones', 'notes-copy');
+    git(root, 'clone', '-q', origin, clone);
+    assert.equal(repoIdentity(clone)?.key, 'folder:notes-copy', 'a local-path origin is no shared identity');
+    const wt = join(root, 'elsewhere', 'wt-notes');
+    git(clone, 'worktree', 'add', '-q', '-b', 'side', wt);
+    assert.equal(repoIdentity(wt)?.key, 'folder:notes-copy', 'a worktree is filed under its main worktree');
+    assert.equal(repoIdentity(wt)?.short, 'notes-copy');
+    const plain = join(root, 'plain', 'scratch');
+    mkdirSync(plain, { recursive: true });
+    assert.equal(repoIdentity(plain), undefined);
+    assert.deepEqual(placeOf(plain, undefined), { name: 'scratch' });
+    assert.equal(placeOf(clone, 'configured').name, 'configured', 'a configured project wins');
+  });
+
+  it('reads HEAD as git does: a loose branch, a packed one, a detached HEAD, a worktree, an unborn branch', () => {
+    const dir = repoAt(join(root, 'heads', 'h'), 'git@github.com:acme/h.git');
+    const id = repoIdentity(dir);
+    assert.ok(id);
+    assert.equal(headCommit(id), git(dir, 'rev-parse', 'HEAD'));
+    git(dir, 'pack-refs', '--all');
+    writeFileSync(join(dir, 'b.txt'), 'b\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'two');
+    assert.equal(headCommit(id), git(dir, 'rev-parse', 'HEAD'), 'loose ref after packing');
+    git(dir, 'pack-refs', '--all');
+    assert.equal(headCommit(id), git(dir, 'rev-parse', 'HEAD'), 'packed ref');
+    git(dir, 'checkout', '-q', '--detach', 'HEAD~1');
+    assert.equal(headCommit(id), git(dir, 'rev-parse', 'HEAD'), 'detached');
+    git(dir, 'checkout', '-q', 'main');
+    const wt = join(root, 'heads', 'wt');
+    git(dir, 'worktree', 'add', '-q', '-b', 'wtb', wt, 'HEAD~1');
+    const wid = repoIdentity(wt);
+    assert.ok(wid);
+    assert.equal(headCommit(wid), git(wt, 'rev-parse', 'HEAD'));
+    assert.notEqual(headCommit(wid), headCommit(id));
+    const unborn = join(root, 'heads', 'unborn');
+    mkdirSync(unborn);
+    git(unborn, 'init', '-q');
+    const uid = repoIdentity(unborn);
+    assert.ok(uid);
+    assert.equal(headCommit(uid), undefined);
+  });
+
+  it('computes the blob id git computes, and places recorded paths inside the work tree only', () => {
+    const dir = repoAt(join(root, 'blobs', 'b'));
+    for (const content of ['', 'hello\n', 'ünïcødé 日本語\r\n', '\0binary\xff']) {
+      const p = join(dir, 'f.bin');
+      writeFileSync(p, Buffer.from(content, 'latin1'));
+      assert.equal(gitBlobId(Buffer.from(content, 'latin1')), git(dir, 'hash-object', 'f.bin'));
+    }
+    assert.equal(pathInRepo(join(dir, 'src', 'sse.ts'), dir, undefined), 'src/sse.ts');
+    assert.equal(pathInRepo('src/sse.ts', dir, dir), 'src/sse.ts');
+    assert.equal(pathInRepo('../x.ts', dir, join(dir, 'src')), 'x.ts');
+    assert.equal(pathInRepo('/etc/hosts', dir, dir), undefined);
+    assert.equal(pathInRepo(join(dir, '.git', 'config'), dir, dir), undefined);
+    assert.equal(pathInRepo('src/sse.ts', dir, undefined), undefined, 'a relative path without a folder to read it from');
+  });
+});
+
+describe('project names', () => {
+  it('gives the short name to the repository remembered first and a longer one to the next, alike everywhere', () => {
+    const a = { key: 'github.com/acme/api', first: 100 };
+    const b = { key: 'github.com/other/api', first: 200 };
+    const c = { key: 'folder:api', first: 300 };
+    const names = assignNames([c, b, a]);
+    assert.equal(names.get(a.key), 'api');
+    assert.equal(names.get(b.key), 'other-api');
+    assert.equal(names.get(c.key), 'api-local');
+    assert.deepEqual(assignNames([a, b, c]), names, 'input order does not matter');
+    assert.equal(new Set(names.values()).size, 3);
+    assert.deepEqual(candidateNames('github.com/acme/api').slice(0, 3), ['api', 'acme-api', 'github.com-acme-api']);
+    // Two repositories whose every spelled-out name collides still get different names.
+    const x = assignNames([{ key: 'h/a-b/c', first: 1 }, { key: 'h/a/b-c', first: 2 }, { key: 'h-a/b/c', first: 3 }, { key: 'h/a/b/c', first: 4 }]);
+    assert.equal(new Set(x.values()).size, 4);
+  });
+});
