@@ -6,7 +6,7 @@
  * JSON.parse-ing the same files, and a brute-force dot-product scan in JS.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,11 +17,34 @@ import { search } from '../src/search/search.js';
 import { indexText } from '../src/store/analyze.js';
 import { runMergeBench, mergeTable } from './merge.js';
 import { ORDINARY_EN } from './ordinary-prompts.js';
-import { prng, unitVector, writeSynthExport } from './synth.js';
+import { prng, unitVector, writeSynthExport, type SynthOptions } from './synth.js';
+import { gitBlobId } from '../src/capture/repo.js';
+import { staleness } from '../src/search/staleness.js';
 
 const DIM = 384;
 const MODEL = 'bench-model';
 const CLI = resolve(fileURLToPath(import.meta.url), '..', '..', 'src', 'cli', 'main.js');
+
+/**
+ * A code repository for the memories to point at: 200 files of ~4 KB, each memory recording
+ * 4 of them; a tenth of the files rewritten since (so some hits have changed files).
+ */
+function codeRepo(root: string): NonNullable<SynthOptions['code']> {
+  const cwd = join(root, 'code', 'api');
+  mkdirSync(join(cwd, 'src'), { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd });
+  execFileSync('git', ['remote', 'add', 'origin', 'git@github.com:acme/api.git'], { cwd });
+  const rand = prng(99);
+  const files: Array<{ path: string; blob: string }> = [];
+  for (let i = 0; i < 200; i++) {
+    const path = `src/mod${i}.ts`;
+    const body = Buffer.from(Array.from({ length: 4096 }, () => String.fromCharCode(32 + Math.floor(rand() * 90))).join(''));
+    writeFileSync(join(cwd, path), body);
+    files.push({ path, blob: gitBlobId(body) });
+    if (i % 10 === 0) writeFileSync(join(cwd, path), Buffer.concat([body, Buffer.from('// changed since\n')]));
+  }
+  return { repo: 'github.com/acme/api', cwd, files, perMemory: 4 };
+}
 
 const QUERIES = [
   'sqlite lock timeout retry',
@@ -123,6 +146,8 @@ interface Row {
   kw: number;
   vec: number;
   hyb: number;
+  kwStale: number;
+  hybStale: number;
   scanFloor: number;
   dbMb: number;
 }
@@ -133,8 +158,9 @@ async function runSize(records: number): Promise<Row> {
   const dbPath = join(root, '.cache', 'memory.db');
   try {
     process.stderr.write(`generating ${records} records…\n`);
+    const code = codeRepo(root);
     const gen = writeSynthExport(exportDir, {
-      records, machines: ['laptop', 'desktop', 'server'], months: 24, endMonth: '2026-10', dim: DIM, model: MODEL,
+      records, machines: ['laptop', 'desktop', 'server'], months: 24, endMonth: '2026-10', dim: DIM, model: MODEL, code,
     });
     const floor = parseFloor(exportDir);
     process.stderr.write(`FTS5 floor…\n`);
@@ -151,6 +177,7 @@ async function runSize(records: number): Promise<Row> {
     const qvec = unitVector(rand, DIM);
     const now = Date.parse('2026-11-01T00:00:00Z');
     const modes = { keyword: [] as number[], vector: [] as number[], hybrid: [] as number[] };
+    const stale = { keyword: [] as number[], hybrid: [] as number[] };
     for (let round = 0; round < 3; round++) {
       for (const q of QUERIES) {
         for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
@@ -160,6 +187,15 @@ async function runSize(records: number): Promise<Row> {
             { query: q, mode, filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 },
           );
           modes[mode].push(performance.now() - t);
+          if (mode === 'vector') continue;
+          // The same search with each hit's files compared to the checkout, as \`memory search\`
+          // does: a new comparer per query (a new process), the stat cache in the database.
+          const t2 = performance.now();
+          await search(
+            { store: s, embedQuery: async () => qvec, now, staleness: staleness(s, { here: code.cwd, machine: 'laptop' }) },
+            { query: q, mode, filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 },
+          );
+          stale[mode].push(performance.now() - t2);
         }
       }
     }
@@ -187,6 +223,8 @@ async function runSize(records: number): Promise<Row> {
         kw: p50(modes.keyword),
         vec: p50(modes.vector),
         hyb: p50(modes.hybrid),
+        kwStale: p50(stale.keyword),
+        hybStale: p50(stale.hybrid),
         scanFloor: p50(scans),
         dbMb: dbBytes / 1e6,
       };
@@ -200,11 +238,15 @@ async function runSize(records: number): Promise<Row> {
  * detached worker and returns) and the SessionStart hook without git (cache check +
  * injection), as whole processes, on a 10k-memory cache.
  */
-async function hookLatency(): Promise<{ end: number; start: number; node: number; recall: { p50: number; p95: number; n: number; injected: number; nodeP95: number } }> {
+async function hookLatency(withFiles: boolean): Promise<{ end: number; start: number; node: number; recall: { p50: number; p95: number; n: number; injected: number; nodeP95: number } }> {
   const root = mkdtempSync(join(tmpdir(), 'memory-bench-hooks-'));
   try {
     const exportDir = join(root, 'export');
-    writeSynthExport(exportDir, { records: 10_000, machines: ['laptop'], months: 6, endMonth: '2026-10', dim: DIM, model: MODEL });
+    // Filed under the repository's project, so session start injects (and compares) them.
+    const code = withFiles ? { ...codeRepo(root), project: 'api' } : undefined;
+    writeSynthExport(exportDir, { records: 10_000, machines: ['laptop'], months: 6, endMonth: '2026-10', dim: DIM, model: MODEL, ...(code ? { code } : {}) });
+    // The session's folder: the repository the memories point at (recall then compares files).
+    const here = code?.cwd ?? root;
     const cfg = join(root, 'config.toml');
     // A model folder that does not exist: the hook must not need the model at all.
     writeFileSync(cfg, `[general]\nmachine_name = "laptop"\n[embedding]\nmodel = ${JSON.stringify(join(root, 'no-model'))}\n`);
@@ -217,7 +259,7 @@ async function hookLatency(): Promise<{ end: number; start: number; node: number
     const node: number[] = [];
     for (let i = 0; i < 7; i++) {
       end.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'session-end', '--no-push'], { input, stdio: ['pipe', 'pipe', 'pipe'] })));
-      start.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'session-start', '--inject', '--no-pull'], { input: JSON.stringify({ cwd: root }), stdio: ['pipe', 'pipe', 'pipe'] })));
+      start.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'session-start', '--inject', '--no-pull'], { input: JSON.stringify({ cwd: here }), stdio: ['pipe', 'pipe', 'pipe'] })));
       node.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
     }
     // UserPromptSubmit: per-prompt recall before every answer. Half the prompts are questions of
@@ -232,7 +274,7 @@ async function hookLatency(): Promise<{ end: number; start: number; node: number
     for (let round = 0; round < 2; round++) {
       for (const prompt of prompts) {
         let out = '';
-        recall.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: 'UserPromptSubmit', prompt }), stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
+        recall.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: JSON.stringify({ session_id: 'bench', cwd: here, hook_event_name: 'UserPromptSubmit', prompt }), stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
         if (round === 0 && out.length > 0) injected++;
         floor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
       }
@@ -254,7 +296,8 @@ const valueOf = (name: string) => {
 const sizes = args.filter((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--merge-records').map(Number);
 const rows: Row[] = [];
 if (!flag('--no-search')) for (const n of sizes.length > 0 ? sizes : [10_000, 100_000]) rows.push(await runSize(n));
-const hooks = await hookLatency();
+const hooks = await hookLatency(false);
+const hooksFiles = await hookLatency(true);
 const mergeRecords = valueOf('--merge-records') ?? 60_000;
 const mergeRows = flag('--no-merge') ? [] : runMergeBench(mergeRecords);
 
@@ -268,8 +311,14 @@ const lines = [
     (r) =>
       `| ${r.records} | ${r.jsonlMb.toFixed(1)} | ${r.files} | ${r.dbMb.toFixed(1)} | ${r.fullS.toFixed(2)} | ${r.parseFloorS.toFixed(2)} | ${r.ftsFloorS.toFixed(2)} | ${r.noopS.toFixed(3)} | ${r.nodeFloorS.toFixed(3)} | ${r.kw.toFixed(1)} | ${r.vec.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.scanFloor.toFixed(1)} |`,
   ),
+  '',
+  '| records (each with 4 recorded files of a 200-file checkout) | keyword p50 ms | keyword + changed files p50 ms | hybrid p50 ms | hybrid + changed files p50 ms |',
+  '|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.records} | ${r.kw.toFixed(1)} | ${r.kwStale.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.hybStale.toFixed(1)} |`),
 ];
 if (rows.length === 0) lines.splice(2);
+const hookRow = (label: string, h: typeof hooks) =>
+  `| ${label} | ${(h.recall.p50 / 1000).toFixed(3)} | ${(h.recall.p95 / 1000).toFixed(3)} | ${h.recall.n} | ${h.recall.injected} of ${h.recall.n / 2} | ${(h.node / 1000).toFixed(3)} | ${(h.recall.nodeP95 / 1000).toFixed(3)} |`;
 lines.push(
   '',
   '| hook (whole process, 10k memories) | p50 s | floor: node start s |',
@@ -279,7 +328,13 @@ lines.push(
   '',
   '| UserPromptSubmit: `recall` (whole process, 10k memories, keyword) | p50 s | p95 s | samples | prompts given memories | floor: node start p50 s | floor p95 s |',
   '|---|---:|---:|---:|---:|---:|---:|',
-  `| half stored questions, half ordinary coding requests | ${(hooks.recall.p50 / 1000).toFixed(3)} | ${(hooks.recall.p95 / 1000).toFixed(3)} | ${hooks.recall.n} | ${hooks.recall.injected} of ${hooks.recall.n / 2} | ${(hooks.node / 1000).toFixed(3)} | ${(hooks.recall.nodeP95 / 1000).toFixed(3)} |`,
+  hookRow('half stored questions, half ordinary coding requests', hooks),
+  hookRow('the same, memories with 4 recorded files each, in their checkout (changed files compared)', hooksFiles),
+  '',
+  '| SessionStart `session-start --inject --no-pull` (10k) | p50 s |',
+  '|---|---:|',
+  `| without recorded files | ${(hooks.start / 1000).toFixed(3)} |`,
+  `| in the checkout, 4 recorded files per memory (changed files compared) | ${(hooksFiles.start / 1000).toFixed(3)} |`,
 );
 if (mergeRows.length > 0) lines.push('', mergeTable(mergeRecords, mergeRows));
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -104,6 +104,8 @@ export interface SynthOptions {
   projects?: number;
   /** Share of records also written once more as an earlier, superseded version (same id). */
   duplicates?: number;
+  /** Memories of a code repository: each records `perMemory` of its files with their blob ids (repo, file_blobs). */
+  code?: { repo: string; cwd: string; files: Array<{ path: string; blob: string }>; perMemory: number; project?: string };
 }
 
 /** One record at a time, so 100k records never sit in memory at once. */
@@ -114,23 +116,30 @@ export function* synthRecords(o: SynthOptions): Generator<MemoryRecord> {
   const end = Date.UTC(ey, em, 1) - 1;
   const start = Date.UTC(ey, em - o.months, 1);
   const projects = o.projects ?? 8;
+  // Its own stream: the texts and vectors stay those of a run without files.
+  const pick = prng((o.seed ?? 42) + 3);
   for (let i = 0; i < o.records; i++) {
     // Evenly spread, slightly jittered: timestamps increase with i.
     const ts = Math.floor(start + ((end - start) * (i + rand() * 0.5)) / o.records);
     const ja = rand() < 0.35;
     const machine = o.machines[i % o.machines.length] as string;
     const timestamp = new Date(ts).toISOString();
+    const code = o.code;
+    const blobs = code
+      ? Array.from({ length: code.perMemory }, () => code.files[Math.floor(pick() * code.files.length)] as { path: string; blob: string }).map((f) => ({ file: `${code.cwd}/${f.path}`, path: f.path, blob: f.blob }))
+      : undefined;
     yield {
+      ...(code ? { extra: { repo: code.repo, file_blobs: blobs } } : {}),
       v: 1,
       id: `bench-${i.toString(36).padStart(6, '0')}`,
       session_id: `s-${Math.floor(i / 20)}`,
-      project: `proj-${Math.floor(rand() * projects)}`,
+      project: ((p: string) => code?.project ?? p)(`proj-${Math.floor(rand() * projects)}`),
       machine,
       timestamp,
       updated_at: timestamp,
       question: text(rand, vocab, ja, 40, 300),
       answer: text(rand, vocab, ja, 200, 2400),
-      cwd: '/home/dev/work',
+      cwd: code?.cwd ?? '/home/dev/work',
       git_branch: 'main',
       source: 'claude-code',
       model: o.model,

@@ -274,7 +274,7 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
       store = new Store(openDatabase(opts.dbPath), opts);
     }
     // Repository names and aliases (memory projects merge) decide each memory's project.
-    store.refreshProjects();
+    store.refreshProjects(res.full || res.lines_read > 0);
     return { store, result: finish(store, res, started) };
   } finally {
     release();

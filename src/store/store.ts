@@ -264,14 +264,15 @@ export class Store {
    * After an ingest: recompute the registry, and when it or the aliases changed, re-file
    * every memory whose project changes (vec0 partitions included). Returns memories moved.
    */
-  refreshProjects(): number {
-    const repos = this.db
-      .prepare<[], { key: string; first: number }>('SELECT repo AS key, MIN(ts_ms) AS first FROM memories WHERE repo IS NOT NULL AND deleted = 0 GROUP BY repo')
-      .all();
-    const names = assignNames(repos);
-    const namesJson = JSON.stringify(Object.fromEntries([...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+  refreshProjects(ingested = true): number {
     const aliasText = readAliasText(this.identity.exportDir);
     const aliasHash = createHash('sha1').update(aliasText).digest('hex');
+    // Nothing read and no alias changed: the registry cannot have changed either.
+    if (!ingested && aliasHash === this.meta('project_aliases')) return 0;
+    // Tombstones carry no repo: the covering index (repo, ts_ms) answers this alone.
+    const repos = this.db.prepare<[], { key: string; first: number }>('SELECT repo AS key, MIN(ts_ms) AS first FROM memories WHERE repo IS NOT NULL GROUP BY repo').all();
+    const names = assignNames(repos);
+    const namesJson = JSON.stringify(Object.fromEntries([...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
     if (namesJson === (this.meta('project_names') ?? '{}') && aliasHash === this.meta('project_aliases')) {
       this.names = names;
       return 0;
