@@ -152,7 +152,7 @@ interface Row {
   dbMb: number;
 }
 
-async function runSize(records: number): Promise<Row> {
+async function runSize(records: number, withFiles: boolean): Promise<Row> {
   const root = mkdtempSync(join(tmpdir(), `memory-bench-${records}-`));
   const exportDir = join(root, 'export');
   const dbPath = join(root, '.cache', 'memory.db');
@@ -160,7 +160,7 @@ async function runSize(records: number): Promise<Row> {
     process.stderr.write(`generating ${records} records…\n`);
     const code = codeRepo(root);
     const gen = writeSynthExport(exportDir, {
-      records, machines: ['laptop', 'desktop', 'server'], months: 24, endMonth: '2026-10', dim: DIM, model: MODEL, code,
+      records, machines: ['laptop', 'desktop', 'server'], months: 24, endMonth: '2026-10', dim: DIM, model: MODEL, ...(withFiles ? { code } : {}),
     });
     const floor = parseFloor(exportDir);
     process.stderr.write(`FTS5 floor…\n`);
@@ -286,7 +286,8 @@ async function hookLatency(withFiles: boolean): Promise<{ end: number; start: nu
   }
 }
 
-// npm run bench [-- <sizes…>] [--merge-records N] [--no-merge] [--no-search]
+// npm run bench [-- <sizes…>] [--merge-records N] [--no-merge] [--no-search] [--no-hooks] [--no-files]
+// (--no-files: memories without recorded files, as before file states existed)
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const valueOf = (name: string) => {
@@ -295,9 +296,10 @@ const valueOf = (name: string) => {
 };
 const sizes = args.filter((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--merge-records').map(Number);
 const rows: Row[] = [];
-if (!flag('--no-search')) for (const n of sizes.length > 0 ? sizes : [10_000, 100_000]) rows.push(await runSize(n));
-const hooks = await hookLatency(false);
-const hooksFiles = await hookLatency(true);
+if (!flag('--no-search')) for (const n of sizes.length > 0 ? sizes : [10_000, 100_000]) rows.push(await runSize(n, !flag('--no-files')));
+const noHooks = flag('--no-hooks');
+const hooks = noHooks ? undefined : await hookLatency(false);
+const hooksFiles = noHooks ? undefined : await hookLatency(true);
 const mergeRecords = valueOf('--merge-records') ?? 60_000;
 const mergeRows = flag('--no-merge') ? [] : runMergeBench(mergeRecords);
 
@@ -317,9 +319,10 @@ const lines = [
   ...rows.map((r) => `| ${r.records} | ${r.kw.toFixed(1)} | ${r.kwStale.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.hybStale.toFixed(1)} |`),
 ];
 if (rows.length === 0) lines.splice(2);
-const hookRow = (label: string, h: typeof hooks) =>
+type Hooks = Awaited<ReturnType<typeof hookLatency>>;
+const hookRow = (label: string, h: Hooks) =>
   `| ${label} | ${(h.recall.p50 / 1000).toFixed(3)} | ${(h.recall.p95 / 1000).toFixed(3)} | ${h.recall.n} | ${h.recall.injected} of ${h.recall.n / 2} | ${(h.node / 1000).toFixed(3)} | ${(h.recall.nodeP95 / 1000).toFixed(3)} |`;
-lines.push(
+if (hooks && hooksFiles) lines.push(
   '',
   '| hook (whole process, 10k memories) | p50 s | floor: node start s |',
   '|---|---:|---:|',

@@ -314,6 +314,8 @@ describe('code-aware memories across machines', () => {
     const projectOf = (m: Machine, q: RegExp) => hitFor(searchJson(m, 'quokka'), q).project;
     assert.equal(projectOf(laptop, /quokka migrations/), 'api', 'a worktree path names its main checkout, which the laptop has');
     assert.equal(projectOf(laptop, /quokka indexes/), 'acme-api-2');
+    const byOldName = searchJson(laptop, 'quokka migrations', ['--project', 'feat-y']);
+    assert.ok(byOldName.some((h) => /quokka migrations/.test(h.question)) && byOldName.every((h) => h.project === 'api'), 'an old name scopes to the project it joined');
     const merged = laptop.cli(['projects', 'merge', 'acme-api-2', 'https://github.com/acme/api']);
     assert.equal(merged.code, 0, merged.stderr);
     assert.match(merged.stdout, /"acme-api-2" is now filed under "api" \(1 memories moved/);

@@ -10,6 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { assignNames, candidateNames, placeOf } from '../src/capture/project.js';
 import { gitBlobId, headCommit, normalizeRemoteUrl, pathInRepo, repoIdentity } from '../src/capture/repo.js';
 import { tempDir } from './helpers.js';
+import { cleanRecordFields, cleanText } from '../src/privacy/redact.js';
+import { parseAliases } from '../src/export/aliases.js';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -162,5 +164,36 @@ describe('project names', () => {
     // Two repositories whose every spelled-out name collides still get different names.
     const x = assignNames([{ key: 'h/a-b/c', first: 1 }, { key: 'h/a/b-c', first: 2 }, { key: 'h-a/b/c', first: 3 }, { key: 'h/a/b/c', first: 4 }]);
     assert.equal(new Set(x.values()).size, 4);
+  });
+});
+
+describe('file states and privacy', () => {
+  it('cleans the file paths of file states like the files they name (scrub reaches them)', () => {
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    const file = `/home/u/api/notes/${token}.md`;
+    const r = cleanRecordFields(
+      { v: 1, id: 'x', machine: 'm', timestamp: '2026-11-01T00:00:00.000Z', question: 'q', answer: 'a', files: [file], extra: { repo: 'github.com/acme/api', file_blobs: [{ file, path: `notes/${token}.md`, blob: 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391' }] } },
+      (x) => cleanText(x, true).text,
+    );
+    const blobs = r.extra?.file_blobs as Array<{ file: string; path: string; blob: string }>;
+    assert.equal(blobs[0]?.file, r.files?.[0]);
+    assert.ok(!JSON.stringify(r).includes(token));
+    assert.equal(blobs[0]?.blob, 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
+    assert.equal(r.extra?.repo, 'github.com/acme/api');
+  });
+});
+
+describe('project aliases', () => {
+  const line = (from: string, to: string, at: string) => JSON.stringify({ v: 1, from, to, machine: 'm', at });
+  const map = (lines: string[]) => Object.fromEntries([...parseAliases(lines.join('\n'))].map(([k, a]) => [k, a.to]));
+  it('keeps the latest merge of a name, in time order whatever the line order (union merges interleave lines)', () => {
+    assert.deepEqual(map([line('a', 'b', '2026-11-02'), line('a', 'c', '2026-11-01')]), { a: 'b' });
+    assert.deepEqual(map([line('a', 'b', '2026-11-01'), line('b', 'c', '2026-11-02')]), { a: 'b', b: 'c' });
+  });
+  it('lets a later merge back retire the link that would close a cycle, and a merge onto itself undo one', () => {
+    assert.deepEqual(map([line('a', 'b', '2026-11-01'), line('b', 'a', '2026-11-02')]), { b: 'a' });
+    assert.deepEqual(map([line('a', 'b', '2026-11-01'), line('b', 'c', '2026-11-02'), line('c', 'a', '2026-11-03')]), { a: 'b', c: 'a' });
+    assert.deepEqual(map([line('a', 'b', '2026-11-01'), line('a', 'a', '2026-11-02')]), {});
+    assert.deepEqual(map(['not json', '{"from":1}', line('a', 'b', '2026-11-01')]), { a: 'b' });
   });
 });

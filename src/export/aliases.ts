@@ -33,9 +33,13 @@ export function readAliasText(exportDir: string): string {
   }
 }
 
-/** The alias in force for each old name (the latest line; a line whose `to` is its `from` undoes it). */
+/**
+ * The alias in force for each old name: lines applied in time order, the latest for a name
+ * winning; a line that would close a cycle (A → B, later B → A) retires the older link, so the
+ * latest merge is what holds. A line whose `to` is its `from` undoes the name's alias.
+ */
 export function parseAliases(text: string): Map<string, ProjectAlias> {
-  const out = new Map<string, ProjectAlias>();
+  const all: ProjectAlias[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let o: unknown;
@@ -46,11 +50,30 @@ export function parseAliases(text: string): Map<string, ProjectAlias> {
     }
     const a = o as Partial<ProjectAlias>;
     if (typeof a.from !== 'string' || typeof a.to !== 'string' || typeof a.at !== 'string' || a.from === '') continue;
-    const cur = out.get(a.from);
-    if (cur && cur.at > a.at) continue;
-    out.set(a.from, { from: a.from, to: a.to, at: a.at, machine: typeof a.machine === 'string' ? a.machine : '', ...(typeof a.repo === 'string' ? { repo: a.repo } : {}) });
+    all.push({ from: a.from, to: a.to, at: a.at, machine: typeof a.machine === 'string' ? a.machine : '', ...(typeof a.repo === 'string' ? { repo: a.repo } : {}) });
   }
-  for (const [k, a] of out) if (a.to === a.from) out.delete(k);
+  // Time order, then a fixed order for equal times: every machine ends with the same map.
+  all.sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : x.from < y.from ? -1 : x.from > y.from ? 1 : 0));
+  const out = new Map<string, ProjectAlias>();
+  for (const a of all) {
+    if (a.to === a.from) {
+      out.delete(a.from);
+      continue;
+    }
+    out.set(a.from, a);
+    const seen = new Set<string>([a.from]);
+    for (let cur = a.to; ; ) {
+      const next = out.get(cur);
+      if (!next) break;
+      if (next.to === a.from) {
+        out.delete(cur);
+        break;
+      }
+      if (seen.has(next.to)) break;
+      seen.add(cur);
+      cur = next.to;
+    }
+  }
   return out;
 }
 

@@ -78,5 +78,17 @@ export function cleanRecordFields(r: MemoryRecord, clean: (s: string) => string)
   if (r.files) r.files = r.files.map(clean);
   const tools = r.extra?.tools;
   if (r.extra && Array.isArray(tools)) r.extra = { ...r.extra, tools: tools.map((t) => (typeof t === 'string' ? clean(t) : t)) };
+  // File states name the same files (and a repository): cleaned alike, so scrub reaches them too.
+  const blobs = r.extra?.file_blobs;
+  if (r.extra && Array.isArray(blobs)) {
+    r.extra = {
+      ...r.extra,
+      file_blobs: blobs.map((b) => {
+        const o = b as { file?: unknown; path?: unknown };
+        return o && typeof o === 'object' ? { ...o, ...(typeof o.file === 'string' ? { file: clean(o.file) } : {}), ...(typeof o.path === 'string' ? { path: clean(o.path) } : {}) } : b;
+      }),
+    };
+  }
+  if (r.extra && typeof r.extra.repo === 'string') r.extra = { ...r.extra, repo: clean(r.extra.repo) };
   return r;
 }

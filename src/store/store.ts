@@ -198,6 +198,17 @@ export class Store {
   private aliases: Map<string, ProjectAlias>;
   /** cwd → repository key ('' none) on this machine, resolved once per process. */
   private readonly hereMemo = new Map<string, string>();
+  /** Statements of the per-hit paths (file states), prepared once per connection. */
+  private readonly prepared = new Map<string, Database.Statement>();
+
+  private stmt(sql: string): Database.Statement {
+    let st = this.prepared.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.prepared.set(sql, st);
+    }
+    return st;
+  }
 
   /** The registry's name for a repository (or the one it would get as the newest). */
   repoName(key: string): string {
@@ -330,7 +341,11 @@ export class Store {
     const key = normalizeRemoteUrl(arg) ?? arg.toLowerCase();
     const name = this.names.get(key) ?? this.names.get(`folder:${arg}`);
     if (name) return this.aliased(name);
-    return arg;
+    // A name memories were captured under before they joined their repository (feat-x).
+    const joined = this.db
+      .prepare<[string], { project: string | null }>('SELECT project FROM memories WHERE project_raw = ? AND deleted = 0 GROUP BY project ORDER BY count(*) DESC LIMIT 1')
+      .get(arg)?.project;
+    return joined ?? arg;
   }
 
   /** Every project with its memories, machines, repositories and the old names filed under it. */
@@ -366,30 +381,29 @@ export class Store {
    * rebuilt cache still knows). Another machine's folders are never taken for this one's.
    */
   checkoutCandidates(repo: string, machine: string | undefined): string[] {
-    const roots = this.db.prepare<[string], { root: string }>('SELECT root FROM checkouts WHERE repo = ? ORDER BY seen_ms DESC LIMIT 8').all(repo).map((r) => r.root);
+    const roots = (this.stmt('SELECT root FROM checkouts WHERE repo = ? ORDER BY seen_ms DESC LIMIT 8').all(repo) as Array<{ root: string }>).map((r) => r.root);
     const cwds =
       machine === undefined
         ? []
-        : this.db
-            .prepare<[string, string], { cwd: string }>(
-              'SELECT DISTINCT cwd FROM (SELECT cwd FROM memories WHERE repo = ? AND machine = ? AND cwd IS NOT NULL ORDER BY ts_ms DESC LIMIT 200) LIMIT 8',
-            )
-            .all(repo, machine)
-            .map((r) => r.cwd);
+        : (
+            this.stmt('SELECT DISTINCT cwd FROM (SELECT cwd FROM memories WHERE repo = ? AND machine = ? AND cwd IS NOT NULL ORDER BY ts_ms DESC LIMIT 200) LIMIT 8').all(repo, machine) as Array<{ cwd: string }>
+          ).map((r) => r.cwd);
     return [...new Set([...roots, ...cwds])];
   }
 
   /** A file's blob id hashed earlier, if its size, mtime and inode are still the same. */
   cachedBlob(path: string, size: number, mtimeMs: number, ino: number): string | undefined {
-    return this.db
-      .prepare<[string, number, number, number], { blob: string }>('SELECT blob FROM file_hashes WHERE path = ? AND size = ? AND mtime_ms = ? AND ino = ?')
-      .get(path, size, mtimeMs, ino)?.blob;
+    return (this.stmt('SELECT blob FROM file_hashes WHERE path = ? AND size = ? AND mtime_ms = ? AND ino = ?').get(path, size, mtimeMs, ino) as { blob: string } | undefined)?.blob;
   }
 
   rememberBlob(path: string, size: number, mtimeMs: number, ino: number, blob: string): void {
-    this.db
-      .prepare('INSERT INTO file_hashes (path, size, mtime_ms, ino, blob) VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, ino = excluded.ino, blob = excluded.blob')
-      .run(path, size, mtimeMs, ino, blob);
+    this.stmt('INSERT INTO file_hashes (path, size, mtime_ms, ino, blob) VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, ino = excluded.ino, blob = excluded.blob').run(
+      path,
+      size,
+      mtimeMs,
+      ino,
+      blob,
+    );
   }
 
   /**
@@ -623,7 +637,7 @@ export class Store {
   private insertVector(rowid: number, r: MemoryRecord, v: Float32Array): void {
     // vec0 keys and integer metadata must be BigInt: a JS number binds as REAL and is refused.
     // vec0 has no upsert ("INSERT OR REPLACE" fails on an existing key): callers delete first.
-    const project = this.db.prepare<[number], { project: string | null }>('SELECT project FROM memories WHERE rowid = ?').get(rowid)?.project ?? '';
+    const project = (this.stmt('SELECT project FROM memories WHERE rowid = ?').get(rowid) as { project: string | null } | undefined)?.project ?? '';
     this.vec().insert.run(BigInt(rowid), Buffer.from(v.buffer, v.byteOffset, v.byteLength), project, r.machine, BigInt(Date.parse(r.timestamp)));
   }
 
