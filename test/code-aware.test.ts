@@ -318,7 +318,7 @@ describe('code-aware memories across machines', () => {
     assert.ok(byOldName.some((h) => /quokka migrations/.test(h.question)) && byOldName.every((h) => h.project === 'api'), 'an old name scopes to the project it joined');
     const merged = laptop.cli(['projects', 'merge', 'acme-api-2', 'https://github.com/acme/api']);
     assert.equal(merged.code, 0, merged.stderr);
-    assert.match(merged.stdout, /"acme-api-2" is now filed under "api" \(1 memories moved/);
+    assert.match(merged.stdout, /"acme-api-2" is now filed under "api" \(1 memory moved, committed/);
     assert.equal(projectOf(laptop, /quokka indexes/), 'api');
     sync(laptop);
     sync(desktop);

@@ -55,6 +55,6 @@ async function merge(ctx: Context, from: string, to: string, flags: { push: bool
   const rt = runtimeOf(ctx, { echoInfo: !flags.json });
   const res = await mergeProjects(rt, from, to, flags.push);
   if (flags.json) printJson(ctx.io, { from: res.from, to: res.to, moved: res.moved, committed: res.sync?.committed ?? false, push: res.sync?.push?.status ?? null });
-  else ctx.io.stdout.write(`Project "${res.from}" is now filed under "${res.to}" (${res.moved} memories moved${res.sync?.committed ? ', committed' : ''}); every machine follows at its next session start.\n`);
+  else ctx.io.stdout.write(`Project "${res.from}" is now filed under "${res.to}" (${res.moved} ${res.moved === 1 ? 'memory' : 'memories'} moved${res.sync?.committed ? ', committed' : ''}); every machine follows at its next session start.\n`);
   return 0;
 }
