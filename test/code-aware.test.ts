@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { git, gitWorld, placeTranscript, type GitWorld, type Machine } from './gitworld.js';
 import { assistant, transcript, user, type T } from './transcript-builder.js';
-import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, daysAgo } from './helpers.js';
+import { http, startUi } from './viewer-process.js';
 
 interface Hit {
   id: string;
@@ -123,9 +122,9 @@ describe('code-aware memories across machines', () => {
     mkdirSync(join(code, 'desktop', 'work'), { recursive: true });
     const acme = codeOrigin(code, 'acme-api', { 'src/sse.ts': SSE_V1, 'src/db.ts': 'export const db = open();\n', 'src/util.ts': 'export const id = (x) => x;\n' });
     const other = codeOrigin(code, 'other-api', { 'main.go': 'package main\n' });
-    lapApi = cloneCode(acme, join(code, 'laptop', 'src', 'api'), 'git@github.com:acme/api.git');
-    deskApi = cloneCode(acme, join(code, 'desktop', 'work', 'acme-api-2'), 'https://github.com/acme/api');
-    lapOther = cloneCode(other, join(code, 'laptop', 'src', 'other', 'api'), 'git@github.com:other/api.git');
+    lapApi = cloneCode(acme, join(code, 'laptop', 'src', 'api'), 'git@git.example.com:acme/api.git');
+    deskApi = cloneCode(acme, join(code, 'desktop', 'work', 'acme-api-2'), 'https://git.example.com/acme/api');
+    lapOther = cloneCode(other, join(code, 'laptop', 'src', 'other', 'api'), 'git@git.example.com:other/api.git');
     lapWorktree = join(lapApi, '.claude', 'worktrees', 'feat-x');
     git(lapApi, 'worktree', 'add', '-q', '-b', 'feat-x', lapWorktree);
     lapWorktree = realpathSync(lapWorktree);
@@ -144,7 +143,7 @@ describe('code-aware memories across machines', () => {
   it('records the repository, HEAD and the blob id of each file as git computes them', () => {
     const sse = records(laptop).find((r) => /SSE stream/.test(String(r.question)));
     assert.ok(sse);
-    assert.equal(sse.repo, 'github.com/acme/api');
+    assert.equal(sse.repo, 'git.example.com/acme/api');
     assert.equal(sse.project, 'api');
     assert.equal(sse.head_commit, git(lapApi, 'rev-parse', 'HEAD'));
     assert.deepEqual(sse.file_blobs, [
@@ -167,8 +166,8 @@ describe('code-aware memories across machines', () => {
     }
     const list = JSON.parse(desktop.cli(['projects', '--json']).stdout) as { projects: Array<{ project: string; memories: number; repos: string[]; machines: string[] }> };
     const api = list.projects.find((p) => p.project === 'api');
-    assert.deepEqual(api && { memories: api.memories, repos: api.repos, machines: api.machines }, { memories: 3, repos: ['github.com/acme/api'], machines: ['laptop'] });
-    assert.deepEqual(list.projects.find((p) => p.project === 'other-api')?.repos, ['github.com/other/api']);
+    assert.deepEqual(api && { memories: api.memories, repos: api.repos, machines: api.machines }, { memories: 3, repos: ['git.example.com/acme/api'], machines: ['laptop'] });
+    assert.deepEqual(list.projects.find((p) => p.project === 'other-api')?.repos, ['git.example.com/other/api']);
   });
 
   it("injects at the desktop's session start what the laptop captured in the same repository, and nothing of the other one", () => {
@@ -184,7 +183,7 @@ describe('code-aware memories across machines', () => {
   });
 
   it('scopes --project by repository name, key or remote URL', () => {
-    for (const p of ['api', 'github.com/acme/api', 'https://github.com/acme/api.git', 'git@github.com:acme/api']) {
+    for (const p of ['api', 'git.example.com/acme/api', 'https://git.example.com/acme/api.git', 'git@git.example.com:acme/api']) {
       const hits = searchJson(desktop, 'reconnect main loop', ['--project', p]);
       assert.ok(hits.length > 0, p);
       assert.ok(hits.every((h) => h.project === 'api'), p);
@@ -257,39 +256,20 @@ describe('code-aware memories across machines', () => {
         await client.close();
       }
 
-      const child = spawn(process.execPath, [CLI, '--config', desktop.config, 'ui', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: desktop.home } });
+      const ui = await startUi(desktop, { HOME: desktop.home });
       try {
-        const first = await new Promise<string>((resolve, reject) => {
-          let buf = '';
-          child.stdout?.on('data', (d: Buffer) => {
-            buf += d.toString();
-            if (buf.includes('\n')) resolve(buf.split('\n')[0] as string);
-          });
-          child.once('exit', (code) => reject(new Error(`ui exited with ${code}`)));
-        });
-        const m = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)/.exec(first);
-        assert.ok(m, first);
-        const port = Number(m[1]);
-        const get = (path: string, cookie?: string) =>
-          new Promise<{ status: number; cookie: string; body: string }>((resolve, reject) => {
-            const req = request({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...(cookie ? { cookie } : {}) } }, (res) => {
-              let body = '';
-              res.on('data', (d: Buffer) => (body += d.toString()));
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, cookie: String(res.headers['set-cookie'] ?? '').split(';')[0] as string, body }));
-            });
-            req.on('error', reject);
-            req.end();
-          });
-        const cookie = (await get(`/?token=${m[2]}`)).cookie;
-        const list = JSON.parse((await get('/api/search?q=SSE%20reconnect&project=api', cookie)).body) as { hits: Hit[] };
+        const open = await http(ui.port, `/?token=${ui.token}`);
+        const cookie = String(open.headers['set-cookie']).split(';')[0] as string;
+        const get = (path: string) => http(ui.port, path, { headers: { cookie } });
+        const list = JSON.parse((await get('/api/search?q=SSE%20reconnect&project=api')).body) as { hits: Hit[] };
         const hit = hitFor(list.hits, /SSE stream/);
         assert.equal(hit.files_note, 'src/sse.ts changed since this memory');
-        const one = JSON.parse((await get(`/api/memory/${hit.id}`, cookie)).body) as { memory: Hit };
+        const one = JSON.parse((await get(`/api/memory/${hit.id}`)).body) as { memory: Hit };
         assert.deepEqual(one.memory.changed_files, [join(lapApi, 'src', 'sse.ts')]);
-        const browse = JSON.parse((await get('/api/search?project=api', cookie)).body) as { hits: Hit[] };
+        const browse = JSON.parse((await get('/api/search?project=api')).body) as { hits: Hit[] };
         assert.equal(hitFor(browse.hits, /SSE stream/).files_note, 'src/sse.ts changed since this memory');
       } finally {
-        child.kill('SIGINT');
+        ui.child.kill('SIGINT');
       }
     } finally {
       writeFileSync(join(deskApi, 'src', 'sse.ts'), SSE_V1);
@@ -316,7 +296,7 @@ describe('code-aware memories across machines', () => {
     assert.equal(projectOf(laptop, /quokka indexes/), 'acme-api-2');
     const byOldName = searchJson(laptop, 'quokka migrations', ['--project', 'feat-y']);
     assert.ok(byOldName.some((h) => /quokka migrations/.test(h.question)) && byOldName.every((h) => h.project === 'api'), 'an old name scopes to the project it joined');
-    const merged = laptop.cli(['projects', 'merge', 'acme-api-2', 'https://github.com/acme/api']);
+    const merged = laptop.cli(['projects', 'merge', 'acme-api-2', 'https://git.example.com/acme/api']);
     assert.equal(merged.code, 0, merged.stderr);
     assert.match(merged.stdout, /"acme-api-2" is now filed under "api" \(1 memory moved, committed/);
     assert.equal(projectOf(laptop, /quokka indexes/), 'api');

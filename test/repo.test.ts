@@ -34,31 +34,31 @@ function repoAt(dir: string, url?: string): string {
 describe('remote URLs: one repository, one key', () => {
   it('gives scp, ssh (with a port and a user), https (with and without .git, credentials, a trailing slash) and git:// the same key', () => {
     const same = [
-      'git@github.com:acme/api.git',
-      'git@github.com:acme/api',
-      'github.com:acme/api.git',
-      'ssh://git@github.com/acme/api.git',
-      'ssh://git@github.com:2222/acme/api',
-      'git+ssh://git@github.com/acme/api.git',
-      'https://github.com/acme/api',
-      'https://github.com/acme/api.git',
-      'https://github.com/acme/api/',
-      'https://user:tok3n@github.com/acme/api.git',
-      'https://GitHub.com/Acme/API.git',
-      'git://github.com/acme/api.git',
+      'git@git.example.com:acme/api.git',
+      'git@git.example.com:acme/api',
+      'git.example.com:acme/api.git',
+      'ssh://git@git.example.com/acme/api.git',
+      'ssh://git@git.example.com:2222/acme/api',
+      'git+ssh://git@git.example.com/acme/api.git',
+      'https://git.example.com/acme/api',
+      'https://git.example.com/acme/api.git',
+      'https://git.example.com/acme/api/',
+      'https://user:tok3n@git.example.com/acme/api.git',
+      'https://Git.Example.com/Acme/API.git',
+      'git://git.example.com/acme/api.git',
     ];
-    for (const u of same) assert.equal(normalizeRemoteUrl(u), 'github.com/acme/api', u);
+    for (const u of same) assert.equal(normalizeRemoteUrl(u), 'git.example.com/acme/api', u);
   });
 
   it('keeps what tells repositories apart: the host, the whole path (groups), the owner', () => {
     assert.equal(normalizeRemoteUrl('git@gitlab.com:group/sub/api.git'), 'gitlab.com/group/sub/api');
     assert.equal(normalizeRemoteUrl('https://gitlab.example.com:8443/group/api.git'), 'gitlab.example.com/group/api');
-    assert.notEqual(normalizeRemoteUrl('git@github.com:other/api.git'), normalizeRemoteUrl('git@github.com:acme/api.git'));
+    assert.notEqual(normalizeRemoteUrl('git@git.example.com:other/api.git'), normalizeRemoteUrl('git@git.example.com:acme/api.git'));
     assert.equal(normalizeRemoteUrl('ssh://[::1]:22/acme/api.git'), '[::1]/acme/api');
   });
 
   it('gives no key for a local path or file:// (nothing another machine shares)', () => {
-    for (const u of ['/srv/git/api.git', './api', '../api.git', 'file:///srv/git/api.git', 'C:\\repos\\api', 'C:/repos/api', '', 'https://github.com/']) {
+    for (const u of ['/srv/git/api.git', './api', '../api.git', 'file:///srv/git/api.git', 'C:\\repos\\api', 'C:/repos/api', '', 'https://git.example.com/']) {
       assert.equal(normalizeRemoteUrl(u), undefined, u);
     }
   });
@@ -71,19 +71,19 @@ describe('repository identity on real checkouts', () => {
   after(() => cleanup());
 
   it('is the same for differently named clones, a linked worktree and a subfolder; and differs for a same-named repository', () => {
-    const laptop = repoAt(join(root, 'laptop', 'api'), 'git@github.com:acme/api.git');
-    const desktop = repoAt(join(root, 'desktop', 'acme-api-2'), 'https://github.com/acme/api');
-    const porter = repoAt(join(root, 'server', 'api-port'), 'ssh://git@github.com:2222/acme/api.git');
+    const laptop = repoAt(join(root, 'laptop', 'api'), 'git@git.example.com:acme/api.git');
+    const desktop = repoAt(join(root, 'desktop', 'acme-api-2'), 'https://git.example.com/acme/api');
+    const porter = repoAt(join(root, 'server', 'api-port'), 'ssh://git@git.example.com:2222/acme/api.git');
     git(laptop, 'worktree', 'add', '-q', '-b', 'feat-x', join(laptop, '.claude', 'worktrees', 'feat-x'));
-    const other = repoAt(join(root, 'laptop', 'other', 'api'), 'git@github.com:other/api.git');
+    const other = repoAt(join(root, 'laptop', 'other', 'api'), 'git@git.example.com:other/api.git');
     const ids = [laptop, desktop, porter, join(laptop, '.claude', 'worktrees', 'feat-x'), join(laptop, 'src')].map((d) => repoIdentity(d));
     for (const id of ids) {
-      assert.equal(id?.key, 'github.com/acme/api');
+      assert.equal(id?.key, 'git.example.com/acme/api');
       assert.equal(id?.short, 'api');
     }
     assert.equal(ids[3]?.top, realpathSync(join(laptop, '.claude', 'worktrees', 'feat-x')), 'a worktree is its own checkout');
     assert.equal(ids[4]?.top, laptop);
-    assert.equal(repoIdentity(other)?.key, 'github.com/other/api');
+    assert.equal(repoIdentity(other)?.key, 'git.example.com/other/api');
     // What git itself says the top is.
     assert.equal(ids[3]?.top, git(join(laptop, '.claude', 'worktrees', 'feat-x'), 'rev-parse', '--show-toplevel'));
   });
@@ -105,7 +105,7 @@ describe('repository identity on real checkouts', () => {
   });
 
   it('reads HEAD as git does: a loose branch, a packed one, a detached HEAD, a worktree, an unborn branch', () => {
-    const dir = repoAt(join(root, 'heads', 'h'), 'git@github.com:acme/h.git');
+    const dir = repoAt(join(root, 'heads', 'h'), 'git@git.example.com:acme/h.git');
     const id = repoIdentity(dir);
     assert.ok(id);
     assert.equal(headCommit(id), git(dir, 'rev-parse', 'HEAD'));
@@ -151,8 +151,8 @@ describe('repository identity on real checkouts', () => {
 
 describe('project names', () => {
   it('gives the short name to the repository remembered first and a longer one to the next, alike everywhere', () => {
-    const a = { key: 'github.com/acme/api', first: 100 };
-    const b = { key: 'github.com/other/api', first: 200 };
+    const a = { key: 'git.example.com/acme/api', first: 100 };
+    const b = { key: 'git.example.com/other/api', first: 200 };
     const c = { key: 'folder:api', first: 300 };
     const names = assignNames([c, b, a]);
     assert.equal(names.get(a.key), 'api');
@@ -160,7 +160,7 @@ describe('project names', () => {
     assert.equal(names.get(c.key), 'api-local');
     assert.deepEqual(assignNames([a, b, c]), names, 'input order does not matter');
     assert.equal(new Set(names.values()).size, 3);
-    assert.deepEqual(candidateNames('github.com/acme/api').slice(0, 3), ['api', 'acme-api', 'github.com-acme-api']);
+    assert.deepEqual(candidateNames('git.example.com/acme/api').slice(0, 3), ['api', 'acme-api', 'git.example.com-acme-api']);
     // Two repositories whose every spelled-out name collides still get different names.
     const x = assignNames([{ key: 'h/a-b/c', first: 1 }, { key: 'h/a/b-c', first: 2 }, { key: 'h-a/b/c', first: 3 }, { key: 'h/a/b/c', first: 4 }]);
     assert.equal(new Set(x.values()).size, 4);
@@ -172,14 +172,14 @@ describe('file states and privacy', () => {
     const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
     const file = `/home/u/api/notes/${token}.md`;
     const r = cleanRecordFields(
-      { v: 1, id: 'x', machine: 'm', timestamp: '2026-11-01T00:00:00.000Z', question: 'q', answer: 'a', files: [file], extra: { repo: 'github.com/acme/api', file_blobs: [{ file, path: `notes/${token}.md`, blob: 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391' }] } },
+      { v: 1, id: 'x', machine: 'm', timestamp: '2026-11-01T00:00:00.000Z', question: 'q', answer: 'a', files: [file], extra: { repo: 'git.example.com/acme/api', file_blobs: [{ file, path: `notes/${token}.md`, blob: 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391' }] } },
       (x) => cleanText(x, true).text,
     );
     const blobs = r.extra?.file_blobs as Array<{ file: string; path: string; blob: string }>;
     assert.equal(blobs[0]?.file, r.files?.[0]);
     assert.ok(!JSON.stringify(r).includes(token));
     assert.equal(blobs[0]?.blob, 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
-    assert.equal(r.extra?.repo, 'github.com/acme/api');
+    assert.equal(r.extra?.repo, 'git.example.com/acme/api');
   });
 });
 

@@ -3,52 +3,17 @@
  * Chromium through playwright-core (skipped, saying why, where no browser is installed).
  */
 import assert from 'node:assert/strict';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { CLI, makeWorld, runCli, writeJsonl, type World } from './helpers.js';
+import { http, startUi, type Running } from './viewer-process.js';
 import { VIEWER_MEMORIES } from './viewer-data.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  port: number;
-  token: string;
-}
-
-async function startUi(w: World): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, '--config', w.config, 'ui', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const first = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      buf += d.toString();
-      if (buf.includes('\n')) resolve(buf.split('\n')[0] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`ui exited with ${code}`)));
-  });
-  const m = /^Memory viewer: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{20,}))$/.exec(first);
-  assert.ok(m, `first stdout line: ${first}`);
-  return { child, url: m[1] as string, port: Number(m[2]), token: m[3] as string };
-}
-
-function http(port: number, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    if (opts.body) req.write(opts.body);
-    req.end();
-  });
-}
 
 function world(): World {
   const w = makeWorld();
