@@ -5,13 +5,12 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { turnToRecord, type CaptureLimits } from '../capture/turn.js';
+import { turnToRecord, type CaptureLimits, type Turn } from '../capture/turn.js';
 import { parseAnyTranscript } from '../agents/transcripts.js';
 import type { TranscriptShapes } from '../capture/shapes.js';
 import { placeOf, type ProjectPlace } from '../capture/project.js';
 import { headCommit, pathInRepo } from '../capture/repo.js';
 import { FileHasher, MAX_TRACKED_FILES, type FileBlob } from '../search/staleness.js';
-import type { Turn } from '../capture/turn.js';
 import type { Config } from '../config/schema.js';
 import { documentText, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
@@ -129,13 +128,13 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     for (const [turnIndex, turn] of parsed.turns.entries()) {
       out.turns++;
       if (ref.sessionId && turn.sessionId === 'unknown') turn.sessionId = ref.sessionId;
-      // The project name comes from the folder: a token in it must not reach the record either.
+      // The project name comes from the repository or the folder: a token in it must not reach the record either.
       const storedProject = sanitizeName(cleanText(project, config.privacy.redact).text);
       // Question and answer were cleaned whole by the parser; the other stored fields here.
       const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso, source: parsed.source }), (s) => cleanText(s, config.privacy.redact).text);
       if (repoKey) {
         r.extra = { ...r.extra, repo: repoKey, ...(head ? { head_commit: head } : {}) };
-        const blobs = place.repo ? fileStates(turn, parsed.turns[turnIndex + 1], r.files ?? [], place, cwd, hasher, deps.now(), (x) => cleanText(x, config.privacy.redact).text) : [];
+        const blobs = fileStates(turn, parsed.turns[turnIndex + 1], r.files ?? [], place, cwd, hasher, deps.now(), (x) => cleanText(x, config.privacy.redact).text);
         if (blobs.length > 0) r.extra.file_blobs = blobs;
       }
       let existing = store.byId(r.id);

@@ -27,9 +27,9 @@ export function listProjects(store: Store): ProjectInfo[] {
 }
 
 /** NEW as the project it names (a project, a repository key or URL); undefined when there is none. */
-function targetOf(store: Store, given: string): { name: string; repo?: string } | undefined {
+function targetOf(store: Store, given: string, list: ProjectInfo[]): { name: string; repo?: string } | undefined {
   const name = store.resolveProject(given);
-  const known = store.projectList().some((p) => p.project === name);
+  const known = list.some((p) => p.project === name);
   if (!known) return undefined;
   const repo = [...store.repoNames()].find(([, n]) => n === name)?.[0];
   return { name, ...(repo ? { repo } : {}) };
@@ -46,7 +46,7 @@ export async function mergeProjects(rt: Runtime, from: string, to: string, push:
       const list = store.projectList();
       const old = list.find((p) => p.project === from || p.names.includes(from));
       if (!old) throw new UserError(`no memories under project "${from}"`, `see \`memory projects\` for the names in use${list.length > 0 ? ` (${list.slice(0, 8).map((p) => p.project).join(', ')}…)` : ''}`);
-      target = targetOf(store, to);
+      target = targetOf(store, to, list);
       if (!target) throw new UserError(`no project "${to}" to merge into`, 'name a project `memory projects` lists (or its repository, e.g. github.com/acme/api)');
       if (target.name === from) throw new UserError(`"${from}" is already filed under "${target.name}"`);
       before = list.find((p) => p.project === target?.name)?.memories ?? 0;

@@ -3,7 +3,7 @@
  * up to date without loading the model, tell the user what is wrong with sync, and
  * optionally hand the agent this project's recent memories.
  */
-import { changedFiles, describeChanges, staleness } from '../search/staleness.js';
+import { changeNote, staleness } from '../search/staleness.js';
 import { errorMessage } from '../errors.js';
 import { isExcluded } from '../privacy/exclude.js';
 import { openCache } from '../store/cache.js';
@@ -92,7 +92,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       if (!isExcluded(config.privacy.exclude_projects, project, req.cwd)) {
         const rows = store.recent(project, config.inject.recent);
         const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });
-        const injection = formatInjection(rows, project, { answerChars: config.inject.answer_chars, changes: (r) => describeChanges(changedFiles(stale, r)) });
+        const injection = formatInjection(rows, project, { answerChars: config.inject.answer_chars, changes: (r) => changeNote(stale, r) });
         report.context = injection.text;
         report.injected = injection.count;
       }

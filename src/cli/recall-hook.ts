@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { projectFor } from '../capture/project.js';
-import { changedFiles, describeChanges, staleness, withChanges } from '../search/staleness.js';
+import { changeNote, staleness, withChanges } from '../search/staleness.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
@@ -72,7 +72,7 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
       });
       return;
     }
-    const out = recallOutput(formatRecall(hits, cfg.max_chars, (r) => describeChanges(changedFiles(stale, r))));
+    const out = recallOutput(formatRecall(hits, cfg.max_chars, (r) => changeNote(stale, r)));
     if (out) io.stdout.write(`${out}\n`);
   } finally {
     store.close();

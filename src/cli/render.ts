@@ -1,7 +1,6 @@
 /** Human-readable text for hits and summaries. All user-facing wording lives here. */
 import type { IO } from '../app/context.js';
 import type { SearchHit } from '../types.js';
-import { describeHitChanges } from '../search/staleness.js';
 
 export function printJson(io: IO, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value)}\n`);
@@ -28,7 +27,7 @@ export function renderHits(hits: SearchHit[], full: boolean): string {
       const head = `[${i + 1}] ${date} / ${h.machine} / project:${h.project ?? '-'} / ${h.source ?? 'claude-code'}  (score ${h.score.toFixed(4)}, id ${h.id})`;
       const q = full ? h.question : cut(oneLine(h.question), ANSWER_PREVIEW_CHARS);
       const a = full ? h.answer : cut(oneLine(h.answer), ANSWER_PREVIEW_CHARS);
-      const changed = describeHitChanges(h);
+      const changed = h.files_note;
       return `${head}\n${changed ? `(${changed})\n` : ''}Q: ${q}\nA: ${a}\n`;
     })
     .join('\n');

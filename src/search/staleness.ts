@@ -222,15 +222,15 @@ export function describeChanges(changes: FileChange[] | undefined, max = 3): str
   return `${phrases.join('; ')} since this memory`;
 }
 
-/** The one line for a hit's changes (`files_note`), when there is something to say. */
-export function describeHitChanges(hit: { files_note?: string }): string | undefined {
-  return hit.files_note;
-}
-
 /** A hit with `changed_files` (and `files_note`, the line saying so) when its files can be compared here. */
 export function withChanges<T extends object>(hit: T, s: Staleness, row: Pick<MemoryRow, 'repo' | 'extra'>): T & { changed_files?: string[]; files_note?: string } {
   const changes = changedFiles(s, row);
   if (!changes) return hit;
   const note = describeChanges(changes);
   return { ...hit, changed_files: changes.map((c) => c.file), ...(note ? { files_note: note } : {}) };
+}
+
+/** The line for a memory shown as text (injection, recall), when a recorded file changed. */
+export function changeNote(s: Staleness, row: Pick<MemoryRow, 'repo' | 'extra'>): string | undefined {
+  return describeChanges(changedFiles(s, row));
 }

@@ -190,7 +190,7 @@ export class Store {
   // A memory is filed under its repository's name (capture/project.ts). The record keeps the
   // name it was captured under (`project_raw`) and its repository (`repo`); the name it is
   // filed under here (`project`) follows the registry of every repository the memories
-  // name, the aliases of \`memory projects merge\`, and for memories from before repositories
+  // name, the aliases of `memory projects merge`, and for memories from before repositories
   // were recorded, the repository their folder is in on this machine.
 
   /** Repository key → project name, from every memory's `repo` (the same on every machine). */
@@ -198,6 +198,8 @@ export class Store {
   private aliases: Map<string, ProjectAlias>;
   /** cwd → repository key ('' none) on this machine, resolved once per process. */
   private readonly hereMemo = new Map<string, string>();
+  /** Repository key → the names a capture may have given it (a hash each: once per key). */
+  private readonly candidates = new Map<string, string[]>();
   /** Statements of the per-hit paths (file states), prepared once per connection. */
   private readonly prepared = new Map<string, Database.Statement>();
 
@@ -266,7 +268,12 @@ export class Store {
     if (repo) {
       // A name the capture derived from the repository follows the registry; a configured
       // project (`[general] project`) stays what it was.
-      if (raw === null || candidateNames(repo).includes(raw)) base = this.repoName(repo);
+      let cands = this.candidates.get(repo);
+      if (!cands) {
+        cands = candidateNames(repo);
+        this.candidates.set(repo, cands);
+      }
+      if (raw === null || cands.includes(raw)) base = this.repoName(repo);
     } else if (here) base = this.repoName(here);
     return base === null ? null : this.aliased(base);
   }
