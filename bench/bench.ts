@@ -19,7 +19,8 @@ import { runMergeBench, mergeTable } from './merge.js';
 import { ORDINARY_EN } from './ordinary-prompts.js';
 import { prng, unitVector, writeSynthExport, type SynthOptions } from './synth.js';
 import { gitBlobId } from '../src/capture/repo.js';
-import { staleness } from '../src/search/staleness.js';
+import { changeNote, staleness } from '../src/search/staleness.js';
+import { formatRecall, recall } from '../src/search/recall.js';
 
 const DIM = 384;
 const MODEL = 'bench-model';
@@ -148,6 +149,8 @@ interface Row {
   hyb: number;
   kwStale: number;
   hybStale: number;
+  /** Per-prompt recall in process (query + format), without and with changed files: p50/p95 ms, prompts given memories. */
+  recall: { p50: number; p95: number; staleP50: number; staleP95: number; n: number; given: number };
   scanFloor: number;
   dbMb: number;
 }
@@ -199,6 +202,30 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         }
       }
     }
+    // Per-prompt recall in process (the hook's work after node start): half questions of stored
+    // memories, half ordinary requests; then the same with each recalled memory's files compared.
+    const firstFile = join(exportDir, readdirSync(exportDir).filter((f) => f.endsWith('.jsonl')).sort()[0] as string);
+    const questions = readFileSync(firstFile, 'utf8').split('\n').filter((l) => l.length > 0).slice(0, 400).filter((_, i) => i % 20 === 0)
+      .map((l) => Array.from((JSON.parse(l) as { question: string }).question).slice(0, 200).join(''));
+    const prompts = [...questions, ...ORDINARY_EN.slice(0, questions.length)];
+    const plain: number[] = [];
+    const compared: number[] = [];
+    let given = 0;
+    for (let round = 0; round < 2; round++) {
+      for (const prompt of prompts) {
+        const opts = { prompt, project: 'proj-1', maxItems: 3, minCoverage: 0.5, minRareWords: 2.25 };
+        let t = performance.now();
+        const hits = recall(s, opts);
+        formatRecall(hits, 2000);
+        plain.push(performance.now() - t);
+        if (round === 0 && hits.length > 0) given++;
+        t = performance.now();
+        const st = staleness(s, { here: code.cwd, machine: 'laptop', persist: false });
+        formatRecall(recall(s, opts), 2000, (r) => changeNote(st, r));
+        compared.push(performance.now() - t);
+      }
+    }
+    const recallRow = { p50: p50(plain), p95: pct(plain, 0.95), staleP50: p50(compared), staleP95: pct(compared, 0.95), n: plain.length, given };
     s.close();
     const cfg = join(root, 'config.toml');
     writeFileSync(cfg, `[general]\nmachine_name = "bench"\n[embedding]\nmodel = "${MODEL}"\ndim = ${DIM}\n`);
@@ -225,6 +252,7 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         hyb: p50(modes.hybrid),
         kwStale: p50(stale.keyword),
         hybStale: p50(stale.hybrid),
+        recall: recallRow,
         scanFloor: p50(scans),
         dbMb: dbBytes / 1e6,
       };
@@ -317,6 +345,10 @@ const lines = [
   '| records (each with 4 recorded files of a 200-file checkout) | keyword p50 ms | keyword + changed files p50 ms | hybrid p50 ms | hybrid + changed files p50 ms |',
   '|---:|---:|---:|---:|---:|',
   ...rows.map((r) => `| ${r.records} | ${r.kw.toFixed(1)} | ${r.kwStale.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.hybStale.toFixed(1)} |`),
+  '',
+  '| records | recall in process p50 ms | p95 ms | with changed files p50 ms | p95 ms | prompts | given memories |',
+  '|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.records} | ${r.recall.p50.toFixed(1)} | ${r.recall.p95.toFixed(1)} | ${r.recall.staleP50.toFixed(1)} | ${r.recall.staleP95.toFixed(1)} | ${r.recall.n} | ${r.recall.given} of ${r.recall.n / 2} |`),
 ];
 if (rows.length === 0) lines.splice(2);
 type Hooks = Awaited<ReturnType<typeof hookLatency>>;
