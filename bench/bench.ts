@@ -47,6 +47,17 @@ function codeRepo(root: string): NonNullable<SynthOptions['code']> {
   return { repo: 'github.com/acme/api', cwd, files, perMemory: 4 };
 }
 
+/**
+ * Prompts for per-prompt recall: half questions of stored memories (every 20th of the first
+ * file's first 400 lines: they should recall something), half ordinary coding requests (they should not).
+ */
+function recallPrompts(exportDir: string): string[] {
+  const file = join(exportDir, readdirSync(exportDir).filter((f) => f.endsWith('.jsonl')).sort()[0] as string);
+  const questions = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0).slice(0, 400).filter((_, i) => i % 20 === 0)
+    .map((l) => Array.from((JSON.parse(l) as { question: string }).question).slice(0, 200).join(''));
+  return [...questions, ...ORDINARY_EN.slice(0, questions.length)];
+}
+
 const QUERIES = [
   'sqlite lock timeout retry',
   'データベース 移行 エラー',
@@ -204,10 +215,7 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
     }
     // Per-prompt recall in process (the hook's work after node start): half questions of stored
     // memories, half ordinary requests; then the same with each recalled memory's files compared.
-    const firstFile = join(exportDir, readdirSync(exportDir).filter((f) => f.endsWith('.jsonl')).sort()[0] as string);
-    const questions = readFileSync(firstFile, 'utf8').split('\n').filter((l) => l.length > 0).slice(0, 400).filter((_, i) => i % 20 === 0)
-      .map((l) => Array.from((JSON.parse(l) as { question: string }).question).slice(0, 200).join(''));
-    const prompts = [...questions, ...ORDINARY_EN.slice(0, questions.length)];
+    const prompts = recallPrompts(exportDir);
     const plain: number[] = [];
     const compared: number[] = [];
     let given = 0;
@@ -292,23 +300,20 @@ async function hookLatency(withFiles: boolean): Promise<{ end: number; start: nu
     }
     // UserPromptSubmit: per-prompt recall before every answer. Half the prompts are questions of
     // stored memories (they recall something), half ordinary coding requests (they should not).
-    const file = join(exportDir, readdirSync(exportDir).filter((f) => f.endsWith('.jsonl')).sort()[0] as string);
-    const questions = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0).slice(0, 400).filter((_, i) => i % 20 === 0)
-      .map((l) => Array.from((JSON.parse(l) as { question: string }).question).slice(0, 200).join(''));
-    const prompts = [...questions, ...ORDINARY_EN.slice(0, questions.length)];
-    const recall: number[] = [];
+    const prompts = recallPrompts(exportDir);
+    const recallMs: number[] = [];
     const floor: number[] = [];
     let injected = 0;
     for (let round = 0; round < 2; round++) {
       for (const prompt of prompts) {
         let out = '';
-        recall.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: JSON.stringify({ session_id: 'bench', cwd: here, hook_event_name: 'UserPromptSubmit', prompt }), stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
+        recallMs.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: JSON.stringify({ session_id: 'bench', cwd: here, hook_event_name: 'UserPromptSubmit', prompt }), stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
         if (round === 0 && out.length > 0) injected++;
         floor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
       }
     }
     await new Promise((r) => setTimeout(r, 1500)); // let the detached workers finish before cleanup
-    return { end: p50(end), start: p50(start), node: p50(node), recall: { p50: p50(recall), p95: pct(recall, 0.95), n: recall.length, injected, nodeP95: pct(floor, 0.95) } };
+    return { end: p50(end), start: p50(start), node: p50(node), recall: { p50: p50(recallMs), p95: pct(recallMs, 0.95), n: recallMs.length, injected, nodeP95: pct(floor, 0.95) } };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

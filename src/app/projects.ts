@@ -6,25 +6,10 @@
 import { UserError } from '../errors.js';
 import { appendAlias } from '../export/aliases.js';
 import { openCache } from '../store/cache.js';
-import type { Store } from '../store/store.js';
+import type { ProjectInfo, Store } from '../store/store.js';
 import { captureLockFor } from './locks.js';
 import type { Runtime } from './runtime.js';
 import { commitAndPush, type SyncReport } from './sync-run.js';
-
-export interface ProjectInfo {
-  project: string;
-  memories: number;
-  machines: string[];
-  /** Repository keys its memories belong to (recorded, or found from their folder on this machine). */
-  repos: string[];
-  /** Other names its memories were captured under (folder names before repositories, merged projects). */
-  names: string[];
-  last: string;
-}
-
-export function listProjects(store: Store): ProjectInfo[] {
-  return store.projectList();
-}
 
 /** NEW as the project it names (a project, a repository key or URL); undefined when there is none. */
 function targetOf(store: Store, given: string, list: ProjectInfo[]): { name: string; repo?: string } | undefined {

@@ -5,22 +5,12 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { sanitizeName } from '../config/validate.js';
-import { checkoutOf, repoIdentity, type RepoIdentity } from './repo.js';
-
-/**
- * The top folder of the git work tree holding `dir` (where `.git` is, a folder or a
- * worktree's file), as git's `--show-toplevel` names it (symlinks resolved); undefined outside one.
- */
-export function gitTopOf(dir: string): string | undefined {
-  return checkoutOf(dir)?.top;
-}
+import { repoIdentity, type RepoIdentity } from './repo.js';
 
 /** Where a session is: its repository (when in one) and the name to file it under. */
 export interface ProjectPlace {
   name: string;
   repo?: RepoIdentity;
-  /** True when `[general] project` named it. */
-  configured?: boolean;
 }
 
 /**
@@ -75,7 +65,7 @@ export function nameForNew(key: string, names: Map<string, string>): string {
  */
 export function placeOf(cwd: string | undefined, configured: string | undefined, names: Map<string, string> = new Map()): ProjectPlace {
   const repo = cwd ? repoIdentity(cwd) : undefined;
-  if (configured) return { name: configured, configured: true, ...(repo ? { repo } : {}) };
+  if (configured) return { name: configured, ...(repo ? { repo } : {}) };
   if (repo) return { name: nameForNew(repo.key, names), repo };
   if (!cwd) return { name: 'unknown' };
   return { name: sanitizeName(basename(cwd)) };

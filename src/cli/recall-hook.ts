@@ -5,7 +5,7 @@
  * either the hook output or nothing. Measured in bench/RESULTS.md against node's own start-up.
  */
 import { parseArgs } from 'node:util';
-import { projectFor } from '../capture/project.js';
+import { placeOf } from '../capture/project.js';
 import { changeNote, staleness, withChanges } from '../search/staleness.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
@@ -43,13 +43,15 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
   const cwd = req.cwd ?? req.input.cwd ?? io.cwd;
   const excluded = config.privacy.exclude_projects;
   // Nothing from memory enters a session of an excluded project either.
-  if (isExcluded(excluded, projectFor(cwd, config.general.project), cwd)) return;
+  // The folder's repository, read once: its short name decides exclusion before the cache opens.
+  const place = placeOf(cwd, config.general.project);
+  if (isExcluded(excluded, place.name, cwd)) return;
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
   if (!store) return; // no cache yet: session start builds it
   const hide = hideExcluded(excluded);
   try {
     // The repository's name as the cache files it (another repository may share the short name).
-    const project = store.placeOf(cwd, config.general.project).name;
+    const project = store.filed(place, config.general.project).name;
     if (isExcluded(excluded, project, cwd)) return;
     const hits = recall(store, {
       prompt,

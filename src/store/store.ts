@@ -63,6 +63,19 @@ export interface StoreIdentity {
   exportDir: string;
 }
 
+/** A project as `memory projects` lists it. */
+export interface ProjectInfo {
+  project: string;
+  memories: number;
+  machines: string[];
+  /** Repository keys its memories belong to (recorded, or found from their folder on this machine). */
+  repos: string[];
+  /** Other names its memories were captured under (folder names before repositories, merged projects). */
+  names: string[];
+  /** Timestamp of its newest memory. */
+  last: string;
+}
+
 export type ApplyOutcome = 'inserted' | 'updated' | 'deleted' | 'unchanged' | 'older';
 
 export interface ApplyStats {
@@ -219,8 +232,13 @@ export class Store {
 
   /** Where a folder is: its repository and the project its memories are filed under here. */
   placeOf(cwd: string | undefined, configured: string | undefined): ProjectPlace {
-    const p = placeOf(cwd, configured, this.names);
-    return { ...p, name: this.aliased(p.name) };
+    return this.filed(placeOf(cwd, configured), configured);
+  }
+
+  /** A place found without the registry, named as its memories are filed here (registry, aliases). */
+  filed(place: ProjectPlace, configured: string | undefined): ProjectPlace {
+    const base = !configured && place.repo ? this.repoName(place.repo.key) : place.name;
+    return { ...place, name: this.aliased(base) };
   }
 
   /** The registry: repository key → name. */
@@ -356,7 +374,7 @@ export class Store {
   }
 
   /** Every project with its memories, machines, repositories and the old names filed under it. */
-  projectList(): Array<{ project: string; memories: number; machines: string[]; repos: string[]; names: string[]; last: string }> {
+  projectList(): ProjectInfo[] {
     const rows = this.db
       .prepare<[], { project: string | null; n: number; machines: string; repos: string | null; raws: string | null; last: string }>(
         `SELECT project, count(*) AS n, group_concat(DISTINCT machine) AS machines,

@@ -1,7 +1,7 @@
 /** `memory projects` and `memory projects merge OLD NEW`. */
 import type { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
-import { listProjects, mergeProjects } from '../../app/projects.js';
+import { mergeProjects } from '../../app/projects.js';
 import { openCache } from '../../store/cache.js';
 import type { Runner } from '../program.js';
 import { printJson } from '../render.js';
@@ -25,7 +25,7 @@ export function registerProjects(program: Command, run: Runner): void {
 async function list(ctx: Context, json: boolean): Promise<number> {
   const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
   try {
-    const projects = listProjects(store);
+    const projects = store.projectList();
     const aliases = store.aliasList();
     if (json) {
       printJson(ctx.io, { projects, aliases: aliases.map((a) => ({ from: a.from, to: a.to, ...(a.repo ? { repo: a.repo } : {}), machine: a.machine, at: a.at })) });
