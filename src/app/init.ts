@@ -5,15 +5,17 @@
 import { writeLocalKeys } from '../config/local.js';
 import { UserError } from '../errors.js';
 import {
-  currentBranch, deleteRef, fetchInto, findRepo, probeRemote, pullRebase, remoteUrlOf, removeRemote, setRemote,
+  currentBranch, deleteRef, fetchInto, probeRemote, pullRebase, remoteUrlOf, removeRemote, setRemote,
   sharesHistory, exportJsonlMatcher, type PullOutcome, type PushOutcome, type Repo,
 } from '../sync/git.js';
 import { recordOutcome, updateSyncState } from '../sync/state.js';
-import { foreignStateError, foreignStateOf, withMemoryRepo } from './locks.js';
+import { foreignStateError, foreignStateOf, memoryRepoOf, withMemoryRepo } from './locks.js';
 import { queueDirFor, readQueue } from './queue.js';
 import { drainOnce } from './worker.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, exportRelOf, INIT_HINT, memoryRemote, networkLimits, syncNow, type SyncReport } from './sync-run.js';
+import { commitAndPush, commitPending, exportRelOf, INIT_HINT, memoryRemote, networkLimits, syncNow, type SyncReport } from './sync-run.js';
+import { joinOnto } from '../home/join.js';
+import { treeIsMemoryData } from '../home/repository.js';
 
 /** Same repository, whatever the spelling: trailing slash or `.git` do not matter. */
 export function sameRepositoryUrl(a: string, b: string): boolean {
@@ -22,7 +24,7 @@ export function sameRepositoryUrl(a: string, b: string): boolean {
 }
 
 async function repoOf(rt: Runtime): Promise<Repo> {
-  const repo = await findRepo(rt.config.general.export_dir);
+  const repo = await memoryRepoOf(rt);
   if (!repo) {
     throw new UserError(
       `the export folder ${rt.config.general.export_dir} is not inside a git repository`,
@@ -40,13 +42,19 @@ export interface InitReport {
   pull?: PullOutcome['status'];
   push?: PushOutcome['status'];
   committed: boolean;
+  /** Lines of this machine's memories united onto another machine's memory branch. */
+  joined?: number;
+  /** Where this machine's former shared settings were kept when the remote's differed. */
+  settingsKept?: string;
 }
 
 export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; timeoutMs?: number }): Promise<InitReport> {
   const url = opts.url.trim();
   if (url.length === 0) throw new UserError('--remote needs the URL of a private git repository');
   const repo = await repoOf(rt);
-  const origin = await remoteUrlOf(repo, 'origin');
+  const home = rt.config.home !== undefined && repo.root === rt.config.home;
+  // A memory home's origin is the memory remote it was cloned from: joining it is the point.
+  const origin = home ? undefined : await remoteUrlOf(repo, 'origin');
   if (origin && sameRepositoryUrl(origin, url) && !opts.yes) {
     throw new UserError(
       `${url} is the repository this checkout was cloned from (origin). Everyone who can read that repository will read every conversation memory-engine captures on every machine.`,
@@ -65,10 +73,26 @@ export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; ti
     // Nothing is recorded before the repository is known to be joinable: a branch of that
     // name must share our history (whatever it holds: even a host's generated README is
     // another history), checked on a private ref before any remote is named.
+    const others = probe.branches.filter((b) => b !== branch);
+    if (home && !probe.branches.includes(branch) && others.length > 0 && !opts.yes) {
+      // Not an empty repository and not one of ours: a project, or a host's README.
+      throw new UserError(
+        `${url} holds branches (${others.slice(0, 5).join(', ')}) but no memory branch "${branch}": it does not look like a memory repository, and everyone who can read it would read every conversation`,
+        `create an empty private repository and run memory init with its URL; if it is the memory remote of an older memory-engine, first update memory-engine on a machine whose checkout holds those memories (its memories then move to branch ${branch} there); if this repository is private and yours alone, run the same command with --yes (memories go to a branch of their own)`,
+      );
+    }
     if (probe.branches.includes(branch)) {
       const f = await fetchInto(repo, url, branch, INIT_PROBE_REF, networkLimits(rt));
       if (!f.ok) throw new UserError(`cannot fetch from ${url}: ${f.detail ?? ''}`, 'nothing was recorded; check the URL and your credentials, then run memory init again');
-      const joinable = await sharesHistory(repo, INIT_PROBE_REF);
+      let joinable = await sharesHistory(repo, INIT_PROBE_REF);
+      if (!joinable && home && treeIsMemoryData(repo, INIT_PROBE_REF, exportRelOf(rt, repo))) {
+        // Another machine's home pushed there: unite this machine's memories on top of it.
+        const joined = await joinOnto(repo, INIT_PROBE_REF, exportRelOf(rt, repo));
+        await commitPending(rt, repo, `memory: ${rt.config.general.machine_name} joins`);
+        report.joined = joined.lines;
+        if (joined.settingsKept) report.settingsKept = joined.settingsKept;
+        joinable = true;
+      }
       await deleteRef(repo, INIT_PROBE_REF);
       if (!joinable) {
         throw new UserError(

@@ -8,17 +8,41 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLockAsync } from '../export/lock.js';
-import { UserError } from '../errors.js';
+import { errorMessage, UserError } from '../errors.js';
+import { packageRoot } from '../config/paths.js';
+import { MEMORY_BRANCH, memoryHomeFor } from '../home/place.js';
+import { ensureMemoryHome, judgeMemoryRepository, notAMemoryRepository } from '../home/repository.js';
+import { moveLegacyMemories } from './upgrade.js';
 import { updateSyncState } from '../sync/state.js';
 import { clearStaleIndexLock, exportJsonlMatcher, findRepo, recoverInterruptedRebase, repoLockPath, restoreShrunkMemoryFiles, type Repo } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
 import { exportRelOf, prepareRepo } from './sync-run.js';
 
 export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Repo | undefined }> {
+  const repo = await memoryRepoOf(rt);
+  return { lock: repo ? repoLockPath(repo) : join(rt.config.general.export_dir, '.memory.lock'), repo };
+}
+
+/**
+ * The memory repository for writing: the memory home made on first use (a hand-made clone of
+ * the memory remote there is put on its branch), else the repository that holds the export
+ * folder — refused when that repository holds other files than memories (a person's project,
+ * the tool's checkout): memories are never committed on a branch the person works on.
+ */
+export async function memoryRepoOf(rt: Runtime): Promise<Repo | undefined> {
+  const { home } = rt.config;
+  if (home) {
+    const setup = ensureMemoryHome(home, join(packageRoot(), 'config.toml'));
+    if (setup.created) rt.log.info(`created the memory repository ${home} (branch ${MEMORY_BRANCH})`);
+    if (setup.checkedOut) rt.log.info(`the memory repository ${home} is a clone of the memory remote: checked out its branch ${setup.checkedOut}`);
+  }
   // The folder may not exist yet (a fresh clone of an empty memory repository): writers create it anyway.
   mkdirSync(rt.config.general.export_dir, { recursive: true });
   const repo = await findRepo(rt.config.general.export_dir);
-  return { lock: repo ? repoLockPath(repo) : join(rt.config.general.export_dir, '.memory.lock'), repo };
+  if (!repo || (home && repo.root === home)) return repo;
+  const judged = judgeMemoryRepository(repo, rt.config.general.export_dir);
+  if (!judged.ok) throw notAMemoryRepository(repo, rt.config.general.export_dir, judged.examples, home ?? memoryHomeFor(process.env));
+  return repo;
 }
 
 /** Git work of the person's that we must not commit onto, pull into or abort. */
@@ -95,6 +119,10 @@ export async function withMemoryRepo<T>(rt: Runtime, opts: { timeoutMs?: number;
     if (clearStaleIndexLock(repo)) rt.log.warn('removed a stale .git/index.lock left by an interrupted git command');
     if (await recoverInterruptedRebase(repo)) rt.log.warn('aborted a rebase of ours left open by an interrupted run');
     const foreign = foreignStateOf(repo);
+    if (!foreign && rt.config.legacy) {
+      // The first writer after an update of the tool moves the old layout's memories here.
+      await moveLegacyMemories(rt, repo).catch((err: unknown) => rt.log.warn(`moving the memories of ${rt.config.legacy} failed: ${errorMessage(err)}; they are untouched there, and the next run tries again`));
+    }
     if (!foreign) {
       const restored = await restoreShrunkMemoryFiles(repo, exportRelOf(rt, repo), exportJsonlMatcher(repo, rt.config.general.export_dir));
       if (restored.length > 0) rt.log.warn(`restored committed memories into ${restored.join(', ')}: the file had lost lines (a full disk or a cut)`);

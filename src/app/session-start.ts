@@ -9,9 +9,9 @@ import { isExcluded } from '../privacy/exclude.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection } from './inject.js';
-import { findRepo, repoLockPath } from '../sync/git.js';
+import { repoLockPath, type Repo } from '../sync/git.js';
 import { lockOwner } from '../export/lock.js';
-import { describeForeign, foreignStateOf, withMemoryRepo } from './locks.js';
+import { describeForeign, foreignStateOf, memoryRepoOf, withMemoryRepo } from './locks.js';
 import type { Runtime } from './runtime.js';
 import { memoryRemote, syncNotices, syncNow } from './sync-run.js';
 
@@ -36,7 +36,13 @@ export interface SessionStartReport {
 export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Promise<SessionStartReport> {
   const report: SessionStartReport = { records: 0, injected: 0, context: '', notices: [] };
   const { config } = rt;
-  const repo = await findRepo(config.general.export_dir);
+  let repo: Repo | undefined;
+  try {
+    repo = await memoryRepoOf(rt);
+  } catch (err) {
+    // An export folder inside a repository the person works in: said, never written there.
+    report.notices.push(`memory: ${errorMessage(err)}`);
+  }
   let named: boolean | undefined;
   let held: string | undefined;
   if (repo && req.pull) {
@@ -72,7 +78,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       const foreign = foreignStateOf(repo);
       const { notices, told } = syncNotices(rt, readSyncState(repo.gitDir), named, foreign ? describeForeign(foreign) : undefined);
       if (told.length > 0) updateSyncState(repo.gitDir, (s) => (s.told = [...new Set([...(s.told ?? []), ...told])]));
-      report.notices = notices;
+      report.notices.push(...notices);
       if (held) report.notices.push(`memory: the memory repository has been locked since ${held} by another memory-engine process (see \`memory status\`); this session starts with the memories already here.`);
     } catch (err) {
       rt.log.warn(`cannot read the sync state: ${errorMessage(err)}`);

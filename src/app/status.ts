@@ -63,6 +63,10 @@ export async function statusFacts(ctx: Context) {
     config: ctx.config.sources,
     skipped_lines: result.skipped_lines,
     repository: repo?.root ?? null,
+    /** The memory home (its folder is the memory repository), when this config is one's. */
+    home: ctx.config.home ?? null,
+    /** A checkout of an older version whose memories move here at the next write (or `memory upgrade`). */
+    pending_move: ctx.config.legacy ?? null,
     unpushed_commits: ab?.ahead ?? null,
     rejected_lines: countRejects(ctx.config.general.export_dir),
     privacy: readPrivacyStats(ctx.config.baseDir) ?? null,

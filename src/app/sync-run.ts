@@ -14,6 +14,10 @@ import {
 } from '../sync/git.js';
 import { brokenFor, readSyncState, recordOutcome, updateSyncState, type SyncState } from '../sync/state.js';
 import type { Runtime } from './runtime.js';
+import { joinOnto } from '../home/join.js';
+import { describeMove } from './moved.js';
+import { MEMORY_BRANCH } from '../home/place.js';
+import { settingsPaths, treeIsMemoryData } from '../home/repository.js';
 
 export interface MemoryRemote {
   /** The git remote's name (never `origin` unless the user configured it). */
@@ -30,6 +34,8 @@ export const INIT_HINT = 'memory init --remote <url of a private git repository>
  */
 async function legacyOriginUrl(rt: Runtime, repo: Repo): Promise<string | undefined> {
   const url = await remoteUrlOf(repo, 'origin');
+  // A memory home made by `git clone <memory remote>`: its origin is the memory remote.
+  if (url && rt.config.home && repo.root === rt.config.home) return url;
   const branch = await currentBranch(repo);
   if (!url || !branch) return undefined;
   const rel = relative(repo.root, rt.config.general.export_dir).split('\\').join('/');
@@ -58,7 +64,7 @@ export async function memoryRemote(rt: Runtime, repo: Repo): Promise<MemoryRemot
     url = legacy;
     try {
       writeLocalKeys(rt.config.baseDir, 'sync', { remote_url: url });
-      rt.log.info(`this checkout already pushed memories to origin (${url}): recorded it as the memory remote in config.local.toml`);
+      rt.log.info(`this repository's origin holds its memories (${url}): recorded it as the memory remote in config.local.toml`);
     } catch (err) {
       rt.log.warn(`cannot record the memory remote in config.local.toml: ${errorMessage(err)}`);
     }
@@ -102,7 +108,9 @@ function describeFailure(op: string, status: string, detail?: string): string {
 export async function commitPending(rt: Runtime, repo: Repo, message: string): Promise<{ committed: boolean; sha?: string }> {
   const state = readSyncState(repo.gitDir);
   try {
-    const c = await commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name, state.clone_id);
+    // A memory home also keeps the settings every machine shares (config.toml, .gitattributes, .gitignore).
+    const also = rt.config.home && repo.root === rt.config.home ? settingsPaths(repo) : [];
+    const c = await commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name, state.clone_id, also);
     if (c.committed) updateSyncState(repo.gitDir, (s) => (s.last_commit = rt.now().toISOString()));
     return c;
   } catch (err) {
@@ -181,7 +189,8 @@ export async function syncNow(rt: Runtime, repo: Repo, opts: { totalMs?: number;
     report.unnamed = true;
     return report;
   }
-  const pull = await pullRebase(repo, remote.name, networkLimits(rt, opts.totalMs), exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
+  let pull = await pullRebase(repo, remote.name, networkLimits(rt, opts.totalMs), exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
+  if (pull.status === 'unrelated') pull = (await joinUnrelatedHome(rt, repo, remote)) ?? pull;
   report.pull = pull;
   const pullOk = PULL_OK.has(pull.status);
   updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'pull', pullOk, rt.now(), pull.status, pull.detail));
@@ -194,6 +203,22 @@ export async function syncNow(rt: Runtime, repo: Repo, opts: { totalMs?: number;
   }
   await noticeOtherClones(rt, repo);
   return report;
+}
+
+/**
+ * A memory home meets the memory remote's branch made by another machine's home: two `git
+ * init`s share no history, but both hold memory data only, whose lines unite. Joined on top
+ * of the remote's branch (home/join.ts); anything else unrelated stays refused.
+ */
+async function joinUnrelatedHome(rt: Runtime, repo: Repo, remote: MemoryRemote): Promise<PullOutcome | undefined> {
+  if (!rt.config.home || repo.root !== rt.config.home) return undefined;
+  const branch = await currentBranch(repo);
+  const upstream = `refs/remotes/${remote.name}/${branch ?? MEMORY_BRANCH}`;
+  if (!treeIsMemoryData(repo, upstream, exportRelOf(rt, repo))) return undefined;
+  const joined = await joinOnto(repo, upstream, exportRelOf(rt, repo));
+  await commitPending(rt, repo, `memory: ${rt.config.general.machine_name} joins the memories on ${remote.name}`);
+  rt.log.info(`joined the memories on ${remote.name} (${remote.url}): ${joined.lines} line(s) of this machine added in ${joined.files} file(s)${joined.settingsKept ? `; this machine's former config.toml is kept as ${joined.settingsKept}` : ''}`);
+  return { status: 'pulled', detail: 'joined the memory branch of another machine (lines of both kept)' };
 }
 
 /**
@@ -227,6 +252,13 @@ export function syncNotices(rt: Runtime, state: SyncState | undefined, named: bo
     notices.push(`memory: captures waited since ${state.deferred.since} (${state.deferred.why}); they are being committed now.`);
   }
   if (!state) return { notices, told };
+  // The old layout's memories moved into the home: said once, with where they went.
+  for (const [i, m] of (state.moved ?? []).entries()) {
+    const key = `moved:${i}`;
+    if ((state.told ?? []).includes(key)) continue;
+    notices.push(describeMove(m));
+    told.push(key);
+  }
   const fresh = (state.shared_name_clones ?? []).map((c) => `shared:${c}`).filter((k) => !(state.told ?? []).includes(k));
   if (fresh.length > 0) {
     notices.push(`memory: ${sharedNameNotice(rt.config.general.machine_name)}`);

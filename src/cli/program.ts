@@ -25,6 +25,14 @@ import { registerModel } from './commands/model.js';
 import { registerInit } from './commands/init.js';
 import { registerSync } from './commands/sync.js';
 import { registerProjects } from './commands/projects.js';
+import { registerUpgrade } from './commands/upgrade.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../config/paths.js';
+
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 /** Runs a command body with a Context; its return value is the exit code. */
 export type Runner = (body: (ctx: Context) => Promise<number>) => Promise<void>;
@@ -33,7 +41,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
   let exitCode = 0;
   const program = new Command('memory')
     .description('Long-term memory for AI coding agents: every Q&A turn kept verbatim in git-synced JSONL, found again by hybrid search.')
-    .option('-c, --config <file>', 'config file (default: MEMORY_CONFIG, else config.toml of this checkout)')
+    .version(packageVersion(), '-V, --version', 'print the version of memory-engine')
+    .option('-c, --config <file>', 'config file (default: MEMORY_CONFIG, else config.toml of the memory home: MEMORY_HOME, else the per-user data folder)')
     .option('--debug', 'print stack traces of unexpected errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -66,6 +75,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   registerInit(program, run);
   registerSync(program, run);
   registerProjects(program, run);
+  registerUpgrade(program, run);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
 
   try {

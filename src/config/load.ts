@@ -2,7 +2,7 @@
  * Config = defaults ← config.toml ← config.local.toml ← MEMORY_* environment.
  * Relative paths resolve against the folder of the file that set them (env: the cwd).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -61,7 +61,12 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const home = opts.home ?? env.HOME ?? homedir();
-  const { file: mainFile, explicit } = configFileFor(opts.configPath, env, cwd);
+  const place = configFileFor(opts.configPath, env, cwd);
+  const { file: mainFile, explicit } = place;
+  // A checkout that moves into a new home brings its settings along (this machine's name
+  // keeps its files; the shared settings and the memory remote stay as they were).
+  if (place.home) mkdirSync(place.home, { recursive: true, mode: 0o700 }); // this machine's settings are written there at first use
+  if (place.home && place.legacy) adoptLegacySettings(place.legacy, place.home);
   if (explicit && !existsSync(mainFile)) {
     throw new UserError(`config file not found: ${mainFile}`, 'check --config / MEMORY_CONFIG');
   }
@@ -136,7 +141,30 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
     embedding.model = expandPath(model, pathBase.get('embedding.model') ?? baseDir, home);
   }
 
-  return { config: { ...(out as unknown as Omit<Config, 'sources' | 'baseDir'>), sources, baseDir } as Config, warnings, machineNameDefaulted };
+  const config = { ...(out as unknown as Omit<Config, 'sources' | 'baseDir'>), sources, baseDir } as Config;
+  if (place.home) config.home = place.home;
+  if (place.legacy) config.legacy = place.legacy;
+  return { config, warnings, machineNameDefaulted };
+}
+
+/**
+ * Settings files of a checkout that is moving into a new home, copied where the home has none
+ * yet: `config.toml` (what every machine shares) and `config.local.toml` (this machine's name
+ * and memory remote). Never over a file the home already has.
+ */
+function adoptLegacySettings(checkout: string, home: string): void {
+  for (const name of ['config.toml', 'config.local.toml']) {
+    const from = join(checkout, name);
+    const to = join(home, name);
+    if (!existsSync(from) || existsSync(to)) continue;
+    try {
+      mkdirSync(home, { recursive: true, mode: 0o700 });
+      copyFileSync(from, to);
+      chmodSync(to, 0o600);
+    } catch {
+      /* the upgrade says what it could not do */
+    }
+  }
 }
 
 /** User-level cache so reinstalling node_modules does not download the model again. */

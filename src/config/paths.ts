@@ -5,16 +5,39 @@
 import { chmodSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMemoryHome, isToolFolder, memoryHomeFor, pendingLegacy } from '../home/place.js';
 
-/** The checkout this code runs from (dist/src/config/paths.js → three folders up). */
+/** The folder this code runs from, a checkout or the installed package (dist/src/config/paths.js → three folders up). */
 export function packageRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 }
 
-/** `--config`, else MEMORY_CONFIG, else <checkout>/config.toml; `explicit` says whether one was named. */
-export function configFileFor(configPath: string | undefined, env: NodeJS.ProcessEnv, cwd: string): { file: string; explicit: boolean } {
+export interface ConfigPlace {
+  file: string;
+  /** A config file was named (`--config`, MEMORY_CONFIG) and is used as it is. */
+  explicit: boolean;
+  /** The memory home this config belongs to: its folder is the memory repository (created on first use). */
+  home?: string;
+  /** A checkout of the tool whose memories (today's layout, issue 25) still wait to move into the home. */
+  legacy?: string;
+}
+
+/**
+ * `--config`, else MEMORY_CONFIG, else the memory home's `config.toml` (MEMORY_HOME, else the
+ * per-user data folder). A config file inside a checkout of the tool — the layout before the
+ * memory home, or a contributor's clone — means the memory home: memories are never committed
+ * on a branch of the tool's repository; that checkout's memories move into the home.
+ */
+export function configFileFor(configPath: string | undefined, env: NodeJS.ProcessEnv, cwd: string): ConfigPlace {
   const named = configPath ?? (env.MEMORY_CONFIG ? env.MEMORY_CONFIG : undefined);
-  return named ? { file: resolve(cwd, named), explicit: true } : { file: join(packageRoot(), 'config.toml'), explicit: false };
+  const file = named ? resolve(cwd, named) : undefined;
+  const home = memoryHomeFor(env, cwd);
+  if (file && !isToolFolder(dirname(file))) {
+    const dir = dirname(file);
+    return { file, explicit: true, ...(isMemoryHome(dir) || dir === home ? { home: dir } : {}) };
+  }
+  const checkout = file ? dirname(file) : packageRoot();
+  return { file: join(home, 'config.toml'), explicit: false, home, ...(pendingLegacy(checkout, home) ? { legacy: checkout } : {}) };
 }
 
 /**

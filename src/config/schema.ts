@@ -93,6 +93,10 @@ export type Config = {
   sources: string[];
   /** Folder of the main config file: relative paths resolve against it. */
   baseDir: string;
+  /** Set when this is a memory home's config: the folder is the memory repository, created on first use. */
+  home?: string;
+  /** A checkout of the tool whose memories still wait to move into the home (the upgrade, home/upgrade.ts). */
+  legacy?: string;
 };
 
 export const FILE_NAME_SAFE = /^[A-Za-z0-9._-]+$/;

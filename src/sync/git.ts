@@ -210,11 +210,12 @@ export async function recoverInterruptedRebase(repo: Repo): Promise<boolean> {
  * Stage and commit everything that changed under the export folder, and nothing else
  * (the pathspec keeps a user's unrelated staged work out of our commit).
  */
-export async function commitExport(repo: Repo, exportDir: string, message: string, machine: string, cloneId?: string): Promise<{ committed: boolean; sha?: string }> {
+export async function commitExport(repo: Repo, exportDir: string, message: string, machine: string, cloneId?: string, also: string[] = []): Promise<{ committed: boolean; sha?: string }> {
   const rel = relative(repo.root, exportDir) || '.';
+  const paths = [rel, ...also];
   const g = git(repo.root);
-  await g.raw(['add', '-A', '--', rel]);
-  const staged = (await g.raw(['diff', '--cached', '--name-only', '--', rel])).trim();
+  await g.raw(['add', '-A', '--', ...paths]);
+  const staged = (await g.raw(['diff', '--cached', '--name-only', '--', ...paths])).trim();
   if (staged.length === 0) return { committed: false };
   const email = (await g.raw(['config', '--get', 'user.email']).catch(() => '')).trim();
   const name = (await g.raw(['config', '--get', 'user.name']).catch(() => '')).trim();
@@ -223,7 +224,7 @@ export async function commitExport(repo: Repo, exportDir: string, message: strin
   // Trailers say which machine name and which clone wrote the commit: a clone that sees
   // its name on another clone's commits tells the user (two laptops called MacBook-Pro).
   const trailers = [`${MACHINE_TRAILER}: ${machine}`, ...(cloneId ? [`${CLONE_TRAILER}: ${cloneId}`] : [])].join('\n');
-  await withId.raw(['commit', '--no-verify', '-q', '-m', message, '-m', trailers, '--', rel]);
+  await withId.raw(['commit', '--no-verify', '-q', '-m', message, '-m', trailers, '--', ...paths]);
   const sha = (await g.revparse(['HEAD'])).trim();
   return { committed: true, sha };
 }

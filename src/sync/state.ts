@@ -32,6 +32,21 @@ export interface SyncState {
    * was in progress: since when and why. Cleared once they are committed.
    */
   deferred?: { since: string; why: string };
+  /** Checkouts of the old layout whose memories moved into this home (app/upgrade.ts). */
+  moved?: MoveNote[];
+}
+
+/** What moved where (the upgrade's report, kept to tell it once at session start). */
+export interface MoveNote {
+  from: string;
+  to: string;
+  files: number;
+  lines: number;
+  fromRemote: number;
+  queued: number;
+  checkoutCommits: number;
+  branch?: string;
+  remoteDetail?: string;
 }
 
 export function syncStatePath(gitDir: string): string {

@@ -1,0 +1,102 @@
+/**
+ * Where memories live, known without git or the TOML parser (the Stop hook asks this after
+ * every turn): a memory home per user, apart from the tool. Its folder is a git repository
+ * that holds memory data only — `export/`, the settings every machine shares
+ * (`config.toml`), `.gitattributes` and `.gitignore` — never the tool's source, so no
+ * `git push` from a checkout of the tool can carry a memory (issue 25).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * The branch of every memory home we create or join: fixed, so the person's
+ * `init.defaultBranch` never splits one memory into a `master` and a `main` that each see
+ * only their own machine. Not `main`: a memory remote of the old layout already has a
+ * `main` that holds the tool's history, and the upgrade pushes beside it.
+ */
+export const MEMORY_BRANCH = 'memories';
+
+/** What a memory repository may hold besides the export folder: the shared settings. */
+export const SETTINGS_FILES = ['config.toml', '.gitattributes', '.gitignore'] as const;
+
+/**
+ * `MEMORY_HOME`, else the platform's per-user data folder: `~/.local/share/memory-engine`
+ * (`$XDG_DATA_HOME`), `~/Library/Application Support/memory-engine`, `%APPDATA%\memory-engine`.
+ */
+export function memoryHomeFor(env: NodeJS.ProcessEnv, cwd = process.cwd()): string {
+  if (env.MEMORY_HOME) return resolve(cwd, expandHome(env.MEMORY_HOME, env));
+  const home = env.HOME || env.USERPROFILE || homedir();
+  if (process.platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'memory-engine');
+  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'memory-engine');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'memory-engine');
+}
+
+function expandHome(p: string, env: NodeJS.ProcessEnv): string {
+  const home = env.HOME || env.USERPROFILE || homedir();
+  if (p === '~') return home;
+  return p.startsWith('~/') ? join(home, p.slice(2)) : p;
+}
+
+/** Left in a memory repository's .git folder when we create, adopt or judge it: a config file at its top belongs to a home. */
+export function homeMarkerPath(gitDir: string): string {
+  return join(gitDir, 'memory-engine-repository');
+}
+
+export function isMemoryHome(dir: string): boolean {
+  return existsSync(homeMarkerPath(join(dir, '.git')));
+}
+
+/** A folder holding this tool itself (a clone of it, or the installed package). */
+export function isToolFolder(dir: string): boolean {
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown };
+    return pkg.name === 'memory-engine';
+  } catch {
+    return false;
+  }
+}
+
+/** Memory files in a tool checkout's `export/`: the layout before the memory home. */
+export function hasLegacyMemories(dir: string): boolean {
+  const exportDir = join(dir, 'export');
+  const jsonl = (d: string) => {
+    try {
+      return readdirSync(d).some((n) => n.endsWith('.jsonl'));
+    } catch {
+      return false;
+    }
+  };
+  return jsonl(exportDir) || jsonl(join(exportDir, 'archive'));
+}
+
+/** Left in a checkout whose memories were moved: where they went. In `.cache/`, ignored by git in every version. */
+export function movedMarkerPath(checkout: string): string {
+  return join(checkout, '.cache', 'memory-home.json');
+}
+
+export interface MovedMarker {
+  home: string;
+  at: string;
+  memories: number;
+  files: number;
+}
+
+export function readMovedMarker(checkout: string): MovedMarker | undefined {
+  try {
+    const m = JSON.parse(readFileSync(movedMarkerPath(checkout), 'utf8')) as MovedMarker;
+    return typeof m.home === 'string' ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A tool checkout whose memories still wait to move into `home`: it has memory files and no
+ * marker saying they went there (moving again is harmless: lines are united, never doubled).
+ */
+export function pendingLegacy(checkout: string, home: string): boolean {
+  if (!isToolFolder(checkout) || !hasLegacyMemories(checkout)) return false;
+  const marker = readMovedMarker(checkout);
+  return !marker || resolve(marker.home) !== resolve(home) || !existsSync(join(home, '.git'));
+}
