@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { join } from 'node:path';
+import { homeMarkerPath } from '../src/home/place.js';
 import { TINY_MODEL, runCli, tempDir, type CliResult } from './helpers.js';
 import { assistant, text, transcript, user, type T } from './transcript-builder.js';
 
@@ -69,6 +70,9 @@ export function gitWorld(): GitWorld {
     git(root, 'clone', '-q', remote, repo);
     git(repo, 'config', 'user.name', name);
     git(repo, 'config', 'user.email', `${name}@example.com`);
+    // A memory repository memory-engine has used: files the person adds later (the faults
+    // tests' notes.txt) do not make it a repository they work in.
+    writeFileSync(homeMarkerPath(join(repo, '.git')), 'memory-engine memory repository (test world)\n');
     const home = join(root, `${name}-home`);
     const claudeDir = join(home, '.claude');
     const projects = join(claudeDir, 'projects');

@@ -16,8 +16,8 @@ import { CLI, makeWorld, REPO, runCli, tempDir, TINY_MODEL } from './helpers.js'
 describe('install-script policy', () => {
   const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean>; scripts: Record<string, string>; bin: Record<string, string> };
 
-  it('allows exactly the native build and denies the CUDA download and the version check', () => {
-    assert.deepEqual(pkg.allowScripts, { 'better-sqlite3': true, 'onnxruntime-node': false, protobufjs: false });
+  it('runs no install script at all: nothing compiles, no CUDA download, no version check', () => {
+    assert.deepEqual(pkg.allowScripts, { 'better-sqlite3': false, 'onnxruntime-node': false, protobufjs: false });
   });
 
   it('every installed package with an install script is named by the policy', () => {
@@ -42,13 +42,16 @@ describe('install-script policy', () => {
       }
     };
     visit(join(REPO, 'node_modules'));
-    assert.ok(scripted.includes('better-sqlite3'), `the walk finds install scripts: ${scripted.join(', ')}`);
+    assert.ok(scripted.includes('onnxruntime-node'), `the walk finds install scripts: ${scripted.join(', ')}`);
     const unnamed = [...new Set(scripted)].filter((n) => !(n in (pkg.allowScripts ?? {})));
     assert.deepEqual(unnamed, [], 'packages with install scripts that allowScripts does not name');
   });
 
-  it('the CUDA download did not run and the native module is built', () => {
-    assert.ok(existsSync(join(REPO, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')));
+  it('the CUDA download did not run and the native module is the prebuilt one, not compiled here', () => {
+    assert.equal(existsSync(join(REPO, 'node_modules', 'better-sqlite3', 'build')), false, 'a node-gyp build ran');
+    assert.ok(existsSync(join(REPO, 'node_modules', 'better-sqlite3', 'prebuilds', `${process.platform}-${process.arch}.node`)));
+    const pkgEngines = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    assert.equal(pkgEngines, '>=22');
     const cuda = join(REPO, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', 'linux', 'x64', 'libonnxruntime_providers_cuda.so');
     assert.equal(existsSync(cuda), false, 'onnxruntime-node downloaded CUDA libraries');
   });
@@ -67,9 +70,10 @@ describe('a `memory` command from any folder', () => {
       const help = spawnSync(bin, ['--help'], { cwd: elsewhere.dir, env, encoding: 'utf8' });
       assert.equal(help.status, 0, help.stderr);
       assert.match(help.stdout, /Usage: memory/);
-      assert.match(help.stdout, /config\.toml of this checkout/);
-      // Without --config or MEMORY_CONFIG, the configuration is the checkout's, whatever the folder.
-      assert.deepEqual(configFileFor(undefined, {}, elsewhere.dir), { file: join(REPO, 'config.toml'), explicit: false });
+      assert.match(help.stdout, /config\.toml of the memory home/);
+      // Without --config or MEMORY_CONFIG, the configuration is the memory home's, whatever the folder.
+      const home = join(elsewhere.dir, 'mem');
+      assert.deepEqual(configFileFor(undefined, { MEMORY_HOME: home }, elsewhere.dir), { file: join(home, 'config.toml'), explicit: false, home });
     } finally {
       g.cleanup();
       elsewhere.cleanup();
@@ -77,10 +81,10 @@ describe('a `memory` command from any folder', () => {
   });
 });
 
-describe('a native module that was never built', () => {
-  it('every command says so in one line with the command that fixes it, exit 1; a hook still exits 0', () => {
-    // A copy of the built checkout whose better-sqlite3 has no build/ (what npm 12 leaves
-    // when its install script is blocked); every other package is the real one, linked.
+describe('a native module with no binary for this platform', () => {
+  it('every command says so in one line with what fixes it, exit 1; a hook still exits 0', () => {
+    // A copy of the built checkout whose better-sqlite3 has no prebuilds/ (a platform it
+    // ships none for); every other package is the real one, linked.
     const t = tempDir('memory-nobuild-');
     const w = makeWorld();
     try {
@@ -92,7 +96,7 @@ describe('a native module that was never built', () => {
       for (const name of readdirSync(join(REPO, 'node_modules'))) {
         if (name.startsWith('.')) continue;
         const real = join(REPO, 'node_modules', name);
-        if (name === 'better-sqlite3') cpSync(real, join(nm, name), { recursive: true, filter: (src) => !/[/\\](build|deps|src)$/.test(src) });
+        if (name === 'better-sqlite3') cpSync(real, join(nm, name), { recursive: true, filter: (src) => !/[/\\](build|deps|src|prebuilds)$/.test(src) });
         else symlinkSync(real, join(nm, name));
       }
       const main = join(t.dir, 'dist', 'src', 'cli', 'main.js');
@@ -101,8 +105,8 @@ describe('a native module that was never built', () => {
         const r = run(args);
         assert.equal(r.status, 1, `${args[0]}: ${r.stderr}`);
         const lines = r.stderr.trim().split('\n');
-        assert.equal(lines[0], 'memory: the SQLite native module (better-sqlite3) is not built', args[0]);
-        assert.equal(lines[1], `hint: run: cd ${JSON.stringify(t.dir)} && npm rebuild better-sqlite3`);
+        assert.equal(lines[0], `memory: the SQLite native module (better-sqlite3) has no binary for this platform (${process.platform}-${process.arch})`, args[0]);
+        assert.equal(lines[1], `hint: reinstall memory-engine (cd ${JSON.stringify(t.dir)} && npm ci --ignore-scripts): better-sqlite3 ships prebuilt binaries for Linux, macOS and Windows on x64 and arm64, for Node.js 22 and later`);
         assert.equal(lines.length, 2, r.stderr);
       }
       const hook = run(['session-start', '--inject', '--no-pull'], JSON.stringify({ session_id: 's', cwd: w.dir, hook_event_name: 'SessionStart' }));

@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { join, relative } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { parse as parseToml } from 'smol-toml';
+import { writeLocalKeys } from '../config/local.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { errorMessage } from '../errors.js';
 import { memoryFilesAt, uniteInto, workTreeMemoryFiles } from '../home/join.js';
@@ -25,7 +26,7 @@ import { readSyncState, updateSyncState, type MoveNote } from '../sync/state.js'
 import { describeMove } from './moved.js';
 import { queueDirFor } from './queue.js';
 import type { Runtime } from './runtime.js';
-import { withMemoryRepo } from './locks.js';
+import { foreignStateError, withMemoryRepo } from './locks.js';
 import { commitPending, networkLimits, syncNow } from './sync-run.js';
 
 export type MoveReport = MoveNote;
@@ -48,6 +49,12 @@ export async function moveLegacyMemories(rt: Runtime, home: Repo): Promise<MoveR
     report.remoteDetail = errorMessage(err).split('\n')[0];
     return new Map<string, string>();
   });
+  // The home named no remote of its own yet: it takes over the checkout's.
+  const legacyUrl = legacyRemoteUrl(checkout);
+  if (!rt.config.sync.remote_url && legacyUrl) {
+    writeLocalKeys(rt.config.baseDir, 'sync', { remote_url: legacyUrl });
+    (rt.config.sync as { remote_url: string }).remote_url = legacyUrl;
+  }
   const local = uniteInto(home.root, files);
   const fromRemote = uniteInto(home.root, remote);
   report.files = local.files + fromRemote.files;
@@ -120,10 +127,12 @@ function moveQueue(checkout: string, homeBase: string): number {
 /** `memory upgrade`: the move now (under the home's lock), then a sync to push it. */
 export async function runUpgrade(rt: Runtime): Promise<MoveReport | undefined> {
   let moved: MoveReport | undefined;
+  const pending = rt.config.legacy !== undefined && rt.config.home !== undefined && pendingLegacy(rt.config.legacy, rt.config.home);
   await withMemoryRepo(rt, { timeoutMs: 60_000 }, async (state) => {
-    if (!state.repo || state.foreign) return;
-    // withMemoryRepo moved it already when it could; the marker says so.
-    moved = (readSyncState(state.repo.gitDir).moved ?? []).filter((m) => m.from === rt.config.legacy).at(-1);
+    if (!state.repo) return;
+    if (state.foreign) throw foreignStateError(state.foreign);
+    // withMemoryRepo moved it on the way in; its report is the last one kept.
+    if (pending) moved = (readSyncState(state.repo.gitDir).moved ?? []).filter((m) => m.from === rt.config.legacy).at(-1);
     await syncNow(rt, state.repo, { pushAttempts: 4, message: `memory: ${rt.config.general.machine_name} upgrade` });
   });
   return moved;

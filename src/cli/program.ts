@@ -35,7 +35,7 @@ export function packageVersion(): string {
 }
 
 /** Runs a command body with a Context; its return value is the exit code. */
-export type Runner = (body: (ctx: Context) => Promise<number>) => Promise<void>;
+export type Runner = (body: (ctx: Context) => Promise<number>, globals?: { config?: string }) => Promise<void>;
 
 export async function main(argv: string[], io: IO): Promise<number> {
   let exitCode = 0;
@@ -51,8 +51,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
       writeErr: (s) => io.stderr.write(s),
     });
 
-  const run: Runner = async (body) => {
-    const ctx = await makeContext(program.opts<{ config?: string }>(), io);
+  const run: Runner = async (body, globals) => {
+    const ctx = await makeContext(globals ?? program.opts<{ config?: string }>(), io);
     exitCode = await body(ctx);
   };
   const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code));

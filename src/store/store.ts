@@ -85,17 +85,21 @@ export interface ApplyStats {
 
 /** Open a connection with sqlite-vec loaded, WAL and a busy timeout. Throws on a damaged file. */
 /**
- * better-sqlite3 is a native module built at install time. When the build never ran (npm 12
- * blocks install scripts that `allowScripts` does not name) or was built for another Node.js,
- * its error is a list of paths; say instead what is wrong and the one command that fixes it.
+ * better-sqlite3 13 loads a prebuilt N-API binary from its own package: nothing is compiled at
+ * install. When the binary is missing (a platform it has none for, a copy without its
+ * prebuilds/) or does not load, its error is a path; say instead what is wrong and what fixes it.
  */
 export function nativeModuleProblem(err: unknown): UserError | undefined {
   const msg = err instanceof Error ? err.message : String(err);
-  const missing = /Could not locate the bindings file/i.test(msg);
-  const mismatch = /NODE_MODULE_VERSION|was compiled against a different Node\.js version|invalid ELF header|wrong ELF class/i.test(msg);
+  const missing = /Could not locate the bindings file|Cannot find module .*better_sqlite3\.node/i.test(msg);
+  const mismatch = /NODE_MODULE_VERSION|was compiled against a different Node\.js version|invalid ELF header|wrong ELF class|Module did not self-register/i.test(msg);
   if (!missing && !mismatch) return undefined;
-  const what = missing ? 'is not built' : `was built for another Node.js version (this is ${process.version})`;
-  return new UserError(`the SQLite native module (better-sqlite3) ${what}`, `run: cd ${JSON.stringify(packageRoot())} && npm rebuild better-sqlite3`, 1);
+  const what = missing ? `has no binary for this platform (${process.platform}-${process.arch})` : `does not load in this Node.js (${process.version})`;
+  return new UserError(
+    `the SQLite native module (better-sqlite3) ${what}`,
+    `reinstall memory-engine (cd ${JSON.stringify(packageRoot())} && npm ci --ignore-scripts): better-sqlite3 ships prebuilt binaries for Linux, macOS and Windows on x64 and arm64, for Node.js 22 and later`,
+    1,
+  );
 }
 
 /**

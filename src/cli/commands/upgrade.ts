@@ -4,7 +4,7 @@
  * an update of the tool does the same by itself for the checkout it runs from; this is the
  * one command for a checkout elsewhere (after `npm install -g memory-engine`, say).
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
 import { describeMove } from '../../app/moved.js';
@@ -20,7 +20,9 @@ export function registerUpgrade(program: Command, run: Runner): void {
     .description("move the memories of an older memory-engine checkout (committed in its export/) into the memory home, and sync")
     .option('--from <checkout>', 'the checkout of the tool that holds them (default: the one this command runs from)')
     .option('--json', 'print the outcome as JSON')
-    .action((flags: { from?: string; json?: boolean }) => run((ctx) => upgrade(ctx, flags)));
+    // With --from, the checkout's own config.toml is named: the home then takes over its
+    // machine name, shared settings and memory remote, exactly as the automatic upgrade does.
+    .action((flags: { from?: string; json?: boolean }) => run((ctx) => upgrade(ctx, flags), flags.from ? { config: join(resolve(flags.from), 'config.toml') } : undefined));
 }
 
 async function upgrade(ctx: Context, flags: { from?: string; json?: boolean }): Promise<number> {
@@ -31,7 +33,7 @@ async function upgrade(ctx: Context, flags: { from?: string; json?: boolean }): 
     const from = resolve(ctx.io.cwd, flags.from);
     if (!isToolFolder(from)) throw new UserError(`${from} is not a checkout of memory-engine (no package.json of it there)`, 'name the folder you cloned memory-engine into, the one that holds export/ and config.toml');
     if (!hasLegacyMemories(from)) throw new UserError(`${from}/export holds no memory files: nothing to move`);
-    ctx.config.legacy = from;
+    ctx.config.legacy ??= from; // moved before: said below
   }
   const legacy = ctx.config.legacy;
   const report = await runUpgrade(runtimeOf(ctx, { quiet: true }));

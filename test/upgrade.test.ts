@@ -1,0 +1,164 @@
+/**
+ * The upgrade from the layout before the memory home (issue 25), on a world laid out as
+ * today's release leaves it: two machines, each a clone of the tool whose export/ holds the
+ * memories, committed on the checkout's branch (with Memory-Machine trailers) and pushed to a
+ * `memory` remote that also holds the tool's history; config.local.toml names the machine and
+ * the remote. One machine upgrades (automatically, through a config in its checkout), keeps
+ * working; the other goes on with the old layout for days, then upgrades with one command.
+ * Nothing is lost on either, nothing is doubled, the checkouts are left as they were.
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { encodeEntry } from '../src/export/jsonl.js';
+import { MEMORY_BRANCH } from '../src/home/place.js';
+import { daysAgo, rec, tempDir } from './helpers.js';
+import { git, homeMachine, questions, type HomeMachine } from './homes.js';
+
+interface OldCheckout {
+  dir: string;
+  name: string;
+  remember: (question: string, answer: string, opts?: { commit?: boolean }) => void;
+}
+
+const month = daysAgo(0).slice(0, 7);
+
+/** A clone of the tool as today's release runs it, its memory remote named by `memory init`. */
+function oldCheckout(root: string, upstream: string, memoryRemote: string, name: string): OldCheckout {
+  const dir = join(root, `${name}-memory`);
+  git(root, 'clone', '-q', upstream, dir);
+  git(dir, 'config', 'user.name', name);
+  git(dir, 'config', 'user.email', `${name}@example.com`);
+  writeFileSync(join(dir, 'config.local.toml'), `[general]\nmachine_name = "${name}"\n[sync]\nremote_url = ${JSON.stringify(memoryRemote)}\n`);
+  git(dir, 'remote', 'add', 'memory', memoryRemote);
+  if (git(memoryRemote, 'for-each-ref', 'refs/heads/main') !== '') {
+    git(dir, 'fetch', '-q', 'memory', 'main');
+    git(dir, 'merge', '-q', '--ff-only', 'memory/main');
+  }
+  let n = 0;
+  return {
+    dir,
+    name,
+    remember: (question, answer, opts = {}) => {
+      const file = join(dir, 'export', `${month}_${name}.jsonl`);
+      appendFileSync(file, `${encodeEntry(rec({ id: `${name}-${++n}-${question.length}`, machine: name, question, answer, timestamp: daysAgo(1) }))}\n`);
+      if (opts.commit === false) return;
+      git(dir, 'add', 'export');
+      git(dir, 'commit', '-q', '-m', `memory: ${name} capture`, '-m', `Memory-Machine: ${name}`);
+      git(dir, 'fetch', '-q', 'memory');
+      if (git(dir, 'for-each-ref', 'refs/remotes/memory/main') !== '') git(dir, '-c', 'merge.renames=false', 'rebase', '-q', 'memory/main');
+      git(dir, 'push', '-q', 'memory', 'HEAD:main');
+    },
+  };
+}
+
+describe('upgrading from memories committed in the tool checkout', () => {
+  let root: string;
+  let cleanup: () => void;
+  let upstream: string;
+  let memoryRemote: string;
+  let laptopOld: OldCheckout;
+  let desktopOld: OldCheckout;
+  let laptop: HomeMachine;
+  let desktop: HomeMachine;
+
+  before(() => {
+    ({ dir: root, cleanup } = tempDir('memory-upgrade-'));
+    // The tool's own repository, as people cloned it.
+    upstream = join(root, 'upstream.git');
+    git(root, 'init', '-q', '--bare', '-b', 'main', upstream);
+    const src = join(root, 'tool-src');
+    git(root, 'clone', '-q', upstream, src);
+    mkdirSync(join(src, 'src'), { recursive: true });
+    mkdirSync(join(src, 'export'), { recursive: true });
+    writeFileSync(join(src, 'package.json'), JSON.stringify({ name: 'memory-engine', version: '0.1.0' }));
+    writeFileSync(join(src, 'src', 'index.ts'), 'export const tool = true;\n');
+    writeFileSync(join(src, 'config.toml'), '[general]\nexport_dir = "export"\ndb_path = ".cache/memory.db"\n[search]\ntop_k = 7\n');
+    writeFileSync(join(src, 'export', '.gitkeep'), '');
+    writeFileSync(join(src, '.gitignore'), '.cache/\nconfig.local.toml\n');
+    git(src, 'add', '-A');
+    git(src, '-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'the tool');
+    git(src, 'push', '-q', 'origin', 'main');
+    memoryRemote = join(root, 'memory.git');
+    git(root, 'init', '-q', '--bare', '-b', 'main', memoryRemote);
+    laptopOld = oldCheckout(root, upstream, memoryRemote, 'laptop');
+    laptopOld.remember('How did we fix the flaky websocket reconnect test?', 'We waited for the close event before reconnecting in the websocket test.');
+    desktopOld = oldCheckout(root, upstream, memoryRemote, 'desktop');
+    desktopOld.remember('Which websocket library does the gateway use?', 'The gateway uses the ws package with permessage-deflate off.');
+    laptopOld.remember('Why is the websocket heartbeat 25 seconds?', 'The load balancer drops idle websocket connections after 30 seconds.');
+    // Captured but not committed yet when the tool was updated (the batch had not run).
+    laptopOld.remember('Where are websocket metrics exported?', 'Websocket metrics go to the /metrics endpoint of the gateway.', { commit: false });
+    laptop = homeMachine(root, 'laptop');
+    desktop = homeMachine(root, 'desktop');
+  });
+  after(() => cleanup());
+
+  it('the first writer after the update moves everything into the home, says so once, and leaves the checkout as it was', () => {
+    const statusBefore = git(laptopOld.dir, 'status', '--porcelain');
+    const headBefore = git(laptopOld.dir, 'rev-parse', 'HEAD');
+    const config = join(laptopOld.dir, 'config.toml');
+    const st = JSON.parse(laptop.cli(['-c', config, 'status', '--json']).stdout) as { pending_move: string | null; home: string };
+    assert.equal(st.pending_move, laptopOld.dir, 'status names the move that is coming');
+    assert.equal(st.home, laptop.home);
+    const start = laptop.cli(['-c', config, 'session-start', '--inject'], { input: JSON.stringify({ cwd: '/home/u/app', hook_event_name: 'SessionStart' }) });
+    assert.equal(start.code, 0, start.stderr);
+    const out = JSON.parse(start.stdout) as { systemMessage?: string; hookSpecificOutput?: { additionalContext: string } };
+    assert.match(out.systemMessage ?? '', new RegExp(`memories moved from ${laptopOld.dir}/export into the memory home ${laptop.home}`));
+    assert.match(out.systemMessage ?? '', /still holds 3 memory commit\(s\)/);
+    assert.deepEqual(questions(laptop, 'websocket'), [
+      'How did we fix the flaky websocket reconnect test?',
+      'Where are websocket metrics exported?',
+      'Which websocket library does the gateway use?',
+      'Why is the websocket heartbeat 25 seconds?',
+    ]);
+    // The machine keeps its name (its files), the shared settings and the memory remote came along.
+    const after = JSON.parse(laptop.cli(['status', '--json']).stdout) as { machine: string; sync: { memory_remote: { url: string } | null }; pending_move: string | null };
+    assert.equal(after.machine, 'laptop');
+    assert.equal(after.sync.memory_remote?.url, memoryRemote);
+    assert.equal(after.pending_move, null);
+    assert.match(readFileSync(join(laptop.home, 'config.toml'), 'utf8'), /top_k = 7/);
+    // Pushed beside the old branch, memory data only; the old branch is as it was.
+    const files = git(memoryRemote, 'ls-tree', '-r', '--name-only', MEMORY_BRANCH).split('\n');
+    assert.ok(files.includes(`export/${month}_laptop.jsonl`) && files.includes(`export/${month}_desktop.jsonl`), files.join(', '));
+    assert.ok(files.every((f) => f.startsWith('export/') || ['config.toml', '.gitattributes', '.gitignore'].includes(f)), files.join(', '));
+    assert.equal(git(memoryRemote, 'log', '--format=%s', '-1', 'main'), 'memory: laptop capture');
+    // The checkout: not a byte of its tracked files or history changed; only the marker in .cache/.
+    assert.equal(git(laptopOld.dir, 'rev-parse', 'HEAD'), headBefore);
+    assert.equal(git(laptopOld.dir, 'status', '--porcelain'), statusBefore);
+    assert.ok(existsSync(join(laptopOld.dir, '.cache', 'memory-home.json')));
+    // Told once.
+    const again = laptop.cli(['session-start'], { input: '{}' });
+    assert.doesNotMatch(again.stdout, /memories moved/);
+  });
+
+  it('the other machine goes on with the old layout, then upgrades with one command days later: nothing lost anywhere', () => {
+    desktopOld.remember('How do we drain websocket connections before a deploy?', 'Send a going-away close frame and wait up to ten seconds.');
+    // The laptop keeps capturing in its home meanwhile.
+    assert.equal(laptop.capture('s-late', [['What websocket close code means going away?', 'Close code 1001 means the endpoint is going away.']]).code, 0);
+    assert.equal(laptop.cli(['sync']).code, 0);
+    const up = desktop.cli(['upgrade', '--from', desktopOld.dir]);
+    assert.equal(up.code, 0, up.stderr);
+    assert.match(up.stdout, new RegExp(`memories moved from ${desktopOld.dir}/export into the memory home ${desktop.home}`));
+    const all = [
+      'How did we fix the flaky websocket reconnect test?',
+      'How do we drain websocket connections before a deploy?',
+      'What websocket close code means going away?',
+      'Where are websocket metrics exported?',
+      'Which websocket library does the gateway use?',
+      'Why is the websocket heartbeat 25 seconds?',
+    ];
+    assert.deepEqual(questions(desktop, 'websocket'), all);
+    assert.equal(laptop.cli(['sync']).code, 0);
+    assert.deepEqual(questions(laptop, 'websocket'), all, 'the laptop gets what the desktop kept in its checkout');
+    const again = desktop.cli(['upgrade', '--from', desktopOld.dir]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /nothing to move: the memories of .* already moved/);
+    // Each memory once: no line doubled by moving or joining.
+    for (const m of [laptop, desktop]) {
+      const file = join(m.home, 'export', `${month}_desktop.jsonl`);
+      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      assert.equal(new Set(lines).size, lines.length, `${m.name}: a line twice in ${file}`);
+    }
+  });
+});
