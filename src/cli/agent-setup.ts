@@ -6,7 +6,7 @@ import { setupClaudeCode } from '../agents/claude-code/install.js';
 import { setupCodex } from '../agents/codex/install.js';
 import type { SetupDeps, SetupMode } from '../agents/setup.js';
 import { SKILL_NAME } from '../agents/skill.js';
-import { packageRoot } from '../config/load.js';
+import { configFileFor, packageRoot } from '../config/load.js';
 import { UserError } from '../errors.js';
 import type { Context } from '../app/context.js';
 
@@ -35,7 +35,9 @@ export async function runSetup(ctx: Context, flags: SetupFlags, mode: SetupMode)
   if (!flags.claudeCode && !flags.codex) throw new UserError(`say which agent: memory ${mode} --claude-code, --codex, or both`);
   const mainJs = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
   const explicitConfig = ctx.config.sources.find((s) => !s.startsWith('env:'));
-  const defaultConfig = join(packageRoot(), 'config.toml');
+  // Hooks name a config only when it is not the one they would find by themselves: the memory
+  // home's default place (a MEMORY_HOME of this shell is not in the agent's environment).
+  const defaultConfig = configFileFor(undefined, { ...ctx.io.env, MEMORY_HOME: '' }, ctx.io.cwd).file;
   const configArg = explicitConfig && explicitConfig !== defaultConfig ? explicitConfig : undefined;
   const env = ctx.io.env;
   const deps: SetupDeps = {

@@ -11,7 +11,7 @@ import { configFileFor } from './paths.js';
 import { SCHEMA, type Config, type KeySpec } from './schema.js';
 import { checkValue, parseEnvValue, sanitizeName, specFor, validateLayer, type Problem } from './validate.js';
 
-export { packageRoot } from './paths.js';
+export { configFileFor, packageRoot } from './paths.js';
 
 export interface LoadOptions {
   /** `--config`; falls back to MEMORY_CONFIG, then <checkout>/config.toml. */

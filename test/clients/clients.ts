@@ -1,0 +1,106 @@
+/**
+ * The real agent clients, installed from the npm registry into a cache folder outside the
+ * repository (Claude Code's package is about 380 MB: never a dependency every contributor
+ * downloads). `npm run clients:install` puts them there; .ci/run does it before the tests; a
+ * clone without them skips the real-client tests and says why.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** The versions the tests were written against (the issue's facts were verified on these). */
+export const CLIENTS = {
+  claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
+  codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
+} as const;
+
+export type ClientName = keyof typeof CLIENTS;
+
+/** `MEMORY_TEST_CLIENTS`, else `~/.cache/memory-engine/test-clients` (the real user's, not a test HOME). */
+export function clientsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.MEMORY_TEST_CLIENTS || join(homedir(), '.cache', 'memory-engine', 'test-clients');
+}
+
+export function clientBin(name: ClientName, env: NodeJS.ProcessEnv = process.env): string {
+  const c = CLIENTS[name];
+  return join(clientsRoot(env), `${name}-${c.version}`, 'node_modules', '.bin', c.bin);
+}
+
+/** Why a real-client test cannot run here, or undefined when the client is installed. */
+export function clientMissing(name: ClientName): string | undefined {
+  const bin = clientBin(name);
+  if (existsSync(bin)) return undefined;
+  return `${CLIENTS[name].pkg}@${CLIENTS[name].version} is not installed in ${clientsRoot()} (run \`npm run clients:install\`, or set MEMORY_TEST_CLIENTS)`;
+}
+
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run a program without blocking the event loop (the stand-in model server answers from this
+ * process), bounded in time; stdin closed, as a scheduler or a script would run it.
+ */
+export function runAsync(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Hook events of a `claude -p --output-format stream-json --verbose --include-hook-events` run. */
+export interface HookEvent {
+  event: string;
+  outcome?: string;
+  exit_code?: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+export function hookResponses(streamJson: string): HookEvent[] {
+  const out: HookEvent[] = [];
+  for (const line of streamJson.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const e = JSON.parse(line) as { type?: string; subtype?: string; hook_event?: string; outcome?: string; exit_code?: number; stdout?: string; stderr?: string };
+    if (e.type === 'system' && e.subtype === 'hook_response' && e.hook_event) {
+      out.push({ event: e.hook_event, ...(e.outcome ? { outcome: e.outcome } : {}), ...(e.exit_code !== undefined ? { exit_code: e.exit_code } : {}), ...(e.stdout ? { stdout: e.stdout } : {}), ...(e.stderr ? { stderr: e.stderr } : {}) });
+    }
+  }
+  return out;
+}
+
+/** The final assistant text of such a run (its `result` line). */
+export function resultText(streamJson: string): string | undefined {
+  for (const line of streamJson.split('\n').reverse()) {
+    if (!line.startsWith('{')) continue;
+    const e = JSON.parse(line) as { type?: string; result?: string };
+    if (e.type === 'result') return e.result;
+  }
+  return undefined;
+}
+
+/** Poll until `check` holds (a detached worker finishing its commit and push), at most `ms`. */
+export async function eventually<T>(check: () => T | undefined, ms = 60_000, every = 250): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The stand-in model server for the real agent clients: the one fake, at the rim. It speaks
+ * just enough of Anthropic's Messages API (Claude Code) and OpenAI's Responses API (Codex) to
+ * finish a turn with a text reply, on 127.0.0.1 only, and keeps every request body so a test
+ * can see what the agent was given (SessionStart's additionalContext arrives in them).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StandIn {
+  url: string;
+  port: number;
+  /** Every request body received (parsed JSON), with its path. */
+  requests: Array<{ path: string; body: unknown }>;
+  /** The text of every request body that asked for a reply (model turns). */
+  turnBodies: () => string[];
+  close: () => Promise<void>;
+}
+
+/** `reply` gives the assistant's text for a request; the default names the last user text. */
+export async function startStandIn(reply: (body: unknown) => string): Promise<StandIn> {
+  const requests: StandIn['requests'] = [];
+  const server: Server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  let turn = 0;
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = raw;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      /* not JSON: kept as text */
+    }
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    requests.push({ path, body });
+    if (req.method === 'HEAD' || path === '/api/hello') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(req.method === 'HEAD' ? undefined : '{}');
+      return;
+    }
+    if (path.endsWith('/messages/count_tokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ input_tokens: 100 }));
+      return;
+    }
+    if (path.endsWith('/v1/messages')) {
+      const text = reply(body);
+      const stream = (body as { stream?: boolean } | undefined)?.stream === true;
+      anthropic(res, text, stream, ++turn);
+      return;
+    }
+    if (path.endsWith('/responses')) {
+      openai(res, reply(body), ++turn);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not here"}');
+  }
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    turnBodies: () => requests.filter((r) => r.path.endsWith('/v1/messages') || r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+function sse(res: ServerResponse, events: Array<[string, unknown]>): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  for (const [event, data] of events) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  res.end();
+}
+
+function anthropic(res: ServerResponse, text: string, stream: boolean, n: number): void {
+  const id = `msg_standin_${n}`;
+  const usage = { input_tokens: 100, output_tokens: Math.max(1, Math.ceil(text.length / 4)) };
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({ id, type: 'message', role: 'assistant', model: 'stand-in', content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage }),
+    );
+    return;
+  }
+  sse(res, [
+    ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: 'stand-in', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } } }],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }],
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }],
+    ['message_stop', { type: 'message_stop' }],
+  ]);
+}
+
+function openai(res: ServerResponse, text: string, n: number): void {
+  const id = `resp_standin_${n}`;
+  const itemId = `msg_standin_${n}`;
+  const item = { id: itemId, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+  sse(res, [
+    ['response.created', { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } }],
+    ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } }],
+    ['response.output_text.delta', { type: 'response.output_text.delta', item_id: itemId, output_index: 0, content_index: 0, delta: text }],
+    ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
+    ['response.completed', { type: 'response.completed', response: { id, object: 'response', status: 'completed', output: [item], usage: { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 } } }],
+  ]);
+}
+
+/** The last user text of a Messages or Responses request body (what the person typed, plus context). */
+export function lastUserText(body: unknown): string {
+  const b = body as { messages?: Array<{ role: string; content: unknown }>; input?: Array<{ role?: string; content?: unknown }> };
+  const list = b?.messages ?? b?.input ?? [];
+  for (let i = list.length - 1; i >= 0; i--) {
+    const m = list[i];
+    if (m?.role !== 'user') continue;
+    const c = m.content;
+    if (typeof c === 'string') return c;
+    if (Array.isArray(c)) {
+      const texts = c.map((p) => (p as { text?: string }).text).filter((t): t is string => typeof t === 'string');
+      if (texts.length > 0) return texts[texts.length - 1] as string;
+    }
+  }
+  return '';
+}

@@ -1,0 +1,185 @@
+/**
+ * Inside the real agents (issue 25): Claude Code and Codex, installed from the npm registry,
+ * run offline against the stand-in model server on loopback (the only fake). A real session
+ * on machine A becomes a memory — the prompt verbatim, the final answer verbatim — is pushed,
+ * pulled on machine B, and is in B's next model request. Machine A runs the packed package
+ * installed with `npm install -g`, machine B the checkout (this clone's CLI); each registered
+ * with `memory install`, and joined to one memory remote with `memory init --remote`.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { MEMORY_BRANCH } from '../src/home/place.js';
+import { CLI, REPO, tempDir } from './helpers.js';
+import { clientBin, clientMissing, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
+import { lastUserText, startStandIn, type StandIn } from './clients/stand-in.js';
+import { git, homeMachine, type HomeMachine } from './homes.js';
+
+const ORIGIN = 'https://git.example.com/acme/shop.git';
+
+/** The reply the stand-in gives: derived from the prompt, so each session's answer is its own. */
+function replyTo(body: unknown): string {
+  const asked = lastUserText(body).trim().split('\n').pop() ?? '';
+  return `Stand-in answer: for "${asked.slice(0, 80)}" the fix was to pin the carrier API client to v3 and retry twice on 503.`;
+}
+
+interface Agent {
+  m: HomeMachine;
+  /** `memory` as this machine has it: the installed package's bin, or node + the checkout's CLI. */
+  memory: (args: string[]) => { code: number | null; stdout: string; stderr: string };
+  /** The project checkout sessions run in (same origin on every machine: one project). */
+  project: string;
+  env: NodeJS.ProcessEnv;
+}
+
+function projectCheckout(m: HomeMachine, folder: string): string {
+  const dir = join(m.user, folder);
+  mkdirSync(dir, { recursive: true });
+  git(dir, 'init', '-q');
+  git(dir, 'remote', 'add', 'origin', ORIGIN);
+  writeFileSync(join(dir, 'README.md'), '# shop\n');
+  return dir;
+}
+
+/** The memory file of `machine` on the remote's memory branch, or undefined until pushed. */
+function onRemote(remote: string, machine: string): string | undefined {
+  const month = new Date().toISOString().slice(0, 7);
+  const r = spawnSync('git', ['--git-dir', remote, 'show', `${MEMORY_BRANCH}:export/${month}_${machine}.jsonl`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout : undefined;
+}
+
+function records(text: string): Array<{ question: string; answer: string; source: string; project: string }> {
+  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { question: string; answer: string; source: string; project: string });
+}
+
+describe('inside the real agents: a session on one machine is in the next session on another', () => {
+  let root: string;
+  let cleanup: () => void;
+  let standIn: StandIn;
+  let remote: string;
+  let prefix: string;
+  const missing = clientMissing('claude') ?? clientMissing('codex');
+
+  before(async () => {
+    ({ dir: root, cleanup } = tempDir('memory-clients-'));
+    standIn = await startStandIn(replyTo);
+    if (missing) return;
+    remote = join(root, 'memories.git');
+    git(root, 'init', '-q', '--bare', remote);
+    // The package as npm would publish it (dist is built by `npm test`), installed globally into
+    // a prefix of its own with the install command the README gives.
+    const packDir = join(root, 'pack');
+    mkdirSync(packDir);
+    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: REPO, encoding: 'utf8' });
+    assert.equal(pack.status, 0, pack.stderr);
+    const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz')) as string);
+    prefix = join(root, 'prefix');
+    const install = spawnSync('npm', ['install', '-g', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', prefix, tarball], { encoding: 'utf8', timeout: 300_000 });
+    assert.equal(install.status, 0, install.stderr);
+  });
+  after(async () => {
+    await standIn.close();
+    cleanup();
+  });
+
+  function agent(name: string, via: 'package' | 'checkout', folder: string): Agent {
+    const m = homeMachine(root, name);
+    // Node 22+ first on PATH, as the person's shell has it (the package's bin is `#!/usr/bin/env node`).
+    const env: NodeJS.ProcessEnv = { ...process.env, ...m.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) };
+    delete env.MEMORY_CONFIG;
+    delete env.CLAUDECODE;
+    delete env.CLAUDE_CODE_ENTRYPOINT;
+    const bin = via === 'package' ? [join(prefix, 'bin', 'memory')] : [process.execPath, CLI];
+    const memory = (args: string[]) => {
+      const r = spawnSync(bin[0] as string, [...bin.slice(1), ...args], { env, cwd: m.user, encoding: 'utf8', timeout: 120_000 });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    return { m, memory, project: projectCheckout(m, folder), env };
+  }
+
+  it('Claude Code: package on A, checkout on B', { skip: missing }, async () => {
+    const a = agent('cc-laptop', 'package', join('src', 'shop'));
+    const b = agent('cc-desktop', 'checkout', join('work', 'shop-2'));
+    for (const x of [a, b]) {
+      const inst = x.memory(['install', '--claude-code']);
+      assert.equal(inst.code, 0, inst.stderr);
+      const init = x.memory(['init', '--remote', remote]);
+      assert.equal(init.code, 0, init.stderr);
+    }
+    const settingsA = readFileSync(join(a.m.user, '.claude', 'settings.json'), 'utf8');
+    assert.ok(settingsA.includes(join(prefix, 'lib', 'node_modules', 'memory-engine', 'dist', 'src', 'cli', 'main.js')), 'A\'s hooks run the installed package');
+    assert.ok(readFileSync(join(b.m.user, '.claude', 'settings.json'), 'utf8').includes(CLI), 'B\'s hooks run the checkout');
+    const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    const claude = (x: Agent, prompt: string) =>
+      runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env: claudeEnv(x) });
+
+    const prompt = 'Why did the checkout page time out when the shipping quote service was slow?';
+    const first = await claude(a, prompt);
+    assert.equal(first.code, 0, first.stderr);
+    const answer = resultText(first.stdout);
+    assert.equal(answer, replyTo({ messages: [{ role: 'user', content: prompt }] }));
+    for (const h of hookResponses(first.stdout)) assert.deepEqual([h.event, h.outcome, h.exit_code], [h.event, 'success', 0], JSON.stringify(h));
+    assert.deepEqual([...new Set(hookResponses(first.stdout).map((h) => h.event))].sort(), ['SessionStart', 'Stop', 'UserPromptSubmit']);
+
+    // Captured verbatim and pushed (SessionEnd asks the worker to commit and push at once).
+    const pushed = await eventually(() => {
+      const text = onRemote(remote, 'cc-laptop');
+      return text && records(text).some((r) => r.question === prompt) ? text : undefined;
+    });
+    const memory = records(pushed).find((r) => r.question === prompt);
+    assert.deepEqual(memory && { question: memory.question, answer: memory.answer, source: memory.source, project: memory.project }, { question: prompt, answer, source: 'claude-code', project: 'shop' });
+
+    // Machine B's next session starts with it in the model's request.
+    const seen = standIn.requests.length;
+    const second = await claude(b, 'What should I check first in the shop service today?');
+    assert.equal(second.code, 0, second.stderr);
+    for (const h of hookResponses(second.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
+  });
+
+  it('Codex: package on A, checkout on B', { skip: missing }, async () => {
+    const a = agent('cx-laptop', 'package', join('src', 'shop'));
+    const b = agent('cx-desktop', 'checkout', join('work', 'shop-2'));
+    for (const x of [a, b]) {
+      const codexHome = x.env.CODEX_HOME as string;
+      mkdirSync(codexHome, { recursive: true });
+      writeFileSync(
+        join(codexHome, 'config.toml'),
+        ['model = "stand-in"', 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${standIn.url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
+      );
+      const inst = x.memory(['install', '--codex']);
+      assert.equal(inst.code, 0, inst.stderr);
+      const init = x.memory(['init', '--remote', remote]);
+      assert.equal(init.code, 0, init.stderr);
+    }
+    const codex = (x: Agent, prompt: string) =>
+      runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
+
+    const prompt = 'How did we stop the inventory sync from double-counting returned parcels?';
+    const first = await codex(a, prompt);
+    assert.equal(first.code, 0, first.stderr);
+    const answer = replyTo({ input: [{ role: 'user', content: prompt }] });
+    assert.ok(first.stdout.includes(answer), first.stdout);
+    for (const h of ['SessionStart', 'UserPromptSubmit', 'Stop']) assert.match(first.stderr, new RegExp(`hook: ${h} Completed`), first.stderr);
+    assert.doesNotMatch(first.stderr, /hook: \w+ Failed/);
+
+    const pushed = await eventually(() => {
+      const text = onRemote(remote, 'cx-laptop');
+      return text && records(text).some((r) => r.question === prompt) ? text : undefined;
+    });
+    const memory = records(pushed).filter((r) => r.question === prompt);
+    assert.equal(memory.length, 1, 'captured once (the Stop hook and notify name the same turn)');
+    assert.deepEqual({ question: memory[0]?.question, answer: memory[0]?.answer, source: memory[0]?.source, project: memory[0]?.project }, { question: prompt, answer, source: 'codex', project: 'shop' });
+
+    const seen = standIn.requests.length;
+    const second = await codex(b, 'What should I check first in the shop service today?');
+    assert.equal(second.code, 0, second.stderr);
+    assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
+    assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
+    assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
+  });
+});
