@@ -98,10 +98,15 @@ describe('the memory home', () => {
     writeFileSync(join(checkout, 'package.json'), JSON.stringify({ name: 'memory-engine', version: '0.0.0' }));
     writeFileSync(join(checkout, 'config.toml'), '[general]\nexport_dir = "export"\n');
     git(root, 'init', '-q', checkout);
+    writeFileSync(join(checkout, 'export', '.gitkeep'), '');
+    git(checkout, 'add', '-A');
+    git(checkout, '-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-qm', 'the tool');
     const dev = homeMachine(root, 'dev');
     assert.equal(dev.cli(['-c', join(checkout, 'config.toml'), 'session-start', '--no-pull'], { input: '{}' }).code, 0);
     assert.equal(dev.capture('s-dev', [['What does the contributor guide say about commits?', 'Small commits with honest messages, tests with each change.']]).code, 0);
-    assert.deepEqual(readdirSync(join(checkout, 'export')), [], 'no memory in the checkout');
+    assert.deepEqual(readdirSync(join(checkout, 'export')), ['.gitkeep'], 'no memory in the checkout');
+    assert.equal(git(checkout, 'status', '--porcelain'), '', 'nothing a habitual `git add -A && git push --all` could carry');
+    assert.equal(git(checkout, 'rev-list', '--count', '--all'), '1', 'no commit of ours on any branch');
     const status = JSON.parse(dev.cli(['-c', join(checkout, 'config.toml'), 'status', '--json']).stdout) as { home: string; records: number };
     assert.equal(status.home, dev.home);
     assert.equal(status.records, 1);
