@@ -53,6 +53,10 @@ if [ -n "$NODE" ]; then
 fi
 
 # No Node.js 22+: tell the person at session start, at most once a day; never break the agent.
+if [ -n "${MEMORY_ENGINE_CLI:-}" ]; then
+  echo "memory: memory-engine needs Node.js 22 or newer and found none (looked at:${seen:- none}); install one, or set MEMORY_NODE to its path" >&2
+  exit 1
+fi
 case "$1" in
   session-start)
     today=$(date +%Y-%m-%d 2>/dev/null)

@@ -16,7 +16,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const mainJs = join(root, 'dist', 'src', 'cli', 'main.js');
 const stampFile = join(root, 'dist', '.plugin-build');
-const agent = process.env.CLAUDE_PLUGIN_ROOT ? 'claude-code' : 'codex';
+// Which agent's plugin this is: its hook commands say so (Codex sets CLAUDE_PLUGIN_ROOT too).
+const agent = process.env.MEMORY_ENGINE_PLUGIN || (process.env.CLAUDE_PLUGIN_ROOT ? 'claude-code' : 'codex');
 
 /** Newest modification time under the sources: a checkout run in place rebuilds after an edit. */
 function sourcesStamp() {

@@ -231,7 +231,8 @@ describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : '
       await page.getByTestId('search-input').fill('JPY rounding cart');
       await page.getByTestId('search-input').press('Enter');
       const jpy = VIEWER_MEMORIES[0]!;
-      await page.locator(`[data-testid="memory-item"][data-id="${jpy.id}"]`).waitFor();
+      // The same memory may lead the list before the search too: wait for the search's render (its marks).
+      await page.locator(`[data-testid="memory-item"][data-id="${jpy.id}"] mark`).first().waitFor();
       assert.equal(await items.first().getAttribute('data-id'), jpy.id);
       assert.ok((await items.first().locator('mark').allTextContents()).some((t) => /jpy/i.test(t)));
 

@@ -3,7 +3,8 @@
  * named), commit what changed under export/, pull and push, and keep the clone's sync
  * health (sync/state.ts) up to date. Outcomes are logged in one line each.
  */
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { packageRoot } from '../config/paths.js';
 import { writeLocalKeys } from '../config/local.js';
 import { parseMonthFileName } from '../export/jsonl.js';
 import { errorMessage } from '../errors.js';
@@ -26,6 +27,16 @@ export interface MemoryRemote {
 }
 
 export const INIT_HINT = 'memory init --remote <url of a private git repository>';
+
+/**
+ * The init command as this person can type it: a plugin has no `memory` on the terminal's PATH
+ * (Claude Code puts the plugin's bin/ on its Bash tool's PATH only), so name its script.
+ */
+export function initHintHere(env: NodeJS.ProcessEnv = process.env): string {
+  if (!env.MEMORY_ENGINE_PLUGIN) return INIT_HINT;
+  const bin = join(packageRoot(), 'bin', 'memory');
+  return `${INIT_HINT} (from a terminal: sh ${JSON.stringify(bin)} init --remote <url>; in a session, ask the agent to run it)`;
+}
 
 /**
  * A checkout that pushed memories to `origin` under the old README (this machine's own
@@ -245,7 +256,7 @@ export async function maybeRepack(rt: Runtime, repo: Repo, endOfSession: boolean
 export function syncNotices(rt: Runtime, state: SyncState | undefined, named: boolean, foreign?: string): { notices: string[]; told: string[] } {
   const notices: string[] = [];
   const told: string[] = [];
-  if (!named) notices.push(`memory: memories are kept on this machine only — no memory remote is named. Run: ${INIT_HINT}`);
+  if (!named) notices.push(`memory: memories are kept on this machine only — no memory remote is named. Run: ${initHintHere()}`);
   if (foreign) {
     notices.push(`memory: the memory repository is left alone while ${foreign}: new memories wait safely outside it and are committed once it is back on a branch (then at the next session start, or run \`memory sync\`).`);
   } else if (state?.deferred) {

@@ -5,7 +5,9 @@
  * in bench/RESULTS.md against node's own start-up. Everything else loads the full command
  * line (program.ts).
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IO } from '../app/context.js';
 
@@ -36,7 +38,34 @@ export function isRecallCall(argv: string[]): boolean {
   return rest[0] === 'recall' && !rest.some((a) => a === '--help' || a === '-h');
 }
 
+/** `session-start` as a hook (not help). */
+function isSessionStartCall(argv: string[]): boolean {
+  return argv.includes('session-start') && !argv.some((a) => a === '--help' || a === '-h');
+}
+
+/**
+ * A Claude Code hook that `memory install --claude-code` registered, while the memory-engine
+ * plugin is enabled too: the plugin's hooks serve the same events, so this one steps aside
+ * (one capture, one injection per event). Read from settings.json, no parser loaded.
+ */
+export function pluginServes(argv: string[], env: NodeJS.ProcessEnv): boolean {
+  if (env.MEMORY_ENGINE_PLUGIN) return false; // this is the plugin
+  if (!env.CLAUDE_PROJECT_DIR && env.CLAUDECODE !== '1') return false; // not run by Claude Code
+  if (!(isStopHookCall(argv) || isRecallCall(argv) || isSessionStartCall(argv)) || argv.includes('--agent')) return false;
+  try {
+    const dir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+    const settings = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as { enabledPlugins?: Record<string, unknown> };
+    return settings.enabledPlugins?.[CLAUDE_PLUGIN_ID] === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The plugin's id in Claude Code: plugin `memory-engine` of marketplace `memory-engine`. */
+export const CLAUDE_PLUGIN_ID = 'memory-engine@memory-engine';
+
 export async function main(argv: string[], io: IO): Promise<number> {
+  if (pluginServes(argv, io.env)) return 0;
   if (isStopHookCall(argv)) return (await import('./stop-hook.js')).stopHook(argv, io);
   if (isRecallCall(argv)) return (await import('./recall-hook.js')).recallHook(argv, io);
   if (argv.includes('session-end') && argv.includes('--worker')) await new Promise((r) => setTimeout(r, WORKER_START_DELAY_MS));
