@@ -1,0 +1,197 @@
+/**
+ * The plugins in the real agents (issue 26): this repository as a marketplace, added by git
+ * URL (a loopback smart-HTTP server, as from a git host), the plugin installed with the agent's
+ * own command — nothing else installed — on two machines. The first session works with no other
+ * step (memories kept locally, the person told how to add a remote); after `memory init
+ * --remote` on each, a session on A is captured verbatim, pushed, and in B's next model request,
+ * every hook succeeding. The plugin and `memory install --claude-code` on one machine capture
+ * each turn once.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { MEMORY_BRANCH } from '../src/home/place.js';
+import { CLI, REPO, tempDir } from './helpers.js';
+import { clientBin, clientMissing, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
+import { startGitHttp, type GitHttp } from './clients/git-http.js';
+import { lastUserText, startStandIn, type StandIn } from './clients/stand-in.js';
+import { git, homeMachine, type HomeMachine } from './homes.js';
+
+const ORIGIN = 'https://git.example.com/acme/depot.git';
+
+function replyTo(body: unknown): string {
+  const asked = lastUserText(body).trim().split('\n').pop() ?? '';
+  return `Stand-in answer: for "${asked.slice(0, 80)}" we moved the nightly export to 02:30 UTC and added a lock.`;
+}
+
+function onRemote(remote: string, machine: string): string | undefined {
+  const month = new Date().toISOString().slice(0, 7);
+  const r = spawnSync('git', ['--git-dir', remote, 'show', `${MEMORY_BRANCH}:export/${month}_${machine}.jsonl`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout : undefined;
+}
+
+function questionsIn(text: string | undefined): string[] {
+  return (text ?? '').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { question: string }).question);
+}
+
+function escaped(s: string): string {
+  return JSON.stringify(s).slice(1, -1);
+}
+
+describe('the plugins, added by git URL, in the real agents', () => {
+  let root: string;
+  let cleanup: () => void;
+  let standIn: StandIn;
+  let gitHttp: GitHttp;
+  let remote: string;
+  let marketplaceUrl: string;
+  const missing = clientMissing('claude') ?? clientMissing('codex');
+
+  before(async () => {
+    ({ dir: root, cleanup } = tempDir('memory-plugins-'));
+    standIn = await startStandIn(replyTo);
+    // The marketplace as a git host serves it: this repository's committed tree.
+    const served = join(root, 'served');
+    mkdirSync(served);
+    git(root, 'clone', '-q', '--bare', REPO, join(served, 'memory-engine.git'));
+    gitHttp = await startGitHttp(served);
+    marketplaceUrl = gitHttp.url('memory-engine.git');
+    remote = join(root, 'memories.git');
+    git(root, 'init', '-q', '--bare', remote);
+  });
+  after(async () => {
+    await standIn.close();
+    await gitHttp.close();
+    cleanup();
+  });
+
+  function machine(name: string): { m: HomeMachine; env: NodeJS.ProcessEnv; project: string } {
+    const m = homeMachine(root, name);
+    const env: NodeJS.ProcessEnv = { ...process.env, ...m.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) };
+    for (const k of ['MEMORY_CONFIG', 'CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_PROJECT_DIR', 'MEMORY_ENGINE_PLUGIN']) delete env[k];
+    const project = join(m.user, 'src', 'depot');
+    mkdirSync(project, { recursive: true });
+    git(project, 'init', '-q');
+    git(project, 'remote', 'add', 'origin', ORIGIN);
+    return { m, env, project };
+  }
+
+  it('Claude Code: one command each, a first session with no other step, then a session on A is in B\'s next request; with `memory install` too, each turn once', { skip: missing }, async () => {
+    const [a, b] = [machine('plug-a'), machine('plug-b')];
+    const claudeEnv = (x: { env: NodeJS.ProcessEnv }) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    const claude = (x: { env: NodeJS.ProcessEnv; project: string }, args: string[], timeoutMs = 300_000) => runAsync(clientBin('claude'), args, { cwd: x.project, env: claudeEnv(x), timeoutMs });
+    for (const x of [a, b]) {
+      const add = await claude(x, ['plugin', 'marketplace', 'add', marketplaceUrl]);
+      assert.equal(add.code, 0, add.stderr + add.stdout);
+      const install = await claude(x, ['plugin', 'install', 'memory-engine@memory-engine']);
+      assert.equal(install.code, 0, install.stderr + install.stdout);
+    }
+    const pluginRoot = (x: HomeMachine) => {
+      const installed = JSON.parse(readFileSync(join(x.user, '.claude', 'plugins', 'installed_plugins.json'), 'utf8')) as { plugins: Record<string, Array<{ installPath: string }>> };
+      return installed.plugins['memory-engine@memory-engine']?.[0]?.installPath as string;
+    };
+    const rootA = pluginRoot(a.m);
+    assert.ok(rootA.includes(join('.claude', 'plugins', 'cache')), `installed as a copy in the plugin cache: ${rootA}`);
+    assert.equal(existsSync(join(rootA, 'dist')), false, 'nothing built yet: the marketplace is the committed tree');
+
+    // The first session after install: no other step. Kept locally, told how to add a remote.
+    const firstPrompt = 'Why does the nightly depot export overlap with the backup window?';
+    const first = await claude(a, ['-p', firstPrompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events']);
+    assert.equal(first.code, 0, first.stderr);
+    const hooks = hookResponses(first.stdout);
+    for (const h of hooks) assert.equal(h.outcome, 'success', JSON.stringify(h));
+    assert.deepEqual([...new Set(hooks.map((h) => h.event))].sort(), ['SessionStart', 'Stop', 'UserPromptSubmit']);
+    const start = hooks.find((h) => h.event === 'SessionStart');
+    assert.match(start?.stdout ?? '', /no memory remote is named\. Run: memory init --remote/);
+    assert.ok(existsSync(join(rootA, 'dist', 'src', 'cli', 'main.js')), 'built on first use');
+    await eventually(() => (existsSync(join(a.m.home, '.git')) && git(a.m.home, 'log', '--format=%s').includes('memory:') ? true : undefined));
+    assert.ok(!existsSync(join(rootA, 'export')) || git(a.m.home, 'ls-files').includes('export/'), 'memories in the home, never the plugin folder');
+
+    // `memory init --remote` once per machine, through the plugin's own command.
+    for (const x of [a, b]) {
+      const init = spawnSync('sh', [join(pluginRoot(x.m), 'bin', 'memory'), 'init', '--remote', remote], { env: x.env, cwd: x.m.user, encoding: 'utf8', timeout: 300_000 });
+      assert.equal(init.status, 0, init.stderr + init.stdout);
+    }
+    assert.ok(questionsIn(onRemote(remote, 'plug-a')).includes(firstPrompt), 'the first session\'s memory was pushed by init');
+
+    const prompt = 'How did we stop the depot export from locking the orders table?';
+    const turn = await claude(a, ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events']);
+    assert.equal(turn.code, 0, turn.stderr);
+    const answer = resultText(turn.stdout) as string;
+    for (const h of hookResponses(turn.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
+    const pushed = await eventually(() => {
+      const text = onRemote(remote, 'plug-a');
+      return text && questionsIn(text).includes(prompt) ? text : undefined;
+    });
+    const rec = pushed.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { question: string; answer: string; source: string }).find((r) => r.question === prompt);
+    assert.deepEqual(rec && [rec.question, rec.answer, rec.source], [prompt, answer, 'claude-code']);
+
+    // B has the plugin and the package's settings hooks: they step aside, the plugin serves.
+    const inst = spawnSync(process.execPath, [CLI, 'install', '--claude-code'], { env: b.env, cwd: b.m.user, encoding: 'utf8' });
+    assert.equal(inst.status, 0, inst.stderr);
+    const seen = standIn.requests.length;
+    const bPrompt = 'What should I look at first in the depot service today?';
+    const second = await claude(b, ['-p', bPrompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events']);
+    assert.equal(second.code, 0, second.stderr);
+    const bHooks = hookResponses(second.stdout);
+    for (const h of bHooks) assert.equal(h.outcome, 'success', JSON.stringify(h));
+    assert.equal(bHooks.filter((h) => h.event === 'SessionStart').length, 2, 'both registrations ran');
+    assert.equal(bHooks.filter((h) => h.event === 'SessionStart' && (h.stdout ?? '').includes('additionalContext')).length, 1, 'one injection, not two');
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
+    const bFile = await eventually(() => {
+      const text = onRemote(remote, 'plug-b');
+      return text && questionsIn(text).includes(bPrompt) ? text : undefined;
+    });
+    assert.equal(questionsIn(bFile).filter((q) => q === bPrompt).length, 1, 'captured once');
+    const month = new Date().toISOString().slice(0, 7);
+    const lines = readFileSync(join(b.m.home, 'export', `${month}_plug-b.jsonl`), 'utf8').split('\n').filter((l) => l.includes(escaped(bPrompt)));
+    assert.equal(lines.length, 1, 'one line for the turn, not one per registration');
+  });
+
+  it('Codex: added by git URL, a session on A is in B\'s next request', { skip: missing }, async () => {
+    const [a, b] = [machine('cxp-a'), machine('cxp-b')];
+    const codex = (x: { env: NodeJS.ProcessEnv; project: string }, args: string[]) => runAsync(clientBin('codex'), args, { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' }, timeoutMs: 300_000 });
+    for (const x of [a, b]) {
+      const codexHome = x.env.CODEX_HOME as string;
+      mkdirSync(codexHome, { recursive: true });
+      writeFileSync(
+        join(codexHome, 'config.toml'),
+        ['model = "stand-in"', 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${standIn.url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
+      );
+      const add = await codex(x, ['plugin', 'marketplace', 'add', marketplaceUrl]);
+      assert.equal(add.code, 0, add.stderr + add.stdout);
+      const install = await codex(x, ['plugin', 'add', 'memory-engine@memory-engine']);
+      assert.equal(install.code, 0, install.stderr + install.stdout);
+    }
+    const pluginRoot = (x: HomeMachine) => join(x.user, '.codex', 'plugins', 'cache', 'memory-engine', 'memory-engine', JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version as string);
+    assert.ok(existsSync(join(pluginRoot(a.m), '.codex-plugin', 'plugin.json')), pluginRoot(a.m));
+    // The first session sets the plugin up (dependencies and build) and remembers locally.
+    const warm = await codex(a, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'Which cron runs the depot export on weekends?']);
+    assert.equal(warm.code, 0, warm.stderr);
+    for (const h of ['SessionStart', 'UserPromptSubmit', 'Stop']) assert.match(warm.stderr, new RegExp(`hook: ${h} Completed`), warm.stderr);
+    for (const x of [a, b]) {
+      const init = spawnSync('sh', [join(pluginRoot(x.m), 'bin', 'memory'), 'init', '--remote', remote], { env: x.env, cwd: x.m.user, encoding: 'utf8', timeout: 300_000 });
+      assert.equal(init.status, 0, init.stderr + init.stdout);
+    }
+    const prompt = 'How did we make the depot export resumable after a crash?';
+    const turn = await codex(a, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', prompt]);
+    assert.equal(turn.code, 0, turn.stderr);
+    assert.doesNotMatch(turn.stderr, /hook: \w+ Failed/);
+    const answer = replyTo({ input: [{ role: 'user', content: prompt }] });
+    const pushed = await eventually(() => {
+      const text = onRemote(remote, 'cxp-a');
+      return text && questionsIn(text).includes(prompt) ? text : undefined;
+    });
+    const rec = pushed.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { question: string; answer: string; source: string }).find((r) => r.question === prompt);
+    assert.deepEqual(rec && [rec.question, rec.answer, rec.source], [prompt, answer, 'codex']);
+    const seen = standIn.requests.length;
+    const second = await codex(b, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'What should I look at first in the depot service today?']);
+    assert.equal(second.code, 0, second.stderr);
+    assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
+    assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
+  });
+});
