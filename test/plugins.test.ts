@@ -106,7 +106,11 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const start = hooks.find((h) => h.event === 'SessionStart');
     assert.match(start?.stdout ?? '', /no memory remote is named\. Run: memory init --remote/);
     assert.ok(existsSync(join(rootA, 'dist', 'src', 'cli', 'main.js')), 'built on first use');
-    await eventually(() => (existsSync(join(a.m.home, '.git')) && git(a.m.home, 'log', '--format=%s').includes('memory:') ? true : undefined));
+    const committed = await eventually(() => {
+      const r = spawnSync('git', ['log', '--format=%s'], { cwd: a.m.home, encoding: 'utf8' });
+      return r.status === 0 && r.stdout.includes('memory:') ? r.stdout : undefined;
+    });
+    assert.match(committed, /memory: plug-a/, 'committed in the home on this machine');
     assert.ok(!existsSync(join(rootA, 'export')) || git(a.m.home, 'ls-files').includes('export/'), 'memories in the home, never the plugin folder');
 
     // `memory init --remote` once per machine, through the plugin's own command.
@@ -153,6 +157,8 @@ describe('the plugins, added by git URL, in the real agents', () => {
 
   it('Codex: added by git URL, a session on A is in B\'s next request', { skip: missing }, async () => {
     const [a, b] = [machine('cxp-a'), machine('cxp-b')];
+    // Codex has no SessionEnd to commit and push at once: no batching here, so A's turn is pushed as it is captured.
+    for (const x of [a, b]) x.env.MEMORY_SYNC_COMMIT_INTERVAL_S = '0';
     const codex = (x: { env: NodeJS.ProcessEnv; project: string }, args: string[]) => runAsync(clientBin('codex'), args, { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' }, timeoutMs: 300_000 });
     for (const x of [a, b]) {
       const codexHome = x.env.CODEX_HOME as string;
