@@ -4,7 +4,9 @@
 // output is there. On first use (and after an update, which is a new folder) this makes what
 // the package ships — the dependencies, when the agent's installer did not (`npm ci
 // --ignore-scripts`: nothing compiles), and dist/ from the TypeScript sources with the
-// project's own tsc — under a lock, then runs the `memory` command line in this process.
+// project's own tsc — under a lock, then runs the `memory` command line in this process. A
+// hook does not wait for that (an agent gives a hook seconds): the set-up runs in the
+// background and the hook's input is replayed once it is done; a terminal command waits.
 // Memories never live here: they go to the memory home, shared with the package.
 // A failure here is told, never thrown at the agent: a hook exits 0.
 import { spawnSync } from 'node:child_process';
@@ -54,47 +56,116 @@ function npmCommand() {
   return existsSync(beside) ? beside : 'npm';
 }
 
-/** One builder at a time (two sessions starting at once): a lock folder, waited for. */
-async function withBuildLock(fn) {
-  const lock = join(root, '.plugin-build.lock');
-  const until = Date.now() + 5 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // A lock older than ten minutes was left by a killed build.
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        /* gone meanwhile */
-      }
-      if (Date.now() > until) throw new Error('another memory-engine setup has held its lock for five minutes');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+/**
+ * One builder at a time (two sessions starting at once): a lock folder holding the builder's
+ * pid; a lock whose process is gone is taken over.
+ */
+const lockDir = join(root, '.plugin-build.lock');
+
+function lockHolderAlive() {
   try {
-    return await fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
+    const pid = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
+    if (!pid) return Date.now() - statSync(lockDir).mtimeMs < 10_000; // being written
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err && err.code === 'EPERM';
   }
 }
 
-async function ensureBuilt() {
-  const stamp = sourcesStamp();
-  if (built(stamp)) return false;
-  await withBuildLock(async () => {
-    if (built(stamp)) return;
-    const t = Date.now();
-    if (!existsSync(join(root, 'node_modules', 'better-sqlite3')) || !existsSync(join(root, 'node_modules', 'typescript'))) {
-      run(npmCommand(), ['ci', '--ignore-scripts', '--include=dev', '--no-audit', '--no-fund', '--loglevel=error'], 'installing the dependencies (npm ci --ignore-scripts)');
+function takeLock() {
+  try {
+    mkdirSync(lockDir);
+  } catch {
+    if (lockHolderAlive()) return false;
+    rmSync(lockDir, { recursive: true, force: true });
+    try {
+      mkdirSync(lockDir);
+    } catch {
+      return false;
     }
-    run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], 'building memory-engine (tsc)');
-    mkdirSync(dirname(stampFile), { recursive: true });
-    writeFileSync(stampFile, `${stamp}\n`);
-    process.stderr.write(`memory-engine: set up in ${((Date.now() - t) / 1000).toFixed(1)} s (${root})\n`);
-  });
+  }
+  writeFileSync(join(lockDir, 'pid'), String(process.pid));
   return true;
+}
+
+/** Hook inputs that arrived while the set-up ran: replayed once it is done, so no turn is lost. */
+const pendingDir = join(root, '.plugin-pending');
+
+async function readStdin() {
+  if (process.stdin.isTTY) return '';
+  const chunks = [];
+  const timer = setTimeout(() => process.stdin.destroy(), 2000);
+  try {
+    for await (const c of process.stdin) chunks.push(c);
+  } catch {
+    /* closed */
+  }
+  clearTimeout(timer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function setUp(stamp) {
+  const t = Date.now();
+  if (!existsSync(join(root, 'node_modules', 'better-sqlite3')) || !existsSync(join(root, 'node_modules', 'typescript'))) {
+    run(npmCommand(), ['ci', '--ignore-scripts', '--include=dev', '--no-audit', '--no-fund', '--loglevel=error'], 'installing the dependencies (npm ci --ignore-scripts)');
+  }
+  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], 'building memory-engine (tsc)');
+  mkdirSync(dirname(stampFile), { recursive: true });
+  writeFileSync(stampFile, `${stamp}\n`);
+  return Date.now() - t;
+}
+
+/** The background set-up: build, then replay what the hooks left meanwhile, then let go. */
+async function backgroundSetUp() {
+  const stamp = sourcesStamp();
+  try {
+    if (!built(stamp)) {
+      const ms = setUp(stamp);
+      writeFileSync(join(root, '.plugin-setup.log'), `set up in ${(ms / 1000).toFixed(1)} s\n`);
+    }
+  } catch (err) {
+    writeFileSync(join(root, '.plugin-setup.log'), `${err instanceof Error ? err.message : String(err)}\n`);
+    rmSync(lockDir, { recursive: true, force: true });
+    return;
+  }
+  rmSync(lockDir, { recursive: true, force: true });
+  let names = [];
+  try {
+    names = readdirSync(pendingDir).sort();
+  } catch {
+    /* none */
+  }
+  for (const name of names) {
+    try {
+      const p = JSON.parse(readFileSync(join(pendingDir, name), 'utf8'));
+      rmSync(join(pendingDir, name), { force: true });
+      spawnSync(process.execPath, [mainJs, ...p.args], { input: p.input, cwd: p.cwd, env: { ...process.env, MEMORY_ENGINE_PLUGIN: agent }, stdio: ['pipe', 'ignore', 'ignore'], timeout: 5 * 60_000 });
+    } catch {
+      /* a bad entry: the next Stop of that session captures its transcript anyway */
+    }
+  }
+}
+
+/**
+ * Not built yet: the set-up (an `npm ci` and a build, up to a minute) runs in the background —
+ * an agent gives a hook only seconds — and this hook's input waits in .plugin-pending/.
+ */
+async function startSetUp() {
+  const input = await readStdin();
+  if (args[0] === 'session-end' || args[0] === 'codex-notify') {
+    mkdirSync(pendingDir, { recursive: true });
+    writeFileSync(join(pendingDir, `${Date.now()}-${process.pid}.json`), JSON.stringify({ args, input, cwd: process.cwd() }));
+  }
+  if (takeLock()) {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--set-up'], { detached: true, stdio: 'ignore', cwd: root, env: process.env });
+    writeFileSync(join(lockDir, 'pid'), String(child.pid));
+    child.unref();
+  }
+  const failed = existsSync(join(root, '.plugin-setup.log')) ? readFileSync(join(root, '.plugin-setup.log'), 'utf8').trim() : '';
+  if (failed && !failed.startsWith('set up in')) tell(`memory-engine: memory is off — setting it up failed: ${failed}. It is tried again now, in the background.`);
+  else tell('memory-engine: setting up on first use (installing its dependencies and building, under a minute, in the background). This session is remembered once that is done; nothing is lost meanwhile.');
 }
 
 function tell(message) {
@@ -107,11 +178,32 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
   tell(`memory-engine: memory is off — it needs Node.js 22 or newer; this is ${process.version} (${process.execPath}). Set MEMORY_NODE to a newer one.`);
   process.exit(0);
 }
-try {
-  await ensureBuilt();
-} catch (err) {
-  tell(`memory-engine: memory is off — setting it up failed: ${err instanceof Error ? err.message : String(err)}. It is tried again at the next session.`);
+if (args[0] === '--set-up') {
+  await backgroundSetUp();
   process.exit(0);
+}
+if (!built(sourcesStamp())) {
+  if (process.env.MEMORY_ENGINE_CLI || args[0] === 'mcp') {
+    // A person at a terminal (bin/memory), or an MCP client that waits for the server: set up now.
+    try {
+      const until = Date.now() + 5 * 60_000;
+      while (!takeLock()) {
+        if (Date.now() > until) throw new Error('another memory-engine set-up has run for five minutes');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      try {
+        if (!built(sourcesStamp())) process.stderr.write(`memory-engine: set up in ${(setUp(sourcesStamp()) / 1000).toFixed(1)} s (${root})\n`);
+      } finally {
+        rmSync(lockDir, { recursive: true, force: true });
+      }
+    } catch (err) {
+      process.stderr.write(`memory: setting memory-engine up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    }
+  } else {
+    await startSetUp();
+    process.exit(0);
+  }
 }
 process.env.MEMORY_ENGINE_PLUGIN = agent;
 const { main } = await import(pathToFileURL(mainJs).href);

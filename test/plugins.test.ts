@@ -9,12 +9,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MEMORY_BRANCH } from '../src/home/place.js';
-import { CLI, REPO, tempDir } from './helpers.js';
-import { clientBin, clientMissing, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
+import { CLI, REPO } from './helpers.js';
+import { clientBin, clientMissing, clientsRoot, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
 import { startGitHttp, type GitHttp } from './clients/git-http.js';
 import { lastUserText, startStandIn, type StandIn } from './clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
@@ -50,7 +50,13 @@ describe('the plugins, added by git URL, in the real agents', () => {
   const missing = clientMissing('claude') ?? clientMissing('codex');
 
   before(async () => {
-    ({ dir: root, cleanup } = tempDir('memory-plugins-'));
+    // Not under the system's temp folder: Codex 0.171 refuses to make its helper binaries there,
+    // and a plugin's hooks under it then fail or hang (measured: under /tmp every hook after the
+    // first set-up failed; the same run under another folder passes).
+    const base = join(dirname(clientsRoot()), 'runs');
+    mkdirSync(base, { recursive: true });
+    root = mkdtempSync(join(base, 'plugins-'));
+    cleanup = () => rmSync(root, { recursive: true, force: true });
     standIn = await startStandIn(replyTo);
     // The marketplace as a git host serves it: this repository's committed tree.
     const served = join(root, 'served');
@@ -104,8 +110,16 @@ describe('the plugins, added by git URL, in the real agents', () => {
     for (const h of hooks) assert.equal(h.outcome, 'success', JSON.stringify(h));
     assert.deepEqual([...new Set(hooks.map((h) => h.event))].sort(), ['SessionStart', 'Stop', 'UserPromptSubmit']);
     const start = hooks.find((h) => h.event === 'SessionStart');
-    assert.match(start?.stdout ?? '', /no memory remote is named\. Run: memory init --remote/);
+    assert.match(start?.stdout ?? '', /setting up on first use .* in the background\)\. This session is remembered once that is done/);
+    // Set up in the background; the session's Stop, kept meanwhile, is replayed: nothing lost.
+    const month = new Date().toISOString().slice(0, 7);
+    const mine = join(a.m.home, 'export', `${month}_plug-a.jsonl`);
+    await eventually(() => (existsSync(mine) && questionsIn(readFileSync(mine, 'utf8')).includes(firstPrompt) ? true : undefined), 120_000);
     assert.ok(existsSync(join(rootA, 'dist', 'src', 'cli', 'main.js')), 'built on first use');
+    // The next session: memory on, kept locally, the person told how to add a remote.
+    const next = await claude(a, ['-p', 'Which team owns the depot export job?', '--output-format', 'stream-json', '--verbose', '--include-hook-events']);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(hookResponses(next.stdout).find((h) => h.event === 'SessionStart')?.stdout ?? '', /no memory remote is named\. Run: memory init --remote/);
     const committed = await eventually(() => {
       const r = spawnSync('git', ['log', '--format=%s'], { cwd: a.m.home, encoding: 'utf8' });
       return r.status === 0 && r.stdout.includes('memory:') ? r.stdout : undefined;
@@ -150,7 +164,6 @@ describe('the plugins, added by git URL, in the real agents', () => {
       return text && questionsIn(text).includes(bPrompt) ? text : undefined;
     });
     assert.equal(questionsIn(bFile).filter((q) => q === bPrompt).length, 1, 'captured once');
-    const month = new Date().toISOString().slice(0, 7);
     const lines = readFileSync(join(b.m.home, 'export', `${month}_plug-b.jsonl`), 'utf8').split('\n').filter((l) => l.includes(escaped(bPrompt)));
     assert.equal(lines.length, 1, 'one line for the turn, not one per registration');
   });
@@ -174,10 +187,14 @@ describe('the plugins, added by git URL, in the real agents', () => {
     }
     const pluginRoot = (x: HomeMachine) => join(x.user, '.codex', 'plugins', 'cache', 'memory-engine', 'memory-engine', JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version as string);
     assert.ok(existsSync(join(pluginRoot(a.m), '.codex-plugin', 'plugin.json')), pluginRoot(a.m));
-    // The first session sets the plugin up (dependencies and build) and remembers locally.
-    const warm = await codex(a, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'Which cron runs the depot export on weekends?']);
+    // The first session sets the plugin up in the background (dependencies and build); its turn is kept.
+    const warmPrompt = 'Which cron runs the depot export on weekends?';
+    const warm = await codex(a, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', warmPrompt]);
     assert.equal(warm.code, 0, warm.stderr);
     for (const h of ['SessionStart', 'UserPromptSubmit', 'Stop']) assert.match(warm.stderr, new RegExp(`hook: ${h} Completed`), warm.stderr);
+    const month = new Date().toISOString().slice(0, 7);
+    const mine = join(a.m.home, 'export', `${month}_cxp-a.jsonl`);
+    await eventually(() => (existsSync(mine) && questionsIn(readFileSync(mine, 'utf8')).includes(warmPrompt) ? true : undefined), 120_000);
     for (const x of [a, b]) {
       const init = spawnSync('sh', [join(pluginRoot(x.m), 'bin', 'memory'), 'init', '--remote', remote], { env: x.env, cwd: x.m.user, encoding: 'utf8', timeout: 300_000 });
       assert.equal(init.status, 0, init.stderr + init.stdout);
