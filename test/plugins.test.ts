@@ -56,7 +56,8 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const base = join(dirname(clientsRoot()), 'runs');
     mkdirSync(base, { recursive: true });
     root = mkdtempSync(join(base, 'plugins-'));
-    cleanup = () => rmSync(root, { recursive: true, force: true });
+    // Detached workers of the last sessions may still be finishing: retry the removal.
+    cleanup = () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
     standIn = await startStandIn(replyTo);
     // The marketplace as a git host serves it: this repository's committed tree.
     const served = join(root, 'served');
