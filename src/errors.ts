@@ -13,6 +13,13 @@ export class UserError extends Error {
   }
 }
 
+/** The command was called wrongly (a missing argument, a malformed option): exit 2, as for commander's own. */
+export class UsageError extends UserError {
+  constructor(message: string, hint?: string) {
+    super(message, hint, 2);
+  }
+}
+
 /** A bug or an environment failure we did not anticipate. */
 export class InternalError extends Error {
   override readonly name = 'InternalError';

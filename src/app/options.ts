@@ -1,22 +1,22 @@
 /** Parsing and checking of option values; every failure names the option and the fix. */
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { SearchMode } from '../types.js';
 
 export function positiveInt(name: string, value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`${name} must be a positive whole number, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
   return n;
 }
 
 export function nonNegative(name: string, value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new UserError(`${name} must be a number ≥ 0, got "${value}"`);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${name} must be a number ≥ 0, got "${value}"`);
   return n;
 }
 
 export function searchMode(value: string): SearchMode {
   if (value === 'hybrid' || value === 'keyword' || value === 'vector') return value;
-  throw new UserError(`--mode must be hybrid, keyword or vector, got "${value}"`);
+  throw new UsageError(`--mode must be hybrid, keyword or vector, got "${value}"`);
 }
 
 const DAY = 86_400_000;
@@ -39,5 +39,5 @@ export function parseDate(name: string, value: string, now: Date, end = false): 
     const t = Date.parse(value);
     if (!Number.isNaN(t)) return t;
   }
-  throw new UserError(`${name} must be a date like 2026-03-25, a time like 2026-03-25T14:00:00Z, or an age like 7d / 2w / 3m, got "${value}"`);
+  throw new UsageError(`${name} must be a date like 2026-03-25, a time like 2026-03-25T14:00:00Z, or an age like 7d / 2w / 3m, got "${value}"`);
 }

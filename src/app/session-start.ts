@@ -13,12 +13,15 @@ import { repoLockPath, type Repo } from '../sync/git.js';
 import { lockOwner } from '../export/lock.js';
 import { describeForeign, foreignStateOf, memoryRepoOf, withMemoryRepo } from './locks.js';
 import type { Runtime } from './runtime.js';
+import { ensureModel } from './model-fetch.js';
 import { memoryRemote, syncNotices, syncNow } from './sync-run.js';
 
 export interface SessionStartRequest {
   cwd?: string;
   inject: boolean;
   pull: boolean;
+  /** Starts the background model download (absent: none is started, as in tests of other things). */
+  spawnModelFetch?: () => Promise<number | undefined>;
 }
 
 export interface SessionStartReport {
@@ -83,6 +86,12 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
     } catch (err) {
       rt.log.warn(`cannot read the sync state: ${errorMessage(err)}`);
     }
+  }
+  try {
+    const told = await ensureModel(rt, req.spawnModelFetch);
+    if (told) report.notices.push(told);
+  } catch (err) {
+    rt.log.warn(`cannot start the model download: ${errorMessage(err)}`);
   }
   for (const n of report.notices) rt.log.warn(n.replace(/^memory: /, ''));
   const { store, result } = openCache(rt.cacheOptions({ lockTimeoutMs: 5000, warn: (m) => rt.log.warn(m) }));

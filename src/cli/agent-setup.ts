@@ -7,7 +7,7 @@ import { setupCodex } from '../agents/codex/install.js';
 import type { SetupDeps, SetupMode } from '../agents/setup.js';
 import { SKILL_NAME } from '../agents/skill.js';
 import { configFileFor, packageRoot } from '../config/load.js';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { Context } from '../app/context.js';
 
 export interface SetupFlags {
@@ -32,7 +32,7 @@ export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined
 }
 
 export async function runSetup(ctx: Context, flags: SetupFlags, mode: SetupMode): Promise<number> {
-  if (!flags.claudeCode && !flags.codex) throw new UserError(`say which agent: memory ${mode} --claude-code, --codex, or both`);
+  if (!flags.claudeCode && !flags.codex) throw new UsageError(`say which agent: memory ${mode} --claude-code, --codex, or both`);
   const mainJs = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
   const explicitConfig = ctx.config.sources.find((s) => !s.startsWith('env:'));
   // Hooks name a config only when it is not the one they would find by themselves: the memory

@@ -2,14 +2,17 @@
  * How hook commands run: whatever happens they exit 0 and keep stdout for the hook
  * protocol; diagnostics go to stderr and the log file.
  */
-import { errorMessage } from '../errors.js';
+import { dirname } from 'node:path';
+import { configFileFor, workDirFor } from '../config/paths.js';
+import { errorMessage, UserError } from '../errors.js';
+import { causeOf, firstTodayFor } from '../app/told.js';
 import { parseHookInput, readStdin, type HookInput } from '../app/input.js';
 import { makeContext, type Context, type IO } from '../app/context.js';
 
 /** Runs a hook body; any failure becomes one stderr line and exit 0. */
 export type HookRunner = (body: (ctx: Context, input: HookInput) => Promise<number>) => Promise<void>;
 
-export function makeHookRunner(io: IO, globals: () => { config?: string }, setExit: (code: number) => void): HookRunner {
+export function makeHookRunner(io: IO, globals: () => { config?: string }, setExit: (code: number) => void, event?: () => string | undefined): HookRunner {
   return async (body) => {
     let input: HookInput = {};
     try {
@@ -19,7 +22,16 @@ export function makeHookRunner(io: IO, globals: () => { config?: string }, setEx
       const ctx = await makeContext(globals(), io);
       setExit(await body(ctx, input));
     } catch (err) {
-      io.stderr.write(`memory: ${errorMessage(err).split('\n').join(' ')}\n`);
+      const message = errorMessage(err).split('\n').map((l) => l.trim()).join(' ');
+      const hint = err instanceof UserError && err.hint ? ` (${err.hint})` : '';
+      io.stderr.write(`memory: ${message}${hint}\n`);
+      // Memory is off for this session: the person hears it where they look, not only on stderr.
+      if (event?.() === 'session-start') {
+        const place = configFileFor(globals().config, io.env, io.cwd);
+        if (firstTodayFor(workDirFor(dirname(place.file)), causeOf(message), io.now())) {
+          io.stdout.write(`${JSON.stringify({ systemMessage: `memory: memory is off for this session — ${message}${hint}` })}\n`);
+        }
+      }
       setExit(0);
     }
   };

@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IO } from '../app/context.js';
+import { CLAUDE_PLUGIN_ID, NODE_MAJOR_NEEDED } from '../agents/plugin.js';
 
 /** `session-end` as a hook (not `--foreground`, not the worker, not help), or Codex's `codex-notify`. */
 export function isStopHookCall(argv: string[]): boolean {
@@ -61,10 +62,27 @@ export function pluginServes(argv: string[], env: NodeJS.ProcessEnv): boolean {
   }
 }
 
-/** The plugin's id in Claude Code: plugin `memory-engine` of marketplace `memory-engine`. */
-export const CLAUDE_PLUGIN_ID = 'memory-engine@memory-engine';
+
+
+/**
+ * An older Node.js (a hook registered with a node that was since downgraded, a scheduler's
+ * PATH): say so instead of crashing — inside the agent at session start, once a day.
+ */
+async function olderNode(argv: string[], io: IO): Promise<number> {
+  const message = `memory-engine needs Node.js ${NODE_MAJOR_NEEDED} or newer; this is ${process.version} (${process.execPath})`;
+  const hint = 'install Node.js 22+ and run `memory install --claude-code` / `--codex` again with it (the hooks name the node they run)';
+  if (isSessionStartCall(argv)) {
+    const [{ configFileFor, workDirFor }, { firstTodayFor }, { dirname }] = await Promise.all([import('../config/paths.js'), import('../app/told.js'), import('node:path')]);
+    const place = configFileFor(undefined, io.env, io.cwd);
+    if (firstTodayFor(workDirFor(dirname(place.file)), 'node-too-old', io.now())) io.stdout.write(`${JSON.stringify({ systemMessage: `memory: memory is off — ${message}: ${hint}` })}\n`);
+    return 0;
+  }
+  io.stderr.write(`memory: ${message}\nhint: ${hint}\n`);
+  return isStopHookCall(argv) || isRecallCall(argv) ? 0 : 1;
+}
 
 export async function main(argv: string[], io: IO): Promise<number> {
+  if (Number(process.versions.node.split('.')[0]) < NODE_MAJOR_NEEDED) return olderNode(argv, io);
   if (pluginServes(argv, io.env)) return 0;
   if (isStopHookCall(argv)) return (await import('./stop-hook.js')).stopHook(argv, io);
   if (isRecallCall(argv)) return (await import('./recall-hook.js')).recallHook(argv, io);
@@ -82,6 +100,13 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  // Output piped into `head` (or any reader that stops early) ends the command quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
   // Getters: creating process.stdin/stdout/stderr streams costs milliseconds that the Stop
   // hook, which may never write, does not spend.
   const code = await main(process.argv.slice(2), {

@@ -26,6 +26,7 @@ import { registerInit } from './commands/init.js';
 import { registerSync } from './commands/sync.js';
 import { registerProjects } from './commands/projects.js';
 import { registerUpgrade } from './commands/upgrade.js';
+import { registerDoctor } from './commands/doctor.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../config/paths.js';
@@ -55,7 +56,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     const ctx = await makeContext(globals ?? program.opts<{ config?: string }>(), io);
     exitCode = await body(ctx);
   };
-  const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code));
+  const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code), () => argv.find((a) => !a.startsWith('-') && a !== program.opts<{ config?: string }>().config));
   registerSearch(program, run);
   registerSessionStart(program, hook);
   registerSessionEnd(program, hook, run);
@@ -76,6 +77,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   registerSync(program, run);
   registerProjects(program, run);
   registerUpgrade(program, run);
+  registerDoctor(program, run);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
 
   try {

@@ -42,6 +42,20 @@ export function modelIsCached(cfg: Pick<EmbedderConfig, 'model' | 'cacheDir'>): 
   return existsSync(join(cfg.cacheDir, cfg.model, 'config.json')) && existsSync(join(cfg.cacheDir, cfg.model, 'onnx'));
 }
 
+/** Where a hub model is downloaded from: `[embedding] remote_host`, else the Hugging Face hub. */
+export function modelHost(cfg: Pick<EmbedderConfig, 'remoteHost'>): string {
+  return cfg.remoteHost ? (cfg.remoteHost.endsWith('/') ? cfg.remoteHost : `${cfg.remoteHost}/`) : 'https://huggingface.co/';
+}
+
+/**
+ * What else works when a hub model cannot be fetched — named, never the command that just
+ * failed: the host it tried, a mirror, a folder that already holds the model.
+ */
+export function modelAlternatives(cfg: Pick<EmbedderConfig, 'remoteHost' | 'allowRemote' | 'cacheDir' | 'model'>): string {
+  const tried = cfg.allowRemote ? `tried ${modelHost(cfg)}` : 'downloads are off ([embedding] allow_remote = false)';
+  return ` (${tried}; a mirror of the hub: [embedding] remote_host = "https://<mirror>/"; a folder that holds the model (config.json, tokenizer.json, onnx/): [embedding] model = "/path/to/${modelIdOf(cfg.model)}", or copy it into ${join(cfg.cacheDir, cfg.model)})`;
+}
+
 export interface Embedder {
   /** Model id recorded in JSONL (`model` field). */
   readonly model: string;
@@ -90,12 +104,7 @@ export async function loadEmbedder(cfg: EmbedderConfig): Promise<Embedder> {
     extractor = pipe as unknown as Extractor;
   } catch (err) {
     const why = errorMessage(err).split('\n')[0] ?? 'unknown error';
-    const hint = !local && !cfg.allowRemote
-      ? ' (downloads are off: run `memory model pull` with [embedding] allow_remote = true, or point model at a local folder)'
-      : !local
-        ? ' (first use downloads it; check the network, or run `memory model pull` once online)'
-        : '';
-    throw new ModelUnavailable(`cannot load embedding model ${cfg.model}: ${why}${hint}`);
+    throw new ModelUnavailable(`cannot load embedding model ${cfg.model}: ${why}${local ? '' : modelAlternatives(cfg)}`);
   }
   const run = async (texts: string[]): Promise<Float32Array[]> => {
     const out = await extractor(texts, { pooling: 'mean', normalize: true });

@@ -1,7 +1,7 @@
 /** `memory forget`: tombstones on every machine, by id or by a keyword query. */
 import { cut, printJson } from '../render.js';
 import type { Command } from 'commander';
-import { UserError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { forgetSelected, rowsForIds } from '../../app/edit-run.js';
 import { openCache } from '../../store/cache.js';
 import { keywordHits } from '../../search/search.js';
@@ -25,7 +25,7 @@ export function registerForget(program: Command, run: Runner): void {
 }
 
 async function forget(ctx: Context, ids: string[], flags: { query?: string; topK: string; yes?: boolean; push: boolean; json?: boolean }): Promise<number> {
-  if (ids.length === 0 && !flags.query) throw new UserError('give memory ids, or --query "text"', 'usage: memory forget <id…>  |  memory forget --query "old api key" --yes');
+  if (ids.length === 0 && !flags.query) throw new UsageError('give memory ids, or --query "text"', 'usage: memory forget <id…>  |  memory forget --query "old api key" --yes');
   const rt = runtimeOf(ctx, { echoInfo: !flags.json });
   if (flags.query && !flags.yes) {
     const { store } = openCache(ctx.cacheOptions());

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Command } from 'commander';
 import { encodeProjectDir, listProjectDirs, listTranscripts } from '../../agents/claude-code/transcripts.js';
@@ -67,6 +67,9 @@ async function runImport(ctx: Context, flags: ImportFlags): Promise<number> {
     refs = codexRefs(ctx, flags, since);
   } else {
     let dirs: string[];
+    if (flags.projectDir && !existsSync(flags.projectDir)) {
+      throw new UserError(`no such folder: ${flags.projectDir}`, `--project-dir names a Claude Code project folder, one of those under ${root}`);
+    }
     if (flags.projectDir) dirs = [flags.projectDir];
     else if (flags.all) dirs = listProjectDirs(root);
     else dirs = [join(root, encodeProjectDir(ctx.io.cwd))];

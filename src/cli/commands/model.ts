@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { loadEmbedder, modelIsCached } from '../../embed/embedder.js';
+import { loadEmbedder, modelHost, modelIsCached } from '../../embed/embedder.js';
+import { writeFetchState } from '../../app/model-fetch.js';
 import { UserError } from '../../errors.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
@@ -11,7 +12,23 @@ export function registerModel(program: Command, run: Runner): void {
     .command('pull')
     .description('download the configured model into the model cache now (even with [embedding] allow_remote = false), and check it loads')
     .option('--json', 'print {"model","dim","cache"} as JSON')
-    .action((flags: { json?: boolean }) => run((ctx) => pull(ctx, flags.json === true)));
+    .option('--background', 'as a session start runs it: quietly, the outcome kept for the next session start to tell')
+    .action((flags: { json?: boolean; background?: boolean }) => run((ctx) => (flags.background ? pullInBackground(ctx) : pull(ctx, flags.json === true))));
+}
+
+/** The detached fetch a session start began (app/model-fetch.ts): its outcome goes to the state file. */
+async function pullInBackground(ctx: Context): Promise<number> {
+  const cfg = { ...ctx.embedderConfig(), onLoad: undefined };
+  delete cfg.onLoad;
+  try {
+    await loadEmbedder(cfg);
+    writeFetchState(ctx.config.baseDir, undefined);
+    return 0;
+  } catch (err) {
+    const why = (err instanceof Error ? err.message : String(err)).replace(/^cannot load embedding model \S+: /, '').split(' (tried ')[0] ?? '';
+    writeFetchState(ctx.config.baseDir, { status: 'failed', at: ctx.io.now().toISOString(), host: modelHost(cfg), error: why });
+    return 1;
+  }
 }
 
 async function pull(ctx: Context, json: boolean): Promise<number> {
@@ -22,7 +39,7 @@ async function pull(ctx: Context, json: boolean): Promise<number> {
   try {
     embedder = await loadEmbedder(cfg);
   } catch (err) {
-    throw new UserError(err instanceof Error ? err.message : String(err), 'check the network and [embedding] model, then try again');
+    throw new UserError(err instanceof Error ? err.message : String(err));
   }
   if (json) printJson(ctx.io, { model: embedder.model, dim: embedder.dim, cache: cfg.cacheDir });
   else ctx.io.stdout.write(`Model ${embedder.model} is ready: ${embedder.dim}-dimensional vectors, cached in ${cfg.cacheDir}.\n`);

@@ -4,7 +4,7 @@ import type { Context } from '../../app/context.js';
 import { nonNegative, positiveInt, searchMode } from '../../app/options.js';
 import { scopedTo, searchRequest } from '../../app/search-request.js';
 import { lazyEmbedder } from '../../embed/embedder.js';
-import { UserError } from '../../errors.js';
+import { UsageError, UserError } from '../../errors.js';
 import { search } from '../../search/search.js';
 import { staleness } from '../../search/staleness.js';
 import { openCache } from '../../store/cache.js';
@@ -59,7 +59,7 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
   if (flags.batch !== undefined) {
     queries = (await readBatch(ctx, flags.batch)).split(/\r?\n/).filter((q) => q.trim().length > 0);
   } else {
-    if (query.trim().length === 0) throw new UserError('missing query', 'usage: memory search "what we decided about the cache"');
+    if (query.trim().length === 0) throw new UsageError('missing query', 'usage: memory search "what we decided about the cache"');
     queries = [query];
   }
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { sessionStartOutput } from '../../app/inject.js';
 import { queueDirFor, readQueue } from '../../app/queue.js';
 import { runSessionStart } from '../../app/session-start.js';
+import { spawnModelFetch } from '../../app/model-fetch.js';
 import { runtimeOf } from '../../app/context.js';
 import type { HookRunner } from '../hook-runner.js';
 
@@ -16,7 +17,8 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
     .action((flags: { inject?: boolean; pull: boolean; cwd?: string }) =>
       hook(async (ctx, input) => {
         const rt = runtimeOf(ctx);
-        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull });
+        const configFile = ctx.config.sources.find((s) => !s.startsWith('env:'));
+        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, spawnModelFetch: spawnModelFetch(configFile, ctx.io.env) });
         const out = sessionStartOutput(flags.inject ? report.context : '', report.notices);
         if (out) ctx.io.stdout.write(`${out}\n`);
         // Work a Stop queued while no worker could run (a crash, a reboot) is picked up now.

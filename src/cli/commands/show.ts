@@ -1,6 +1,6 @@
 /** `memory show <id>`: one memory in full. */
 import type { Command } from 'commander';
-import { UserError } from '../../errors.js';
+import { UsageError, UserError } from '../../errors.js';
 import { openCache } from '../../store/cache.js';
 import { resolveIds } from '../../maintain/forget.js';
 import { rowToRecord, type MemoryRow } from '../../store/store.js';
@@ -33,6 +33,7 @@ async function show(ctx: Context, id: string, json: boolean): Promise<number> {
     const res = resolveIds(store, [id]);
     if (res.ambiguous.length > 0) throw new UserError(`"${id}" matches several memories: ${res.ambiguous[0]?.matches.join(', ')}`, 'give more characters of the id');
     const row = res.rows[0];
+    if (!row && id.length < 6) throw new UsageError(`"${id}" is too short to name a memory: an id prefix needs 6 or more characters`, 'ids are printed by `memory search`');
     if (!row) throw new UserError(`no memory with id "${id}"`, 'ids are printed by `memory search` (forgotten memories are gone for good)');
     const changes = withChanges({}, staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }), row);
     const changed = changes.files_note;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, workDirFor } from '../../config/paths.js';
 import type { Command } from 'commander';
-import { UserError } from '../../errors.js';
+import { UsageError, UserError } from '../../errors.js';
 import { onPath } from '../agent-setup.js';
 import type { Context } from '../../app/context.js';
 import type { Runner } from '../program.js';
@@ -40,7 +40,7 @@ export function registerUi(program: Command, run: Runner): void {
 
 async function ui(ctx: Context, flags: { port: string; open: boolean }): Promise<number> {
   const port = Number(flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port must be a port number from 0 to 65535 (got "${flags.port}")`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number from 0 to 65535 (got "${flags.port}")`);
   const { startViewer } = await import('../../ui/server.js');
   let viewer;
   try {
