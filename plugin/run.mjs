@@ -10,37 +10,65 @@
 // Memories never live here: they go to the memory home, shared with the package.
 // A failure here is told, never thrown at the agent: a hook exits 0.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const pluginRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+
+/**
+ * The plugin's data folder: the agent says where (CLAUDE_PLUGIN_DATA, PLUGIN_DATA); from a
+ * terminal (bin/memory) it is found beside the plugin cache the same way the agents lay it out
+ * (`<agent>/plugins/cache/<marketplace>/<plugin>/<version>` → `<agent>/plugins/data/<marketplace>-<plugin>`).
+ */
+function dataFolder() {
+  const named = process.env.CLAUDE_PLUGIN_DATA || process.env.PLUGIN_DATA;
+  if (named) return named;
+  const m = /^(.*[\\/]plugins)[\\/]cache[\\/]([^\\/]+)[\\/]([^\\/]+)[\\/][^\\/]+$/.exec(pluginRoot);
+  return m ? join(m[1], 'data', `${m[2]}-${m[3]}`) : undefined;
+}
+const data = dataFolder();
+
+/**
+ * Where the runnable copy lives. Never inside the plugin folder an agent installed: Codex puts
+ * back a plugin folder whose files changed (measured: a dist/ built there was gone at the next
+ * start), and updates delete it. So: `<data>/app`, a copy of the sources with its own
+ * node_modules and dist/. A contributor's checkout used in place, already built, runs as it is.
+ */
+const inPlace = !data || (existsSync(join(pluginRoot, 'dist', 'src', 'cli', 'main.js')) && !existsSync(join(pluginRoot, 'dist', '.plugin-build')));
+const root = inPlace ? pluginRoot : join(data, 'app');
+const work = inPlace ? pluginRoot : data;
 const mainJs = join(root, 'dist', 'src', 'cli', 'main.js');
 const stampFile = join(root, 'dist', '.plugin-build');
 // Which agent's plugin this is: its hook commands say so (Codex sets CLAUDE_PLUGIN_ROOT too).
 const agent = process.env.MEMORY_ENGINE_PLUGIN || (process.env.CLAUDE_PLUGIN_ROOT ? 'claude-code' : 'codex');
 
-/** Newest modification time under the sources: a checkout run in place rebuilds after an edit. */
+/** What the copy is built from, by content (an agent's copy of the plugin gets new mtimes). */
 function sourcesStamp() {
-  let newest = 0;
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
+  const h = createHash('sha1');
+  const walk = (dir, rel) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else newest = Math.max(newest, statSync(p).mtimeMs);
+      if (e.isDirectory()) walk(p, `${rel}${e.name}/`);
+      else h.update(`${rel}${e.name}\0`).update(readFileSync(p));
     }
   };
-  walk(join(root, 'src'));
-  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-  return `${version} ${Math.round(newest)}`;
+  walk(join(pluginRoot, 'src'), 'src/');
+  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) h.update(`${f}\0`).update(readFileSync(join(pluginRoot, f)));
+  return h.digest('hex');
 }
 
 function built(stamp) {
   if (!existsSync(mainJs)) return false;
   // Built by a person (a contributor's `npm run build`): theirs to keep current.
-  if (!existsSync(stampFile)) return true;
-  return readFileSync(stampFile, 'utf8').trim() === stamp;
+  if (inPlace && !existsSync(stampFile)) return true;
+  try {
+    return readFileSync(stampFile, 'utf8').trim() === stamp;
+  } catch {
+    return false;
+  }
 }
 
 function run(cmd, argv, what) {
@@ -60,7 +88,7 @@ function npmCommand() {
  * One builder at a time (two sessions starting at once): a lock folder holding the builder's
  * pid; a lock whose process is gone is taken over.
  */
-const lockDir = join(root, '.plugin-build.lock');
+const lockDir = join(work, '.plugin-build.lock');
 
 function lockHolderAlive() {
   try {
@@ -90,7 +118,7 @@ function takeLock() {
 }
 
 /** Hook inputs that arrived while the set-up ran: replayed once it is done, so no turn is lost. */
-const pendingDir = join(root, '.plugin-pending');
+const pendingDir = join(work, '.plugin-pending');
 
 async function readStdin() {
   if (process.stdin.isTTY) return '';
@@ -105,8 +133,35 @@ async function readStdin() {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+function lstatSafe(p) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files the app is built and run from, copied out of the plugin folder. */
+const APP_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'config.toml', 'src', 'skills', 'ui', 'bin', 'plugin'];
+
 function setUp(stamp) {
   const t = Date.now();
+  if (!inPlace) {
+    mkdirSync(root, { recursive: true });
+    const lockBefore = existsSync(join(root, 'package-lock.json')) ? readFileSync(join(root, 'package-lock.json'), 'utf8') : '';
+    rmSync(join(root, 'dist'), { recursive: true, force: true });
+    rmSync(join(root, 'src'), { recursive: true, force: true });
+    for (const f of APP_FILES) if (existsSync(join(pluginRoot, f))) cpSync(join(pluginRoot, f), join(root, f), { recursive: true });
+    const nm = join(root, 'node_modules');
+    const given = join(pluginRoot, 'node_modules');
+    if (existsSync(join(given, 'better-sqlite3')) && existsSync(join(given, 'typescript'))) {
+      // The agent's installer already ran `npm ci --ignore-scripts` in the plugin folder (Claude Code does): use those.
+      rmSync(nm, { recursive: true, force: true });
+      symlinkSync(given, nm, 'dir');
+    } else if (lockBefore !== readFileSync(join(root, 'package-lock.json'), 'utf8') || lstatSafe(nm)?.isSymbolicLink()) {
+      rmSync(nm, { recursive: true, force: true });
+    }
+  }
   if (!existsSync(join(root, 'node_modules', 'better-sqlite3')) || !existsSync(join(root, 'node_modules', 'typescript'))) {
     run(npmCommand(), ['ci', '--ignore-scripts', '--include=dev', '--no-audit', '--no-fund', '--loglevel=error'], 'installing the dependencies (npm ci --ignore-scripts)');
   }
@@ -122,10 +177,10 @@ async function backgroundSetUp() {
   try {
     if (!built(stamp)) {
       const ms = setUp(stamp);
-      writeFileSync(join(root, '.plugin-setup.log'), `set up in ${(ms / 1000).toFixed(1)} s\n`);
+      writeFileSync(join(work, '.plugin-setup.log'), `set up in ${(ms / 1000).toFixed(1)} s\n`);
     }
   } catch (err) {
-    writeFileSync(join(root, '.plugin-setup.log'), `${err instanceof Error ? err.message : String(err)}\n`);
+    writeFileSync(join(work, '.plugin-setup.log'), `${err instanceof Error ? err.message : String(err)}\n`);
     rmSync(lockDir, { recursive: true, force: true });
     return;
   }
@@ -159,11 +214,12 @@ async function startSetUp() {
   }
   if (takeLock()) {
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--set-up'], { detached: true, stdio: 'ignore', cwd: root, env: process.env });
+    mkdirSync(work, { recursive: true });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--set-up'], { detached: true, stdio: 'ignore', cwd: work, env: process.env });
     writeFileSync(join(lockDir, 'pid'), String(child.pid));
     child.unref();
   }
-  const failed = existsSync(join(root, '.plugin-setup.log')) ? readFileSync(join(root, '.plugin-setup.log'), 'utf8').trim() : '';
+  const failed = existsSync(join(work, '.plugin-setup.log')) ? readFileSync(join(work, '.plugin-setup.log'), 'utf8').trim() : '';
   if (failed && !failed.startsWith('set up in')) tell(`memory-engine: memory is off — setting it up failed: ${failed}. It is tried again now, in the background.`);
   else tell('memory-engine: setting up on first use (installing its dependencies and building, under a minute, in the background). This session is remembered once that is done; nothing is lost meanwhile.');
 }

@@ -229,8 +229,14 @@ describe('errors a user can act on', () => {
       [['search', '--since', 'last tuesday', 'x'], /--since must be a date/],
       [['search', '--half-life', '-3', 'x'], /--half-life must be a number/],
       [['search'], /missing query/],
-      [['search', '--batch', '/nonexistent/q.txt'], /cannot read --batch file/],
     ] as const) {
+      const r = cli(...args);
+      assert.equal(r.code, 2, `a usage error: ${args.join(' ')}`);
+      assert.match(r.stderr, re);
+      assert.equal(r.stdout, '');
+    }
+    // A file that cannot be read is not a usage error: exit 1.
+    for (const [args, re] of [[['search', '--batch', '/nonexistent/q.txt'], /cannot read --batch file/]] as const) {
       const r = cli(...args);
       assert.equal(r.code, 1, args.join(' '));
       assert.match(r.stderr, re);

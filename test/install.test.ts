@@ -98,7 +98,7 @@ describe('memory install --claude-code', () => {
 
   it('asks which agent', () => {
     const r = cli('install');
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 2, 'a usage error');
     assert.match(r.stderr, /--claude-code/);
   });
 

@@ -116,7 +116,9 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const month = new Date().toISOString().slice(0, 7);
     const mine = join(a.m.home, 'export', `${month}_plug-a.jsonl`);
     await eventually(() => (existsSync(mine) && questionsIn(readFileSync(mine, 'utf8')).includes(firstPrompt) ? true : undefined), 120_000);
-    assert.ok(existsSync(join(rootA, 'dist', 'src', 'cli', 'main.js')), 'built on first use');
+    const appA = join(a.m.user, '.claude', 'plugins', 'data', 'memory-engine-memory-engine', 'app');
+    assert.ok(existsSync(join(appA, 'dist', 'src', 'cli', 'main.js')), 'built on first use, in the plugin\'s data folder');
+    assert.equal(existsSync(join(rootA, 'dist')), false, 'the plugin folder itself is left as installed');
     // The next session: memory on, kept locally, the person told how to add a remote.
     const next = await claude(a, ['-p', 'Which team owns the depot export job?', '--output-format', 'stream-json', '--verbose', '--include-hook-events']);
     assert.equal(next.code, 0, next.stderr);
@@ -126,7 +128,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
       return r.status === 0 && r.stdout.includes('memory:') ? r.stdout : undefined;
     });
     assert.match(committed, /memory: plug-a/, 'committed in the home on this machine');
-    assert.ok(!existsSync(join(rootA, 'export')) || git(a.m.home, 'ls-files').includes('export/'), 'memories in the home, never the plugin folder');
+    assert.ok(!existsSync(join(rootA, 'export')) && !existsSync(join(appA, 'export')), 'memories in the home, never a plugin folder');
 
     // `memory init --remote` once per machine, through the plugin's own command.
     for (const x of [a, b]) {
@@ -216,6 +218,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     assert.equal(second.code, 0, second.stderr);
     assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
+    if (process.env.DEBUG_PLUGINS) process.stderr.write(`DEBUG ${second.stderr}\n${bodies.map((b) => b.slice(0, 3000)).join('\n---\n')}\nLOG ${readFileSync(join(b.m.home, '.cache', 'memory.log'), 'utf8').slice(-2000)}\nFILES ${spawnSync('git', ['log', '--stat', '-3'], { cwd: b.m.home, encoding: 'utf8' }).stdout}\nSTART ${spawnSync('sh', [join(pluginRoot(b.m), 'plugin', 'node.sh'), 'session-start', '--inject'], { cwd: b.project, env: { ...b.env, MEMORY_ENGINE_PLUGIN: 'codex' }, input: JSON.stringify({ cwd: b.project, session_id: 'dbg', hook_event_name: 'SessionStart' }), encoding: 'utf8' }).stdout.slice(0, 1500)}\n`);
     assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
   });
 });

@@ -183,12 +183,12 @@ describe('hook input', () => {
     });
   }
 
-  it('session-start: broken config still exits 0 with a clear line', () => {
+  it('session-start: broken config still exits 0 with a clear line, and tells the person in the agent', () => {
     const m = world.machine('badcfg');
     writeFileSync(m.config, '[search]\ntop_k = "x"\n');
     const r = m.cli(['session-start', '--inject'], { input: 'garbage' });
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, '');
+    assert.match(JSON.parse(r.stdout).systemMessage, /^memory: memory is off for this session — invalid configuration: .*search\.top_k/);
     assert.match(r.stderr, /search\.top_k/);
   });
 });

@@ -144,7 +144,7 @@ async function load(reset) {
     state.offset += data.hits.length;
     state.more = data.more;
     $('more').hidden = !data.more;
-    const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : 'by keywords';
+    const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : data.model === 'unavailable' ? `by keywords (no embedding model${data.model_problem ? `: ${data.model_problem}` : ''})` : 'by keywords';
     $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}, ${how}`;
   } catch (err) {
     if (err.name !== 'AbortError') toast(`Search failed: ${err.message}`);

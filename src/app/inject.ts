@@ -31,7 +31,7 @@ export function formatInjection(
   let count = 0;
   for (const r of rows) {
     const entry = [
-      `## ${r.timestamp.slice(0, 10)} · ${r.machine}${r.git_branch ? ` · ${r.git_branch}` : ''}`,
+      `## ${r.timestamp.slice(0, 10)} · ${r.machine} · ${r.project ?? project} · id ${r.id.slice(0, 12)}`,
       ...changeLine(opts.changes?.(r)),
       `Q: ${cut(r.question, opts.questionChars ?? 300)}`,
       `A: ${cut(r.answer, opts.answerChars)}`,

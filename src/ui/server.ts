@@ -114,6 +114,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
   const embedder = lazyEmbedder(ctx.embedderConfig());
   let model: Embedder | undefined;
   let modelState: 'idle' | 'loading' | 'ready' | 'unavailable' = 'idle';
+  let modelProblem = '';
   const warmModel = () => {
     if (modelState !== 'idle') return;
     modelState = 'loading';
@@ -124,6 +125,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       },
       (err: unknown) => {
         modelState = 'unavailable';
+        modelProblem = errorMessage(err).split('\n')[0] ?? '';
         ctx.io.stderr.write(`memory ui: the embedding model is unavailable (${errorMessage(err).split('\n')[0]}); keyword search only\n`);
       },
     );
@@ -245,7 +247,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       const req = requestOf((k) => c.req.query(k) || undefined, mode === 'hybrid' ? 'hybrid' : 'keyword');
       const set = await resultSet(req, offset + limit + 1);
       return c.json({
-        mode, model: modelState, hits: withChangedFiles(set.slice(offset, offset + limit).map((x) => x.view())),
+        mode, model: modelState, ...(modelProblem ? { model_problem: modelProblem } : {}), hits: withChangedFiles(set.slice(offset, offset + limit).map((x) => x.view())),
         more: set.length > offset + limit, capped: offset + limit >= RESULT_MAX, highlight: q.length > 0 ? highlightTerms(q) : [],
       });
     } catch (err) {

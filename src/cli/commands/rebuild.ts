@@ -89,7 +89,7 @@ function renderRebuild(r: RebuildResult, embedded: number, withModel: boolean): 
       (r.files_read > 0 ? ` (${r.lines_read} new lines read)` : ' (nothing new)'),
   ];
   if (withModel) lines.push(`Embedded ${embedded} memories.`);
-  if (r.pending > 0) lines.push(`${r.pending} memories have no vector for the configured model yet (keyword search finds them; \`memory rebuild --with-model\` embeds them).`);
+  if (r.pending > 0) lines.push(`${r.pending} memories have no vector for the configured model yet (keyword search finds them${withModel ? '; the model could not embed them now: see above' : '; `memory rebuild --with-model` embeds them'}).`);
   if (r.skipped_lines > 0) {
     lines.push(`Skipped ${r.skipped_lines} unusable lines:`);
     for (const s of r.skipped.slice(0, 5)) lines.push(`  ${s.file}:${s.line}: ${s.reason}: ${s.message}`);
