@@ -102,6 +102,7 @@ function lockHolderAlive() {
 }
 
 function takeLock() {
+  mkdirSync(work, { recursive: true });
   try {
     mkdirSync(lockDir);
   } catch {

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MEMORY_BRANCH } from '../src/home/place.js';
@@ -128,7 +128,8 @@ describe('the plugins, added by git URL, in the real agents', () => {
       return r.status === 0 && r.stdout.includes('memory:') ? r.stdout : undefined;
     });
     assert.match(committed, /memory: plug-a/, 'committed in the home on this machine');
-    assert.ok(!existsSync(join(rootA, 'export')) && !existsSync(join(appA, 'export')), 'memories in the home, never a plugin folder');
+    const jsonlIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : []);
+    assert.deepEqual([...jsonlIn(join(rootA, 'export')), ...jsonlIn(join(appA, 'export'))], [], 'memories in the home, never a plugin folder');
 
     // `memory init --remote` once per machine, through the plugin's own command.
     for (const x of [a, b]) {
