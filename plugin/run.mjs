@@ -263,19 +263,5 @@ if (!built(sourcesStamp())) {
   }
 }
 process.env.MEMORY_ENGINE_PLUGIN = agent;
-const { main } = await import(pathToFileURL(mainJs).href);
-process.exitCode = await main(args, {
-  get stdout() {
-    return process.stdout;
-  },
-  get stderr() {
-    return process.stderr;
-  },
-  get stdin() {
-    return process.stdin;
-  },
-  stdinFd: 0,
-  env: process.env,
-  cwd: process.cwd(),
-  now: () => new Date(),
-});
+const { main, processIO } = await import(pathToFileURL(mainJs).href);
+process.exitCode = await main(args, processIO());

@@ -1,6 +1,6 @@
 /** Test worlds: temp folders, config files, the built CLI, the committed tiny model. */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,3 +105,20 @@ export function parseJsonLines(text: string): unknown[] {
     .filter((l) => l.trim().length > 0)
     .map((l) => JSON.parse(l) as unknown);
 }
+
+/** A copy of the built package whose better-sqlite3 has no binary for this platform. */
+export function brokenNativeCopy(dir: string): string {
+  cpSync(join(REPO, 'dist', 'src'), join(dir, 'dist', 'src'), { recursive: true });
+  for (const f of ['package.json', 'config.toml']) cpSync(join(REPO, f), join(dir, f));
+  cpSync(join(REPO, 'skills'), join(dir, 'skills'), { recursive: true });
+  const nm = join(dir, 'node_modules');
+  mkdirSync(nm);
+  for (const name of readdirSync(join(REPO, 'node_modules'))) {
+    if (name.startsWith('.')) continue;
+    const real = join(REPO, 'node_modules', name);
+    if (name === 'better-sqlite3') cpSync(real, join(nm, name), { recursive: true, filter: (src) => !/[/\\](build|deps|src|prebuilds)$/.test(src) });
+    else symlinkSync(real, join(nm, name));
+  }
+  return join(dir, 'dist', 'src', 'cli', 'main.js');
+}
+

@@ -12,9 +12,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { MEMORY_BRANCH } from '../src/home/place.js';
 import { CLI, REPO } from './helpers.js';
-import { clientBin, clientMissing, clientsRoot, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
+import { captured, clientBin, clientMissing, memoryFileOnRemote, clientsRoot, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
 import { startGitHttp, type GitHttp } from './clients/git-http.js';
 import { lastUserText, startStandIn, type StandIn } from './clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
@@ -26,15 +25,8 @@ function replyTo(body: unknown): string {
   return `Stand-in answer: for "${asked.slice(0, 80)}" we moved the nightly export to 02:30 UTC and added a lock.`;
 }
 
-function onRemote(remote: string, machine: string): string | undefined {
-  const month = new Date().toISOString().slice(0, 7);
-  const r = spawnSync('git', ['--git-dir', remote, 'show', `${MEMORY_BRANCH}:export/${month}_${machine}.jsonl`], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout : undefined;
-}
 
-function questionsIn(text: string | undefined): string[] {
-  return (text ?? '').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { question: string }).question);
-}
+const questionsIn = (text: string | undefined): string[] => captured(text).map((r) => r.question);
 
 function escaped(s: string): string {
   return JSON.stringify(s).slice(1, -1);
@@ -136,7 +128,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
       const init = spawnSync('sh', [join(pluginRoot(x.m), 'bin', 'memory'), 'init', '--remote', remote], { env: x.env, cwd: x.m.user, encoding: 'utf8', timeout: 300_000 });
       assert.equal(init.status, 0, init.stderr + init.stdout);
     }
-    assert.ok(questionsIn(onRemote(remote, 'plug-a')).includes(firstPrompt), 'the first session\'s memory was pushed by init');
+    assert.ok(questionsIn(memoryFileOnRemote(remote, 'plug-a')).includes(firstPrompt), 'the first session\'s memory was pushed by init');
 
     const prompt = 'How did we stop the depot export from locking the orders table?';
     const turn = await claude(a, ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events']);
@@ -144,7 +136,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const answer = resultText(turn.stdout) as string;
     for (const h of hookResponses(turn.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
     const pushed = await eventually(() => {
-      const text = onRemote(remote, 'plug-a');
+      const text = memoryFileOnRemote(remote, 'plug-a');
       return text && questionsIn(text).includes(prompt) ? text : undefined;
     });
     const rec = pushed.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { question: string; answer: string; source: string }).find((r) => r.question === prompt);
@@ -164,7 +156,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
     const bFile = await eventually(() => {
-      const text = onRemote(remote, 'plug-b');
+      const text = memoryFileOnRemote(remote, 'plug-b');
       return text && questionsIn(text).includes(bPrompt) ? text : undefined;
     });
     assert.equal(questionsIn(bFile).filter((q) => q === bPrompt).length, 1, 'captured once');
@@ -209,7 +201,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     assert.doesNotMatch(turn.stderr, /hook: \w+ Failed/);
     const answer = replyTo({ input: [{ role: 'user', content: prompt }] });
     const pushed = await eventually(() => {
-      const text = onRemote(remote, 'cxp-a');
+      const text = memoryFileOnRemote(remote, 'cxp-a');
       return text && questionsIn(text).includes(prompt) ? text : undefined;
     });
     const rec = pushed.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { question: string; answer: string; source: string }).find((r) => r.question === prompt);
@@ -219,7 +211,6 @@ describe('the plugins, added by git URL, in the real agents', () => {
     assert.equal(second.code, 0, second.stderr);
     assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
-    if (process.env.DEBUG_PLUGINS) process.stderr.write(`DEBUG ${second.stderr}\n${bodies.map((b) => b.slice(0, 3000)).join('\n---\n')}\nLOG ${readFileSync(join(b.m.home, '.cache', 'memory.log'), 'utf8').slice(-2000)}\nFILES ${spawnSync('git', ['log', '--stat', '-3'], { cwd: b.m.home, encoding: 'utf8' }).stdout}\nSTART ${spawnSync('sh', [join(pluginRoot(b.m), 'plugin', 'node.sh'), 'session-start', '--inject'], { cwd: b.project, env: { ...b.env, MEMORY_ENGINE_PLUGIN: 'codex' }, input: JSON.stringify({ cwd: b.project, session_id: 'dbg', hook_event_name: 'SessionStart' }), encoding: 'utf8' }).stdout.slice(0, 1500)}\n`);
     assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
   });
 });

@@ -11,9 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { MEMORY_BRANCH } from '../src/home/place.js';
 import { CLI, REPO, tempDir } from './helpers.js';
-import { clientBin, clientMissing, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
+import { captured, clientBin, clientMissing, memoryFileOnRemote, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
 import { lastUserText, startStandIn, type StandIn } from './clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
 
@@ -43,16 +42,7 @@ function projectCheckout(m: HomeMachine, folder: string): string {
   return dir;
 }
 
-/** The memory file of `machine` on the remote's memory branch, or undefined until pushed. */
-function onRemote(remote: string, machine: string): string | undefined {
-  const month = new Date().toISOString().slice(0, 7);
-  const r = spawnSync('git', ['--git-dir', remote, 'show', `${MEMORY_BRANCH}:export/${month}_${machine}.jsonl`], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout : undefined;
-}
 
-function records(text: string): Array<{ question: string; answer: string; source: string; project: string }> {
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { question: string; answer: string; source: string; project: string });
-}
 
 describe('inside the real agents: a session on one machine is in the next session on another', () => {
   let root: string;
@@ -125,10 +115,10 @@ describe('inside the real agents: a session on one machine is in the next sessio
 
     // Captured verbatim and pushed (SessionEnd asks the worker to commit and push at once).
     const pushed = await eventually(() => {
-      const text = onRemote(remote, 'cc-laptop');
-      return text && records(text).some((r) => r.question === prompt) ? text : undefined;
+      const text = memoryFileOnRemote(remote, 'cc-laptop');
+      return text && captured(text).some((r) => r.question === prompt) ? text : undefined;
     });
-    const memory = records(pushed).find((r) => r.question === prompt);
+    const memory = captured(pushed).find((r) => r.question === prompt);
     assert.deepEqual(memory && { question: memory.question, answer: memory.answer, source: memory.source, project: memory.project }, { question: prompt, answer, source: 'claude-code', project: 'shop' });
 
     // Machine B's next session starts with it in the model's request.
@@ -167,10 +157,10 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.doesNotMatch(first.stderr, /hook: \w+ Failed/);
 
     const pushed = await eventually(() => {
-      const text = onRemote(remote, 'cx-laptop');
-      return text && records(text).some((r) => r.question === prompt) ? text : undefined;
+      const text = memoryFileOnRemote(remote, 'cx-laptop');
+      return text && captured(text).some((r) => r.question === prompt) ? text : undefined;
     });
-    const memory = records(pushed).filter((r) => r.question === prompt);
+    const memory = captured(pushed).filter((r) => r.question === prompt);
     assert.equal(memory.length, 1, 'captured once (the Stop hook and notify name the same turn)');
     assert.deepEqual({ question: memory[0]?.question, answer: memory[0]?.answer, source: memory[0]?.source, project: memory[0]?.project }, { question: prompt, answer, source: 'codex', project: 'shop' });
 

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { configFileFor } from '../src/config/paths.js';
-import { CLI, makeWorld, REPO, runCli, tempDir, TINY_MODEL } from './helpers.js';
+import { brokenNativeCopy, CLI, makeWorld, REPO, runCli, tempDir, TINY_MODEL } from './helpers.js';
 
 describe('install-script policy', () => {
   const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean>; scripts: Record<string, string>; bin: Record<string, string> };
@@ -88,18 +88,7 @@ describe('a native module with no binary for this platform', () => {
     const t = tempDir('memory-nobuild-');
     const w = makeWorld();
     try {
-      cpSync(join(REPO, 'dist', 'src'), join(t.dir, 'dist', 'src'), { recursive: true });
-      cpSync(join(REPO, 'package.json'), join(t.dir, 'package.json'));
-      cpSync(join(REPO, 'config.toml'), join(t.dir, 'config.toml'));
-      const nm = join(t.dir, 'node_modules');
-      mkdirSync(nm);
-      for (const name of readdirSync(join(REPO, 'node_modules'))) {
-        if (name.startsWith('.')) continue;
-        const real = join(REPO, 'node_modules', name);
-        if (name === 'better-sqlite3') cpSync(real, join(nm, name), { recursive: true, filter: (src) => !/[/\\](build|deps|src|prebuilds)$/.test(src) });
-        else symlinkSync(real, join(nm, name));
-      }
-      const main = join(t.dir, 'dist', 'src', 'cli', 'main.js');
+      const main = brokenNativeCopy(t.dir);
       const run = (args: string[], input = '') => spawnSync(process.execPath, [main, '-c', w.config, ...args], { encoding: 'utf8', input, cwd: w.dir });
       for (const args of [['search', '--mode', 'keyword', 'anything'], ['status'], ['rebuild']]) {
         const r = run(args);

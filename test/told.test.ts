@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLI, REPO, tempDir } from './helpers.js';
+import { brokenNativeCopy, CLI, REPO, tempDir } from './helpers.js';
 import { clientBin, clientMissing, hookResponses, runAsync } from './clients/clients.js';
 import { startStandIn, type StandIn } from './clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
@@ -29,22 +29,6 @@ async function closedPort(): Promise<number> {
   const port = (s.address() as { port: number }).port;
   await new Promise<void>((r) => s.close(() => r()));
   return port;
-}
-
-/** A copy of the built package whose better-sqlite3 has no binary for this platform. */
-function brokenNativeCopy(dir: string): string {
-  cpSync(join(REPO, 'dist', 'src'), join(dir, 'dist', 'src'), { recursive: true });
-  for (const f of ['package.json', 'config.toml']) cpSync(join(REPO, f), join(dir, f));
-  cpSync(join(REPO, 'skills'), join(dir, 'skills'), { recursive: true });
-  const nm = join(dir, 'node_modules');
-  mkdirSync(nm);
-  for (const name of readdirSync(join(REPO, 'node_modules'))) {
-    if (name.startsWith('.')) continue;
-    const real = join(REPO, 'node_modules', name);
-    if (name === 'better-sqlite3') cpSync(real, join(nm, name), { recursive: true, filter: (src) => !/[/\\](build|deps|src|prebuilds)$/.test(src) });
-    else symlinkSync(real, join(nm, name));
-  }
-  return join(dir, 'dist', 'src', 'cli', 'main.js');
 }
 
 function oldNode(): string | undefined {

@@ -90,6 +90,29 @@ export async function main(argv: string[], io: IO): Promise<number> {
   return (await import('./program.js')).main(argv, io);
 }
 
+/**
+ * This process's IO, for this entry point and the plugin's launcher (plugin/run.mjs). Getters:
+ * creating process.stdin/stdout/stderr streams costs milliseconds that the Stop hook, which may
+ * never write, does not spend.
+ */
+export function processIO(): IO {
+  return {
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    stdinFd: 0,
+    env: process.env,
+    cwd: process.cwd(),
+    now: () => new Date(),
+  };
+}
+
 function isEntryPoint(): boolean {
   if (!process.argv[1]) return false;
   try {
@@ -107,22 +130,5 @@ if (isEntryPoint()) {
       throw err;
     });
   }
-  // Getters: creating process.stdin/stdout/stderr streams costs milliseconds that the Stop
-  // hook, which may never write, does not spend.
-  const code = await main(process.argv.slice(2), {
-    get stdout() {
-      return process.stdout;
-    },
-    get stderr() {
-      return process.stderr;
-    },
-    get stdin() {
-      return process.stdin;
-    },
-    stdinFd: 0,
-    env: process.env,
-    cwd: process.cwd(),
-    now: () => new Date(),
-  });
-  process.exitCode = code;
+  process.exitCode = await main(process.argv.slice(2), processIO());
 }

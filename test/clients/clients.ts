@@ -4,7 +4,7 @@
  * downloads). `npm run clients:install` puts them there; .ci/run does it before the tests; a
  * clone without them skips the real-client tests and says why.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +92,24 @@ export function resultText(streamJson: string): string | undefined {
     if (e.type === 'result') return e.result;
   }
   return undefined;
+}
+
+/** A machine's memory file of this month on the remote's memory branch, or undefined until pushed. */
+export function memoryFileOnRemote(remote: string, machine: string, branch = 'memories'): string | undefined {
+  const month = new Date().toISOString().slice(0, 7);
+  const r = spawnSync('git', ['--git-dir', remote, 'show', `${branch}:export/${month}_${machine}.jsonl`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout : undefined;
+}
+
+export interface Captured {
+  question: string;
+  answer: string;
+  source: string;
+  project: string;
+}
+
+export function captured(text: string | undefined): Captured[] {
+  return (text ?? '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Captured);
 }
 
 /** Poll until `check` holds (a detached worker finishing its commit and push), at most `ms`. */
