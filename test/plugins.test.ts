@@ -123,6 +123,10 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const jsonlIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : []);
     assert.deepEqual([...jsonlIn(join(rootA, 'export')), ...jsonlIn(join(appA, 'export'))], [], 'memories in the home, never a plugin folder');
 
+    // The plugin's MCP server starts and answers (Claude Code's own health check).
+    const mcp = await claude(a, ['mcp', 'list']);
+    assert.match(mcp.stdout, /plugin:memory-engine:memory-engine: .*plugin\/node\.sh mcp - ✔ Connected/, mcp.stdout + mcp.stderr);
+
     // `memory init --remote` once per machine, through the plugin's own command.
     for (const x of [a, b]) {
       const init = spawnSync('sh', [join(pluginRoot(x.m), 'bin', 'memory'), 'init', '--remote', remote], { env: x.env, cwd: x.m.user, encoding: 'utf8', timeout: 300_000 });

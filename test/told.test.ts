@@ -102,6 +102,25 @@ describe('told at session start, once a day per cause', () => {
   });
 });
 
+describe('the plugins\' Node.js finder', () => {
+  it('with no Node.js 22+ anywhere it looks: memory is off, said at session start once a day, exit 0', { skip: oldNode() || !spawnSync('sh', ['-c', 'command -v node'], { env: { PATH: '/usr/bin:/bin' } }).stdout.length ? false : 'no older Node.js here to hide the newer one behind' }, () => {
+    const { dir, cleanup } = tempDir('memory-nonode-');
+    try {
+      const env = { PATH: '/usr/bin:/bin', HOME: dir, CLAUDE_PLUGIN_DATA: join(dir, 'data') };
+      const run = () => spawnSync('sh', [join(REPO, 'plugin', 'node.sh'), 'session-start', '--inject'], { env, input: START, encoding: 'utf8' });
+      const r = run();
+      assert.equal(r.status, 0);
+      assert.match(systemMessage(r.stdout) ?? '', /^memory-engine: memory is off — it needs Node\.js 22 or newer and found none \(looked at: .*node\)\. Install Node\.js 22\+/);
+      assert.equal(run().stdout, '', 'once a day');
+      const recall = spawnSync('sh', [join(REPO, 'plugin', 'node.sh'), 'recall'], { env, input: '{}', encoding: 'utf8' });
+      assert.equal(recall.status, 0);
+      assert.equal(recall.stdout, '');
+    } finally {
+      cleanup();
+    }
+  });
+});
+
 describe('memory doctor', () => {
   let root: string;
   let cleanup: () => void;
