@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI, REPO } from './helpers.js';
-import { captured, clientBin, clientMissing, memoryFileOnRemote, clientsRoot, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
+import { captured, clientBin, clientMissing, memoryFileOnRemote, memoryFilesInHome, clientsRoot, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
 import { startGitHttp, type GitHttp } from './clients/git-http.js';
 import { lastUserText, startStandIn, type StandIn } from './clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
@@ -105,9 +105,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const start = hooks.find((h) => h.event === 'SessionStart');
     assert.match(start?.stdout ?? '', /setting up on first use .* in the background\)\. This session is remembered once that is done/);
     // Set up in the background; the session's Stop, kept meanwhile, is replayed: nothing lost.
-    const month = new Date().toISOString().slice(0, 7);
-    const mine = join(a.m.home, 'export', `${month}_plug-a.jsonl`);
-    await eventually(() => (existsSync(mine) && questionsIn(readFileSync(mine, 'utf8')).includes(firstPrompt) ? true : undefined), 120_000);
+    await eventually(() => (questionsIn(memoryFilesInHome(a.m.home, 'plug-a')).includes(firstPrompt) ? true : undefined), 120_000);
     const appA = join(a.m.user, '.claude', 'plugins', 'data', 'memory-engine-memory-engine', 'app');
     assert.ok(existsSync(join(appA, 'dist', 'src', 'cli', 'main.js')), 'built on first use, in the plugin\'s data folder');
     assert.equal(existsSync(join(rootA, 'dist')), false, 'the plugin folder itself is left as installed');
@@ -164,7 +162,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
       return text && questionsIn(text).includes(bPrompt) ? text : undefined;
     });
     assert.equal(questionsIn(bFile).filter((q) => q === bPrompt).length, 1, 'captured once');
-    const lines = readFileSync(join(b.m.home, 'export', `${month}_plug-b.jsonl`), 'utf8').split('\n').filter((l) => l.includes(escaped(bPrompt)));
+    const lines = memoryFilesInHome(b.m.home, 'plug-b').split('\n').filter((l) => l.includes(escaped(bPrompt)));
     assert.equal(lines.length, 1, 'one line for the turn, not one per registration');
   });
 
@@ -192,9 +190,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const warm = await codex(a, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', warmPrompt]);
     assert.equal(warm.code, 0, warm.stderr);
     for (const h of ['SessionStart', 'UserPromptSubmit', 'Stop']) assert.match(warm.stderr, new RegExp(`hook: ${h} Completed`), warm.stderr);
-    const month = new Date().toISOString().slice(0, 7);
-    const mine = join(a.m.home, 'export', `${month}_cxp-a.jsonl`);
-    await eventually(() => (existsSync(mine) && questionsIn(readFileSync(mine, 'utf8')).includes(warmPrompt) ? true : undefined), 120_000);
+    await eventually(() => (questionsIn(memoryFilesInHome(a.m.home, 'cxp-a')).includes(warmPrompt) ? true : undefined), 120_000);
     for (const x of [a, b]) {
       const init = spawnSync('sh', [join(pluginRoot(x.m), 'bin', 'memory'), 'init', '--remote', remote], { env: x.env, cwd: x.m.user, encoding: 'utf8', timeout: 300_000 });
       assert.equal(init.status, 0, init.stderr + init.stdout);

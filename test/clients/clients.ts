@@ -5,7 +5,7 @@
  * clone without them skips the real-client tests and says why.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -45,8 +45,14 @@ export interface Ran {
  * process), bounded in time; stdin closed, as a scheduler or a script would run it.
  */
 export function runAsync(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Ran> {
+  // Under faketime (the suite at a new month), an agent's processes must not attach to the
+  // wrapper's shared clock: Claude Code's then fail in libfaketime ("sem_open failed … File
+  // exists", measured) and Codex's hooks never run. Without it each process starts its own
+  // faked clock at the same instant, as every faketime process does.
+  const env = { ...opts.env };
+  delete env.FAKETIME_SHARED;
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -94,11 +100,27 @@ export function resultText(streamJson: string): string | undefined {
   return undefined;
 }
 
-/** A machine's memory file of this month on the remote's memory branch, or undefined until pushed. */
+/**
+ * A machine's memory files on the remote's memory branch, every month of them joined, or
+ * undefined until pushed. Every month: an agent's clock may not be the test's (Codex is a static
+ * binary that faketime does not reach, so its turns are dated by the real clock).
+ */
 export function memoryFileOnRemote(remote: string, machine: string, branch = 'memories'): string | undefined {
-  const month = new Date().toISOString().slice(0, 7);
-  const r = spawnSync('git', ['--git-dir', remote, 'show', `${branch}:export/${month}_${machine}.jsonl`], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout : undefined;
+  const list = spawnSync('git', ['--git-dir', remote, 'ls-tree', '--name-only', `${branch}:export`], { encoding: 'utf8' });
+  if (list.status !== 0) return undefined;
+  const files = list.stdout.split('\n').filter((f) => f.endsWith(`_${machine}.jsonl`));
+  if (files.length === 0) return undefined;
+  return files.map((f) => spawnSync('git', ['--git-dir', remote, 'show', `${branch}:export/${f}`], { encoding: 'utf8' }).stdout).join('');
+}
+
+/** The same, from a machine's memory home (what it holds before any push). */
+export function memoryFilesInHome(home: string, machine: string): string {
+  const dir = join(home, 'export');
+  if (!existsSync(dir)) return '';
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(`_${machine}.jsonl`))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('');
 }
 
 export interface Captured {
