@@ -16,7 +16,8 @@ export const SHARED_FIXTURES = resolve(REPO, '..', 'shared', 'fixtures');
 
 export function tempDir(prefix = 'memory-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  // Retried: a detached capture worker a test started may still be finishing inside it.
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 }) };
 }
 
 export interface World {
