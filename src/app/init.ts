@@ -13,7 +13,7 @@ import { foreignStateError, foreignStateOf, memoryRepoOf, withMemoryRepo } from 
 import { queueDirFor, readQueue } from './queue.js';
 import { drainOnce } from './worker.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, commitPending, exportRelOf, INIT_HINT, memoryRemote, networkLimits, syncNow, type SyncReport } from './sync-run.js';
+import { commitAndPush, commitPending, exportRelOf, INIT_HINT, isHomeRepo, memoryRemote, networkLimits, syncNow, type SyncReport } from './sync-run.js';
 import { joinOnto } from '../home/join.js';
 import { treeIsMemoryData } from '../home/repository.js';
 
@@ -52,7 +52,7 @@ export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; ti
   const url = opts.url.trim();
   if (url.length === 0) throw new UserError('--remote needs the URL of a private git repository');
   const repo = await repoOf(rt);
-  const home = rt.config.home !== undefined && repo.root === rt.config.home;
+  const home = isHomeRepo(rt, repo);
   // A memory home's origin is the memory remote it was cloned from: joining it is the point.
   const origin = home ? undefined : await remoteUrlOf(repo, 'origin');
   if (origin && sameRepositoryUrl(origin, url) && !opts.yes) {

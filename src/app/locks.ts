@@ -16,7 +16,7 @@ import { moveLegacyMemories } from './upgrade.js';
 import { updateSyncState } from '../sync/state.js';
 import { clearStaleIndexLock, exportJsonlMatcher, findRepo, recoverInterruptedRebase, repoLockPath, restoreShrunkMemoryFiles, type Repo } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
-import { exportRelOf, prepareRepo } from './sync-run.js';
+import { exportRelOf, isHomeRepo, prepareRepo } from './sync-run.js';
 
 export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Repo | undefined }> {
   const repo = await memoryRepoOf(rt);
@@ -39,7 +39,7 @@ export async function memoryRepoOf(rt: Runtime): Promise<Repo | undefined> {
   // The folder may not exist yet (a fresh clone of an empty memory repository): writers create it anyway.
   mkdirSync(rt.config.general.export_dir, { recursive: true });
   const repo = await findRepo(rt.config.general.export_dir);
-  if (!repo || (home && repo.root === home)) return repo;
+  if (!repo || isHomeRepo(rt, repo)) return repo;
   const judged = judgeMemoryRepository(repo, rt.config.general.export_dir);
   if (!judged.ok) throw notAMemoryRepository(repo, rt.config.general.export_dir, judged.examples, home ?? memoryHomeFor(process.env));
   return repo;

@@ -28,6 +28,11 @@ export interface MemoryRemote {
 
 export const INIT_HINT = 'memory init --remote <url of a private git repository>';
 
+/** Whether `repo` is this configuration's memory home (settings committed, unrelated homes joined, origin adopted). */
+export function isHomeRepo(rt: Runtime, repo: Repo): boolean {
+  return rt.config.home !== undefined && repo.root === rt.config.home;
+}
+
 /**
  * The init command as this person can type it: a plugin has no `memory` on the terminal's PATH
  * (Claude Code puts the plugin's bin/ on its Bash tool's PATH only), so name its script.
@@ -46,7 +51,7 @@ export function initHintHere(env: NodeJS.ProcessEnv = process.env): string {
 async function legacyOriginUrl(rt: Runtime, repo: Repo): Promise<string | undefined> {
   const url = await remoteUrlOf(repo, 'origin');
   // A memory home made by `git clone <memory remote>`: its origin is the memory remote.
-  if (url && rt.config.home && repo.root === rt.config.home) return url;
+  if (url && isHomeRepo(rt, repo)) return url;
   const branch = await currentBranch(repo);
   if (!url || !branch) return undefined;
   const rel = relative(repo.root, rt.config.general.export_dir).split('\\').join('/');
@@ -120,7 +125,7 @@ export async function commitPending(rt: Runtime, repo: Repo, message: string): P
   const state = readSyncState(repo.gitDir);
   try {
     // A memory home also keeps the settings every machine shares (config.toml, .gitattributes, .gitignore).
-    const also = rt.config.home && repo.root === rt.config.home ? settingsPaths(repo) : [];
+    const also = isHomeRepo(rt, repo) ? settingsPaths(repo) : [];
     const c = await commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name, state.clone_id, also);
     if (c.committed) updateSyncState(repo.gitDir, (s) => (s.last_commit = rt.now().toISOString()));
     return c;
@@ -222,7 +227,7 @@ export async function syncNow(rt: Runtime, repo: Repo, opts: { totalMs?: number;
  * of the remote's branch (home/join.ts); anything else unrelated stays refused.
  */
 async function joinUnrelatedHome(rt: Runtime, repo: Repo, remote: MemoryRemote): Promise<PullOutcome | undefined> {
-  if (!rt.config.home || repo.root !== rt.config.home) return undefined;
+  if (!isHomeRepo(rt, repo)) return undefined;
   const branch = await currentBranch(repo);
   const upstream = `refs/remotes/${remote.name}/${branch ?? MEMORY_BRANCH}`;
   if (!treeIsMemoryData(repo, upstream, exportRelOf(rt, repo))) return undefined;

@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { parse as parseToml } from 'smol-toml';
 import { writeLocalKeys } from '../config/local.js';
@@ -27,30 +27,33 @@ import { describeMove } from './moved.js';
 import { queueDirFor } from './queue.js';
 import type { Runtime } from './runtime.js';
 import { foreignStateError, withMemoryRepo } from './locks.js';
-import { commitPending, networkLimits, syncNow } from './sync-run.js';
-
-export type MoveReport = MoveNote;
+import { commitPending, exportRelOf, networkLimits, syncNow } from './sync-run.js';
 
 /**
  * Move a pending checkout's memories into the home. Callers hold the home's lock (this runs
  * inside withMemoryRepo). Returns undefined when there is nothing to move.
  */
-export async function moveLegacyMemories(rt: Runtime, home: Repo): Promise<MoveReport | undefined> {
+export async function moveLegacyMemories(rt: Runtime, home: Repo): Promise<MoveNote | undefined> {
   const checkout = rt.config.legacy;
   const to = rt.config.home;
   if (!checkout || !to || !pendingLegacy(checkout, to)) return undefined;
-  const exportRel = relative(home.root, rt.config.general.export_dir).split('\\').join('/') || 'export';
+  const exportRel = exportRelOf(rt, home);
   const files = new Map<string, string>();
   // The checkout's work tree: everything it committed and what it appended since.
   for (const [path, text] of workTreeMemoryFiles(join(checkout, 'export'), '')) files.set(`${exportRel}/${path}`, text);
-  const report: MoveReport = { from: checkout, to, files: 0, lines: 0, fromRemote: 0, queued: 0, checkoutCommits: 0 };
-  // What its memory remote holds that it never pulled (another machine still on the old layout).
-  const remote = await legacyRemoteFiles(rt, checkout, exportRel).catch((err: unknown) => {
-    report.remoteDetail = errorMessage(err).split('\n')[0];
-    return new Map<string, string>();
-  });
-  // The home named no remote of its own yet: it takes over the checkout's.
+  const g = simpleGit(checkout);
+  const branch = (await g.raw(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim() || undefined;
+  const report: MoveNote = { from: checkout, to, files: 0, lines: 0, fromRemote: 0, queued: 0, checkoutCommits: 0, ...(branch ? { branch } : {}) };
   const legacyUrl = legacyRemoteUrl(checkout);
+  // What its memory remote holds that it never pulled (another machine still on the old layout).
+  const url = legacyUrl ?? rt.config.sync.remote_url;
+  const remote = url && branch
+    ? await legacyRemoteFiles(rt, checkout, url, branch, exportRel).catch((err: unknown) => {
+        report.remoteDetail = errorMessage(err).split('\n')[0];
+        return new Map<string, string>();
+      })
+    : new Map<string, string>();
+  // The home named no remote of its own yet: it takes over the checkout's.
   if (!rt.config.sync.remote_url && legacyUrl) {
     writeLocalKeys(rt.config.baseDir, 'sync', { remote_url: legacyUrl });
     (rt.config.sync as { remote_url: string }).remote_url = legacyUrl;
@@ -61,8 +64,6 @@ export async function moveLegacyMemories(rt: Runtime, home: Repo): Promise<MoveR
   report.lines = local.lines + fromRemote.lines;
   report.fromRemote = fromRemote.lines;
   report.queued = moveQueue(checkout, rt.config.baseDir);
-  const g = simpleGit(checkout);
-  report.branch = (await g.raw(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim() || undefined;
   report.checkoutCommits = Number((await g.raw(['rev-list', '--count', '--grep=^Memory-Machine: ', 'HEAD']).catch(() => '0')).trim()) || 0;
   await commitPending(rt, home, `memory: ${rt.config.general.machine_name} moved its memories from ${checkout}`);
   const marker: MovedMarker = { home: to, at: rt.now().toISOString(), memories: report.lines, files: report.files };
@@ -77,13 +78,9 @@ export async function moveLegacyMemories(rt: Runtime, home: Repo): Promise<MoveR
  * The old memory remote's branch, fetched in the checkout (whose object store already holds
  * the tool's history, so the home never gets it), its memory files read from there.
  */
-async function legacyRemoteFiles(rt: Runtime, checkout: string, exportRel: string): Promise<Map<string, string>> {
+async function legacyRemoteFiles(rt: Runtime, checkout: string, url: string, branch: string, exportRel: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const url = legacyRemoteUrl(checkout) ?? rt.config.sync.remote_url;
-  if (!url) return out;
   const g = simpleGit(checkout);
-  const branch = (await g.raw(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim();
-  if (!branch) return out;
   const ref = 'refs/memory-engine/legacy-remote';
   await runNetworkGit(checkout, ['fetch', '--progress', '--no-tags', url, `+refs/heads/${branch}:${ref}`], networkLimits(rt, 60_000));
   for (const [path, text] of await memoryFilesAt(checkout, ref, 'export')) out.set(`${exportRel}/${path.replace(/^export\//, '')}`, text);
@@ -125,8 +122,8 @@ function moveQueue(checkout: string, homeBase: string): number {
 }
 
 /** `memory upgrade`: the move now (under the home's lock), then a sync to push it. */
-export async function runUpgrade(rt: Runtime): Promise<MoveReport | undefined> {
-  let moved: MoveReport | undefined;
+export async function runUpgrade(rt: Runtime): Promise<MoveNote | undefined> {
+  let moved: MoveNote | undefined;
   const pending = rt.config.legacy !== undefined && rt.config.home !== undefined && pendingLegacy(rt.config.legacy, rt.config.home);
   await withMemoryRepo(rt, { timeoutMs: 60_000 }, async (state) => {
     if (!state.repo) return;

@@ -10,10 +10,11 @@ import { parseHookInput, readStdin, type HookInput } from '../app/input.js';
 import { makeContext, type Context, type IO } from '../app/context.js';
 
 /** Runs a hook body; any failure becomes one stderr line and exit 0. */
-export type HookRunner = (body: (ctx: Context, input: HookInput) => Promise<number>) => Promise<void>;
+/** `tellInAgent` (SessionStart): a failure is also told to the person as a systemMessage, once a day per cause. */
+export type HookRunner = (body: (ctx: Context, input: HookInput) => Promise<number>, opts?: { tellInAgent?: boolean }) => Promise<void>;
 
-export function makeHookRunner(io: IO, globals: () => { config?: string }, setExit: (code: number) => void, event?: () => string | undefined): HookRunner {
-  return async (body) => {
+export function makeHookRunner(io: IO, globals: () => { config?: string }, setExit: (code: number) => void): HookRunner {
+  return async (body, opts = {}) => {
     let input: HookInput = {};
     try {
       const parsed = parseHookInput(await readStdin(io.stdin as NodeJS.ReadStream));
@@ -26,7 +27,7 @@ export function makeHookRunner(io: IO, globals: () => { config?: string }, setEx
       const hint = err instanceof UserError && err.hint ? ` (${err.hint})` : '';
       io.stderr.write(`memory: ${message}${hint}\n`);
       // Memory is off for this session: the person hears it where they look, not only on stderr.
-      if (event?.() === 'session-start') {
+      if (opts.tellInAgent) {
         const place = configFileFor(globals().config, io.env, io.cwd);
         if (firstTodayFor(workDirFor(dirname(place.file)), causeOf(message), io.now())) {
           io.stdout.write(`${JSON.stringify({ systemMessage: `memory: memory is off for this session — ${message}${hint}` })}\n`);

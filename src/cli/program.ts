@@ -56,7 +56,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     const ctx = await makeContext(globals ?? program.opts<{ config?: string }>(), io);
     exitCode = await body(ctx);
   };
-  const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code), () => argv.find((a) => !a.startsWith('-') && a !== program.opts<{ config?: string }>().config));
+  const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code));
   registerSearch(program, run);
   registerSessionStart(program, hook);
   registerSessionEnd(program, hook, run);

@@ -4,9 +4,8 @@
  * repository the person works in (memories are never committed on a branch of theirs).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { UserError } from '../errors.js';
 import type { Repo } from '../sync/git.js';
 import { homeMarkerPath, MEMORY_BRANCH, SETTINGS_FILES } from './place.js';
@@ -111,18 +110,4 @@ export function notAMemoryRepository(repo: Repo, exportDir: string, examples: st
     `the export folder ${exportDir} is inside the git repository ${repo.root}, which holds other files than memories (${examples.join(', ')}): memories are never committed on a branch you work on, so nothing was written there`,
     `point [general] export_dir to a folder of its own, or leave it unset to use the memory home ${home}`,
   );
-}
-
-/** The branch checked out, or the one HEAD names before the first commit. */
-export function headBranch(repo: Repo): string | undefined {
-  try {
-    const head = readFileSync(join(repo.gitDir, 'HEAD'), 'utf8').trim();
-    return head.startsWith('ref: refs/heads/') ? head.slice('ref: refs/heads/'.length) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export async function hasCommits(repo: Repo): Promise<boolean> {
-  return (await simpleGit(repo.root).raw(['rev-parse', '--verify', '-q', 'HEAD']).catch(() => '')).trim().length > 0;
 }

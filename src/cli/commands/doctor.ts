@@ -15,8 +15,7 @@ import { configuredMemoryRemote, networkLimits } from '../../app/sync-run.js';
 import { modelAlternatives, modelHost, modelIdOf, modelIsCached } from '../../embed/embedder.js';
 import { errorMessage } from '../../errors.js';
 import { MEMORY_BRANCH } from '../../home/place.js';
-import { headBranch } from '../../home/repository.js';
-import { findRepo, probeRemote } from '../../sync/git.js';
+import { currentBranch, findRepo, probeRemote } from '../../sync/git.js';
 import { CLAUDE_PLUGIN_ID, NODE_MAJOR_NEEDED } from '../../agents/plugin.js';
 import { printJson } from '../render.js';
 import type { Runner } from '../program.js';
@@ -65,7 +64,7 @@ async function runChecks(ctx: Context, offline: boolean): Promise<Check[]> {
       ...(ctx.config.home ? {} : { fix: 'memories stay uncommitted on this machine: leave [general] export_dir unset to use the memory home, or `git init` that folder' }),
     });
   } else {
-    const branch = headBranch(repo);
+    const branch = await currentBranch(repo);
     checks.push({ name: 'memory repository', ok: true, detail: `${repo.root} (branch ${branch ?? 'detached'})`, ...(ctx.config.home && branch !== MEMORY_BRANCH ? { fix: `a memory home works on branch ${MEMORY_BRANCH}; this one is on ${branch ?? 'no branch'}` } : {}) });
     checks.push(await remoteCheck(ctx, repo, offline));
   }

@@ -24,6 +24,6 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
         // Work a Stop queued while no worker could run (a crash, a reboot) is picked up now.
         if (readQueue(queueDirFor(ctx.config.baseDir)).length > 0) await rt.startWorker?.();
         return 0;
-      }),
+      }, { tellInAgent: true }),
     );
 }
