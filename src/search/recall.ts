@@ -17,7 +17,9 @@
  */
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters } from '../types.js';
+import { ownText } from '../store/schema.js';
 import { buildKeywordQuery, toFts } from './query.js';
+import { readTime } from './when.js';
 
 export interface RecallOptions {
   prompt: string;
@@ -32,6 +34,8 @@ export interface RecallOptions {
   hide?: (row: MemoryRow) => boolean;
   /** Candidates (by bm25) whose coverage is measured. */
   candidates?: number;
+  /** The clock: a prompt naming a period ("last week", 先月) recalls that period's memories first (search/when.ts). */
+  now?: number;
 }
 
 export interface Recalled {
@@ -41,6 +45,8 @@ export interface Recalled {
   matched: number;
   /** Rare words' worth of the prompt the memory holds (a word found in one memory = 1). */
   rareWords: number;
+  /** Of the period the prompt names. */
+  inPeriod?: boolean;
 }
 
 /** The default floor ([recall] min_coverage, min_rare_words): bench/QUALITY.md. */
@@ -54,7 +60,9 @@ function idf(n: number, df: number): number {
 /** Every candidate with its coverage, best bm25 first (for recall, and for calibrating it). */
 export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxItems' | 'minCoverage' | 'minRareWords'>): { cands: Recalled[]; terms: number } {
   const none = { cands: [], terms: 0 };
-  const q = buildKeywordQuery(opts.prompt);
+  // Time words name a period, not a topic: they leave the prompt, and the period's memories are candidates first.
+  const when = opts.now === undefined ? { text: opts.prompt } : readTime(opts.prompt, opts.now);
+  const q = buildKeywordQuery(when.text);
   if (!q.match || q.terms.length === 0) return none;
   const db = store.db;
   // The session in progress counts for nothing: not as a candidate, and not when judging how
@@ -63,7 +71,8 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
   const n = store.countUnder(scope);
   if (n === 0) return none;
   const terms = q.terms.map((t) => {
-    const match = toFts(t);
+    // A memory holds a term in its own text: its neighbours' words (the context column) rank it, they do not make it about the prompt.
+    const match = ownText(toFts(t));
     const df = store.ftsCount(match, scope);
     return { match, df, weight: idf(n, df) };
   });
@@ -75,19 +84,25 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
   // Filters before the limit: the session in progress inside the query; hidden memories (an
   // excluded project, a glob over project and folder) by reading further until enough pass.
   const want = opts.candidates ?? 20;
-  const cands: MemoryRow[] = [];
-  for (let limit = want * 2; ; limit *= 4) {
-    const ranked = store.fts(q.match, scope, limit);
-    const rows = store.rowsByRowid(ranked.map((r) => r.rowid));
-    cands.length = 0;
-    for (const r of ranked) {
-      const row = rows.get(r.rowid);
-      if (!row || row.deleted || opts.hide?.(row)) continue;
-      cands.push(row);
-      if (cands.length >= want) break;
+  const match = q.match;
+  const ranked = (filters: SearchFilters, skip: Set<number>): MemoryRow[] => {
+    const out: MemoryRow[] = [];
+    for (let limit = want * 2; ; limit *= 4) {
+      const hits = store.fts(match, filters, limit);
+      const rows = store.rowsByRowid(hits.map((r) => r.rowid));
+      out.length = 0;
+      for (const r of hits) {
+        const row = rows.get(r.rowid);
+        if (!row || row.deleted || skip.has(row.rowid) || opts.hide?.(row)) continue;
+        out.push(row);
+        if (out.length >= want) break;
+      }
+      if (out.length >= want || hits.length < limit || limit >= 20_000) return out;
     }
-    if (cands.length >= want || ranked.length < limit || limit >= 20_000) break;
-  }
+  };
+  const period = when.period ? ranked({ ...scope, sinceMs: when.period.sinceMs, untilMs: when.period.untilMs }, new Set()) : [];
+  const inPeriod = new Set(period.map((r) => r.rowid));
+  const cands = [...period, ...(period.length < want ? ranked(scope, inPeriod).slice(0, want - period.length) : [])];
   if (cands.length === 0) return none;
 
   const ids = JSON.stringify(cands.map((c) => c.rowid));
@@ -101,7 +116,10 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
     }
   }
   return {
-    cands: cands.map((row) => ({ row, coverage: (weight.get(row.rowid) ?? 0) / total, matched: matched.get(row.rowid) ?? 0, rareWords: (weight.get(row.rowid) ?? 0) / rare })),
+    cands: cands.map((row) => ({
+      row, coverage: (weight.get(row.rowid) ?? 0) / total, matched: matched.get(row.rowid) ?? 0, rareWords: (weight.get(row.rowid) ?? 0) / rare,
+      ...(inPeriod.has(row.rowid) ? { inPeriod: true } : {}),
+    })),
     terms: terms.length,
   };
 }
@@ -114,9 +132,10 @@ export function clearsFloor(c: Recalled, terms: number, floor: Pick<RecallOption
 /** The recalled memories, best first: candidates that clear the floor. */
 export function selectRecalled(cands: Recalled[], terms: number, opts: Pick<RecallOptions, 'minCoverage' | 'minRareWords' | 'maxItems' | 'project'>): Recalled[] {
   const out = cands.filter((c) => clearsFloor(c, terms, opts));
-  // This project's memories first, then others; each by how much of the prompt they hold.
+  // The period the prompt names first, then this project's memories, then others; each by how much of the prompt they hold.
   const here = (r: Recalled) => (opts.project !== undefined && r.row.project === opts.project ? 0 : 1);
-  out.sort((a, b) => here(a) - here(b) || b.coverage - a.coverage || b.row.ts_ms - a.row.ts_ms);
+  const when = (r: Recalled) => (r.inPeriod ? 0 : 1);
+  out.sort((a, b) => when(a) - when(b) || here(a) - here(b) || b.coverage - a.coverage || b.row.ts_ms - a.row.ts_ms);
   return out.slice(0, Math.max(0, opts.maxItems));
 }
 

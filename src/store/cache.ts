@@ -12,7 +12,7 @@ import { listExportFiles, type ExportFile } from '../export/files.js';
 import { acquireLock, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
 import { errorMessage } from '../errors.js';
-import { Store, openDatabase, type IngestRow, type StoreIdentity } from './store.js';
+import { Store, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
 
 export interface CacheOptions extends StoreIdentity {
   dbPath: string;
@@ -105,7 +105,7 @@ function resetCounters(res: RebuildResult): void {
   Object.assign(res, { files_read: 0, lines_read: 0, bytes_read: 0, skipped_lines: 0, skipped: [], skipped_by_reason: {}, repaired_utf8_lines: 0, dim_mismatch: 0 });
 }
 
-function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts: CacheOptions, seen?: Set<string>): void {
+function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts: CacheOptions, seen?: Set<string>, fresh?: Map<string, FreshEntry>): void {
   const total = work.reduce((s, w) => s + (w.file.size - w.from), 0);
   let done = 0;
   for (const { file, from } of work) {
@@ -113,10 +113,12 @@ function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts:
     try {
       r = readEntries(file.path, {
         fromOffset: from,
-        onEntry: (e) => {
-          store.apply(e, file.rel);
-          seen?.add(e.id);
-        },
+        onEntry: fresh
+          ? (e) => store.foldFresh(fresh, e, file.rel)
+          : (e) => {
+              store.apply(e, file.rel);
+              seen?.add(e.id);
+            },
       });
     } catch (err) {
       if (err instanceof Database.SqliteError) throw err; // the cache's trouble, not the file's
@@ -137,6 +139,8 @@ function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts:
     done += file.size - from;
     opts.progress?.(done, total);
   }
+  if (fresh) store.loadFresh(fresh);
+  else store.flushIndex();
 }
 
 /**
@@ -172,7 +176,8 @@ function buildFromScratch(opts: CacheOptions, files: ExportFile[], res: RebuildR
   const db = openDatabase(tmp, { fast: true });
   try {
     const store = Store.create(db, opts);
-    store.transaction(() => ingestFiles(store, files.map((file) => ({ file, from: 0 })), res, opts));
+    // Last-write-wins is resolved while reading; then every winner is inserted once.
+    store.transaction(() => ingestFiles(store, files.map((file) => ({ file, from: 0 })), res, opts, undefined, new Map()));
     res.dim_mismatch += store.stats.dimMismatch;
     db.close();
   } catch (err) {

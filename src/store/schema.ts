@@ -2,7 +2,26 @@
  * DDL of the disposable cache. Bump STORE_VERSION whenever a table changes: an older
  * cache is then rebuilt from JSONL instead of being migrated.
  */
-export const STORE_VERSION = 3; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository
+export const STORE_VERSION = 4; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column
+
+/** bm25 weights of the keyword index's columns, chosen on the development set: bench/QUALITY.md. */
+export interface ColumnWeights {
+  question: number;
+  answer: number;
+  /** The neighbouring turns of the same session. */
+  context: number;
+}
+export const COLUMN_WEIGHTS: ColumnWeights = { question: 2, answer: 0.75, context: 0.3 };
+
+export function rankFunction(w: ColumnWeights): string {
+  for (const v of Object.values(w)) if (!Number.isFinite(v) || v < 0) throw new Error(`invalid column weight ${v}`);
+  return `bm25(${w.question}, ${w.answer}, ${w.context})`;
+}
+
+/** An FTS5 expression restricted to the memory's own text (not its neighbours). */
+export function ownText(match: string): string {
+  return `{question answer} : (${match})`;
+}
 
 export const BASE_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,8 +57,10 @@ CREATE TABLE IF NOT EXISTS memories (
   has_vector INTEGER NOT NULL DEFAULT 0, -- 1 when the vector is in memories_vec
   extra TEXT,                  -- unknown JSONL fields, JSON
   file TEXT,                   -- export file of the winning version
-  prompt_uuid TEXT             -- extra.prompt_uuid: the transcript entry the memory came from
+  prompt_uuid TEXT,            -- extra.prompt_uuid: the transcript entry the memory came from
+  ctx TEXT                     -- in the keyword index with these neighbours (index.ts neighbourKey); NULL: not indexed yet
 );
+CREATE INDEX IF NOT EXISTS memories_session ON memories (session_id, ts_ms) WHERE session_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS memories_prompt ON memories (prompt_uuid);
 CREATE INDEX IF NOT EXISTS memories_ts ON memories (deleted, ts_ms);
 -- Covering index for status/rebuild counts: no need to read 100k rows of text.
@@ -51,12 +72,14 @@ CREATE INDEX IF NOT EXISTS memories_repo ON memories (repo, ts_ms);
 CREATE TABLE IF NOT EXISTS checkouts (repo TEXT NOT NULL, root TEXT NOT NULL, seen_ms INTEGER NOT NULL, PRIMARY KEY (repo, root));
 -- Blob ids of files already hashed, by path: an unchanged file (same size, mtime, inode) is not read again.
 CREATE TABLE IF NOT EXISTS file_hashes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, ino INTEGER NOT NULL, blob TEXT NOT NULL);
--- The keyword index holds the analysed text (search/analyze.ts), not the text itself:
--- contentless, with deletes by rowid. Question counts double in bm25 (rank below).
+-- The keyword index holds the analysed text (store/analyze.ts), not the text itself:
+-- contentless, with deletes by rowid. Columns: the memory's question and answer, and the
+-- beginning of the neighbouring turns of its session (context, a low weight).
+-- Weights: COLUMN_WEIGHTS above, the table's rank function.
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
-  question, answer, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
+  question, answer, context, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
 );
-INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(2.0, 0.75)');
+INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', '${rankFunction(COLUMN_WEIGHTS)}');
 `;
 
 /**

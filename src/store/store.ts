@@ -10,7 +10,8 @@ import { packageRoot } from '../config/paths.js';
 import { UserError } from '../errors.js';
 import { beats, versionTime } from '../export/jsonl.js';
 import { isTombstone, type ExportEntry, type MemoryRecord, type SearchFilters } from '../types.js';
-import { indexText } from './analyze.js';
+import { analysisFeed } from './analyze-feed.js';
+import { bulkOrder, KeywordIndex } from './keyword-index.js';
 import { candidateNames, assignNames, nameForNew, placeOf, type ProjectPlace } from '../capture/project.js';
 import { normalizeRemoteUrl, repoIdentity } from '../capture/repo.js';
 import { parseAliases, readAliasText, type ProjectAlias } from '../export/aliases.js';
@@ -52,6 +53,8 @@ export interface MemoryRow {
   has_vector: number;
   extra: string | null;
   file: string | null;
+  /** Which neighbours its keyword-index entry holds (keyword-index.ts); NULL: not indexed yet. */
+  ctx: string | null;
 }
 
 export interface StoreIdentity {
@@ -74,6 +77,12 @@ export interface ProjectInfo {
   names: string[];
   /** Timestamp of its newest memory. */
   last: string;
+}
+
+/** A winning line of a fresh load, and the file it was read from. */
+export interface FreshEntry {
+  entry: ExportEntry;
+  file: string;
 }
 
 export type ApplyOutcome = 'inserted' | 'updated' | 'deleted' | 'unchanged' | 'older';
@@ -157,33 +166,34 @@ export class Store {
   private readonly stmts;
   private vecStmts: { insert: Database.Statement; remove: Database.Statement } | undefined;
   readonly stats: ApplyStats = { dimMismatch: 0 };
+  /** The keyword index: apply() feeds it, flushIndex() indexes the sessions a batch touched. */
+  private readonly keywords: KeywordIndex;
 
   constructor(
     readonly db: DB,
     readonly identity: StoreIdentity,
   ) {
     this.vecDim = 0;
+    this.keywords = new KeywordIndex(db);
     this.stmts = {
-      byId: db.prepare<[string], Pick<MemoryRow, 'rowid' | 'version_ms' | 'machine' | 'deleted' | 'question' | 'answer' | 'has_vector'>>(
-        'SELECT rowid, version_ms, machine, deleted, question, answer, has_vector FROM memories WHERE id = ?',
+      byId: db.prepare<[string], Pick<MemoryRow, 'rowid' | 'version_ms' | 'machine' | 'deleted' | 'question' | 'answer' | 'has_vector' | 'session_id' | 'ctx'>>(
+        'SELECT rowid, version_ms, machine, deleted, question, answer, has_vector, session_id, ctx FROM memories WHERE id = ?',
       ),
       insert: db.prepare(
         `INSERT INTO memories (id, deleted, session_id, project, project_raw, repo, repo_here, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
-           cwd, git_branch, files, source, model, dim, has_vector, extra, file, prompt_uuid)
+           cwd, git_branch, files, source, model, dim, has_vector, extra, file, prompt_uuid, ctx)
          VALUES (@id, @deleted, @session_id, @project, @project_raw, @repo, @repo_here, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
-           @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid)`,
+           @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid, NULL)`,
       ),
       update: db.prepare(
         `UPDATE memories SET deleted=@deleted, session_id=@session_id, project=@project, project_raw=@project_raw, repo=@repo,
            repo_here=@repo_here, machine=@machine, timestamp=@timestamp,
            ts_ms=@ts_ms, updated_at=@updated_at, version_ms=@version_ms, question=@question, answer=@answer, cwd=@cwd,
            git_branch=@git_branch, files=@files, source=@source, model=@model, dim=@dim, has_vector=@has_vector,
-           extra=@extra, file=@file, prompt_uuid=COALESCE(@prompt_uuid, prompt_uuid) WHERE rowid=@rowid`,
+           extra=@extra, file=@file, prompt_uuid=COALESCE(@prompt_uuid, prompt_uuid), ctx=NULL WHERE rowid=@rowid`,
       ),
       setFile: db.prepare('UPDATE memories SET file = ? WHERE rowid = ?'),
       setVector: db.prepare('UPDATE memories SET has_vector = 1, model = ?, dim = ?, file = ? WHERE rowid = ?'),
-      ftsInsert: db.prepare('INSERT INTO memories_fts (rowid, question, answer) VALUES (?, ?, ?)'),
-      ftsDelete: db.prepare('DELETE FROM memories_fts WHERE rowid = ?'),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       ingestAll: db.prepare<[], IngestRow>('SELECT file, offset, size, mtime_ms, fingerprint FROM ingest'),
@@ -529,7 +539,7 @@ export class Store {
       const current = { v: 1, id: entry.id, deleted: true, machine: cur.machine, updated_at: new Date(cur.version_ms).toISOString() } as const;
       if (!beats(entry, current)) return 'older';
       if (cur.deleted === 0) {
-        this.stmts.ftsDelete.run(cur.rowid);
+        this.keywords.remove(cur);
         if (cur.has_vector) this.deleteVector(cur.rowid);
       }
     }
@@ -542,9 +552,80 @@ export class Store {
       rowid = Number(this.stmts.insert.run(params).lastInsertRowid);
     }
     if (isTombstone(entry)) return 'deleted';
-    this.stmts.ftsInsert.run(rowid, indexText(entry.question), indexText(entry.answer));
+    this.keywords.add({ rowid, session_id: params.session_id, question: params.question, answer: params.answer, ts_ms: params.ts_ms });
     if (params.has_vector && entry.embedding) this.insertVector(rowid, entry, entry.embedding);
     return cur ? 'updated' : 'inserted';
+  }
+
+  /**
+   * Fold one line into the winners of a fresh load (a full rebuild): the same last-write-wins
+   * as apply(), decided before anything is inserted, so a superseded version is never
+   * inserted and deleted again.
+   */
+  foldFresh(winners: Map<string, FreshEntry>, entry: ExportEntry, file: string): void {
+    const cur = winners.get(entry.id);
+    if (!cur) {
+      winners.set(entry.id, { entry, file });
+      return;
+    }
+    const c = cur.entry;
+    if (versionTime(entry) === versionTime(c) && entry.machine === c.machine) {
+      const same = isTombstone(entry) ? isTombstone(c) : !isTombstone(c) && c.question === entry.question && c.answer === entry.answer;
+      if (same) {
+        // The same version read again: keep it, taking a usable vector it lacked (as apply() does).
+        if (!isTombstone(entry) && !isTombstone(c) && !this.usableShape(c) && this.usableShape(entry)) {
+          winners.set(entry.id, { entry: { ...c, embedding: entry.embedding as Float32Array, ...(entry.model !== undefined ? { model: entry.model } : {}) }, file });
+        } else cur.file = file;
+        return;
+      }
+    }
+    const current = { v: 1, id: c.id, deleted: true, machine: c.machine, updated_at: new Date(versionTime(c)).toISOString() } as const;
+    if (beats(entry, current)) winners.set(entry.id, { entry, file });
+  }
+
+  private usableShape(e: ExportEntry): boolean {
+    return !isTombstone(e) && e.embedding !== undefined && e.model === this.identity.model && (this.identity.dim === 0 || e.embedding.length === this.identity.dim);
+  }
+
+  /**
+   * Fill an empty cache with the winners of foldFresh, in the order they were first read (the
+   * rowids apply() would have given), each memory indexed once with its neighbours; the
+   * keyword analysis runs ahead in a worker thread while the rows and vectors go in.
+   */
+  loadFresh(winners: Map<string, FreshEntry>, opts: { worker?: boolean } = {}): void {
+    const all = [...winners.values()];
+    const params = all.map((w) => this.rowParams(w.entry, w.file));
+    const live: Array<{ rowid: number; session_id: string | null; ts_ms: number; version_ms: number; i: number }> = [];
+    params.forEach((p, i) => {
+      if (p.deleted === 0) live.push({ rowid: i + 1, session_id: p.session_id, ts_ms: p.ts_ms, version_ms: p.version_ms, i });
+    });
+    const { order, bulk, ctx } = bulkOrder(live);
+    const feed = analysisFeed(order.map((j) => {
+      const p = params[(live[j] as (typeof live)[number]).i] as (typeof params)[number];
+      return [p.question, p.answer];
+    }), opts);
+    try {
+      const insert = this.db.prepare(
+        `INSERT INTO memories (rowid, id, deleted, session_id, project, project_raw, repo, repo_here, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
+           cwd, git_branch, files, source, model, dim, has_vector, extra, file, prompt_uuid, ctx)
+         VALUES (@rowid, @id, @deleted, @session_id, @project, @project_raw, @repo, @repo_here, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
+           @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid, @ctx)`,
+      );
+      params.forEach((p, i) => {
+        const rowid = i + 1;
+        insert.run({ ...p, rowid, ctx: ctx.get(rowid) ?? null });
+        const e = (all[i] as FreshEntry).entry;
+        if (p.has_vector && !isTombstone(e) && e.embedding) this.insertVector(rowid, e, e.embedding, p.project ?? '');
+      });
+      this.keywords.bulk(bulk, (k) => feed.get(k));
+    } finally {
+      feed.close();
+    }
+  }
+
+  /** Index the sessions the applied lines touched (their turns' neighbours); call before the batch commits. */
+  flushIndex(): number {
+    return this.keywords.flush();
   }
 
   /** The indexed vector of a memory, if it has one. */
@@ -663,10 +744,10 @@ export class Store {
     return this.vecStmts;
   }
 
-  private insertVector(rowid: number, r: MemoryRecord, v: Float32Array): void {
+  private insertVector(rowid: number, r: MemoryRecord, v: Float32Array, knownProject?: string): void {
     // vec0 keys and integer metadata must be BigInt: a JS number binds as REAL and is refused.
     // vec0 has no upsert ("INSERT OR REPLACE" fails on an existing key): callers delete first.
-    const project = (this.stmt('SELECT project FROM memories WHERE rowid = ?').get(rowid) as { project: string | null } | undefined)?.project ?? '';
+    const project = knownProject ?? (this.stmt('SELECT project FROM memories WHERE rowid = ?').get(rowid) as { project: string | null } | undefined)?.project ?? '';
     this.vec().insert.run(BigInt(rowid), Buffer.from(v.buffer, v.byteOffset, v.byteLength), project, r.machine, BigInt(Date.parse(r.timestamp)));
   }
 

@@ -1,0 +1,157 @@
+/**
+ * The keyword index (memories_fts) kept in step with the memories table. Each memory is
+ * indexed with its own question and answer, the neighbouring turns of its session (the
+ * context column: the turn before and the turn after, by timestamp) and its date in words.
+ *
+ * A turn's context depends on its neighbours, so memories of a session are indexed when a
+ * batch of lines has been applied (flush), not one by one: a new turn is indexed once with
+ * its neighbours, and the turn before it is re-indexed (delete and insert: the index is
+ * contentless) because its "after" changed. `memories.ctx` records which neighbour versions
+ * a row was indexed with (NULL: not in the index yet), so an unchanged row is left alone.
+ */
+import type Database from 'better-sqlite3';
+import { analyseMemory, indexText, type Analysed } from './analyze.js';
+
+interface SessionRow {
+  rowid: number;
+  question: string;
+  answer: string;
+  ts_ms: number;
+  version_ms: number;
+  ctx: string | null;
+}
+
+
+/** Which neighbour versions a row is indexed with. */
+export function neighbourKey(prev: SessionRow | undefined, next: SessionRow | undefined): string {
+  const k = (r: SessionRow | undefined) => (r ? `${r.rowid}:${r.version_ms}` : '');
+  return `${k(prev)}|${k(next)}`;
+}
+
+/** A live memory of a fresh cache, in index order: its neighbours as positions in the same list (-1 none). */
+export interface BulkRow {
+  rowid: number;
+  ts_ms: number;
+  prev: number;
+  next: number;
+}
+
+/**
+ * Order a fresh cache's live memories for bulk(): each session's turns together, by time,
+ * so that a row's neighbours are next to it; with the ctx key each row is indexed under.
+ */
+export function bulkOrder(rows: Array<{ rowid: number; session_id: string | null; ts_ms: number; version_ms: number }>): { order: number[]; bulk: BulkRow[]; ctx: Map<number, string> } {
+  const sessions = new Map<string, number[]>();
+  const alone: number[] = [];
+  rows.forEach((r, i) => {
+    if (r.session_id === null) alone.push(i);
+    else {
+      let list = sessions.get(r.session_id);
+      if (!list) sessions.set(r.session_id, (list = []));
+      list.push(i);
+    }
+  });
+  const order: number[] = [];
+  const bulk: BulkRow[] = [];
+  const ctx = new Map<number, string>();
+  for (const i of alone) {
+    const r = rows[i] as (typeof rows)[number];
+    order.push(i);
+    bulk.push({ rowid: r.rowid, ts_ms: r.ts_ms, prev: -1, next: -1 });
+    ctx.set(r.rowid, '');
+  }
+  for (const list of sessions.values()) {
+    list.sort((a, b) => (rows[a] as (typeof rows)[number]).ts_ms - (rows[b] as (typeof rows)[number]).ts_ms || (rows[a] as (typeof rows)[number]).rowid - (rows[b] as (typeof rows)[number]).rowid);
+    const base = order.length;
+    list.forEach((i, j) => {
+      const r = rows[i] as (typeof rows)[number];
+      const prev = j > 0 ? rows[list[j - 1] as number] : undefined;
+      const next = j + 1 < list.length ? rows[list[j + 1] as number] : undefined;
+      order.push(i);
+      bulk.push({ rowid: r.rowid, ts_ms: r.ts_ms, prev: prev ? base + j - 1 : -1, next: next ? base + j + 1 : -1 });
+      ctx.set(r.rowid, neighbourKey(prev as SessionRow | undefined, next as SessionRow | undefined));
+    });
+  }
+  return { order, bulk, ctx };
+}
+
+export class KeywordIndex {
+  private readonly dirty = new Set<string>();
+  private readonly stmts;
+
+  constructor(db: Database.Database) {
+    this.stmts = {
+      insert: db.prepare('INSERT INTO memories_fts (rowid, question, answer, context) VALUES (?, ?, ?, ?)'),
+      remove: db.prepare('DELETE FROM memories_fts WHERE rowid = ?'),
+      setCtx: db.prepare('UPDATE memories SET ctx = ? WHERE rowid = ?'),
+      session: db.prepare<[string], SessionRow>(
+        'SELECT rowid, question, answer, ts_ms, version_ms, ctx FROM memories WHERE session_id = ? AND deleted = 0 ORDER BY ts_ms, rowid',
+      ),
+    };
+  }
+
+  /** A live memory arrived or its text changed (its row's ctx is NULL: not in the index). */
+  add(row: { rowid: number; session_id: string | null; question: string; answer: string; ts_ms: number }): void {
+    if (row.session_id !== null) {
+      this.dirty.add(row.session_id);
+      return;
+    }
+    this.stmts.insert.run(row.rowid, indexText(row.question), indexText(row.answer), '');
+    this.stmts.setCtx.run('', row.rowid);
+  }
+
+  /** A memory leaves the index (forgotten or replaced); its session's neighbours change. */
+  remove(row: { rowid: number; session_id: string | null; ctx: string | null }): void {
+    if (row.ctx !== null) this.stmts.remove.run(row.rowid);
+    if (row.session_id !== null) this.dirty.add(row.session_id);
+  }
+
+  /**
+   * Index a fresh cache's live memories in one pass (a full rebuild): neighbours are known
+   * up front, so every memory is inserted once, with its context. `analysed(i)` gives the
+   * analysis of rows[i] (computed here, or by a worker thread ahead of the inserts), asked
+   * for in order and at most one row ahead.
+   */
+  bulk(rows: BulkRow[], analysed: (i: number) => Analysed): void {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i] as BulkRow;
+      const own = analysed(i);
+      const parts: string[] = [];
+      if (r.prev >= 0) parts.push(analysed(r.prev)[2]);
+      if (r.next >= 0) parts.push(analysed(r.next)[2]);
+      this.stmts.insert.run(r.rowid, own[0], own[1], parts.join('\n'));
+    }
+  }
+
+  /** Index every session touched since the last flush. Call inside the batch's transaction. */
+  flush(): number {
+    let indexed = 0;
+    for (const session of this.dirty) indexed += this.indexSession(session);
+    this.dirty.clear();
+    return indexed;
+  }
+
+  private indexSession(session: string): number {
+    const rows = this.stmts.session.all(session);
+    const memo = new Map<number, Analysed>();
+    const analysed = (r: SessionRow): Analysed => {
+      let a = memo.get(r.rowid);
+      if (!a) memo.set(r.rowid, (a = analyseMemory(r.question, r.answer)));
+      return a;
+    };
+    let n = 0;
+    rows.forEach((r, i) => {
+      const prev = rows[i - 1];
+      const next = rows[i + 1];
+      const key = neighbourKey(prev, next);
+      if (r.ctx === key) return;
+      if (r.ctx !== null) this.stmts.remove.run(r.rowid);
+      const own = analysed(r);
+      const context = [prev, next].filter((x): x is SessionRow => x !== undefined).map((x) => analysed(x)[2]).join('\n');
+      this.stmts.insert.run(r.rowid, own[0], own[1], context);
+      this.stmts.setCtx.run(key, r.rowid);
+      n++;
+    });
+    return n;
+  }
+}

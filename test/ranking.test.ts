@@ -1,0 +1,261 @@
+/**
+ * The keyword index's neighbour column and time in questions, on a real cache (JSONL export →
+ * openCache → search): a turn is found by words of the turn next to it, the turn before a new
+ * one is re-indexed when the new one arrives, forgetting and recall hold to a memory's own words,
+ * a question that names a period gets that period's memories first, and a cache of the previous
+ * schema is rebuilt.
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { encodeEntry } from '../src/export/jsonl.js';
+import { recall } from '../src/search/recall.js';
+import { keywordHits, search } from '../src/search/search.js';
+import { openCache } from '../src/store/cache.js';
+import { STORE_VERSION } from '../src/store/schema.js';
+import type { Store } from '../src/store/store.js';
+import type { MemoryRecord } from '../src/types.js';
+import { tempDir } from './helpers.js';
+
+const NOW = new Date(2026, 11, 1, 11, 0, 0).getTime(); // Tuesday 1 December 2026, local time
+const at = (y: number, m: number, d: number, h = 10) => new Date(y, m - 1, d, h).toISOString();
+
+type Mem = Pick<MemoryRecord, 'id' | 'question' | 'answer' | 'timestamp'> & Partial<MemoryRecord>;
+
+function world(memories: Mem[]) {
+  const d = tempDir();
+  const exportDir = join(d.dir, 'export');
+  mkdirSync(exportDir);
+  const file = join(exportDir, '2026-12_laptop.jsonl');
+  const line = (m: Mem) => encodeEntry({ v: 1, machine: 'laptop', project: 'app', ...m });
+  writeFileSync(file, memories.length > 0 ? `${memories.map(line).join('\n')}\n` : '');
+  const dbPath = join(d.dir, 'cache.db');
+  const open = () => openCache({ dbPath, exportDir, model: 'none', dim: 0 });
+  return { d, dbPath, exportDir, open, append: (m: Mem) => appendFileSync(file, `${line(m)}\n`) };
+}
+
+async function ids(store: Store, query: string, topK = 5, readTime = true): Promise<string[]> {
+  const r = await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, readTime });
+  return r.hits.map((h) => h.id);
+}
+
+/** How many index entries holding the filler word a memory has (each must have exactly one). */
+function entries(store: Store, rowid: number): number {
+  // BigInt: FTS5 ignores a rowid constraint bound as a REAL, which is how a JS number binds.
+  return (store.db.prepare('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?').get('"unrelatedfiller"', BigInt(rowid)) as { n: number }).n;
+}
+
+describe('the neighbour column', () => {
+  it('finds a turn by the words of the turn next to it, after its own words, and re-indexes the turn before a new one', async () => {
+    const w = world([
+      // The answer is in a turn that shares no word with the question; the turn before it does.
+      { id: 'setup', session_id: 's1', timestamp: at(2026, 11, 20, 10), question: 'The kestrel importer keeps timing out on big files unrelatedfiller', answer: 'Let me look at the importer.' },
+      { id: 'fix', session_id: 's1', timestamp: at(2026, 11, 20, 11), question: 'so what should we change? unrelatedfiller', answer: 'Raise the chunk size to 64 MB and stream the rows. unrelatedfiller' },
+      // Holds the word itself: ranks above a neighbour's match.
+      { id: 'own', session_id: 's2', timestamp: at(2026, 11, 1, 10), question: 'kestrel importer docs unrelatedfiller', answer: 'The kestrel importer reads CSV.' },
+    ]);
+    try {
+      let { store } = w.open();
+      try {
+        const top = await ids(store, 'kestrel importer');
+        assert.deepEqual(top.slice(0, 3).sort(), ['fix', 'own', 'setup'], 'the neighbour is found through its context');
+        assert.equal(top[2], 'fix', 'a memory holding the words ranks above one whose neighbour holds them');
+        assert.deepEqual(keywordHits(store, 'kestrel', {}, 10).map((r) => r.id).sort(), ['own', 'setup'], 'forget --query takes only memories holding the word');
+      } finally {
+        store.close();
+      }
+      // A new turn arrives in session s1: the turn before it ("fix") now has it as a neighbour.
+      w.append({ id: 'after', session_id: 's1', timestamp: at(2026, 11, 20, 12), question: 'and the osprey exporter? unrelatedfiller', answer: 'It has the same limit. unrelatedfiller' });
+      ({ store } = w.open());
+      try {
+        assert.ok((await ids(store, 'osprey exporter')).includes('fix'), 'the turn before the new one is found by its words');
+        assert.ok(!(await ids(store, 'osprey exporter')).includes('setup'), 'two turns away is not a neighbour');
+        for (const id of ['setup', 'fix', 'after', 'own']) assert.equal(entries(store, store.byId(id)!.rowid), 1, `${id} is indexed exactly once`);
+      } finally {
+        store.close();
+      }
+      // Forgetting the middle turn makes its neighbours each other's.
+      w.append({ v: 1, id: 'fix', deleted: true, machine: 'laptop', timestamp: at(2026, 11, 20, 11), updated_at: at(2026, 11, 21) } as unknown as Mem);
+      ({ store } = w.open());
+      try {
+        const top = await ids(store, 'osprey exporter');
+        assert.ok(!top.includes('fix'));
+        assert.ok(top.includes('setup'), 'the turn before the forgotten one now neighbours the one after it');
+        assert.equal(entries(store, store.byId('fix')!.rowid), 0, 'a forgotten memory leaves the index');
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+
+  it('recall counts only a memory’s own words: a neighbour’s words do not make it about the prompt', () => {
+    const w = world([
+      { id: 'a', session_id: 's', timestamp: at(2026, 11, 20, 10), question: 'the heron scheduler drops jobs after the nightly vacuum', answer: 'The heron scheduler loses its lease during vacuum.' },
+      { id: 'b', session_id: 's', timestamp: at(2026, 11, 20, 11), question: 'thanks, and lunch?', answer: 'Sandwiches.' },
+      ...Array.from({ length: 30 }, (_, i) => ({ id: `x${i}`, timestamp: at(2026, 10, 1 + i), question: `unrelated note ${i} about scheduler settings`, answer: `Settings ${i}.` })),
+    ]);
+    try {
+      const { store } = w.open();
+      try {
+        const got = recall(store, { prompt: 'why does the heron scheduler drop jobs after the nightly vacuum', maxItems: 3, minCoverage: 0.5, minRareWords: 2.25 }).map((r) => r.row.id);
+        assert.deepEqual(got, ['a']);
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+});
+
+describe('time in the question', () => {
+  const mems: Mem[] = [
+    // Matches the words best, but from September.
+    { id: 'sept', timestamp: at(2026, 9, 14), question: 'the payment deploy failed on the canary: rollback of the payment deploy', answer: 'We rolled back the payment deploy and fixed the canary check.' },
+    // Of last month (November), matching the words less well.
+    { id: 'nov', timestamp: at(2026, 11, 10), question: 'a deploy issue', answer: 'The payment service needed a config flag.' },
+    { id: 'nov-other', timestamp: at(2026, 11, 12), question: 'lunch options near the office', answer: 'The noodle place.' },
+    // Yesterday, and in Japanese.
+    { id: 'yesterday', timestamp: at(2026, 11, 30, 15), question: 'migrate the ledger tables', answer: 'Done with a two-step migration.' },
+    { id: 'ja-last-month', timestamp: at(2026, 11, 5), question: '決済のデプロイでエラー', answer: '設定フラグを追加した。' },
+    { id: 'ja-old', timestamp: at(2026, 8, 5), question: '決済のデプロイでエラーが出た、決済のデプロイを戻す', answer: '決済のデプロイを戻した。' },
+  ];
+
+  it('puts the period’s memory first over another period’s better match, in English and Japanese', async () => {
+    const w = world(mems);
+    try {
+      const { store } = w.open();
+      try {
+        assert.equal((await ids(store, 'payment deploy', 5, false))[0], 'sept', 'without a period the better match wins');
+        assert.deepEqual((await ids(store, 'the payment deploy last month')).slice(0, 2), ['nov', 'sept'], 'the period first, then the rest');
+        assert.equal((await ids(store, 'payment deploy in November'))[0], 'nov');
+        assert.equal((await ids(store, 'payment deploy November 2026'))[0], 'nov');
+        assert.equal((await ids(store, '先月の決済のデプロイ'))[0], 'ja-last-month');
+        assert.equal((await ids(store, '2026年11月の決済のデプロイ'))[0], 'ja-last-month');
+        assert.equal((await ids(store, '決済のデプロイ', 5, false))[0], 'ja-old');
+        // Nothing but time words: the period's memories, newest first.
+        assert.deepEqual(await ids(store, 'what did we do yesterday'), ['yesterday']);
+        assert.deepEqual(await ids(store, '昨日'), ['yesterday']);
+        // A period that holds no match: the best matches anyway.
+        assert.equal((await ids(store, 'payment deploy last week'))[0], 'sept');
+        const r = await search({ store, now: NOW }, { query: 'payment deploy last month', mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 });
+        assert.equal(r.period?.label, '2026-11-01 – 2026-11-30');
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+
+  it('a question without a time expression ranks exactly as with time reading off', async () => {
+    const w = world(mems);
+    try {
+      const { store } = w.open();
+      try {
+        for (const q of ['payment deploy', 'ledger migration', '決済のデプロイ', 'May I see the canary check?']) {
+          assert.deepEqual(await ids(store, q), await ids(store, q, 5, false), q);
+        }
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+});
+
+describe('a cache of the previous schema (no neighbour or date columns)', () => {
+  it('is rebuilt from JSONL with the new columns', async () => {
+    const w = world([
+      { id: 'a', session_id: 's', timestamp: at(2026, 11, 2), question: 'the grebe cache warms slowly', answer: 'Prefetch on start.' },
+      { id: 'b', session_id: 's', timestamp: at(2026, 11, 2, 11), question: 'how much faster now?', answer: 'Twice as fast.' },
+    ]);
+    try {
+      w.open().store.close();
+      const db = new Database(w.dbPath);
+      db.exec("DROP TABLE memories_fts; CREATE VIRTUAL TABLE memories_fts USING fts5(question, answer, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'); UPDATE meta SET value = '3' WHERE key = 'schema_version'");
+      db.close();
+      const { store, result } = w.open();
+      try {
+        assert.equal(result.full, true);
+        assert.match(result.reason ?? '', new RegExp(`schema 3 differs from ${STORE_VERSION}$`));
+        assert.equal(result.records, 2);
+        assert.deepEqual((await ids(store, 'grebe cache')).sort(), ['a', 'b'], 'b through its neighbour');
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+});
+
+describe('a full rebuild loads each winner once', () => {
+  /** Every memory as the cache holds it, neighbours by id (rowids may differ between builds). */
+  function dump(store: Store): string[] {
+    const rows = store.db.prepare('SELECT rowid, id, deleted, question, answer, ctx, has_vector, file FROM memories ORDER BY id').all() as Array<{ rowid: number; id: string; deleted: number; question: string; answer: string; ctx: string | null; has_vector: number; file: string }>;
+    const idOf = new Map(rows.map((r) => [String(r.rowid), r.id]));
+    const ctx = (c: string | null) => (c === null ? 'null' : c.split('|').map((k) => idOf.get(k.split(':')[0] as string) ?? '').join('|'));
+    return rows.map((r) => `${r.id} ${r.deleted} ${r.question} / ${r.answer} ctx=${ctx(r.ctx)} vec=${r.has_vector} ${r.file}`);
+  }
+
+  it('the same cache as applying line by line: superseded versions, tombstones, re-read lines, sessions across files', async () => {
+    const lines: Mem[] = [
+      { id: 'a', session_id: 's', timestamp: at(2026, 11, 2, 10), question: 'plover queue stalls', answer: 'first answer' },
+      { id: 'b', session_id: 's', timestamp: at(2026, 11, 2, 11), question: 'and the retry?', answer: 'Backoff of 2 s.' },
+      { id: 'c', session_id: 's', timestamp: at(2026, 11, 2, 12), question: 'anything else?', answer: 'No.' },
+      { id: 'a', session_id: 's', timestamp: at(2026, 11, 2, 10), updated_at: at(2026, 11, 3), question: 'plover queue stalls', answer: 'edited answer' },
+      { v: 1, id: 'b', deleted: true, machine: 'laptop', timestamp: at(2026, 11, 2, 11), updated_at: at(2026, 11, 4) } as unknown as Mem,
+      { id: 'c', session_id: 's', timestamp: at(2026, 11, 2, 12), question: 'anything else?', answer: 'No.' },
+      { id: 'd', timestamp: at(2026, 11, 5), question: 'no session here', answer: 'standalone' },
+    ];
+    const full = world(lines);
+    const step = world([]);
+    try {
+      const { store: f, result } = full.open();
+      let fullDump: string[];
+      try {
+        assert.equal(result.full, true);
+        fullDump = dump(f);
+        assert.deepEqual((await ids(f, 'plover')).sort(), ['a', 'c'], 'a by its words, c as its neighbour now that b is forgotten');
+      } finally {
+        f.close();
+      }
+      step.open().store.close(); // an empty cache; then every line arrives on its own
+      for (const m of lines) {
+        step.append(m);
+        step.open().store.close();
+      }
+      const { store: s, result: r2 } = step.open();
+      try {
+        assert.equal(r2.full, false);
+        assert.deepEqual(dump(s), fullDump);
+      } finally {
+        s.close();
+      }
+    } finally {
+      full.d.cleanup();
+      step.d.cleanup();
+    }
+  });
+
+  it('the analysis is the same whether a worker thread does it or this thread', async () => {
+    const { analysisFeed } = await import('../src/store/analyze-feed.js');
+    const texts: Array<[string, string]> = Array.from({ length: 2500 }, (_, i) => [`useEffect ${i} 認証エラー better-sqlite3`, `answer ${i} `.repeat(i % 300)]);
+    const threaded = analysisFeed(texts, { worker: true });
+    const here = analysisFeed(texts, { worker: false });
+    try {
+      assert.equal(threaded.threaded, true);
+      assert.equal(here.threaded, false);
+      for (let i = 0; i < texts.length; i++) assert.deepEqual(threaded.get(i), here.get(i), `row ${i}`);
+    } finally {
+      threaded.close();
+      here.close();
+    }
+  });
+});
