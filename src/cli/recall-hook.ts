@@ -31,7 +31,7 @@ export interface RecallRequest {
   json?: boolean;
 }
 
-export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stderr'>, req: RecallRequest): void {
+export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stderr'> & Partial<Pick<IO, 'now'>>, req: RecallRequest): void {
   const cfg = config.recall;
   const prompt = req.prompt ?? req.input.prompt ?? '';
   const json = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
@@ -58,6 +58,7 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
       project,
       ...(req.input.session_id ? { sessionId: req.input.session_id } : {}),
       maxItems: cfg.max_items,
+      now: (io.now?.() ?? new Date()).getTime(),
       minCoverage: cfg.min_coverage,
       minRareWords: cfg.min_rare_words,
       ...(hide ? { hide } : {}),

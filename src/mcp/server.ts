@@ -126,7 +126,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
           });
           const lines = hits.length === 0 ? ['No memories found. Try other words, the other language, or a file/error name.'] : [];
           return {
-            content: [{ type: 'text', text: JSON.stringify({ query, hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
+            content: [{ type: 'text', text: JSON.stringify({ query, ...(res.period ? { period: res.period.label } : {}), hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
           };
         } finally {
           store.close();

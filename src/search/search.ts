@@ -5,11 +5,13 @@
  * tests hand in the real tiny model or none at all.
  */
 import { UserError } from '../errors.js';
+import { ownText } from '../store/schema.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
 import { buildKeywordQuery } from './query.js';
 import { withChanges, type Staleness } from './staleness.js';
+import { readTime, type Period } from './when.js';
 
 export interface SearchOptions {
   query: string;
@@ -27,6 +29,10 @@ export interface SearchOptions {
   candidates?: number;
   /** Memories never shown (an excluded project), dropped before the top-k is taken. */
   hide?: (row: MemoryRow) => boolean;
+  /** false: time words are words like any other (no period read from the question). */
+  readTime?: boolean;
+  /** How much a memory of the period the question names gains (×; default PERIOD_BOOST). */
+  periodBoost?: number;
 }
 
 export interface SearchDeps {
@@ -45,6 +51,8 @@ export interface SearchResult {
   hits: SearchHit[];
   /** Set when hybrid search fell back to keywords only, with the reason. */
   degraded?: string;
+  /** The period the question named: its memories come first. */
+  period?: Period;
 }
 
 export function toHit(row: MemoryRow, score: number, s?: Staleness): SearchHit {
@@ -61,18 +69,63 @@ export function toHit(row: MemoryRow, score: number, s?: Staleness): SearchHit {
   return s ? withChanges(hit, s, row) : hit;
 }
 
-function vectorCandidates(deps: SearchDeps, vec: Float32Array, opts: SearchOptions, k: number): number[] {
+function vectorCandidates(deps: SearchDeps, vec: Float32Array, filters: SearchFilters, k: number, within?: SearchFilters): number[] {
   // Every vector is a candidate: recency is a bounded prior, so an old memory can win.
-  return deps.store.knn(vec, opts.filters, k).map((r) => r.rowid);
+  const all = deps.store.knn(vec, filters, k);
+  if (!within) return all.map((r) => r.rowid);
+  // The period's nearest too, however far the nearest overall are: one list by distance.
+  const seen = new Set(all.map((r) => r.rowid));
+  const merged = [...all, ...deps.store.knn(vec, within, k).filter((r) => !seen.has(r.rowid))];
+  return merged.sort((a, b) => a.distance - b.distance).map((r) => r.rowid);
 }
 
+/** How much a memory of the period a question names gains over the others (×): bench/QUALITY.md. */
+export const PERIOD_BOOST = 1.3;
+
+/**
+ * Search, with time in the question understood (when.ts): a question that names a period
+ * ("last week", "in May", "先月") is searched without its time words, and the period's
+ * memories gain PERIOD_BOOST: one of them comes first even over another period's memory that
+ * matches the words somewhat better, and a much better match elsewhere still shows. A
+ * question that names no period ranks as relevance and recency say.
+ */
 export async function search(deps: SearchDeps, opts: SearchOptions): Promise<SearchResult> {
+  if (opts.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
+  const when = opts.readTime === false ? { text: opts.query } : readTime(opts.query, deps.now);
+  if (!when.period) return rank(deps, opts);
+  const period = when.period;
+  const within = narrowed(opts.filters, period);
+  // A period that holds no memory at all ("in 1990", before the first one): the question is
+  // read as it was written, its time words as words ("1990年に何が起きた" is about 1990).
+  if (!within || deps.store.countUnder(within) === 0) return rank(deps, opts);
+  const words = when.text.trim();
+  // Nothing but time words ("what did we do last week"): the period's memories, newest first.
+  if (buildKeywordQuery(words).match === undefined) {
+    const rows = deps.store.browse(within, 0, Math.max(opts.topK * 4, 50)).filter((r) => !opts.hide?.(r) && (opts.filters.source === undefined || (r.source ?? 'claude-code') === opts.filters.source));
+    return { hits: rows.slice(0, opts.topK).map((r) => toHit(r, 1, deps.staleness)), period };
+  }
+  if (words.length === 0) return { hits: [], period };
+  return { ...(await rank(deps, { ...opts, query: words }, within)), period };
+}
+
+/** The filters narrowed to the period, or undefined when they do not meet it. */
+function narrowed(f: SearchFilters, p: Period): SearchFilters | undefined {
+  const sinceMs = Math.max(f.sinceMs ?? -Infinity, p.sinceMs);
+  const untilMs = Math.min(f.untilMs ?? Infinity, p.untilMs);
+  return sinceMs < untilMs ? { ...f, sinceMs, untilMs } : undefined;
+}
+
+/**
+ * One ranking under the filters as given: keyword and vector lists fused, then the recency
+ * prior. `within`: the filters narrowed to a period the question names; its memories are
+ * candidates however far down the whole ranking they are, and gain the period boost.
+ */
+async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilters): Promise<SearchResult> {
   const k = opts.candidates ?? 50;
   const lists: Array<number[] | Ranking<number>> = [];
   let degraded: string | undefined;
-  if (opts.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
 
-  if (opts.mode !== 'vector') lists.push(...keywordLists(deps.store, opts.query, opts.filters, k, opts.keywordSpread));
+  if (opts.mode !== 'vector') lists.push(...keywordLists(deps.store, opts.query, opts.filters, k, opts.keywordSpread, false, within));
   if (opts.mode !== 'keyword') {
     if (deps.store.dim === 0) {
       if (opts.mode === 'vector') {
@@ -95,7 +148,7 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
           if (opts.mode === 'vector') throw new UserError(msg, 'run `memory rebuild --full`');
           degraded = `${msg}; keyword results only`;
         } else {
-          lists.push(vectorCandidates(deps, vec, opts, k));
+          lists.push(vectorCandidates(deps, vec, opts.filters, k, within));
         }
       }
     }
@@ -110,7 +163,8 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
   for (const [rowid, s] of fused) {
     const row = rows.get(rowid);
     if (!row || opts.hide?.(row) || wrongSource?.(row)) continue;
-    scored.push({ row, score: s * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) });
+    const inPeriod = within !== undefined && row.ts_ms >= (within.sinceMs as number) && row.ts_ms < (within.untilMs as number);
+    scored.push({ row, score: s * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * (inPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : 1) });
   }
   scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps.staleness));
@@ -121,17 +175,23 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
 export const KEYWORD_RANK_SPREAD = 30;
 
 /** The keyword ranking (rowids, best first): FTS5 bm25 over the word index, its gaps kept as effective ranks. */
-function keywordLists(store: Store, query: string, filters: SearchFilters, k: number, spread = KEYWORD_RANK_SPREAD): Array<Ranking<number>> {
+function keywordLists(store: Store, query: string, filters: SearchFilters, k: number, spread = KEYWORD_RANK_SPREAD, own = false, within?: SearchFilters): Array<Ranking<number>> {
   const q = buildKeywordQuery(query);
   if (!q.match) return [];
-  const rows = store.fts(q.match, filters, k);
+  const match = own ? ownText(q.match) : q.match;
+  let rows = store.fts(match, filters, k);
+  if (within) {
+    // The period's best matches too: bm25 scores of one query on one index compare, so one list.
+    const seen = new Set(rows.map((r) => r.rowid));
+    rows = [...rows, ...store.fts(match, within, k).filter((r) => !seen.has(r.rowid))].sort((a, b) => a.score - b.score);
+  }
   // FTS5's bm25 is negative: more negative is better.
   return [{ keys: rows.map((r) => r.rowid), ranks: scoreRanks(rows.map((r) => -r.score), spread) }];
 }
 
-/** Keyword hits by relevance alone (for `forget --query`). */
+/** Keyword hits by relevance alone, memories holding the words themselves (for `forget --query`: never a neighbour of one). */
 export function keywordHits(store: Store, query: string, filters: SearchFilters, k: number): MemoryRow[] {
-  const fused = [...fuseRanks(keywordLists(store, query, filters, k), 60)].sort((a, b) => b[1] - a[1]).slice(0, k);
+  const fused = [...fuseRanks(keywordLists(store, query, filters, k, KEYWORD_RANK_SPREAD, true), 60)].sort((a, b) => b[1] - a[1]).slice(0, k);
   const rows = store.rowsByRowid(fused.map(([id]) => id));
   return fused.map(([id]) => rows.get(id)).filter((r): r is MemoryRow => r !== undefined);
 }

@@ -75,8 +75,12 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
         ctx.warn(res.degraded);
         warned = true;
       }
-      if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, hits: res.hits });
-      else ctx.io.stdout.write(renderHits(res.hits, flags.full === true));
+      const period = res.period ? { period: { from: new Date(res.period.sinceMs).toISOString(), until: new Date(res.period.untilMs).toISOString(), label: res.period.label } } : {};
+      if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, ...period, hits: res.hits });
+      else {
+        if (res.period) ctx.io.stdout.write(`${res.period.label} first\n`);
+        ctx.io.stdout.write(renderHits(res.hits, flags.full === true));
+      }
     }
   } finally {
     store.close();

@@ -1,0 +1,394 @@
+/**
+ * Time in a question: "what did we do last week", "the May 2026 deploy", "先月の障害".
+ * A time expression names a period, computed from the clock at query time in this
+ * machine's time zone; search then puts that period's memories first (search.ts) and the
+ * time words stop counting as words to match. Pure: the clock is an argument.
+ *
+ * How each expression is read (also in the README):
+ *  - today / 今日, yesterday / 昨日, the day before yesterday / 一昨日: that calendar day.
+ *  - this week / 今週: Monday of this week to now; last week / 先週: the Monday-to-Sunday week
+ *    before this one; 先々週: the one before that. Weeks start on Monday.
+ *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年.
+ *  - N days / weeks / months / years ago (N日前, N週間前, Nか月前, N年前): the day, the
+ *    Monday-to-Sunday week, the calendar month or the calendar year that far back.
+ *  - the past / last N days (weeks, months) / 過去N日・ここN日: from that long ago to now.
+ *  - last Monday / on Monday (月曜日): the latest such day before today.
+ *  - a month: "in March", "March", "3月": the latest March that has begun (this year's, or last
+ *    year's when March is still to come); "last March": the one before this year's; with a
+ *    year, "March 2026", "2026年3月"; with a day, "March 5", "5 March 2026", "3月5日",
+ *    "2026-03-05": that day. A lower-case month name counts after in/during/since/last/
+ *    early/late or before a day or year (a march is also a walk); "May" counts capitalised,
+ *    not as "May I…" at the start.
+ *  - a year: "in 2025", "2025年": that calendar year.
+ * The first expression in the question names the period; every one found is taken out of it.
+ */
+
+export interface Period {
+  sinceMs: number;
+  /** Exclusive. */
+  untilMs: number;
+  /** The period in words, for the person (the CLI prints it). */
+  label: string;
+}
+
+export interface TimeReading {
+  period?: Period;
+  /** The question without its time expressions. */
+  text: string;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_ABBR = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const JA_WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土'];
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, 'a couple of': 2, few: 3, 'a few': 3,
+};
+const KANJI_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
+
+function day(y: number, m: number, d: number): number {
+  return new Date(y, m, d).getTime();
+}
+
+function startOfDay(ms: number): Date {
+  const d = new Date(ms);
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate());
+}
+
+function addDays(d: Date, n: number): Date {
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate() + n);
+}
+
+/** Monday of the week holding d. */
+function weekStart(d: Date): Date {
+  return addDays(d, -((d.getDay() + 6) % 7));
+}
+
+const iso = (ms: number) => {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+function span(since: Date | number, until: Date | number): Period {
+  const s = typeof since === 'number' ? since : since.getTime();
+  const u = typeof until === 'number' ? until : until.getTime();
+  const last = u - 1;
+  return { sinceMs: s, untilMs: u, label: iso(s) === iso(last) ? iso(s) : `${iso(s)} – ${iso(last)}` };
+}
+
+function dayPeriod(d: Date): Period {
+  return span(d, addDays(d, 1));
+}
+
+function monthPeriod(y: number, m: number): Period {
+  return span(day(y, m, 1), day(y, m + 1, 1));
+}
+
+function yearPeriod(y: number): Period {
+  return span(day(y, 0, 1), day(y + 1, 0, 1));
+}
+
+/** The latest month m (0-based) that has begun by now. */
+function latestMonth(m: number, now: Date): number {
+  return m <= now.getMonth() ? now.getFullYear() : now.getFullYear() - 1;
+}
+
+function unitAgo(unit: string, n: number, now: Date): Period | undefined {
+  const today = startOfDay(now.getTime());
+  if (/^(day|日)/.test(unit)) return dayPeriod(addDays(today, -n));
+  if (/^(week|週)/.test(unit)) {
+    const w = weekStart(addDays(today, -7 * n));
+    return span(w, addDays(w, 7));
+  }
+  if (/^(month|か月|ヶ月|カ月|ヵ月|ケ月|ヶ月|月)/.test(unit)) return monthPeriod(now.getFullYear(), now.getMonth() - n);
+  if (/^(year|年)/.test(unit)) return yearPeriod(now.getFullYear() - n);
+  return undefined;
+}
+
+function rolling(unit: string, n: number, now: Date): Period | undefined {
+  const tomorrow = addDays(startOfDay(now.getTime()), 1);
+  const today = startOfDay(now.getTime());
+  if (/^(day|日)/.test(unit)) return span(addDays(today, -(n - 1)), tomorrow);
+  if (/^(week|週)/.test(unit)) return span(addDays(today, -7 * n + 1), tomorrow);
+  if (/^(month|か月|ヶ月|カ月|ヵ月|ケ月)/.test(unit)) return span(new Date(today.getFullYear(), today.getMonth() - n, today.getDate() + 1), tomorrow);
+  return undefined;
+}
+
+function count(word: string): number | undefined {
+  const w = word.toLowerCase().trim();
+  if (/^\d+$/.test(w)) return Number(w);
+  if (w in NUMBER_WORDS) return NUMBER_WORDS[w];
+  if (/^[一二三四五六七八九十]+$/.test(w)) {
+    // 十 alone 10, 二十 20, 十二 12, 二十三 23.
+    const i = w.indexOf('十');
+    if (i < 0) return KANJI_DIGITS[w];
+    const tens = i === 0 ? 1 : (KANJI_DIGITS[w.slice(0, i)] ?? 0);
+    const ones = i === w.length - 1 ? 0 : (KANJI_DIGITS[w.slice(i + 1)] ?? 0);
+    return tens * 10 + ones;
+  }
+  return undefined;
+}
+
+function monthIndex(name: string): number {
+  const n = name.toLowerCase().replace(/\.$/, '');
+  const full = MONTHS.indexOf(n);
+  if (full >= 0) return full;
+  return MONTH_ABBR.indexOf(n === 'sept' ? 'sep' : n);
+}
+
+function validDay(y: number, m: number, d: number): boolean {
+  const t = new Date(y, m, d);
+  return t.getFullYear() === y && t.getMonth() === m && t.getDate() === d;
+}
+
+interface Rule {
+  re: RegExp;
+  read: (m: RegExpExecArray, now: Date, input: string) => Period | undefined;
+}
+
+const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few)`;
+const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?`;
+const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3})`;
+
+/** A month name that is meant as one (see the top of this file). */
+function isMonthWord(word: string, before: string, after: string, atStart: boolean): boolean {
+  const lower = word.toLowerCase().replace(/\.$/, '');
+  const cue = /\b(in|during|since|from|until|till|by|last|this|early|late|mid|of|on|before|after)[\s-]+$/i.test(before);
+  const dated = /^\s*(\d{1,2}(st|nd|rd|th)?\b|,?\s*\d{4}\b)/.test(after);
+  if (lower === 'may') {
+    if (word[0] !== 'M') return false;
+    if (atStart && /^\s+(i|we|you|it|this|that|they|he|she)\b/i.test(after)) return false;
+    return cue || dated || !atStart;
+  }
+  if (lower.length <= 4 && MONTHS.indexOf(lower) < 0) {
+    // An abbreviation (Jan, Mar, Sept) only capitalised and with a cue or a date.
+    return word[0] === word[0]?.toUpperCase() && word[0] !== word[0]?.toLowerCase() && (cue || dated);
+  }
+  if (word[0] === word[0]?.toUpperCase() && word[0] !== word[0]?.toLowerCase()) return lower !== 'march' || cue || dated || !atStart;
+  return cue || dated;
+}
+
+const RULES: Rule[] = [
+  // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05.
+  {
+    re: /\b(?:on |in |since |of |from )?(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?\b/gi,
+    read: (m) => {
+      const y = Number(m[1]);
+      const mo = Number(m[2]) - 1;
+      if (mo < 0 || mo > 11 || y < 1970 || y > 2200) return undefined;
+      if (m[3] === undefined) return monthPeriod(y, mo);
+      const d = Number(m[3]);
+      return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
+    },
+  },
+  // Japanese absolute dates: 2026年3月5日, 2026年3月, 3月5日, 3月, 2026年.
+  {
+    re: /(\d{4})年(?:(\d{1,2})月(?:(\d{1,2})日)?)?|(\d{1,2})月(?:(\d{1,2})日)?(?![曜])/g,
+    read: (m, now) => {
+      if (m[1] !== undefined) {
+        const y = Number(m[1]);
+        if (m[2] === undefined) return yearPeriod(y);
+        const mo = Number(m[2]) - 1;
+        if (mo < 0 || mo > 11) return undefined;
+        if (m[3] === undefined) return monthPeriod(y, mo);
+        const d = Number(m[3]);
+        return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
+      }
+      const mo = Number(m[4]) - 1;
+      if (mo < 0 || mo > 11) return undefined;
+      const y = latestMonth(mo, now);
+      if (m[5] === undefined) return monthPeriod(y, mo);
+      const d = Number(m[5]);
+      return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
+    },
+  },
+  // Japanese relative: N日前, N週間前, Nか月前, N年前; 過去N日, ここN週間.
+  {
+    re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|年)前`, 'g'),
+    read: (m, now) => {
+      const n = count(m[1] as string);
+      return n === undefined ? undefined : unitAgo(m[2] as string, n, now);
+    },
+  },
+  {
+    re: new RegExp(String.raw`(?:過去|ここ|直近)\s*${NUM_JA}\s*(日間|日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月)`, 'g'),
+    read: (m, now) => {
+      const n = count(m[1] as string);
+      return n === undefined ? undefined : rolling(m[2] as string, n, now);
+    },
+  },
+  // Japanese named days, weeks, months and years.
+  {
+    re: /一昨日|おととい|昨日|きのう|今日|本日|きょう|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年/g,
+    read: (m, now) => {
+      const today = startOfDay(now.getTime());
+      switch (m[0]) {
+        case '一昨日':
+        case 'おととい':
+          return dayPeriod(addDays(today, -2));
+        case '昨日':
+        case 'きのう':
+          return dayPeriod(addDays(today, -1));
+        case '今日':
+        case '本日':
+        case 'きょう':
+          return dayPeriod(today);
+        case '今週':
+          return span(weekStart(today), addDays(weekStart(today), 7));
+        case '先週':
+          return unitAgo('week', 1, now);
+        case '先々週':
+          return unitAgo('week', 2, now);
+        case '今月':
+          return monthPeriod(now.getFullYear(), now.getMonth());
+        case '先月':
+          return unitAgo('month', 1, now);
+        case '先々月':
+          return unitAgo('month', 2, now);
+        case '今年':
+          return yearPeriod(now.getFullYear());
+        case '去年':
+        case '昨年':
+          return yearPeriod(now.getFullYear() - 1);
+        case '一昨年':
+          return yearPeriod(now.getFullYear() - 2);
+      }
+      return undefined;
+    },
+  },
+  // Japanese weekdays: 月曜日, 月曜 (the latest before today).
+  {
+    re: /(?:先週の)?([日月火水木金土])曜(?:日)?/g,
+    read: (m, now) => latestWeekday(JA_WEEKDAYS.indexOf(m[1] as string), now, m[0].startsWith('先週')),
+  },
+  // English relative.
+  {
+    re: /\b(?:on |from )?(?:the )?day before yesterday\b/gi,
+    read: (_m, now) => dayPeriod(addDays(startOfDay(now.getTime()), -2)),
+  },
+  {
+    // "before today", "until today": a bound, not a period.
+    re: /(?<!\b(?:before|until|till|by|after) )\b(?:on |from )?(yesterday|today|this morning|this afternoon)\b/gi,
+    read: (m, now) => dayPeriod(addDays(startOfDay(now.getTime()), /yesterday/i.test(m[1] as string) ? -1 : 0)),
+  },
+  {
+    re: new RegExp(String.raw`\b(?:in the |over the |during the |in |for the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?)\b`, 'gi'),
+    read: (m, now) => {
+      const n = count(m[1] as string);
+      return n === undefined || n === 0 ? undefined : rolling((m[2] as string).toLowerCase(), n, now);
+    },
+  },
+  {
+    re: new RegExp(String.raw`\b${NUM_EN}\s+(days?|weeks?|months?|years?)\s+ago\b`, 'gi'),
+    read: (m, now) => {
+      const n = count(m[1] as string);
+      return n === undefined ? undefined : unitAgo((m[2] as string).toLowerCase(), n, now);
+    },
+  },
+  {
+    re: /\b(?:in the |over the |during the |in |during |for the )?(this|last|previous|past)\s+(week|month|year)\b/gi,
+    read: (m, now) => {
+      const which = (m[1] as string).toLowerCase();
+      const unit = (m[2] as string).toLowerCase();
+      const today = startOfDay(now.getTime());
+      if (which === 'past') return unit === 'week' ? rolling('day', 7, now) : unit === 'month' ? rolling('month', 1, now) : span(new Date(today.getFullYear() - 1, today.getMonth(), today.getDate() + 1), addDays(today, 1));
+      if (which === 'this') {
+        if (unit === 'week') return span(weekStart(today), addDays(weekStart(today), 7));
+        if (unit === 'month') return monthPeriod(now.getFullYear(), now.getMonth());
+        return yearPeriod(now.getFullYear());
+      }
+      return unitAgo(unit, 1, now);
+    },
+  },
+  {
+    // Not "on Saturday mornings": a habit, not a day.
+    re: /\b(?:on |last |this past |on last )(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)/gi,
+    read: (m, now) => latestWeekday(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), now, false),
+  },
+  // English month ranges: from July to October, between March and May, in March and April (2026).
+  {
+    re: new RegExp(String.raw`\b(?:(?:from|between|in|during)\s+)?${MONTH_NAMES}\s+(?:to|and|until|through|till|-|–)\s+${MONTH_NAMES}(?:,?\s+(\d{4})\b)?`, 'gi'),
+    read: (m, now, input) => {
+      const first = m[1] as string;
+      const second = m[2] as string;
+      const start = m.index + m[0].indexOf(first);
+      const before = input.slice(0, start);
+      if (!isMonthWord(first, before, ` ${second}`, before.trim().length === 0) && !isMonthWord(second, 'in ', '', false)) return undefined;
+      if (!/^[A-Z]/.test(first) || !/^[A-Z]/.test(second)) return undefined;
+      const a = monthIndex(first);
+      const b = monthIndex(second);
+      if (a < 0 || b < 0) return undefined;
+      const yb = m[3] !== undefined ? Number(m[3]) : latestMonth(b, now);
+      const ya = a <= b ? yb : yb - 1;
+      return span(day(ya, a, 1), day(yb, b + 1, 1));
+    },
+  },
+  // English months: March 5(th)(, 2026), 5(th) (of) March (2026), (in) March (2026), last March.
+  {
+    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from|of|until|by)\s+)?(?:(last|this)\s+)?(?:(early|late|mid)[\s-]+)?(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?\b)?(?:,?\s+(\d{4})\b)?`, 'gi'),
+    read: (m, now, input) => {
+      const word = m[4] as string;
+      const start = m.index + m[0].indexOf(word);
+      const before = input.slice(0, start);
+      const after = input.slice(start + word.length);
+      if (!isMonthWord(word, before, after, before.trim().length === 0)) return undefined;
+      const mo = monthIndex(word);
+      if (mo < 0) return undefined;
+      const lastOne = (m[1] ?? '').toLowerCase() === 'last';
+      let y = m[6] !== undefined ? Number(m[6]) : latestMonth(mo, now);
+      if (lastOne && m[6] === undefined && y === now.getFullYear()) y -= 1;
+      const d = m[3] ?? m[5];
+      if (d !== undefined) {
+        const dn = Number(d);
+        if (!validDay(y, mo, dn)) return monthPeriod(y, mo);
+        if (m[6] === undefined && day(y, mo, dn) > now.getTime()) y -= 1;
+        return dayPeriod(new Date(y, mo, dn));
+      }
+      return monthPeriod(y, mo);
+    },
+  },
+  // A year: in 2025, during 2024, since 2023 (a bare number is not a year: it may be a port).
+  {
+    re: /\b(?:in|during|since|of|from)\s+((?:19|20)\d{2})\b/gi,
+    read: (m) => yearPeriod(Number(m[1])),
+  },
+];
+
+function latestWeekday(wd: number, now: Date, lastWeek: boolean): Period | undefined {
+  if (wd < 0) return undefined;
+  const today = startOfDay(now.getTime());
+  if (lastWeek) return dayPeriod(addDays(weekStart(addDays(today, -7)), (wd + 6) % 7));
+  let back = (today.getDay() - wd + 7) % 7;
+  if (back === 0) back = 7;
+  return dayPeriod(addDays(today, -back));
+}
+
+export function readTime(query: string, nowMs: number): TimeReading {
+  const input = query.normalize('NFKC');
+  const now = new Date(nowMs);
+  const found: Array<{ start: number; end: number; period: Period }> = [];
+  for (const rule of RULES) {
+    rule.re.lastIndex = 0;
+    for (let m = rule.re.exec(input); m !== null; m = rule.re.exec(input)) {
+      if (m[0].length === 0) {
+        rule.re.lastIndex++;
+        continue;
+      }
+      const start = m.index;
+      const end = start + m[0].length;
+      if (found.some((f) => start < f.end && end > f.start)) continue; // taken by an earlier rule
+      const period = rule.read(m, now, input);
+      if (period && period.untilMs > period.sinceMs) found.push({ start, end, period });
+    }
+  }
+  if (found.length === 0) return { text: query };
+  found.sort((a, b) => a.start - b.start);
+  let text = '';
+  let at = 0;
+  for (const f of found) {
+    text += `${input.slice(at, f.start)} `;
+    at = f.end;
+  }
+  text += input.slice(at);
+  return { period: (found[0] as (typeof found)[number]).period, text: text.replace(/\s+/g, ' ').trim() };
+}

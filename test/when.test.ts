@@ -1,0 +1,98 @@
+/**
+ * Time expressions in questions, English and Japanese: each names the period the README
+ * says, computed from the clock passed in (this machine's time zone), and its words leave the
+ * question. The clock: Tuesday 1 December 2026, 11:00 local time.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readTime } from '../src/search/when.js';
+
+const NOW = new Date(2026, 11, 1, 11, 0, 0).getTime();
+const d = (y: number, m: number, day: number) => new Date(y, m - 1, day).getTime();
+
+/** [question, since (y, m, d), until exclusive (y, m, d), the question left] */
+const CASES: Array<[string, [number, number, number], [number, number, number], string]> = [
+  ['what did we fix yesterday', [2026, 11, 30], [2026, 12, 1], 'what did we fix'],
+  ['the build we broke today', [2026, 12, 1], [2026, 12, 2], 'the build we broke'],
+  ['the migration the day before yesterday', [2026, 11, 29], [2026, 11, 30], 'the migration'],
+  ['what did we decide last week about the cache', [2026, 11, 23], [2026, 11, 30], 'what did we decide about the cache'],
+  ['deploys this week', [2026, 11, 30], [2026, 12, 7], 'deploys'],
+  ['the outage last month', [2026, 11, 1], [2026, 12, 1], 'the outage'],
+  ['budget this month', [2026, 12, 1], [2027, 1, 1], 'budget'],
+  ['the rewrite last year', [2025, 1, 1], [2026, 1, 1], 'the rewrite'],
+  ['what did we do in March', [2026, 3, 1], [2026, 4, 1], 'what did we do'],
+  ['the March 2025 incident', [2025, 3, 1], [2025, 4, 1], 'the incident'],
+  ['the auth bug in May', [2026, 5, 1], [2026, 6, 1], 'the auth bug'],
+  ['the release of last March', [2025, 3, 1], [2025, 4, 1], 'the release'],
+  ['the December plan', [2026, 12, 1], [2027, 1, 1], 'the plan'],
+  ['on March 5 the deploy failed', [2026, 3, 5], [2026, 3, 6], 'the deploy failed'],
+  ['notes from 5 March 2025', [2025, 3, 5], [2025, 3, 6], 'notes'],
+  ['logs of 2026-03-05', [2026, 3, 5], [2026, 3, 6], 'logs'],
+  ['two weeks ago we chose Postgres', [2026, 11, 16], [2026, 11, 23], 'we chose Postgres'],
+  ['3 days ago the tests were flaky', [2026, 11, 28], [2026, 11, 29], 'the tests were flaky'],
+  ['a month ago', [2026, 11, 1], [2026, 12, 1], ''],
+  ['in the past 3 days', [2026, 11, 29], [2026, 12, 2], ''],
+  ['the refactor in 2025', [2025, 1, 1], [2026, 1, 1], 'the refactor'],
+  ['what did we change last Friday', [2026, 11, 27], [2026, 11, 28], 'what did we change'],
+  ['the tickets from July to October', [2026, 7, 1], [2026, 11, 1], 'the tickets'],
+  ['flights in March and April', [2026, 3, 1], [2026, 5, 1], 'flights'],
+  ['the freeze from November to February', [2025, 11, 1], [2026, 3, 1], 'the freeze'],
+  ['昨日のデプロイ', [2026, 11, 30], [2026, 12, 1], 'のデプロイ'],
+  ['今日やったこと', [2026, 12, 1], [2026, 12, 2], 'やったこと'],
+  ['一昨日の障害', [2026, 11, 29], [2026, 11, 30], 'の障害'],
+  ['先週決めたキャッシュの方針', [2026, 11, 23], [2026, 11, 30], '決めたキャッシュの方針'],
+  ['今週の作業', [2026, 11, 30], [2026, 12, 7], 'の作業'],
+  ['先月の障害対応', [2026, 11, 1], [2026, 12, 1], 'の障害対応'],
+  ['去年の設計', [2025, 1, 1], [2026, 1, 1], 'の設計'],
+  ['3月に話した認証', [2026, 3, 1], [2026, 4, 1], 'に話した認証'],
+  ['2026年3月のリリース', [2026, 3, 1], [2026, 4, 1], 'のリリース'],
+  ['2025年の移行', [2025, 1, 1], [2026, 1, 1], 'の移行'],
+  ['3月5日のデプロイ', [2026, 3, 5], [2026, 3, 6], 'のデプロイ'],
+  ['２週間前に直したバグ', [2026, 11, 16], [2026, 11, 23], 'に直したバグ'],
+  ['3日前のテスト', [2026, 11, 28], [2026, 11, 29], 'のテスト'],
+  ['2か月前の議論', [2026, 10, 1], [2026, 11, 1], 'の議論'],
+  ['過去7日間の変更', [2026, 11, 25], [2026, 12, 2], 'の変更'],
+  ['金曜日のリリース', [2026, 11, 27], [2026, 11, 28], 'のリリース'],
+];
+
+describe('time expressions name a period', () => {
+  for (const [q, since, until, rest] of CASES) {
+    it(q, () => {
+      const r = readTime(q, NOW);
+      assert.ok(r.period, `no period read from "${q}"`);
+      assert.equal(new Date(r.period.sinceMs).toString(), new Date(d(...since)).toString(), 'start');
+      assert.equal(new Date(r.period.untilMs).toString(), new Date(d(...until)).toString(), 'end');
+      assert.equal(r.text, rest);
+    });
+  }
+});
+
+describe('words that are not time expressions', () => {
+  for (const q of [
+    'May I ask how the parser handles BOMs?',
+    'add a test for the parser',
+    'the march of progress in the scheduler',
+    'why does port 2025 refuse connections',
+    'what is the weekday type in the calendar module',
+    'the marching ants selection in the editor',
+    'maybe the cache is stale',
+    'any documentary to watch tonight?',
+    'the order of the flights before today',
+    'what time do I wake up on Saturday mornings?',
+  ]) {
+    it(q, () => {
+      const r = readTime(q, NOW);
+      assert.equal(r.period, undefined, `read a period from "${q}": ${r.period?.label}`);
+      assert.equal(r.text, q);
+    });
+  }
+  it('the first expression names the period and every one leaves the question', () => {
+    const r = readTime('last week or maybe yesterday: the flaky deploy', NOW);
+    assert.equal(r.period?.sinceMs, d(2026, 11, 23));
+    assert.equal(r.text, 'or maybe : the flaky deploy');
+  });
+  it('a month still to come this year means last year’s', () => {
+    const r = readTime('in December', new Date(2026, 5, 10).getTime());
+    assert.equal(r.period?.sinceMs, d(2025, 12, 1));
+  });
+});
