@@ -11,6 +11,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { decodeEmbedding } from '../src/export/jsonl.js';
 import { openCache } from '../src/store/cache.js';
 import { search } from '../src/search/search.js';
@@ -131,6 +132,44 @@ function ftsFloor(texts: Array<[string, string]>, dir: string): number {
   return ms;
 }
 
+/**
+ * The plain floor of a full rebuild (issue 28): the same texts into a bare trigram FTS5 table
+ * and the same vectors into a bare vec0 table, in one transaction, after the same read and
+ * parse (parseFloor, added by the caller). Also the floor of a keyword query: the simplest
+ * safe FTS5 query on that table, every word quoted and OR-ed, bm25 order, top 5.
+ */
+function trigramFloor(texts: Array<[string, string]>, vectors: Float32Array, dir: string): { insertMs: number; queryP50: number; mb: number } {
+  const path = join(dir, 'trigram-floor.db');
+  const db = new Database(path);
+  sqliteVec.load(db);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.exec(`CREATE VIRTUAL TABLE f USING fts5(q, a, tokenize='trigram'); CREATE VIRTUAL TABLE v USING vec0(id INTEGER PRIMARY KEY, embedding float[${DIM}] distance_metric=cosine)`);
+  const fts = db.prepare('INSERT INTO f (rowid, q, a) VALUES (?, ?, ?)');
+  const vec = db.prepare('INSERT INTO v (id, embedding) VALUES (?, ?)');
+  const n = vectors.length / DIM;
+  const insertMs = timeIt(() =>
+    db.transaction(() => {
+      texts.forEach(([q, a], i) => {
+        fts.run(i + 1, q, a);
+        if (i < n) vec.run(BigInt(i + 1), Buffer.from(vectors.buffer, vectors.byteOffset + i * DIM * 4, DIM * 4));
+      });
+    })(),
+  );
+  const stmt = db.prepare('SELECT rowid FROM f WHERE f MATCH ? ORDER BY rank LIMIT 5');
+  const times: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const q of QUERIES) {
+      const words = q.split(/\s+/).filter((w) => w.length > 0).map((w) => `"${w.replace(/"/g, '""')}"`);
+      times.push(timeIt(() => stmt.all(words.join(' OR '))));
+    }
+  }
+  db.close();
+  const mb = readFileSync(path).length / 1e6;
+  rmSync(path, { force: true });
+  return { insertMs, queryP50: p50(times), mb };
+}
+
 /** Floor for vector search: brute-force dot products over every vector in a Float32Array. */
 function scanFloor(all: Float32Array, q: Float32Array): number {
   const n = all.length / DIM;
@@ -153,6 +192,10 @@ interface Row {
   fullS: number;
   parseFloorS: number;
   ftsFloorS: number;
+  /** Read + parse + plain trigram FTS5 + vec0 inserts. */
+  trigramFloorS: number;
+  trigramQueryMs: number;
+  trigramMb: number;
   noopS: number;
   nodeFloorS: number;
   kw: number;
@@ -179,6 +222,8 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
     const floor = parseFloor(exportDir);
     process.stderr.write(`FTS5 floor…\n`);
     const ftsMs = ftsFloor(floor.texts, root);
+    process.stderr.write(`trigram + vec0 floor…\n`);
+    const tri = trigramFloor(floor.texts, floor.vectors, root);
     floor.texts.length = 0;
     process.stderr.write(`full rebuild…\n`);
     const opts = { dbPath, exportDir, model: MODEL, dim: DIM };
@@ -253,6 +298,9 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         fullS: fullMs / 1000,
         parseFloorS: floor.ms / 1000,
         ftsFloorS: ftsMs / 1000,
+        trigramFloorS: (floor.ms + tri.insertMs) / 1000,
+        trigramQueryMs: tri.queryP50,
+        trigramMb: tri.mb,
         noopS: p50(noop) / 1000,
         nodeFloorS: p50(nodeFloor) / 1000,
         kw: p50(modes.keyword),
@@ -345,6 +393,13 @@ const lines = [
   ...rows.map(
     (r) =>
       `| ${r.records} | ${r.jsonlMb.toFixed(1)} | ${r.files} | ${r.dbMb.toFixed(1)} | ${r.fullS.toFixed(2)} | ${r.parseFloorS.toFixed(2)} | ${r.ftsFloorS.toFixed(2)} | ${r.noopS.toFixed(3)} | ${r.nodeFloorS.toFixed(3)} | ${r.kw.toFixed(1)} | ${r.vec.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.scanFloor.toFixed(1)} |`,
+  ),
+  '',
+  '| records | full rebuild s | floor: trigram FTS5 + vec0 s | × floor | keyword p50 ms | floor: trigram simplest safe query p50 ms | × floor | cache MB | JSONL MB | cache × JSONL | floor cache MB |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (r) =>
+      `| ${r.records} | ${r.fullS.toFixed(2)} | ${r.trigramFloorS.toFixed(2)} | ${(r.fullS / r.trigramFloorS).toFixed(2)} | ${r.kw.toFixed(1)} | ${r.trigramQueryMs.toFixed(1)} | ${(r.kw / r.trigramQueryMs).toFixed(2)} | ${r.dbMb.toFixed(1)} | ${r.jsonlMb.toFixed(1)} | ${(r.dbMb / r.jsonlMb).toFixed(2)} | ${r.trigramMb.toFixed(1)} |`,
   ),
   '',
   '| records (each with 4 recorded files of a 200-file checkout) | keyword p50 ms | keyword + changed files p50 ms | hybrid p50 ms | hybrid + changed files p50 ms |',

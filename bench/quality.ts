@@ -7,7 +7,7 @@
  * test model, each at `--half-life 0` and at the default. LongMemEval is dated so that its
  * last session was yesterday. Writes bench/QUALITY.md's "current" table.
  *
- * Usage: npm run bench:quality [-- --out FILE] [--only en|ja|id] [--no-hybrid] [--tune H:W,…]
+ * Usage: npm run bench:quality [-- --out FILE] [--only en|ja|id] [--no-hybrid] [--tune H:W,…] [--columns Q:A:C,…] [--time off,B,…]
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +17,10 @@ import { gunzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config/load.js';
 import { loadEmbedder, type Embedder } from '../src/embed/embedder.js';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { search } from '../src/search/search.js';
+import { PERIOD_BOOST, search } from '../src/search/search.js';
+import { readTime } from '../src/search/when.js';
 import { dbBytes, openCache } from '../src/store/cache.js';
+import { COLUMN_WEIGHTS, rankFunction, type ColumnWeights } from '../src/store/schema.js';
 import type { MemoryRecord, SearchMode } from '../src/types.js';
 import { IDENTIFIER_MEMORIES, IDENTIFIER_QUERIES } from './identifiers.js';
 
@@ -34,6 +36,8 @@ export interface Query {
   text: string;
   gold: Set<string>;
   slice: string;
+  /** When the question is asked (LongMemEval: its question_date), else the corpus's now. */
+  now?: number;
 }
 
 export interface Corpus {
@@ -55,6 +59,7 @@ interface LmeTurn {
   has_answer?: boolean;
 }
 interface LmeQuestion {
+  question_date: string;
   question_id: string;
   question_type: string;
   question: string;
@@ -75,7 +80,7 @@ function lmeDate(s: string): number {
   return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
 }
 
-/** One memory per user turn and the assistant turn after it, dated by its session; the last session yesterday. */
+/** One memory per user turn and the assistant turn after it, dated by its session; each question asked at its question_date. */
 export function longMemEval(now: number): Corpus {
   const data = gz('longmemeval_oracle.json.gz') as LmeQuestion[];
   const sessions = new Map<string, { date: number; turns: LmeTurn[] }>();
@@ -86,8 +91,8 @@ export function longMemEval(now: number): Corpus {
       if (!sessions.has(id)) sessions.set(id, { date: lmeDate(dates[i] as string), turns: q.haystack_sessions[i] ?? [] });
     });
   }
-  const latest = Math.max(...[...sessions.values()].map((s) => s.date));
-  const shift = now - DAY - latest;
+  // Memories keep their sessions' dates and every question is asked at its own date, so
+  // "last week" or "in May" in a question means what it meant to the person asking.
   const records: MemoryRecord[] = [];
   const evidence = new Map<string, string[]>(); // session → memory ids holding an answer turn
   for (const [sid, s] of sessions) {
@@ -98,7 +103,7 @@ export function longMemEval(now: number): Corpus {
       const a = s.turns[i + 1];
       const answer = a && a.role === 'assistant' ? a : undefined;
       const id = `${sid}#${i}`;
-      const ts = new Date(s.date + shift + i * 60_000).toISOString();
+      const ts = new Date(s.date + i * 60_000).toISOString();
       records.push({ v: 1, id, machine: 'eval', project: 'lme', session_id: sid, timestamp: ts, question: u.content, answer: answer?.content ?? '' });
       if (u.has_answer || answer?.has_answer) ev.push(id);
     }
@@ -113,7 +118,7 @@ export function longMemEval(now: number): Corpus {
     }
     const gold = new Set(list(q.haystack_session_ids).flatMap((sid) => evidence.get(sid) ?? []));
     if (gold.size === 0) continue;
-    queries.push({ text: q.question, gold, slice: q.question_type === 'knowledge-update' ? 'knowledge-update' : 'other' });
+    queries.push({ text: q.question, gold, slice: q.question_type === 'knowledge-update' ? 'knowledge-update' : 'other', now: lmeDate(q.question_date) });
   }
   return { name: 'English (LongMemEval oracle)', records, queries, unanswerable, now };
 }
@@ -156,12 +161,15 @@ interface Metrics {
   hit5: number;
   hit10: number;
   mrr: number;
+  /** Hits reduced to their sessions (the peer's protocol): the gold memory's session first / in the first 5. */
+  sess1: number;
+  sess5: number;
   /** Queries whose gold memory is not in the top 3. */
   misses: string[];
 }
 
 function empty(): Metrics {
-  return { n: 0, hit1: 0, hit3: 0, hit5: 0, hit10: 0, mrr: 0, misses: [] };
+  return { n: 0, hit1: 0, hit3: 0, hit5: 0, hit10: 0, mrr: 0, sess1: 0, sess5: 0, misses: [] };
 }
 
 interface Setting {
@@ -170,7 +178,19 @@ interface Setting {
   spread?: number;
 }
 
-async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[]): Promise<Array<{ mode: SearchMode; halfLife: number; weight: number; spread?: number; slices: Map<string, Metrics> }>> {
+interface Run {
+  mode: SearchMode;
+  halfLife: number;
+  weight: number;
+  spread?: number;
+  /** Column weights of the keyword index (q:a:context), when not the default. */
+  columns?: string;
+  /** Periods read from the questions (search/when.ts), with this boost; false: not read. */
+  time: number | false;
+  slices: Map<string, Metrics>;
+}
+
+async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[], columns: Array<ColumnWeights | undefined> = [undefined], times: Array<number | false> = [PERIOD_BOOST]): Promise<Run[]> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-quality-'));
   try {
     const exportDir = join(dir, 'export');
@@ -185,8 +205,13 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
     const { store } = openCache({ dbPath: join(dir, 'cache.db'), exportDir, model, dim: 0 });
     sizes.push(`${c.name}${embedder ? ' with vectors' : ''}: JSONL ${(statSync(join(exportDir, '2026-01_eval.jsonl')).size / 2 ** 20).toFixed(1)} MB, cache ${(dbBytes(join(dir, 'cache.db')) / 2 ** 20).toFixed(1)} MB`);
     const queryVectors = new Map<string, Float32Array>();
-    const out: Array<{ mode: SearchMode; halfLife: number; weight: number; spread?: number; slices: Map<string, Metrics> }> = [];
+    const sessionOf = new Map(c.records.filter((r) => r.session_id).map((r) => [r.id, r.session_id as string]));
+    const out: Run[] = [];
     try {
+      for (const cw of columns) {
+      store.db.prepare("INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', ?)").run(rankFunction(cw ?? COLUMN_WEIGHTS));
+      const columnsLabel = cw ? `${cw.question}:${cw.answer}:${cw.context}` : undefined;
+      for (const time of times) {
       for (const mode of modes) {
         for (const { halfLife, weight, spread } of settings) {
           const slices = new Map<string, Metrics>();
@@ -194,7 +219,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
             const r = await search(
               {
                 store,
-                now: c.now,
+                now: q.now ?? c.now,
                 ...(embedder
                   ? {
                       embedQuery: async (t: string) => {
@@ -205,10 +230,14 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
                     }
                   : {}),
               },
-              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60 },
+              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60, readTime: time !== false, ...(time !== false ? { periodBoost: time } : {}) },
             );
             const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
-            for (const key of q.slice === 'all' ? ['all'] : [q.slice, 'all']) {
+            const sessions = [...new Set(r.hits.map((h) => sessionOf.get(h.id) ?? h.id))];
+            const goldSessions = new Set([...q.gold].map((id) => sessionOf.get(id) ?? id));
+            const srank = sessions.findIndex((sid) => goldSessions.has(sid)) + 1;
+            const named = readTime(q.text, q.now ?? c.now).period ? ['names a time'] : [];
+            for (const key of [...(q.slice === 'all' ? ['all'] : [q.slice, 'all']), ...named]) {
               const m = slices.get(key) ?? empty();
               m.n++;
               if (rank === 1) m.hit1++;
@@ -216,12 +245,16 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
               if (rank >= 1 && rank <= 5) m.hit5++;
               if (rank >= 1 && rank <= 10) m.hit10++;
               if (rank >= 1) m.mrr += 1 / rank;
+              if (srank === 1) m.sess1++;
+              if (srank >= 1 && srank <= 5) m.sess5++;
               if ((rank === 0 || rank > 3) && key === 'all' && m.misses.length < 50) m.misses.push(`${q.text} (rank ${rank || '>10'})`);
               slices.set(key, m);
             }
           }
-          out.push({ mode, halfLife, weight: spread !== undefined ? Number(`${weight}`) : weight, slices, ...(spread !== undefined ? { spread } : {}) });
+          out.push({ mode, halfLife, weight, time, slices, ...(spread !== undefined ? { spread } : {}), ...(columnsLabel ? { columns: columnsLabel } : {}) });
         }
+      }
+      }
       }
     } finally {
       store.close();
@@ -232,9 +265,10 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
   }
 }
 
+const defaultColumns = `${COLUMN_WEIGHTS.question}:${COLUMN_WEIGHTS.answer}:${COLUMN_WEIGHTS.context}`;
 const f = (x: number, n: number) => (n === 0 ? '-' : (x / n).toFixed(3));
 
-export async function runQuality(opts: { only?: string; hybrid: boolean; settings?: Setting[] }): Promise<string | undefined> {
+export async function runQuality(opts: { only?: string; hybrid: boolean; settings?: Setting[]; columns?: ColumnWeights[]; times?: Array<number | false> }): Promise<string | undefined> {
   if (!existsSync(EVAL)) return undefined;
   const { config } = loadConfig({ configPath: join(REPO, 'config.toml'), env: {} });
   const defaultHalfLife = config.search.half_life_days;
@@ -246,23 +280,23 @@ export async function runQuality(opts: { only?: string; hybrid: boolean; setting
   if (!opts.only || opts.only === 'id') corpora.push(identifiers(now));
   const embedder = opts.hybrid ? await loadEmbedder({ model: TINY_MODEL, dtype: 'fp32', queryPrefix: '', documentPrefix: '', cacheDir: join(tmpdir(), 'memory-quality-models'), allowRemote: false, batchSize: 64 }) : undefined;
   const lines = [
-    `| dataset | slice | mode | half-life | recency weight | n | hit@1 | hit@5 | hit@10 | MRR |`,
-    `|---|---|---|---:|---:|---:|---:|---:|---:|---:|`,
+    `| dataset | slice | mode | half-life | recency weight | columns q:a:ctx | period boost | n | hit@1 | hit@5 | hit@10 | MRR | session hit@1 | session hit@5 |`,
+    `|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|`,
   ];
   const notes: string[] = [];
   for (const c of corpora) {
     const runs = [
-      ...(await evaluate(c, undefined, ['keyword'], settings)),
-      ...(embedder ? await evaluate(c, embedder, ['hybrid'], settings) : []),
+      ...(await evaluate(c, undefined, ['keyword'], settings, opts.columns, opts.times)),
+      ...(embedder ? await evaluate(c, embedder, ['hybrid'], settings, opts.columns, opts.times) : []),
     ];
     for (const r of runs) {
       for (const [slice, m] of [...r.slices].sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)))) {
-        if (slice !== 'all' && r.slices.size <= 2) continue; // one slice only: 'all' says it
-        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight}${r.spread !== undefined ? ` (spread ${r.spread})` : ''} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} |`);
+        if (slice !== 'all' && slice !== 'names a time' && r.slices.size <= 2) continue; // one slice only: 'all' says it
+        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight}${r.spread !== undefined ? ` (spread ${r.spread})` : ''} | ${r.columns ?? defaultColumns} | ${r.time === false ? 'no' : `×${r.time}`} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} | ${f(m.sess1, m.n)} | ${f(m.sess5, m.n)} |`);
       }
       if (c.name.startsWith('Identifiers')) {
         const m = r.slices.get('all') as Metrics;
-        notes.push(`- Identifier set, ${r.mode}, half-life ${r.halfLife}, weight ${r.weight}: ${m.hit3}/${m.n} expected hits in the top 3${m.misses.length > 0 ? `; not: ${m.misses.join('; ')}` : ''}`);
+        notes.push(`- Identifier set, ${r.mode}, half-life ${r.halfLife}, weight ${r.weight}, columns ${r.columns ?? defaultColumns}: ${m.hit3}/${m.n} expected hits in the top 3${m.misses.length > 0 ? `; not: ${m.misses.join('; ')}` : ''}`);
       }
     }
     process.stderr.write(`quality: ${c.name} done (${c.records.length} memories, ${c.queries.length} queries)\n`);
@@ -285,7 +319,18 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         return { halfLife: h ?? 0, weight: w ?? 0, ...(sp !== undefined && !Number.isNaN(sp) ? { spread: sp } : {}) };
       })
     : undefined;
-  const table = await runQuality({ ...(only ? { only } : {}), hybrid: !args.includes('--no-hybrid'), ...(settings ? { settings } : {}) });
+  // --columns "2:0.75:0,2:2:0.6": bm25 weights question:answer:context, one run each.
+  const cols = val('--columns');
+  const columns = cols
+    ? cols.split(',').map((p) => {
+        const [question, answer, context] = p.split(':').map(Number);
+        return { question: question ?? 2, answer: answer ?? 0.75, context: context ?? 0 };
+      })
+    : undefined;
+  // --time off,1.5,3: periods not read, or read with these boosts (default: the product's boost).
+  const t = val('--time');
+  const times = t === undefined ? [PERIOD_BOOST] : t.split(',').map((x) => (x === 'off' ? false : Number(x)));
+  const table = await runQuality({ times, ...(only ? { only } : {}), hybrid: !args.includes('--no-hybrid'), ...(settings ? { settings } : {}), ...(columns ? { columns } : {}) });
   if (table === undefined) {
     process.stdout.write(`bench:quality: no development set at ${EVAL} (it sits beside the project only in its own workspace and CI); nothing measured\n`);
   } else {
