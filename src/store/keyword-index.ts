@@ -23,56 +23,46 @@ interface SessionRow {
 
 
 /** Which neighbour versions a row is indexed with. */
-export function neighbourKey(prev: SessionRow | undefined, next: SessionRow | undefined): string {
-  const k = (r: SessionRow | undefined) => (r ? `${r.rowid}:${r.version_ms}` : '');
+export function neighbourKey(prev: Pick<SessionRow, 'rowid' | 'version_ms'> | undefined, next: Pick<SessionRow, 'rowid' | 'version_ms'> | undefined): string {
+  const k = (r: Pick<SessionRow, 'rowid' | 'version_ms'> | undefined) => (r ? `${r.rowid}:${r.version_ms}` : '');
   return `${k(prev)}|${k(next)}`;
 }
 
 /** A live memory of a fresh cache, in index order: its neighbours as positions in the same list (-1 none). */
 export interface BulkRow {
   rowid: number;
-  ts_ms: number;
   prev: number;
   next: number;
 }
 
 /**
- * Order a fresh cache's live memories for bulk(): each session's turns together, by time,
- * so that a row's neighbours are next to it; with the ctx key each row is indexed under.
+ * The order a fresh cache's live memories are given their rowids in (a full rebuild): in the
+ * order they were first read, except that a session's turns come together, by time, where its
+ * first turn was read. A memory's neighbours are then the rows next to it, and the keyword
+ * index is written in rowid order (FTS5 takes ascending rowids about 1.7× faster: measured).
+ * Returns positions into `rows`, each with whether the row before / after is its neighbour.
  */
-export function bulkOrder(rows: Array<{ rowid: number; session_id: string | null; ts_ms: number; version_ms: number }>): { order: number[]; bulk: BulkRow[]; ctx: Map<number, string> } {
+export function bulkOrder(rows: Array<{ session_id: string | null; ts_ms: number }>): Array<{ i: number; prev: boolean; next: boolean }> {
   const sessions = new Map<string, number[]>();
-  const alone: number[] = [];
   rows.forEach((r, i) => {
-    if (r.session_id === null) alone.push(i);
-    else {
-      let list = sessions.get(r.session_id);
-      if (!list) sessions.set(r.session_id, (list = []));
-      list.push(i);
-    }
+    if (r.session_id === null) return;
+    let list = sessions.get(r.session_id);
+    if (!list) sessions.set(r.session_id, (list = []));
+    list.push(i);
   });
-  const order: number[] = [];
-  const bulk: BulkRow[] = [];
-  const ctx = new Map<number, string>();
-  for (const i of alone) {
-    const r = rows[i] as (typeof rows)[number];
-    order.push(i);
-    bulk.push({ rowid: r.rowid, ts_ms: r.ts_ms, prev: -1, next: -1 });
-    ctx.set(r.rowid, '');
-  }
-  for (const list of sessions.values()) {
-    list.sort((a, b) => (rows[a] as (typeof rows)[number]).ts_ms - (rows[b] as (typeof rows)[number]).ts_ms || (rows[a] as (typeof rows)[number]).rowid - (rows[b] as (typeof rows)[number]).rowid);
-    const base = order.length;
-    list.forEach((i, j) => {
-      const r = rows[i] as (typeof rows)[number];
-      const prev = j > 0 ? rows[list[j - 1] as number] : undefined;
-      const next = j + 1 < list.length ? rows[list[j + 1] as number] : undefined;
-      order.push(i);
-      bulk.push({ rowid: r.rowid, ts_ms: r.ts_ms, prev: prev ? base + j - 1 : -1, next: next ? base + j + 1 : -1 });
-      ctx.set(r.rowid, neighbourKey(prev as SessionRow | undefined, next as SessionRow | undefined));
-    });
-  }
-  return { order, bulk, ctx };
+  const out: Array<{ i: number; prev: boolean; next: boolean }> = [];
+  rows.forEach((r, i) => {
+    if (r.session_id === null) {
+      out.push({ i, prev: false, next: false });
+      return;
+    }
+    const list = sessions.get(r.session_id);
+    if (!list) return; // already placed with its session
+    sessions.delete(r.session_id);
+    list.sort((a, b) => (rows[a] as (typeof rows)[number]).ts_ms - (rows[b] as (typeof rows)[number]).ts_ms || a - b);
+    list.forEach((j, k) => out.push({ i: j, prev: k > 0, next: k + 1 < list.length }));
+  });
+  return out;
 }
 
 export class KeywordIndex {

@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 import { beats, versionTime } from '../export/jsonl.js';
 import { isTombstone, type ExportEntry, type MemoryRecord, type SearchFilters } from '../types.js';
 import { analysisFeed } from './analyze-feed.js';
-import { bulkOrder, KeywordIndex } from './keyword-index.js';
+import { bulkOrder, KeywordIndex, neighbourKey, type BulkRow } from './keyword-index.js';
 import { candidateNames, assignNames, nameForNew, placeOf, type ProjectPlace } from '../capture/project.js';
 import { normalizeRemoteUrl, repoIdentity } from '../capture/repo.js';
 import { parseAliases, readAliasText, type ProjectAlias } from '../export/aliases.js';
@@ -588,22 +588,22 @@ export class Store {
   }
 
   /**
-   * Fill an empty cache with the winners of foldFresh, in the order they were first read (the
-   * rowids apply() would have given), each memory indexed once with its neighbours; the
+   * Fill an empty cache with the winners of foldFresh, in bulkOrder (the order they were first
+   * read, a session's turns together), each memory indexed once with its neighbours; the
    * keyword analysis runs ahead in a worker thread while the rows and vectors go in.
    */
   loadFresh(winners: Map<string, FreshEntry>, opts: { worker?: boolean } = {}): void {
     const all = [...winners.values()];
     const params = all.map((w) => this.rowParams(w.entry, w.file));
-    const live: Array<{ rowid: number; session_id: string | null; ts_ms: number; version_ms: number; i: number }> = [];
+    const liveAt: number[] = [];
     params.forEach((p, i) => {
-      if (p.deleted === 0) live.push({ rowid: i + 1, session_id: p.session_id, ts_ms: p.ts_ms, version_ms: p.version_ms, i });
+      if (p.deleted === 0) liveAt.push(i);
     });
-    const { order, bulk, ctx } = bulkOrder(live);
-    const feed = analysisFeed(order.map((j) => {
-      const p = params[(live[j] as (typeof live)[number]).i] as (typeof params)[number];
-      return [p.question, p.answer];
-    }), opts);
+    const order = bulkOrder(liveAt.map((i) => params[i] as (typeof params)[number]));
+    // Rowids in that order (live memories, then tombstones): neighbours are adjacent rows.
+    const at = (k: number) => params[liveAt[(order[k] as (typeof order)[number]).i] as number] as (typeof params)[number];
+    const bulk: BulkRow[] = order.map((o, k) => ({ rowid: k + 1, prev: o.prev ? k - 1 : -1, next: o.next ? k + 1 : -1 }));
+    const feed = analysisFeed(order.map((_, k) => [at(k).question, at(k).answer]), opts);
     try {
       const insert = this.db.prepare(
         `INSERT INTO memories (rowid, id, deleted, session_id, project, project_raw, repo, repo_here, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
@@ -611,11 +611,17 @@ export class Store {
          VALUES (@rowid, @id, @deleted, @session_id, @project, @project_raw, @repo, @repo_here, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
            @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid, @ctx)`,
       );
-      params.forEach((p, i) => {
-        const rowid = i + 1;
-        insert.run({ ...p, rowid, ctx: ctx.get(rowid) ?? null });
-        const e = (all[i] as FreshEntry).entry;
+      const side = (k: number) => (k < 0 ? undefined : { rowid: k + 1, version_ms: at(k).version_ms });
+      order.forEach((o, k) => {
+        const p = at(k);
+        const rowid = k + 1;
+        insert.run({ ...p, rowid, ctx: p.session_id === null ? '' : neighbourKey(side(o.prev ? k - 1 : -1), side(o.next ? k + 1 : -1)) });
+        const e = (all[liveAt[o.i] as number] as FreshEntry).entry;
         if (p.has_vector && !isTombstone(e) && e.embedding) this.insertVector(rowid, e, e.embedding, p.project ?? '');
+      });
+      let rowid = order.length;
+      params.forEach((p) => {
+        if (p.deleted === 1) insert.run({ ...p, rowid: ++rowid, ctx: null });
       });
       this.keywords.bulk(bulk, (k) => feed.get(k));
     } finally {
