@@ -41,7 +41,7 @@ function codingMemories(): MemoryRecord[] {
 
 interface PromptSet {
   name: string;
-  prompts: Array<{ text: string; gold?: Set<string> }>;
+  prompts: Array<{ text: string; gold?: Set<string>; now?: number }>;
 }
 
 interface Row {
@@ -79,7 +79,7 @@ export function runRecallQuality(): string | undefined {
   corpora.push({
     c: en,
     sets: [
-      { name: 'LongMemEval questions (answer in memory)', prompts: en.queries.map((q) => ({ text: q.text, gold: q.gold })) },
+      { name: 'LongMemEval questions (answer in memory)', prompts: en.queries.map((q) => ({ text: q.text, gold: q.gold, ...(q.now !== undefined ? { now: q.now } : {}) })) },
       { name: 'LongMemEval abstention questions (answer in no memory)', prompts: (en.unanswerable ?? []).map((text) => ({ text })) },
       { name: 'ordinary coding requests, English', prompts: ORDINARY_EN.map((text) => ({ text })) },
     ],
@@ -98,7 +98,7 @@ export function runRecallQuality(): string | undefined {
     try {
       for (const set of sets) {
         // Candidates once per prompt; each floor is a filter over them (as `recall` applies it).
-        const scored = set.prompts.map((p) => ({ p, ...recallCandidates(store, { prompt: p.text }) }));
+        const scored = set.prompts.map((p) => ({ p, ...recallCandidates(store, { prompt: p.text, now: p.now ?? now }) }));
         for (const [coverage, rare] of FLOORS) {
           const row: Row = { set: `${set.name} — ${c.records.length + coding.length} memories`, coverage, rare, n: set.prompts.length, injected: 0, memories: 0, evidence: 0, found: 0 };
           for (const { p, cands, terms } of scored) {
