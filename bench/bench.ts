@@ -196,6 +196,10 @@ interface Row {
   trigramFloorS: number;
   trigramQueryMs: number;
   trigramMb: number;
+  kwP95: number;
+  hybP95: number;
+  /** The recall hook as a whole process on this cache, and `node -e 0`, ms. */
+  hook: { p50: number; p95: number; nodeP50: number; nodeP95: number; n: number };
   noopS: number;
   nodeFloorS: number;
   kw: number;
@@ -288,6 +292,13 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
       noop.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'rebuild', '--json'], { stdio: 'pipe' })));
       nodeFloor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
     }
+    // UserPromptSubmit as a whole process on this cache (what a prompt waits for), against Node's own start.
+    const hookMs: number[] = [];
+    const hookFloor: number[] = [];
+    for (const prompt of prompts) {
+      hookMs.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: 'UserPromptSubmit', prompt }), stdio: ['pipe', 'pipe', 'pipe'] })));
+      hookFloor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
+    }
     const dbBytes = readFileSync(dbPath).length;
     const scans: number[] = [];
     for (let i = 0; i < 5; i++) scans.push(scanFloor(floor.vectors, qvec));
@@ -304,6 +315,9 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         noopS: p50(noop) / 1000,
         nodeFloorS: p50(nodeFloor) / 1000,
         kw: p50(modes.keyword),
+        kwP95: pct(modes.keyword, 0.95),
+        hybP95: pct(modes.hybrid, 0.95),
+        hook: { p50: p50(hookMs), p95: pct(hookMs, 0.95), nodeP50: p50(hookFloor), nodeP95: pct(hookFloor, 0.95), n: hookMs.length },
         vec: p50(modes.vector),
         hyb: p50(modes.hybrid),
         kwStale: p50(stale.keyword),
@@ -400,6 +414,13 @@ const lines = [
   ...rows.map(
     (r) =>
       `| ${r.records} | ${r.fullS.toFixed(2)} | ${r.trigramFloorS.toFixed(2)} | ${(r.fullS / r.trigramFloorS).toFixed(2)} | ${r.kw.toFixed(1)} | ${r.trigramQueryMs.toFixed(1)} | ${(r.kw / r.trigramQueryMs).toFixed(2)} | ${r.dbMb.toFixed(1)} | ${r.jsonlMb.toFixed(1)} | ${(r.dbMb / r.jsonlMb).toFixed(2)} | ${r.trigramMb.toFixed(1)} |`,
+  ),
+  '',
+  '| records | keyword p50 ms | keyword p95 ms | hybrid p50 ms | hybrid p95 ms | no-op rebuild s | recall hook p50 ms | recall hook p95 ms | floor: node start p50 ms | node p95 ms | hook p95 − node p95 ms | prompts |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (r) =>
+      `| ${r.records} | ${r.kw.toFixed(1)} | ${r.kwP95.toFixed(1)} | ${r.hyb.toFixed(1)} | ${r.hybP95.toFixed(1)} | ${r.noopS.toFixed(3)} | ${r.hook.p50.toFixed(0)} | ${r.hook.p95.toFixed(0)} | ${r.hook.nodeP50.toFixed(0)} | ${r.hook.nodeP95.toFixed(0)} | ${(r.hook.p95 - r.hook.nodeP95).toFixed(0)} | ${r.hook.n} |`,
   ),
   '',
   '| records (each with 4 recorded files of a 200-file checkout) | keyword p50 ms | keyword + changed files p50 ms | hybrid p50 ms | hybrid + changed files p50 ms |',
