@@ -6,6 +6,7 @@
  * need only its Runtime part.
  */
 import { loadConfig } from '../config/load.js';
+import { useMyGitSettings } from '../sync/git.js';
 import { modelIdOf, modelIsCached, type EmbedderConfig } from '../embed/embedder.js';
 import { fileLogger, logPathFor, type Logger } from './log.js';
 import type { Runtime } from './runtime.js';
@@ -35,6 +36,7 @@ export interface Context extends Runtime {
 
 export async function makeContext(globals: GlobalOptions, io: IO): Promise<Context> {
   const { config, warnings, machineNameDefaulted } = loadConfig({ ...(globals.config ? { configPath: globals.config } : {}), env: io.env, cwd: io.cwd });
+  useMyGitSettings(config.sync.my_git_settings);
   const warn = (message: string) => io.stderr.write(`memory: ${message}\n`);
   for (const w of warnings) warn(`${w.file}: ${w.key}: ${w.message}`);
   if (machineNameDefaulted) await fixMachineName(config, warn);

@@ -107,6 +107,8 @@ export interface SyncReport {
   push?: PushOutcome;
   /** No memory remote is named: committed here only. */
   unnamed?: boolean;
+  /** The commit of pending captures failed, with git's reason (they stay in the export folder). */
+  commitFailed?: string;
 }
 
 const PUSH_OK = new Set(['pushed', 'up-to-date']);
@@ -121,7 +123,7 @@ function describeFailure(op: string, status: string, detail?: string): string {
 }
 
 /** Commit what changed under export/ (nothing else), tagged with this clone. */
-export async function commitPending(rt: Runtime, repo: Repo, message: string): Promise<{ committed: boolean; sha?: string }> {
+export async function commitPending(rt: Runtime, repo: Repo, message: string): Promise<{ committed: boolean; sha?: string; commitFailed?: string }> {
   const state = readSyncState(repo.gitDir);
   try {
     // A memory home also keeps the settings every machine shares (config.toml, .gitattributes, .gitignore).
@@ -133,7 +135,7 @@ export async function commitPending(rt: Runtime, repo: Repo, message: string): P
     const msg = errorMessage(err).split('\n')[0] ?? '';
     rt.log.warn(`git commit failed: ${msg}; the memories are saved in the export folder and will be committed next time`);
     updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'commit', false, rt.now(), 'failed', msg));
-    return { committed: false };
+    return { committed: false, commitFailed: msg };
   }
 }
 

@@ -14,14 +14,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { parse as parseToml } from 'smol-toml';
 import { writeLocalKeys } from '../config/local.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { errorMessage } from '../errors.js';
 import { memoryFilesAt, uniteInto, workTreeMemoryFiles } from '../home/join.js';
 import { movedMarkerPath, pendingLegacy, type MovedMarker } from '../home/place.js';
-import { runNetworkGit, type Repo } from '../sync/git.js';
+import { ourGit, runNetworkGit, type Repo } from '../sync/git.js';
 import { readSyncState, updateSyncState, type MoveNote } from '../sync/state.js';
 import { describeMove } from './moved.js';
 import { queueDirFor } from './queue.js';
@@ -41,7 +40,7 @@ export async function moveLegacyMemories(rt: Runtime, home: Repo): Promise<MoveN
   const files = new Map<string, string>();
   // The checkout's work tree: everything it committed and what it appended since.
   for (const [path, text] of workTreeMemoryFiles(join(checkout, 'export'), '')) files.set(`${exportRel}/${path}`, text);
-  const g = simpleGit(checkout);
+  const g = ourGit(checkout);
   const branch = (await g.raw(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim() || undefined;
   const report: MoveNote = { from: checkout, to, files: 0, lines: 0, fromRemote: 0, queued: 0, checkoutCommits: 0, ...(branch ? { branch } : {}) };
   const legacyUrl = legacyRemoteUrl(checkout);
@@ -80,7 +79,7 @@ export async function moveLegacyMemories(rt: Runtime, home: Repo): Promise<MoveN
  */
 async function legacyRemoteFiles(rt: Runtime, checkout: string, url: string, branch: string, exportRel: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const g = simpleGit(checkout);
+  const g = ourGit(checkout);
   const ref = 'refs/memory-engine/legacy-remote';
   await runNetworkGit(checkout, ['fetch', '--progress', '--no-tags', url, `+refs/heads/${branch}:${ref}`], networkLimits(rt, 60_000));
   for (const [path, text] of await memoryFilesAt(checkout, ref, 'export')) out.set(`${exportRel}/${path.replace(/^export\//, '')}`, text);

@@ -9,8 +9,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { simpleGit } from 'simple-git';
-import { unionLines, type Repo } from '../sync/git.js';
+import { ourGit, unionLines, type Repo } from '../sync/git.js';
 
 /** Whole lines of a memory file (a torn last line, half a record, is left behind). */
 export function wholeLines(text: string): string {
@@ -60,7 +59,7 @@ function count(text: string): number {
 
 /** The `.jsonl` files under `prefix` in a commit, with their text. */
 export async function memoryFilesAt(root: string, rev: string, prefix: string): Promise<Map<string, string>> {
-  const g = simpleGit(root);
+  const g = ourGit(root);
   const out = new Map<string, string>();
   const listed = (await g.raw(['ls-tree', '-r', '--name-only', rev, '--', prefix]).catch(() => '')).split('\n');
   for (const path of listed) {
@@ -79,7 +78,7 @@ export const BEFORE_JOIN_REF = 'refs/memory-engine/before-join';
  * they differ, stay in `config.toml.before-join`. The caller commits the result.
  */
 export async function joinOnto(repo: Repo, ref: string, exportRel: string): Promise<UniteResult & { settingsKept?: string }> {
-  const g = simpleGit(repo.root);
+  const g = ourGit(repo.root);
   const head = (await g.raw(['rev-parse', '--verify', '-q', 'HEAD']).catch(() => '')).trim();
   const ours = head ? await memoryFilesAt(repo.root, head, exportRel || '.') : new Map<string, string>();
   // Uncommitted lines too: what the work tree holds beyond HEAD.

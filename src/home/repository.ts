@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UserError } from '../errors.js';
-import type { Repo } from '../sync/git.js';
+import { ourGitArgs, type Repo } from '../sync/git.js';
 import { homeMarkerPath, MEMORY_BRANCH, SETTINGS_FILES } from './place.js';
 
 /** What a new memory home ignores: the cache, this machine's settings, our lock files. */
@@ -17,7 +17,7 @@ const HOME_GITIGNORE = ['# memory-engine: what stays on this machine', '.cache/'
 const HOME_GITATTRIBUTES = ['# memory-engine: memories are append-only lines; a merge keeps both sides', '*.jsonl text eol=lf', 'export/**/*.jsonl merge=union', '*.toml text eol=lf', ''].join('\n');
 
 function gitSync(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', [...ourGitArgs(), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
 function gitOr(cwd: string, args: string[]): string | undefined {

@@ -39,8 +39,45 @@ export interface PullOutcome {
  */
 const MERGE_CONFIG = ['merge.renames=false'];
 
+/**
+ * Our commits, rebases and pushes are ours alone: a person's global `commit.gpgsign` (a signer
+ * that waits for a passphrase, or fails) or `core.hooksPath` (a pre-push that refuses) must not
+ * stop memories from being committed and pushed. Unless `[sync] my_git_settings` says
+ * otherwise, our git runs unsigned and without hooks: the repository's own .git/hooks too.
+ */
+let personalGit = false;
+
+export function useMyGitSettings(on: boolean): void {
+  personalGit = on;
+}
+
+const NO_HOOKS = process.platform === 'win32' ? 'NUL' : '/dev/null';
+
+export function ourGitConfig(): string[] {
+  return personalGit ? [...MERGE_CONFIG] : [...MERGE_CONFIG, 'commit.gpgsign=false', 'tag.gpgsign=false', `core.hooksPath=${NO_HOOKS}`];
+}
+
+/** `-c key=value` arguments of ourGitConfig, for git run without simple-git. */
+export function ourGitArgs(): string[] {
+  return ourGitConfig().flatMap((c) => ['-c', c]);
+}
+
+/** A local git command that has said nothing for this long is ended (a signer or hook waiting on a terminal). */
+const LOCAL_SILENCE_MS = 120_000;
+
+/** simple-git for a memory repository, under our config (see ourGitConfig). */
+export function ourGit(dir: string, timeoutMs?: number, extraConfig: string[] = []): SimpleGit {
+  return simpleGit({
+    baseDir: dir,
+    config: [...ourGitConfig(), ...extraConfig],
+    // core.hooksPath is ours to set here (hooks off); simple-git asks for that to be said.
+    unsafe: { allowUnsafeHooksPath: true, ...(extraConfig.some((c) => c.startsWith('core.editor=')) ? { allowUnsafeEditor: true } : {}) },
+    timeout: { block: timeoutMs ?? LOCAL_SILENCE_MS },
+  });
+}
+
 function git(dir: string, timeoutMs?: number): SimpleGit {
-  return simpleGit({ baseDir: dir, config: MERGE_CONFIG, ...(timeoutMs ? { timeout: { block: timeoutMs } } : {}) });
+  return ourGit(dir, timeoutMs);
 }
 
 /**
@@ -63,7 +100,7 @@ export class NetworkTimeout extends Error {}
 
 export function runNetworkGit(cwd: string, args: string[], limits: NetworkLimits): Promise<{ stdout: string; stderr: string }> {
   const ssh = process.env.GIT_SSH_COMMAND || process.env.GIT_SSH || hasConfig(cwd, 'core.sshCommand') ? [] : ['-c', `core.sshCommand=${SSH_BOUNDED}`];
-  const config = [...MERGE_CONFIG.flatMap((c) => ['-c', c]), '-c', 'http.lowSpeedLimit=1000', '-c', 'http.lowSpeedTime=30', ...ssh];
+  const config = [...ourGitArgs(), '-c', 'http.lowSpeedLimit=1000', '-c', 'http.lowSpeedTime=30', ...ssh];
   return new Promise((resolveRun, reject) => {
     const child = spawn('git', [...config, ...args], {
       cwd,
@@ -143,10 +180,13 @@ export function repoLockPath(repo: Repo): string {
   return join(repo.gitDir, 'memory-engine.lock');
 }
 
-function classify(err: unknown): { kind: 'rejected' | 'offline' | 'auth' | 'conflict' | 'timeout' | 'other'; detail: string } {
+function classify(err: unknown): { kind: 'rejected' | 'offline' | 'auth' | 'conflict' | 'timeout' | 'signing' | 'hook' | 'other'; detail: string } {
   const msg = errorMessage(err);
   const detail = msg.split('\n').map((l) => l.trim()).filter((l) => l.length > 0).slice(0, 3).join(' | ');
   if (err instanceof NetworkTimeout || /block timeout|timed out|timeout reached/i.test(msg)) return { kind: 'timeout', detail };
+  // Before "conflict": a rebase whose commit failed to sign says "could not apply" too.
+  if (/gpg failed to sign|failed to sign the data|cannot run gpg|error: (ssh-keygen|gpg)|signing failed/i.test(msg)) return { kind: 'signing', detail: `signing failed (your commit.gpgsign): ${detail}` };
+  if (/hook declined|pre-push hook|pre-commit hook|hook .* (failed|exited)/i.test(msg)) return { kind: 'hook', detail: `a git hook refused: ${detail}` };
   if (/rejected|non-fast-forward|fetch first|failed to push some refs/i.test(msg) && !/permission|denied|authentication/i.test(msg)) {
     return { kind: 'rejected', detail };
   }
@@ -220,7 +260,7 @@ export async function commitExport(repo: Repo, exportDir: string, message: strin
   const email = (await g.raw(['config', '--get', 'user.email']).catch(() => '')).trim();
   const name = (await g.raw(['config', '--get', 'user.name']).catch(() => '')).trim();
   // A machine without a git identity must still be able to save its memories.
-  const withId = email && name ? g : simpleGit({ baseDir: repo.root, config: [`user.name=${name || 'memory-engine'}`, `user.email=${email || `memory-engine@${machine}.invalid`}`] });
+  const withId = email && name ? g : ourGit(repo.root, undefined, [`user.name=${name || 'memory-engine'}`, `user.email=${email || `memory-engine@${machine}.invalid`}`]);
   // Trailers say which machine name and which clone wrote the commit: a clone that sees
   // its name on another clone's commits tells the user (two laptops called MacBook-Pro).
   const trailers = [`${MACHINE_TRAILER}: ${machine}`, ...(cloneId ? [`${CLONE_TRAILER}: ${cloneId}`] : [])].join('\n');
@@ -288,7 +328,7 @@ async function settleRebase(repo: Repo, isMemoryFile: (path: string) => boolean)
   const g = git(repo.root);
   // The editor is the fixed command `true`: git must not wait for a person to confirm
   // the replayed commit's message (simple-git asks for this to be said explicitly).
-  const cont = simpleGit({ baseDir: repo.root, config: [...MERGE_CONFIG, 'core.editor=true'], unsafe: { allowUnsafeEditor: true } });
+  const cont = ourGit(repo.root, undefined, ['core.editor=true']);
   for (let i = 0; i < 200; i++) {
     const inRebase = existsSync(join(repo.gitDir, 'rebase-merge')) || existsSync(join(repo.gitDir, 'rebase-apply'));
     if (!inRebase) return true;

@@ -18,16 +18,17 @@ async function sync(ctx: Context, json: boolean): Promise<number> {
   const r = await runSync(runtimeOf(ctx, { quiet: true }));
   const pullOk = r.pull === undefined || ['pulled', 'up-to-date', 'no-branch'].includes(r.pull.status);
   const pushOk = r.push === undefined || ['pushed', 'up-to-date'].includes(r.push.status);
+  const commitOk = r.commitFailed === undefined;
   if (json) {
-    printJson(ctx.io, { remote: r.remote, url: r.url, committed: r.committed, pull: r.pull ?? null, push: r.push ?? null, ok: pullOk && pushOk });
+    printJson(ctx.io, { remote: r.remote, url: r.url, committed: r.committed, ...(r.commitFailed ? { commit_failed: r.commitFailed } : {}), pull: r.pull ?? null, push: r.push ?? null, ok: commitOk && pullOk && pushOk });
   } else {
     const lines = [
       `memory remote  ${r.remote} → ${r.url}`,
-      `commit         ${r.committed ? 'pending captures committed' : 'nothing pending'}`,
+      `commit         ${r.commitFailed ? `failed: ${r.commitFailed} (the captures stay in the export folder)` : r.committed ? 'pending captures committed' : 'nothing pending'}`,
       `pull           ${r.pull ? `${r.pull.status}${r.pull.detail && !pullOk ? `: ${r.pull.detail}` : ''}` : '-'}`,
       `push           ${r.push ? `${r.push.status}${r.push.detail && !pushOk ? `: ${r.push.detail}` : ''}` : 'nothing to push'}`,
     ];
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
   }
-  return pullOk && pushOk ? 0 : 1;
+  return commitOk && pullOk && pushOk ? 0 : 1;
 }
