@@ -46,7 +46,7 @@ function itemFile(dir: string, transcript: string): string {
 function parseItem(text: string): QueueItem | undefined {
   try {
     const o = JSON.parse(text) as QueueItem;
-    return typeof o.transcript === 'string' ? o : undefined;
+    return o !== null && typeof o === 'object' && typeof o.transcript === 'string' && typeof o.at === 'string' ? o : undefined;
   } catch {
     return undefined;
   }
@@ -81,7 +81,7 @@ export interface Queued extends QueueItem {
 }
 
 /** Entries waiting, oldest first. Unreadable entries are removed (the next Stop writes them again). */
-export function readQueue(dir: string): Queued[] {
+export function readQueue(dir: string, warn?: (message: string) => void): Queued[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.json'));
@@ -101,7 +101,15 @@ export function readQueue(dir: string): Queued[] {
     // exactly the one that was captured.
     const item = parseItem(text);
     if (!item) {
-      rmSync(file, { force: true });
+      // A damaged entry (cut, hand-edited, from another version) stops nothing: it is set
+      // aside where it can be looked at, and the transcript's next Stop queues it again.
+      const aside = `${file}.set-aside`;
+      try {
+        renameSync(file, aside);
+      } catch {
+        rmSync(file, { force: true });
+      }
+      warn?.(`a damaged capture queue entry was set aside: ${aside}`);
       continue;
     }
     out.push({ ...item, file, text });

@@ -40,7 +40,7 @@ export interface DrainReport {
  */
 export async function drainOnce(rt: Runtime, opts: { flush?: boolean; push?: boolean; loadEmbedder?: () => Promise<Embedder> } = {}): Promise<DrainReport> {
   const report: DrainReport = { captured: 0, added: 0, updated: 0, commit: 'clean' };
-  const queue = readQueue(queueDirFor(rt.config.baseDir));
+  const queue = readQueue(queueDirFor(rt.config.baseDir), (m) => rt.log.warn(m));
   let flush = opts.flush === true;
   let push = false;
   let sessions: string[] = [];

@@ -61,9 +61,22 @@ function readOwner(path: string): Owner | undefined {
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A process that has exited but is not reaped yet (a zombie, for as long as its parent
+  // has not waited for it) still answers signal 0: it is gone all the same.
+  return !isZombie(pid);
+}
+
+/** Linux: the state letter of /proc/<pid>/stat (after the parenthesised name) is Z or X. Elsewhere: never known, false. */
+export function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 

@@ -19,6 +19,7 @@ import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters } from '../types.js';
 import { ownText } from '../store/schema.js';
 import { buildKeywordQuery, toFts } from './query.js';
+import { shownRanked } from './visible.js';
 import { readTime } from './when.js';
 
 export interface RecallOptions {
@@ -85,21 +86,8 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
   // excluded project, a glob over project and folder) by reading further until enough pass.
   const want = opts.candidates ?? 20;
   const match = q.match;
-  const ranked = (filters: SearchFilters, skip: Set<number>): MemoryRow[] => {
-    const out: MemoryRow[] = [];
-    for (let limit = want * 2; ; limit *= 4) {
-      const hits = store.fts(match, filters, limit);
-      const rows = store.rowsByRowid(hits.map((r) => r.rowid));
-      out.length = 0;
-      for (const r of hits) {
-        const row = rows.get(r.rowid);
-        if (!row || row.deleted || skip.has(row.rowid) || opts.hide?.(row)) continue;
-        out.push(row);
-        if (out.length >= want) break;
-      }
-      if (out.length >= want || hits.length < limit || limit >= 20_000) return out;
-    }
-  };
+  const ranked = (filters: SearchFilters, skip: Set<number>): MemoryRow[] =>
+    shownRanked(store, (limit) => store.fts(match, filters, limit), want, (row) => skip.has(row.rowid) || opts.hide?.(row) === true).map((c) => c.row);
   const period = when.period ? ranked({ ...scope, sinceMs: when.period.sinceMs, untilMs: when.period.untilMs }, new Set()) : [];
   const inPeriod = new Set(period.map((r) => r.rowid));
   const cands = [...period, ...(period.length < want ? ranked(scope, inPeriod).slice(0, want - period.length) : [])];

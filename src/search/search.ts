@@ -11,6 +11,7 @@ import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
 import { buildKeywordQuery } from './query.js';
 import { withChanges, type Staleness } from './staleness.js';
+import { shownRanked } from './visible.js';
 import { readTime, type Period } from './when.js';
 
 export interface SearchOptions {
@@ -69,13 +70,14 @@ export function toHit(row: MemoryRow, score: number, s?: Staleness): SearchHit {
   return s ? withChanges(hit, s, row) : hit;
 }
 
-function vectorCandidates(deps: SearchDeps, vec: Float32Array, filters: SearchFilters, k: number, within?: SearchFilters): number[] {
+function vectorCandidates(deps: SearchDeps, vec: Float32Array, filters: SearchFilters, k: number, within?: SearchFilters, hide?: (row: MemoryRow) => boolean): number[] {
   // Every vector is a candidate: recency is a bounded prior, so an old memory can win.
-  const all = deps.store.knn(vec, filters, k);
+  const nearest = (f: SearchFilters) => shownRanked(deps.store, (limit) => deps.store.knn(vec, f, limit), k, hide).map((c) => c.item);
+  const all = nearest(filters);
   if (!within) return all.map((r) => r.rowid);
   // The period's nearest too, however far the nearest overall are: one list by distance.
   const seen = new Set(all.map((r) => r.rowid));
-  const merged = [...all, ...deps.store.knn(vec, within, k).filter((r) => !seen.has(r.rowid))];
+  const merged = [...all, ...nearest(within).filter((r) => !seen.has(r.rowid))];
   return merged.sort((a, b) => a.distance - b.distance).map((r) => r.rowid);
 }
 
@@ -125,7 +127,7 @@ async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilter
   const lists: Array<number[] | Ranking<number>> = [];
   let degraded: string | undefined;
 
-  if (opts.mode !== 'vector') lists.push(...keywordLists(deps.store, opts.query, opts.filters, k, opts.keywordSpread, false, within));
+  if (opts.mode !== 'vector') lists.push(...keywordLists(deps.store, opts.query, opts.filters, k, opts.keywordSpread, false, within, opts.hide));
   if (opts.mode !== 'keyword') {
     if (deps.store.dim === 0) {
       if (opts.mode === 'vector') {
@@ -148,7 +150,7 @@ async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilter
           if (opts.mode === 'vector') throw new UserError(msg, 'run `memory rebuild --full`');
           degraded = `${msg}; keyword results only`;
         } else {
-          lists.push(vectorCandidates(deps, vec, opts.filters, k, within));
+          lists.push(vectorCandidates(deps, vec, opts.filters, k, within, opts.hide));
         }
       }
     }
@@ -175,15 +177,16 @@ async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilter
 export const KEYWORD_RANK_SPREAD = 30;
 
 /** The keyword ranking (rowids, best first): FTS5 bm25 over the word index, its gaps kept as effective ranks. */
-function keywordLists(store: Store, query: string, filters: SearchFilters, k: number, spread = KEYWORD_RANK_SPREAD, own = false, within?: SearchFilters): Array<Ranking<number>> {
+function keywordLists(store: Store, query: string, filters: SearchFilters, k: number, spread = KEYWORD_RANK_SPREAD, own = false, within?: SearchFilters, hide?: (row: MemoryRow) => boolean): Array<Ranking<number>> {
   const q = buildKeywordQuery(query);
   if (!q.match) return [];
   const match = own ? ownText(q.match) : q.match;
-  let rows = store.fts(match, filters, k);
+  const best = (f: SearchFilters) => shownRanked(store, (limit) => store.fts(match, f, limit), k, hide).map((c) => c.item);
+  let rows = best(filters);
   if (within) {
     // The period's best matches too: bm25 scores of one query on one index compare, so one list.
     const seen = new Set(rows.map((r) => r.rowid));
-    rows = [...rows, ...store.fts(match, within, k).filter((r) => !seen.has(r.rowid))].sort((a, b) => a.score - b.score);
+    rows = [...rows, ...best(within).filter((r) => !seen.has(r.rowid))].sort((a, b) => a.score - b.score);
   }
   // FTS5's bm25 is negative: more negative is better.
   return [{ keys: rows.map((r) => r.rowid), ranks: scoreRanks(rows.map((r) => -r.score), spread) }];

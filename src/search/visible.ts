@@ -1,0 +1,24 @@
+/**
+ * Hidden memories (an excluded project, a glob over project and folder) never use up a limit:
+ * the first `want` candidates of a ranking that are shown, reading further down it until
+ * enough pass or it ends. One helper for search (keyword and vector lists) and recall.
+ */
+import type { MemoryRow, Store } from '../store/store.js';
+
+/** How far down a ranking hidden memories are skipped at most. */
+const READ_AT_MOST = 20_000;
+
+export function shownRanked<T extends { rowid: number }>(store: Store, fetch: (limit: number) => T[], want: number, hide?: (row: MemoryRow) => boolean): Array<{ item: T; row: MemoryRow }> {
+  for (let limit = hide ? want * 2 : want; ; limit *= 4) {
+    const ranked = fetch(limit);
+    const rows = store.rowsByRowid(ranked.map((r) => r.rowid));
+    const out: Array<{ item: T; row: MemoryRow }> = [];
+    for (const item of ranked) {
+      const row = rows.get(item.rowid);
+      if (!row || row.deleted || hide?.(row)) continue;
+      out.push({ item, row });
+      if (out.length >= want) break;
+    }
+    if (out.length >= want || ranked.length < limit || limit >= READ_AT_MOST) return out;
+  }
+}

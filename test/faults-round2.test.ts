@@ -1,0 +1,90 @@
+/**
+ * Faults a probe found (issue 27): a damaged capture queue entry and a killed worker that is
+ * not reaped yet. Real files, real processes.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { enqueue, readQueue } from '../src/app/queue.js';
+import { isZombie, processAlive } from '../src/export/lock.js';
+import { tempDir } from './helpers.js';
+
+describe('a damaged capture queue entry', () => {
+  it('is set aside with a log line; the good entries are read, in order', () => {
+    const d = tempDir();
+    try {
+      const dir = join(d.dir, 'queue');
+      enqueue(dir, { transcript: '/t/one.jsonl', push: true, flush: false, at: '2026-12-01T10:00:00.000Z' });
+      enqueue(dir, { transcript: '/t/two.jsonl', push: true, flush: false, at: '2026-12-01T09:00:00.000Z' });
+      writeFileSync(join(dir, 'no-at.json'), JSON.stringify({ transcript: '/t/three.jsonl', push: true, flush: false }));
+      writeFileSync(join(dir, 'cut.json'), '{"transcript": "/t/fo');
+      writeFileSync(join(dir, 'null.json'), 'null');
+      const told: string[] = [];
+      const q = readQueue(dir, (m) => told.push(m));
+      assert.deepEqual(q.map((e) => e.transcript), ['/t/two.jsonl', '/t/one.jsonl']);
+      assert.equal(told.length, 3, told.join('\n'));
+      assert.ok(told.every((m) => /set aside/.test(m)));
+      assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.set-aside')).sort(), ['cut.json.set-aside', 'no-at.json.set-aside', 'null.json.set-aside']);
+      // Read again: nothing thrown, nothing told twice.
+      assert.equal(readQueue(dir, (m) => told.push(m)).length, 2);
+      assert.equal(told.length, 3);
+    } finally {
+      d.cleanup();
+    }
+  });
+});
+
+describe('a killed worker that is not reaped yet', () => {
+  it('counts as gone (a zombie answers signal 0 until its parent waits for it)', async (t) => {
+    if (!existsSync('/proc/self/stat')) {
+      t.skip('no /proc on this system: zombies cannot be told apart here');
+      return;
+    }
+    // sh starts a short child, then becomes `sleep 5`, which never waits for it: the child,
+    // once it exits, stays a zombie until sleep ends.
+    const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (b: Buffer) => resolve(Number(b.toString().trim()))));
+      assert.ok(pid > 0);
+      assert.equal(processAlive(pid), true, 'alive while it runs');
+      const deadline = Date.now() + 5000;
+      while (!isZombie(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(isZombie(pid), true, 'it is a zombie now');
+      assert.equal(processAlive(pid), false);
+      assert.equal(processAlive(process.pid), true, 'a live process is still alive');
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+});
+
+
+describe('search under an exclusion', () => {
+  it('finds the visible memories however many hidden ones match better (hidden ones never use up a limit)', async () => {
+    const { encodeEntry } = await import('../src/export/jsonl.js');
+    const { openCache } = await import('../src/store/cache.js');
+    const { search } = await import('../src/search/search.js');
+    const d = tempDir();
+    try {
+      const exportDir = join(d.dir, 'export');
+      mkdirSync(exportDir);
+      const t = (i: number) => new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString();
+      const lines = [
+        ...Array.from({ length: 80 }, (_, i) => encodeEntry({ v: 1, id: `hidden-${i}`, machine: 'm', project: 'acme-api', timestamp: t(i), question: `deploy deploy the acme api ${i}`, answer: 'deploy steps' })),
+        ...Array.from({ length: 5 }, (_, i) => encodeEntry({ v: 1, id: `shown-${i}`, machine: 'm', project: 'web', timestamp: t(100 + i), question: `how do we deploy the site ${i}`, answer: 'npm run ship' })),
+      ];
+      writeFileSync(join(exportDir, '2026-11_m.jsonl'), `${lines.join('\n')}\n`);
+      const { store } = openCache({ dbPath: join(d.dir, 'cache.db'), exportDir, model: 'none', dim: 0 });
+      try {
+        const r = await search({ store, now: Date.UTC(2026, 11, 1) }, { query: 'deploy', mode: 'keyword', filters: {}, topK: 10, halfLifeDays: 30, rrfK: 60, hide: (row) => row.project === 'acme-api' });
+        assert.deepEqual(r.hits.map((h) => h.id).sort(), ['shown-0', 'shown-1', 'shown-2', 'shown-3', 'shown-4']);
+      } finally {
+        store.close();
+      }
+    } finally {
+      d.cleanup();
+    }
+  });
+});
