@@ -5,6 +5,7 @@
  */
 import { redactSecrets } from '../src/privacy/redact.js';
 import { SECRET_RULES } from '../src/privacy/rules.js';
+import { ADVERSARIAL } from './adversarial.js';
 
 const PIECES = [
   'We traced the sqlite lock timeout to two writers in src/db.ts; busy_timeout = 5000 and one transaction per batch fixed it.\n',
@@ -41,3 +42,22 @@ times.sort((a, b) => a - b);
 const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] as number;
 process.stdout.write('| redaction of a 10 KB text | p50 ms | p99 ms | samples | rules |\n|---|---:|---:|---:|---:|\n');
 process.stdout.write(`| prose, code, logs, Japanese, a few secrets | ${q(0.5).toFixed(2)} | ${q(0.99).toFixed(2)} | ${times.length} | ${SECRET_RULES.length} |\n`);
+
+// Adversarial inputs per family of rules (bench/adversarial.ts): p99 of 20 runs at 8 KB and
+// 64 KB, and the growth between them (8 is linear, 64 quadratic).
+const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))] as number;
+process.stdout.write('\n| adversarial input (family) | 8 KB p99 ms | 64 KB p99 ms | growth (8× input) |\n|---|---:|---:|---:|\n');
+for (const [family, make] of Object.entries(ADVERSARIAL)) {
+  const run = (n: number) => {
+    const text = make(n);
+    redactSecrets(text);
+    return Array.from({ length: 20 }, () => {
+      const t = performance.now();
+      redactSecrets(text);
+      return performance.now() - t;
+    });
+  };
+  const a = p99(run(8192));
+  const b = p99(run(65_536));
+  process.stdout.write(`| ${family} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(1)} |\n`);
+}

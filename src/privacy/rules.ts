@@ -75,12 +75,20 @@ const NOT_A_VALUE =
   + '(?![$<%{\\[])(?!(?:process\\.env|os\\.environ|os\\.getenv|env\\.|config\\.|settings\\.|self\\.|this\\.|getenv|secrets\\.|vars\\.)|\\[REDACTED)';
 
 /**
+ * How many characters of a variable name around a provider's name or "key" are looked at.
+ * Every prefix and run in these rules is bounded: an unbounded lazy one is tried from every
+ * start position to the end of a run of word characters and joiners (minified code, SVG
+ * paths, base64 with dashes), quadratic or worse (bench:redact, test/redact-linear.test.ts).
+ */
+const NAME_MAX = 64;
+
+/**
  * Names of secrets, as a whole word or a suffix: API_KEY, DB_PASSWORD, client_secret,
  * authToken, SMTP_PASS. Not: max_tokens, tokenizer, token_type, tokenCount, secret_sauce,
  * password_min_length, PWD (the working directory).
  */
 const SECRET_NAME =
-  '(?:[A-Za-z0-9]+[_.-])*?[A-Za-z0-9]*?(?:(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?|creds)|(?<=[_.-])(?:pass|pwd|pw|auth))';
+  '(?:[A-Za-z0-9]{1,40}[_.-]){0,6}?[A-Za-z0-9]{0,40}?(?:(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?|creds)|(?<=[_.-])(?:pass|pwd|pw|auth))';
 
 /**
  * Bits per character: a generated token scores about 4 and more; words, paths and ids less.
@@ -273,13 +281,13 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'url-password',
     // scheme://user:password@host and scheme://:password@host (Redis).
     // The whole password, whatever it holds (an @ too: the host starts after the last @).
-    re: /(?<pre1>\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)(?!\/\/)[^\s/]+(?<post>@[^\s@/]+)/gi,
+    re: /(?<pre1>\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{0,256}:)(?!\/\/)[^\s/]{1,512}(?<post>@[^\s@/]{1,256})/gi,
     positives: ['postgres://admin:hunter22@db.local:5432/app', 'redis://:s3cretPass@cache.internal:6379/0', 'mongodb+srv://bob:pa%24%24w0rd@cluster0.example.net/test', 'https://deploy:ghp-style-pass@git.example.com/repo.git', 'amqp://app:Xq7@Lm9$vR2pT4@mq.internal:5672/'],
     negatives: ['https://example.com/path?q=1', 'ssh://git@host:22/repo', 'git@github.com:org/repo.git', 'postgres://localhost:5432/app', 'postgres://user:password@localhost/db', 'redis://:${REDIS_PASSWORD}@cache:6379', 'postgres://app:$DB_PASS@db/app', 'mysql://root:changeme@localhost/test'],
   },
   {
     kind: 'cli-password',
-    re: /(?<pre1>\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p)(?!\s)(?!\$)[^\s'"]+|(?<pre2>\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login)\b[^\n]*?\s(?:-p|--password)[\s=]+["']?)(?!\$)[^\s'"]+|(?<pre3>(?:^|\s)--(?:password|passwd|token|api-key|apikey|access-token|auth-token|secret|client-secret|secret-key|private-token)[=\s]+["']?)(?!\$|<|-)[^\s'"]{3,}|(?<pre4>\b(?:curl|wget|http)\b[^\n]*?\s(?:-u|--user)[\s=]+["']?[^\s:'"]*:)(?![$:])[^\s'"]+/gim,
+    re: /(?<pre1>\b(?:mysql|mysqldump|mariadb)\b[^\n]{0,512}?\s-p)(?!\s)(?!\$)[^\s'"]+|(?<pre2>\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login)\b[^\n]{0,512}?\s(?:-p|--password)[\s=]+["']?)(?!\$)[^\s'"]+|(?<pre3>(?:^|\s)--(?:password|passwd|token|api-key|apikey|access-token|auth-token|secret|client-secret|secret-key|private-token)[=\s]+["']?)(?!\$|<|-)[^\s'"]{3,}|(?<pre4>\b(?:curl|wget|http)\b[^\n]{0,512}?\s(?:-u|--user)[\s=]+["']?[^\s:'"]*:)(?![$:])[^\s'"]+/gim,
     positives: [
       'mysql -u root -pS3cretPw! mydb',
       'sshpass -p hunter2 ssh deploy@host',
@@ -301,7 +309,7 @@ export const SECRET_RULES: SecretRule[] = [
     // context says these values are secrets (a 32-hex value alone is not one), as scanners'
     // keyword rules require.
     re: new RegExp(
-      `(?<pre1>(?<![A-Za-z0-9])["'\`]?[A-Za-z0-9_.-]*?(?<provider>${PROVIDER_CONTEXT.join('|')})[A-Za-z0-9_.-]*?(?:key|secret|token|pat|auth|credentials?|pass(?:word)?)s?["'\`\\]]?[\\t ]*(?::=|=>|\\?=|=|:|,)[\\t ]*["'\`]?)${NOT_A_VALUE}[A-Za-z0-9_\\-.=+/~]{10,}(?![A-Za-z0-9_\\-.=+/~])`,
+      `(?<pre1>(?<![A-Za-z0-9])["'\`]?[A-Za-z0-9_.-]{0,${NAME_MAX}}?(?<provider>${PROVIDER_CONTEXT.join('|')})[A-Za-z0-9_.-]{0,${NAME_MAX}}?(?:key|secret|token|pat|auth|credentials?|pass(?:word)?)s?["'\`\\]]?[\\t ]*(?::=|=>|\\?=|=|:|,)[\\t ]*["'\`]?)${NOT_A_VALUE}[A-Za-z0-9_\\-.=+/~]{10,}(?![A-Za-z0-9_\\-.=+/~])`,
       'gi',
     ),
     kindOf: (g) => `${(g.provider ?? 'provider').toLowerCase()}-secret`,
@@ -398,7 +406,7 @@ export const SECRET_RULES: SecretRule[] = [
     // A key by any name (ENCRYPTION_KEY, "key", masterKey, license_key) bound to a value that
     // looks generated: the name alone says little (cache_key, sort_key, primary_key), so the
     // value must — 16+ characters of letters and digits with a generated-looking spread.
-    re: /(?<pre1>(?<![A-Za-z0-9])["'`]?[A-Za-z0-9_.-]*?key["'`\]]?[\t ]*(?::=|=>|\?=|=|:)[\t ]*["'`]?)(?![$<%{[])[A-Za-z0-9_\-.=+/]{16,}(?![A-Za-z0-9_\-.=+/])/gi,
+    re: /(?<pre1>(?<![A-Za-z0-9])["'`]?[A-Za-z0-9_.-]{0,64}?key["'`\]]?[\t ]*(?::=|=>|\?=|=|:)[\t ]*["'`]?)(?![$<%{[])[A-Za-z0-9_\-.=+/]{16,}(?![A-Za-z0-9_\-.=+/])/gi,
     accept: generated,
     positives: ['ENCRYPTION_KEY=q8Lw2ZrT5vNx7YbP3kHd9sFa', '"key": "Zq8Wx7Cv6Bn5Mm4Ll3Kk2Jj1"', 'license_key: AB12-CD34-EF56-GH78-IJ90', 'masterKey := "7fG2kL9pQ4wX8vN3mR6tY1zB"'],
     negatives: ['cache_key = "user_profile_settings_v2"', 'sort_key: created_at_timestamp', 'primary_key = "order_id_and_line_number"', 'KEY_PATH=/etc/ssl/private/server.key', 'public_key: "-----BEGIN PUBLIC KEY-----"', 'keyboard layout: us-international-dead-keys'],
