@@ -193,4 +193,28 @@ describe('after an upgrade, history is re-checked', () => {
       w.cleanup();
     }
   });
+
+  it('finds a secret in every field that reaches git: files, repo, file_blobs, project', async () => {
+    const { makeWorld, rec, runCli, writeJsonl } = await import('./helpers.js');
+    const { join } = await import('node:path');
+    const w = makeWorld();
+    try {
+      const tok = (i: number) => `ghp_${'Zq8Wx7Cv6Bn5Mm4Ll3Kk2Jj1Hh0Gg9Ff8Ee7'.slice(i, i + 36)}`.padEnd(40, 'x').slice(0, 40);
+      writeJsonl(join(w.exportDir, '2026-10_laptop.jsonl'), [
+        rec({ id: 'in-files', question: 'q1', answer: 'a1', files: [`/tmp/out/${tok(0)}/log.txt`] }),
+        rec({ id: 'in-repo', question: 'q2', answer: 'a2', extra: { repo: `github.com/acme/${tok(1)}` } }),
+        rec({ id: 'in-blobs', question: 'q3', answer: 'a3', extra: { file_blobs: [{ file: `cfg/${tok(2)}.json`, blob: 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391' }] } }),
+        rec({ id: 'in-project', question: 'q4', answer: 'a4', project: `p-${tok(3)}` }),
+        rec({ id: 'clean', question: 'q5', answer: 'a5', files: ['src/db.ts'] }),
+      ]);
+      const r = runCli(['-c', w.config, 'scrub', '--dry-run', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { scanned: number; changed: number; counts: Record<string, number> };
+      assert.equal(out.scanned, 5);
+      assert.equal(out.changed, 4, JSON.stringify(out));
+      assert.equal(Object.values(out.counts).reduce((a, b) => a + b, 0), 4, JSON.stringify(out.counts));
+    } finally {
+      w.cleanup();
+    }
+  });
 });

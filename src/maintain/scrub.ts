@@ -5,7 +5,7 @@
  */
 import { appendToCurrentMonth } from '../export/files.js';
 import { supersedingTime } from '../export/jsonl.js';
-import { cleanRecordFields, cleanText, type RedactResult } from '../privacy/redact.js';
+import { cleanRecordFields, cleanText, storedFieldsKey, type RedactResult } from '../privacy/redact.js';
 import { rowToRecord, type Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
 
@@ -29,9 +29,9 @@ export function scrubMemories(store: Store, opts: { exportDir: string; machine: 
     after = rows[rows.length - 1]?.rowid ?? after;
     for (const row of rows) {
       res.scanned++;
-      // Every stored field, as capture does now: question, answer, cwd, branch, files, tools.
+      // Every stored field, as capture does now (redact.ts storedFieldsKey).
       const r = rowToRecord(row);
-      const before = JSON.stringify([r.question, r.answer, r.cwd, r.git_branch, r.files, r.extra?.tools]);
+      const before = storedFieldsKey(r);
       const results: RedactResult[] = [];
       const clean = (s: string) => {
         const c = cleanText(s, opts.redact);
@@ -42,7 +42,7 @@ export function scrubMemories(store: Store, opts: { exportDir: string; machine: 
       r.question = clean(r.question);
       r.answer = clean(r.answer);
       cleanRecordFields(r, clean);
-      if (JSON.stringify([r.question, r.answer, r.cwd, r.git_branch, r.files, r.extra?.tools]) === before) continue;
+      if (storedFieldsKey(r) === before) continue;
       res.changed++;
       for (const c of results) for (const [k, n] of Object.entries(c.counts)) res.counts[k] = (res.counts[k] ?? 0) + n;
       for (const c of results) for (const s of c.found) if (s.trim().length > 0) secrets.add(s);

@@ -67,12 +67,18 @@ export function cleanText(text: string, redact: boolean): RedactResult {
   return res;
 }
 
+/** Every field that reaches git, as one comparable value: what scrub calls "changed" (the same fields cleanRecordFields cleans). */
+export function storedFieldsKey(r: MemoryRecord): string {
+  return JSON.stringify([r.question, r.answer, r.project, r.cwd, r.git_branch, r.files, r.extra?.tools, r.extra?.file_blobs, r.extra?.repo]);
+}
+
 /**
  * Apply `clean` to every stored field besides question and answer: a token in a folder
  * name, a branch name or a file path would otherwise be repeated in every memory of the
  * session. Capture and scrub share it, so both cover the same fields.
  */
 export function cleanRecordFields(r: MemoryRecord, clean: (s: string) => string): MemoryRecord {
+  if (r.project !== undefined) r.project = clean(r.project);
   if (r.cwd !== undefined) r.cwd = clean(r.cwd);
   if (r.git_branch !== undefined) r.git_branch = clean(r.git_branch);
   if (r.files) r.files = r.files.map(clean);
