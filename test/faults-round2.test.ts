@@ -88,3 +88,61 @@ describe('search under an exclusion', () => {
     }
   });
 });
+
+describe("init's guard against pushing memories into the checkout's origin", () => {
+  it('compares repositories, not spellings: ssh, scp and https of one host path; a local path, its file:// URL and a symlink', async () => {
+    const { sameRepositoryUrl } = await import('../src/app/init.js');
+    const { symlinkSync } = await import('node:fs');
+    assert.equal(sameRepositoryUrl('git@github.com:acme/api.git', 'https://github.com/acme/api'), true);
+    assert.equal(sameRepositoryUrl('ssh://git@github.com/acme/api.git', 'https://user:tok@github.com/Acme/API/'), true);
+    assert.equal(sameRepositoryUrl('git@github.com:acme/api.git', 'git@github.com:acme/api-memories.git'), false);
+    assert.equal(sameRepositoryUrl('git@github.com:acme/api.git', 'git@gitlab.com:acme/api.git'), false);
+    const d = tempDir();
+    try {
+      const bare = join(d.dir, 'origin.git');
+      mkdirSync(bare);
+      symlinkSync(bare, join(d.dir, 'link.git'));
+      assert.equal(sameRepositoryUrl(bare, `file://${bare}`), true);
+      assert.equal(sameRepositoryUrl(`${bare}/`, join(d.dir, 'link.git')), true);
+      assert.equal(sameRepositoryUrl(bare, join(d.dir, 'other.git')), false);
+      assert.equal(sameRepositoryUrl(bare, 'git@github.com:acme/api.git'), false);
+    } finally {
+      d.cleanup();
+    }
+  });
+});
+
+describe('a hook whose stdin pipe stays open', () => {
+  it('reads the input it was given and exits, without waiting for the end of the pipe', async () => {
+    const { makeWorld, CLI, rec, runCli, writeJsonl } = await import('./helpers.js');
+    const w = makeWorld();
+    try {
+      writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
+        rec({ id: 'lock-fix', question: 'The sqlite lock timeout in the importer keeps failing the nightly heron job', answer: 'Set busy_timeout to 5000 and batch the heron writes in one transaction.' }),
+        ...Array.from({ length: 30 }, (_, i) => rec({ id: `other-${i}`, question: `unrelated note ${i} about the dashboard`, answer: `Colours ${i}.` })),
+      ]);
+      assert.equal(runCli(['-c', w.config, 'rebuild']).code, 0);
+      const child = spawn(process.execPath, [CLI, '-c', w.config, 'recall', '--json'], { stdio: ['pipe', 'pipe', 'pipe'], env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'MEMORY_CONFIG')) });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      // The agent writes its input and keeps the pipe open.
+      child.stdin.write(JSON.stringify({ session_id: 's', cwd: w.dir, hook_event_name: 'UserPromptSubmit', prompt: 'how did we fix the sqlite lock timeout of the nightly heron job' }));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const t = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error('the hook waited for the end of the pipe'));
+        }, 15_000);
+        child.on('exit', (c) => {
+          clearTimeout(t);
+          resolve(c);
+        });
+      });
+      assert.equal(code, 0);
+      const got = JSON.parse(out) as { recalled: Array<{ id: string }> };
+      assert.deepEqual(got.recalled.map((r) => r.id), ['lock-fix'], 'the input written before the pipe stayed open was read whole');
+      child.stdin.destroy();
+    } finally {
+      w.cleanup();
+    }
+  });
+});

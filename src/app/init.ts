@@ -2,6 +2,10 @@
  * `memory init --remote URL` and `memory sync`: name the private repository memories go
  * to, join what other machines already pushed there, and push; or sync now.
  */
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { normalizeRemoteUrl } from '../capture/repo.js';
 import { writeLocalKeys } from '../config/local.js';
 import { UserError } from '../errors.js';
 import {
@@ -18,9 +22,35 @@ import { joinOnto } from '../home/join.js';
 import { treeIsMemoryData } from '../home/repository.js';
 
 /** Same repository, whatever the spelling: trailing slash or `.git` do not matter. */
+/**
+ * Whether two remote URLs name one repository: the rule of repository identity
+ * (capture/repo.ts normalizeRemoteUrl: ssh, scp and https spellings of github.com/acme/api are
+ * one), and for local repositories the folder itself (`/srv/x.git`, `file:///srv/x.git`,
+ * `/srv/x.git/`, a symlink to it).
+ */
 export function sameRepositoryUrl(a: string, b: string): boolean {
-  const norm = (u: string) => u.trim().replace(/\/+$/, '').replace(/\.git$/, '').replace(/\/+$/, '');
-  return norm(a) === norm(b);
+  const ia = normalizeRemoteUrl(a);
+  const ib = normalizeRemoteUrl(b);
+  if (ia !== undefined || ib !== undefined) return ia === ib;
+  return localRepoPath(a) === localRepoPath(b);
+}
+
+function localRepoPath(url: string): string {
+  let p = url.trim();
+  if (/^file:\/\//i.test(p)) {
+    try {
+      p = fileURLToPath(p);
+    } catch {
+      p = p.replace(/^file:\/\//i, '');
+    }
+  }
+  p = resolve(p);
+  try {
+    p = realpathSync(p);
+  } catch {
+    /* not there (yet): compared as written */
+  }
+  return p.replace(/[\\/]+$/, '');
 }
 
 async function repoOf(rt: Runtime): Promise<Repo> {

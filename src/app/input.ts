@@ -40,7 +40,9 @@ export async function readHookStdin(io: { stdin: NodeJS.ReadableStream & { isTTY
   if (io.stdinFd !== undefined) {
     try {
       const st = fstatSync(io.stdinFd);
-      if (st.isFIFO() || st.isFile()) return readFileSync(io.stdinFd, 'utf8');
+      // A file is read at once. A pipe is not: an agent that keeps its end open would make a
+      // blocking read wait for ever; the stream below gives up after a second of silence.
+      if (st.isFile()) return readFileSync(io.stdinFd, 'utf8');
     } catch {
       /* fall through to the stream */
     }
@@ -48,8 +50,11 @@ export async function readHookStdin(io: { stdin: NodeJS.ReadableStream & { isTTY
   return readStdin(io.stdin);
 }
 
-/** Read all of stdin, but never wait long: a hook must not hang on a pipe left open. */
-export async function readStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean }, timeoutMs = 1000): Promise<string> {
+/**
+ * Read all of stdin, but never wait long: a hook must not hang on a pipe left open. It stops
+ * at the end of input, after `timeoutMs` without a byte, or after `maxMs` in all.
+ */
+export async function readStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean }, timeoutMs = 1000, maxMs = 10_000): Promise<string> {
   if (stdin.isTTY) return '';
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -58,12 +63,18 @@ export async function readStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearTimeout(cap);
       stdin.removeAllListeners('data');
       resolve(Buffer.concat(chunks).toString('utf8'));
       if ('destroy' in stdin && typeof stdin.destroy === 'function') (stdin as NodeJS.ReadStream).destroy();
     };
-    const timer = setTimeout(finish, timeoutMs);
-    stdin.on('data', (c: Buffer | string) => chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c)));
+    let timer = setTimeout(finish, timeoutMs);
+    const cap = setTimeout(finish, maxMs);
+    stdin.on('data', (c: Buffer | string) => {
+      chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+      clearTimeout(timer);
+      timer = setTimeout(finish, timeoutMs);
+    });
     stdin.on('end', finish);
     stdin.on('error', finish);
   });
