@@ -146,3 +146,28 @@ describe('a hook whose stdin pipe stays open', () => {
     }
   });
 });
+
+describe("a db_path folder the person chose", () => {
+  it('keeps its mode when the log writes beside the cache; the log itself is private', async () => {
+    const { chmodSync, statSync } = await import('node:fs');
+    const { fileLogger, logPathFor } = await import('../src/app/log.js');
+    const d = tempDir();
+    try {
+      const chosen = join(d.dir, 'shared-caches');
+      mkdirSync(chosen);
+      chmodSync(chosen, 0o755);
+      const log = fileLogger(logPathFor(join(chosen, 'memory.db')));
+      log.info('a line');
+      assert.equal(statSync(chosen).mode & 0o777, 0o755, 'the folder is left as the person made it');
+      assert.equal(statSync(log.path).mode & 0o077, 0, 'the log is readable by its owner only');
+      // Our own .cache folder is still made private.
+      const own = join(d.dir, 'home', '.cache');
+      mkdirSync(own, { recursive: true });
+      chmodSync(own, 0o755);
+      fileLogger(logPathFor(join(own, 'memory.db'))).warn('another line');
+      assert.equal(statSync(own).mode & 0o777, 0o700);
+    } finally {
+      d.cleanup();
+    }
+  });
+});

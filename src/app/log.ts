@@ -1,7 +1,7 @@
 /** Hook diagnostics: one line each to stderr and to a log file beside the cache. */
 import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../config/paths.js';
+import { ensureCacheDir, PRIVATE_FILE_MODE } from '../config/paths.js';
 
 export interface Logger {
   readonly path: string;
@@ -18,7 +18,7 @@ export function logPathFor(dbPath: string): string {
 export function fileLogger(path: string, opts: { stderr?: NodeJS.WritableStream; echoInfo?: boolean } = {}): Logger {
   const write = (level: string, message: string) => {
     try {
-      ensurePrivateDir(dirname(path));
+      ensureCacheDir(dirname(path));
       try {
         if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
       } catch {

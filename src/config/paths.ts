@@ -3,7 +3,7 @@
  * queue sits beside the config file), so it never loads the TOML parser.
  */
 import { chmodSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMemoryHome, isToolFolder, memoryHomeFor, pendingLegacy } from '../home/place.js';
 
@@ -74,6 +74,16 @@ export function writeKeepingMode(path: string, text: string): void {
  * tightened if an earlier version left it readable by others (on a shared host the umask's
  * default lets every user read the cache and the queue).
  */
+/**
+ * The folder of the cache (and its log): our own `.cache/` is made private, tightened if an
+ * earlier version left it open; a folder the person chose for `db_path` is made 0700 only
+ * when we create it, never changed.
+ */
+export function ensureCacheDir(dir: string): void {
+  if (basename(dir) === '.cache') ensurePrivateDir(dir);
+  else mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   try {

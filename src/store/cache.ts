@@ -4,10 +4,10 @@
  * a damaged database). Never loads the embedding model.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ensurePrivateDir } from '../config/paths.js';
+import { ensureCacheDir } from '../config/paths.js';
 import { listExportFiles, type ExportFile } from '../export/files.js';
 import { acquireLock, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
@@ -220,10 +220,7 @@ function openExisting(opts: CacheOptions): { store?: Store; reason?: string } {
 export function openCache(opts: CacheOptions): { store: Store; result: RebuildResult } {
   const started = performance.now();
   const dir = dirname(opts.dbPath);
-  // Our own .cache/ is tightened if an earlier version left it open; a folder the person
-  // chose is only made 0700 when we create it.
-  if (basename(dir) === '.cache') ensurePrivateDir(dir);
-  else mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensureCacheDir(dir);
   const res: RebuildResult = {
     full: false, records: 0, pending: 0, files: 0, files_read: 0, lines_read: 0, bytes_read: 0,
     skipped_lines: 0, skipped: [], skipped_by_reason: {}, repaired_utf8_lines: 0, dim_mismatch: 0, ms: 0,
