@@ -16,7 +16,7 @@ import { documentText, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { appendByMonth } from '../export/files.js';
 import { monthOf, supersedingTime } from '../export/jsonl.js';
-import { isExcluded } from '../privacy/exclude.js';
+import { isExcludedPlace } from '../privacy/exclude.js';
 import { cleanRecordFields, cleanText } from '../privacy/redact.js';
 import { sanitizeName } from '../config/validate.js';
 import type { Store } from '../store/store.js';
@@ -118,7 +118,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       if (place.repo) store.noteCheckout(place.repo.key, place.repo.top, deps.now().getTime());
     }
     const project = place.name;
-    if (isExcluded(config.privacy.exclude_projects, project, cwd)) {
+    if (isExcludedPlace(config.privacy.exclude_projects, place, cwd)) {
       out.excluded += parsed.turns.length;
       if (parsed.turns.length > 0) out.excludedSessions++;
       continue;

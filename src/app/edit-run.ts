@@ -11,6 +11,7 @@ import { sanitizeName } from '../config/validate.js';
 import { UserError } from '../errors.js';
 import { appendToCurrentMonth } from '../export/files.js';
 import { resolveIds, tombstonesFor } from '../maintain/forget.js';
+import { isExcludedPlace } from '../privacy/exclude.js';
 import { cleanText } from '../privacy/redact.js';
 import { openCache } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
@@ -90,6 +91,11 @@ export async function rememberNote(rt: Runtime, note: { text: string; project: s
   // A note about the folder's own repository is filed under that repository on every machine.
   const noteRepo = note.cwd ? repoIdentity(note.cwd) : undefined;
   if (noteRepo && record.project !== undefined && candidateNames(noteRepo.key).includes(record.project)) record.extra = { repo: noteRepo.key };
+  // An excluded project takes no note, by any of its names (the CLI and the MCP server alike).
+  const own = record.extra?.repo === noteRepo?.key && noteRepo !== undefined;
+  if (isExcludedPlace(rt.config.privacy.exclude_projects, { name: record.project ?? '', ...(own && noteRepo ? { repo: noteRepo } : {}) }, own ? note.cwd : undefined)) {
+    throw new UserError(`project "${record.project}" is excluded by [privacy] exclude_projects: nothing is remembered there`, 'remember it under another project, or take the project out of exclude_projects');
+  }
   const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {
     appendToCurrentMonth(rt.config.general.export_dir, machine, new Date(now), [record]);

@@ -5,7 +5,7 @@
  */
 import { changeNote, staleness } from '../search/staleness.js';
 import { errorMessage } from '../errors.js';
-import { isExcluded } from '../privacy/exclude.js';
+import { isExcludedPlace } from '../privacy/exclude.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection } from './inject.js';
@@ -104,7 +104,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       const project = place.name;
       report.project = project;
       if (place.repo) store.noteCheckout(place.repo.key, place.repo.top, rt.now().getTime());
-      if (!isExcluded(config.privacy.exclude_projects, project, req.cwd)) {
+      if (!isExcludedPlace(config.privacy.exclude_projects, place, req.cwd)) {
         const rows = store.recent(project, config.inject.recent);
         const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });
         const injection = formatInjection(rows, project, { answerChars: config.inject.answer_chars, changes: (r) => changeNote(stale, r) });

@@ -12,7 +12,7 @@ import type { Config } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
-import { hideExcluded, isExcluded } from '../privacy/exclude.js';
+import { hideExcluded, isExcludedPlace } from '../privacy/exclude.js';
 import { formatRecall, recall } from '../search/recall.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { IO } from '../app/context.js';
@@ -45,14 +45,14 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
   // Nothing from memory enters a session of an excluded project either.
   // The folder's repository, read once: its short name decides exclusion before the cache opens.
   const place = placeOf(cwd, config.general.project);
-  if (isExcluded(excluded, place.name, cwd)) return;
+  if (isExcludedPlace(excluded, place, cwd)) return;
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
   if (!store) return; // no cache yet: session start builds it
   const hide = hideExcluded(excluded);
   try {
     // The repository's name as the cache files it (another repository may share the short name).
     const project = store.filed(place, config.general.project).name;
-    if (isExcluded(excluded, project, cwd)) return;
+    if (isExcludedPlace(excluded, { ...place, name: project }, cwd)) return;
     const hits = recall(store, {
       prompt,
       project,

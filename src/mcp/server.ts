@@ -8,7 +8,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { projectFor } from '../capture/project.js';
+import { placeOf } from '../capture/project.js';
 import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
 import { scopedTo, searchRequest } from '../app/search-request.js';
@@ -17,7 +17,7 @@ import { excerpt } from '../app/text.js';
 import { lazyEmbedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rememberNote, rowsForIds } from '../app/edit-run.js';
-import { isExcluded } from '../privacy/exclude.js';
+import { isExcludedPlace } from '../privacy/exclude.js';
 import { search } from '../search/search.js';
 import { openCache } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
@@ -69,8 +69,9 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
   const rt = () => runtimeOf(ctx, { quiet: true });
   // The folder the agent runs the server in may be an excluded project: there memory is off,
   // as it is for recall and session-start injection — nothing is searched, shown or kept.
-  const here = projectFor(ctx.io.cwd, ctx.config.general.project);
-  const off = isExcluded(ctx.config.privacy.exclude_projects, here, ctx.io.cwd);
+  const herePlace = placeOf(ctx.io.cwd, ctx.config.general.project);
+  const here = herePlace.name;
+  const off = isExcludedPlace(ctx.config.privacy.exclude_projects, herePlace, ctx.io.cwd);
   const offHere = () => {
     if (off) throw new UserError(`memory is off in this folder: project "${here}" is excluded by [privacy] exclude_projects`, 'nothing is searched, shown or remembered here; work in another folder to use memory');
   };
@@ -208,7 +209,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
       guarded(async () => {
         offHere();
         const body = optString('text', args.text) ?? optString('note', args.note) ?? '';
-        const project = optString('project', args.project) ?? projectFor(ctx.io.cwd, ctx.config.general.project);
+        const project = optString('project', args.project) ?? here;
         const res = await rememberNote(rt(), { text: body, project, cwd: ctx.io.cwd }, true);
         return text(`Remembered as ${res.record.id.slice(0, 12)} (project ${res.record.project}, ${res.record.timestamp.slice(0, 10)})${res.redactions > 0 ? `; ${res.redactions} secret(s) redacted` : ''}.`);
       }),

@@ -5,6 +5,8 @@
  * `/work/clients/*` match by path.
  */
 
+import { candidateNames } from '../capture/project.js';
+
 function globToRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
@@ -21,17 +23,47 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /**
- * A search's `hide`: memories of an excluded project (captured before it was excluded)
- * stay out of sight. Undefined when nothing is excluded.
+ * Every name a repository goes by, on any machine and after any rename: its key
+ * (`github.com/acme/api`) and each name the registry may give it (`api`, `acme-api`,
+ * `github.com-acme-api`, `api-<hash>`: capture/project.ts candidateNames). The registry gives
+ * the short name to whichever repository has the oldest memory, so a name alone moves; an
+ * exclusion written against any of them holds for the repository.
  */
-export function hideExcluded(patterns: string[]): ((row: { project: string | null; cwd: string | null }) => boolean) | undefined {
-  return patterns.length === 0 ? undefined : (row) => isExcluded(patterns, row.project ?? undefined, row.cwd ?? undefined);
+const namesMemo = new Map<string, string[]>();
+export function repositoryNames(key: string): string[] {
+  let names = namesMemo.get(key);
+  if (!names) namesMemo.set(key, (names = [key, ...candidateNames(key)]));
+  return names;
 }
 
-export function isExcluded(patterns: string[], project: string | undefined, cwd: string | undefined): boolean {
+/** Whether a place (the repository a session or folder is in, or a configured project) is excluded. */
+export function isExcludedPlace(patterns: string[], place: { name: string; repo?: { key: string } }, cwd: string | undefined): boolean {
+  if (patterns.length === 0) return false;
+  return isExcluded(patterns, [place.name, ...(place.repo ? repositoryNames(place.repo.key) : [])], cwd);
+}
+
+/**
+ * A search's `hide`: memories of an excluded project (captured before it was excluded)
+ * stay out of sight, judged on the name they are filed under, the name they were captured
+ * under, their repository (every name it goes by) and their folder. Undefined when nothing
+ * is excluded.
+ */
+export function hideExcluded(
+  patterns: string[],
+): ((row: { project: string | null; cwd: string | null; repo?: string | null; repo_here?: string | null; project_raw?: string | null }) => boolean) | undefined {
+  if (patterns.length === 0) return undefined;
+  return (row) => {
+    const names = [row.project, row.project_raw].filter((n): n is string => typeof n === 'string' && n.length > 0);
+    for (const key of [row.repo, row.repo_here]) if (typeof key === 'string' && key.length > 0) names.push(...repositoryNames(key));
+    return isExcluded(patterns, names, row.cwd ?? undefined);
+  };
+}
+
+export function isExcluded(patterns: string[], project: string | string[] | undefined, cwd: string | undefined): boolean {
+  const names = project === undefined ? [] : Array.isArray(project) ? project : [project];
   for (const p of patterns) {
     const re = globToRegExp(p);
-    if (project !== undefined && re.test(project)) return true;
+    if (names.some((n) => re.test(n))) return true;
     if (cwd !== undefined && (re.test(cwd) || re.test(cwd.replace(/\\/g, '/')))) return true;
     // A folder pattern also covers everything below it.
     if (cwd !== undefined && globToRegExp(`${p.replace(/\/+$/, '')}/**`).test(cwd)) return true;

@@ -1,0 +1,75 @@
+/**
+ * An excluded repository stays excluded whatever it is called: `[privacy] exclude_projects`
+ * holds for the repository (its key and every name the registry may give it), not for the
+ * spelling the person saw in `memory projects`. Real git checkouts, real CLI.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { hideExcluded, isExcludedPlace } from '../src/privacy/exclude.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, makeWorld, rec, runCli, writeJsonl } from './helpers.js';
+import { assistant, text, transcript, user } from './transcript-builder.js';
+
+function checkout(dir: string, origin: string): string {
+  mkdirSync(dir, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  execFileSync('git', ['remote', 'add', 'origin', origin], { cwd: dir });
+  return dir;
+}
+
+describe('an excluded repository, by any of its names', () => {
+  it('a place or a stored memory of github.com/acme/api is excluded as "acme-api" while it is filed as "api", and as the key itself', () => {
+    const place = { name: 'api', repo: { key: 'github.com/acme/api' } };
+    assert.equal(isExcludedPlace(['acme-api'], place, '/home/u/api'), true);
+    assert.equal(isExcludedPlace(['github.com/acme/*'], place, '/home/u/api'), true);
+    assert.equal(isExcludedPlace(['other-api'], place, '/home/u/api'), false);
+    const hide = hideExcluded(['acme-api']);
+    assert.ok(hide);
+    assert.equal(hide({ project: 'api', cwd: '/elsewhere', repo: 'github.com/acme/api', project_raw: 'api' }), true);
+    assert.equal(hide({ project: 'api', cwd: '/elsewhere', repo: 'github.com/other/api', project_raw: 'api' }), false);
+  });
+
+  it('through the CLI and the MCP server: nothing captured or remembered in its checkout, nothing of it found by search', async () => {
+    const w = makeWorld({ extra: '[privacy]\nexclude_projects = ["acme-api"]' });
+    try {
+      const acme = checkout(join(w.dir, 'code', 'api'), 'git@github.com:acme/api.git');
+      // Memories of it from before the exclusion, filed under its short name "api".
+      writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
+        rec({ id: 'acme-1', project: 'api', question: 'the zebra deploy key rotation for acme', answer: 'rotate-zebra', extra: { repo: 'github.com/acme/api' } }),
+        rec({ id: 'web-1', project: 'web', question: 'the zebra deploy of the web site', answer: 'npm run ship' }),
+      ]);
+      const found = JSON.parse(runCli(['-c', w.config, 'search', '--mode', 'keyword', '--json', 'zebra deploy']).stdout) as { hits: Array<{ id: string }> };
+      assert.deepEqual(found.hits.map((h) => h.id), ['web-1'], 'the visible memory is found, the excluded one is not');
+
+      const t = transcript('s-acme', acme);
+      user(t, 'How do we rotate the osprey signing key?');
+      assistant(t, [{ text: 'Run rotate-osprey.' }]);
+      const path = join(w.dir, 's-acme.jsonl');
+      writeFileSync(path, text(t));
+      const end = runCli(['-c', w.config, 'session-end', '--foreground', '--json', '--transcript', path, '--cwd', acme]);
+      assert.equal(end.code, 0, end.stderr);
+      const out = JSON.parse(end.stdout) as { added: number; excluded?: number };
+      assert.equal(out.added, 0, 'nothing captured in the excluded checkout');
+
+      // An MCP server started in the checkout: memory is off there, memory_remember too.
+      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--config', w.config, 'mcp'], cwd: acme, env: { ...process.env, MEMORY_CONFIG: '' } as Record<string, string>, stderr: 'pipe' });
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const r = (await client.callTool({ name: 'memory_remember', arguments: { text: 'Remember: the osprey key lives in the vault' } })) as { isError?: boolean; content: Array<{ text: string }> };
+        assert.equal(r.isError, true);
+        assert.match(r.content[0]?.text ?? '', /excluded/);
+      } finally {
+        await client.close();
+      }
+      const all = JSON.parse(runCli(['-c', w.config, 'search', '--mode', 'keyword', '--json', 'osprey']).stdout) as { hits: unknown[] };
+      assert.equal(all.hits.length, 0);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
