@@ -79,6 +79,20 @@ export interface ProjectInfo {
   last: string;
 }
 
+/**
+ * How a line stands against the version that wins now (last-write-wins, apply() and a full
+ * rebuild alike): the same version read again (same time, machine and content), a later
+ * one that replaces it (a different text under the same version counts as later), or older.
+ */
+function against(entry: ExportEntry, cur: { version_ms: number; machine: string; deleted: boolean; question: string; answer: string }): 'same' | 'newer' | 'older' {
+  if (versionTime(entry) === cur.version_ms && entry.machine === cur.machine) {
+    const same = isTombstone(entry) ? cur.deleted : !cur.deleted && cur.question === entry.question && cur.answer === entry.answer;
+    if (same) return 'same';
+  }
+  const current = { v: 1, id: entry.id, deleted: true, machine: cur.machine, updated_at: new Date(cur.version_ms).toISOString() } as const;
+  return beats(entry, current) ? 'newer' : 'older';
+}
+
 /** A winning line of a fresh load, and the file it was read from. */
 export interface FreshEntry {
   entry: ExportEntry;
@@ -180,10 +194,11 @@ export class Store {
         'SELECT rowid, version_ms, machine, deleted, question, answer, has_vector, session_id, ctx FROM memories WHERE id = ?',
       ),
       insert: db.prepare(
-        `INSERT INTO memories (id, deleted, session_id, project, project_raw, repo, repo_here, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
+        // rowid NULL: the next one; ctx NULL: not in the keyword index yet (a full rebuild gives both).
+        `INSERT INTO memories (rowid, id, deleted, session_id, project, project_raw, repo, repo_here, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
            cwd, git_branch, files, source, model, dim, has_vector, extra, file, prompt_uuid, ctx)
-         VALUES (@id, @deleted, @session_id, @project, @project_raw, @repo, @repo_here, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
-           @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid, NULL)`,
+         VALUES (@rowid, @id, @deleted, @session_id, @project, @project_raw, @repo, @repo_here, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
+           @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid, @ctx)`,
       ),
       update: db.prepare(
         `UPDATE memories SET deleted=@deleted, session_id=@session_id, project=@project, project_raw=@project_raw, repo=@repo,
@@ -519,25 +534,20 @@ export class Store {
   apply(entry: ExportEntry, file: string): ApplyOutcome {
     const cur = this.stmts.byId.get(entry.id);
     if (cur) {
-      const version = versionTime(entry);
-      if (version === cur.version_ms && entry.machine === cur.machine) {
+      const rel = against(entry, { version_ms: cur.version_ms, machine: cur.machine, deleted: cur.deleted === 1, question: cur.question, answer: cur.answer });
+      if (rel === 'same') {
         // The same version read again (a file re-read after monthly-merge, a torn tail, a
         // model change): re-indexing the text would cost ~0.3 ms per memory, so only the
-        // parts that can differ are updated. A different text under the same key is a
-        // real "later line" and goes through the full path below.
-        const same = isTombstone(entry) ? cur.deleted === 1 : cur.deleted === 0 && cur.question === entry.question && cur.answer === entry.answer;
-        if (same) {
-          if (!isTombstone(entry) && cur.has_vector === 0 && entry.embedding && this.vectorUsable(entry)) {
-            this.insertVector(cur.rowid, entry, entry.embedding);
-            this.stmts.setVector.run(entry.model ?? null, entry.embedding.length, file, cur.rowid);
-            return 'updated';
-          }
-          this.stmts.setFile.run(file, cur.rowid);
-          return 'unchanged';
+        // parts that can differ are updated.
+        if (!isTombstone(entry) && cur.has_vector === 0 && entry.embedding && this.vectorUsable(entry)) {
+          this.insertVector(cur.rowid, entry, entry.embedding);
+          this.stmts.setVector.run(entry.model ?? null, entry.embedding.length, file, cur.rowid);
+          return 'updated';
         }
+        this.stmts.setFile.run(file, cur.rowid);
+        return 'unchanged';
       }
-      const current = { v: 1, id: entry.id, deleted: true, machine: cur.machine, updated_at: new Date(cur.version_ms).toISOString() } as const;
-      if (!beats(entry, current)) return 'older';
+      if (rel === 'older') return 'older';
       if (cur.deleted === 0) {
         this.keywords.remove(cur);
         if (cur.has_vector) this.deleteVector(cur.rowid);
@@ -549,7 +559,7 @@ export class Store {
       rowid = cur.rowid;
       this.stmts.update.run({ ...params, rowid });
     } else {
-      rowid = Number(this.stmts.insert.run(params).lastInsertRowid);
+      rowid = Number(this.stmts.insert.run({ ...params, rowid: null, ctx: null }).lastInsertRowid);
     }
     if (isTombstone(entry)) return 'deleted';
     this.keywords.add({ rowid, session_id: params.session_id, question: params.question, answer: params.answer, ts_ms: params.ts_ms });
@@ -569,18 +579,16 @@ export class Store {
       return;
     }
     const c = cur.entry;
-    if (versionTime(entry) === versionTime(c) && entry.machine === c.machine) {
-      const same = isTombstone(entry) ? isTombstone(c) : !isTombstone(c) && c.question === entry.question && c.answer === entry.answer;
-      if (same) {
-        // The same version read again: keep it, taking a usable vector it lacked (as apply() does).
-        if (!isTombstone(entry) && !isTombstone(c) && !this.usableShape(c) && this.usableShape(entry)) {
-          winners.set(entry.id, { entry: { ...c, embedding: entry.embedding as Float32Array, ...(entry.model !== undefined ? { model: entry.model } : {}) }, file });
-        } else cur.file = file;
-        return;
-      }
+    const live = !isTombstone(c);
+    const rel = against(entry, { version_ms: versionTime(c), machine: c.machine, deleted: !live, question: live ? c.question : '', answer: live ? c.answer : '' });
+    if (rel === 'same') {
+      // The same version read again: keep it, taking a usable vector it lacked (as apply() does).
+      if (!isTombstone(entry) && live && !this.usableShape(c) && this.usableShape(entry)) {
+        winners.set(entry.id, { entry: { ...c, embedding: entry.embedding as Float32Array, ...(entry.model !== undefined ? { model: entry.model } : {}) }, file });
+      } else cur.file = file;
+      return;
     }
-    const current = { v: 1, id: c.id, deleted: true, machine: c.machine, updated_at: new Date(versionTime(c)).toISOString() } as const;
-    if (beats(entry, current)) winners.set(entry.id, { entry, file });
+    if (rel === 'newer') winners.set(entry.id, { entry, file });
   }
 
   private usableShape(e: ExportEntry): boolean {
@@ -605,12 +613,7 @@ export class Store {
     const bulk: BulkRow[] = order.map((o, k) => ({ rowid: k + 1, prev: o.prev ? k - 1 : -1, next: o.next ? k + 1 : -1 }));
     const feed = analysisFeed(order.map((_, k) => [at(k).question, at(k).answer]), opts);
     try {
-      const insert = this.db.prepare(
-        `INSERT INTO memories (rowid, id, deleted, session_id, project, project_raw, repo, repo_here, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
-           cwd, git_branch, files, source, model, dim, has_vector, extra, file, prompt_uuid, ctx)
-         VALUES (@rowid, @id, @deleted, @session_id, @project, @project_raw, @repo, @repo_here, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
-           @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid, @ctx)`,
-      );
+      const insert = this.stmts.insert;
       const side = (k: number) => (k < 0 ? undefined : { rowid: k + 1, version_ms: at(k).version_ms });
       order.forEach((o, k) => {
         const p = at(k);
