@@ -86,11 +86,13 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
   // excluded project, a glob over project and folder) by reading further until enough pass.
   const want = opts.candidates ?? 20;
   const match = q.match;
-  const ranked = (filters: SearchFilters, skip: Set<number>): MemoryRow[] =>
-    shownRanked(store, (limit) => store.fts(match, filters, limit), want, (row) => skip.has(row.rowid) || opts.hide?.(row) === true).map((c) => c.row);
+  const ranked = (filters: SearchFilters, skip: Set<number>): number[] =>
+    shownRanked(store, (limit) => store.fts(match, filters, limit), want, (row) => skip.has(row.rowid) || opts.hide?.(row) === true).map((r) => r.rowid);
   const period = when.period ? ranked({ ...scope, sinceMs: when.period.sinceMs, untilMs: when.period.untilMs }, new Set()) : [];
-  const inPeriod = new Set(period.map((r) => r.rowid));
-  const cands = [...period, ...(period.length < want ? ranked(scope, inPeriod).slice(0, want - period.length) : [])];
+  const inPeriod = new Set(period);
+  const chosen = [...period, ...(period.length < want ? ranked(scope, inPeriod).slice(0, want - period.length) : [])];
+  const byRowid = store.rowsByRowid(chosen);
+  const cands = chosen.map((id) => byRowid.get(id)).filter((r): r is MemoryRow => r !== undefined);
   if (cands.length === 0) return none;
 
   const ids = JSON.stringify(cands.map((c) => c.rowid));

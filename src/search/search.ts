@@ -72,7 +72,7 @@ export function toHit(row: MemoryRow, score: number, s?: Staleness): SearchHit {
 
 function vectorCandidates(deps: SearchDeps, vec: Float32Array, filters: SearchFilters, k: number, within?: SearchFilters, hide?: (row: MemoryRow) => boolean): number[] {
   // Every vector is a candidate: recency is a bounded prior, so an old memory can win.
-  const nearest = (f: SearchFilters) => shownRanked(deps.store, (limit) => deps.store.knn(vec, f, limit), k, hide).map((c) => c.item);
+  const nearest = (f: SearchFilters) => shownRanked(deps.store, (limit) => deps.store.knn(vec, f, limit), k, hide);
   const all = nearest(filters);
   if (!within) return all.map((r) => r.rowid);
   // The period's nearest too, however far the nearest overall are: one list by distance.
@@ -102,11 +102,11 @@ export async function search(deps: SearchDeps, opts: SearchOptions): Promise<Sea
   if (!within || deps.store.countUnder(within) === 0) return rank(deps, opts);
   const words = when.text.trim();
   // Nothing but time words ("what did we do last week"): the period's memories, newest first.
+  // (The browse holds every filter, the source too; hidden memories never use up its limit.)
   if (buildKeywordQuery(words).match === undefined) {
-    const rows = deps.store.browse(within, 0, Math.max(opts.topK * 4, 50)).filter((r) => !opts.hide?.(r) && (opts.filters.source === undefined || (r.source ?? 'claude-code') === opts.filters.source));
-    return { hits: rows.slice(0, opts.topK).map((r) => toHit(r, 1, deps.staleness)), period };
+    const rows = shownRanked(deps.store, (limit) => deps.store.browse(within, 0, limit), opts.topK, opts.hide);
+    return { hits: rows.map((r) => toHit(r, 1, deps.staleness)), period };
   }
-  if (words.length === 0) return { hits: [], period };
   return { ...(await rank(deps, { ...opts, query: words }, within)), period };
 }
 
@@ -181,7 +181,7 @@ function keywordLists(store: Store, query: string, filters: SearchFilters, k: nu
   const q = buildKeywordQuery(query);
   if (!q.match) return [];
   const match = own ? ownText(q.match) : q.match;
-  const best = (f: SearchFilters) => shownRanked(store, (limit) => store.fts(match, f, limit), k, hide).map((c) => c.item);
+  const best = (f: SearchFilters) => shownRanked(store, (limit) => store.fts(match, f, limit), k, hide);
   let rows = best(filters);
   if (within) {
     // The period's best matches too: bm25 scores of one query on one index compare, so one list.

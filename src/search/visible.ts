@@ -8,15 +8,17 @@ import type { MemoryRow, Store } from '../store/store.js';
 /** How far down a ranking hidden memories are skipped at most. */
 const READ_AT_MOST = 20_000;
 
-export function shownRanked<T extends { rowid: number }>(store: Store, fetch: (limit: number) => T[], want: number, hide?: (row: MemoryRow) => boolean): Array<{ item: T; row: MemoryRow }> {
-  for (let limit = hide ? want * 2 : want; ; limit *= 4) {
+export function shownRanked<T extends { rowid: number }>(store: Store, fetch: (limit: number) => T[], want: number, hide?: (row: MemoryRow) => boolean): T[] {
+  // Nothing hidden: the ranking as it is (its candidates are live memories), no row read.
+  if (!hide) return fetch(want);
+  for (let limit = want * 2; ; limit *= 4) {
     const ranked = fetch(limit);
     const rows = store.rowsByRowid(ranked.map((r) => r.rowid));
-    const out: Array<{ item: T; row: MemoryRow }> = [];
+    const out: T[] = [];
     for (const item of ranked) {
       const row = rows.get(item.rowid);
-      if (!row || row.deleted || hide?.(row)) continue;
-      out.push({ item, row });
+      if (!row || row.deleted || hide(row)) continue;
+      out.push(item);
       if (out.length >= want) break;
     }
     if (out.length >= want || ranked.length < limit || limit >= READ_AT_MOST) return out;
