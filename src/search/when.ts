@@ -93,24 +93,31 @@ function latestMonth(m: number, now: Date): number {
   return m <= now.getMonth() ? now.getFullYear() : now.getFullYear() - 1;
 }
 
+/** The Japanese counters of months (3か月, 3ヶ月, 3カ月, 3ヵ月, 3ケ月). */
+const JA_MONTHS = 'か月|ヶ月|カ月|ヵ月|ケ月';
+const MONTH_UNIT = new RegExp(`^(month|${JA_MONTHS})`);
+
+/** This week: Monday to the Monday after. */
+function weekOf(day0: Date): Period {
+  const w = weekStart(day0);
+  return span(w, addDays(w, 7));
+}
+
 function unitAgo(unit: string, n: number, now: Date): Period | undefined {
   const today = startOfDay(now.getTime());
   if (/^(day|日)/.test(unit)) return dayPeriod(addDays(today, -n));
-  if (/^(week|週)/.test(unit)) {
-    const w = weekStart(addDays(today, -7 * n));
-    return span(w, addDays(w, 7));
-  }
-  if (/^(month|か月|ヶ月|カ月|ヵ月|ケ月|ヶ月|月)/.test(unit)) return monthPeriod(now.getFullYear(), now.getMonth() - n);
+  if (/^(week|週)/.test(unit)) return weekOf(addDays(today, -7 * n));
+  if (MONTH_UNIT.test(unit)) return monthPeriod(now.getFullYear(), now.getMonth() - n);
   if (/^(year|年)/.test(unit)) return yearPeriod(now.getFullYear() - n);
   return undefined;
 }
 
 function rolling(unit: string, n: number, now: Date): Period | undefined {
-  const tomorrow = addDays(startOfDay(now.getTime()), 1);
   const today = startOfDay(now.getTime());
+  const tomorrow = addDays(today, 1);
   if (/^(day|日)/.test(unit)) return span(addDays(today, -(n - 1)), tomorrow);
   if (/^(week|週)/.test(unit)) return span(addDays(today, -7 * n + 1), tomorrow);
-  if (/^(month|か月|ヶ月|カ月|ヵ月|ケ月)/.test(unit)) return span(new Date(today.getFullYear(), today.getMonth() - n, today.getDate() + 1), tomorrow);
+  if (MONTH_UNIT.test(unit)) return span(new Date(today.getFullYear(), today.getMonth() - n, today.getDate() + 1), tomorrow);
   return undefined;
 }
 
@@ -204,14 +211,14 @@ const RULES: Rule[] = [
   },
   // Japanese relative: N日前, N週間前, Nか月前, N年前; 過去N日, ここN週間.
   {
-    re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月|年)前`, 'g'),
+    re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)前`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
       return n === undefined ? undefined : unitAgo(m[2] as string, n, now);
     },
   },
   {
-    re: new RegExp(String.raw`(?:過去|ここ|直近)\s*${NUM_JA}\s*(日間|日|週間|週|か月|ヶ月|カ月|ヵ月|ケ月)`, 'g'),
+    re: new RegExp(String.raw`(?:過去|ここ|直近)\s*${NUM_JA}\s*(日間|日|週間|週|${JA_MONTHS})`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
       return n === undefined ? undefined : rolling(m[2] as string, n, now);
@@ -234,7 +241,7 @@ const RULES: Rule[] = [
         case 'きょう':
           return dayPeriod(today);
         case '今週':
-          return span(weekStart(today), addDays(weekStart(today), 7));
+          return weekOf(today);
         case '先週':
           return unitAgo('week', 1, now);
         case '先々週':
@@ -293,7 +300,7 @@ const RULES: Rule[] = [
       const today = startOfDay(now.getTime());
       if (which === 'past') return unit === 'week' ? rolling('day', 7, now) : unit === 'month' ? rolling('month', 1, now) : span(new Date(today.getFullYear() - 1, today.getMonth(), today.getDate() + 1), addDays(today, 1));
       if (which === 'this') {
-        if (unit === 'week') return span(weekStart(today), addDays(weekStart(today), 7));
+        if (unit === 'week') return weekOf(today);
         if (unit === 'month') return monthPeriod(now.getFullYear(), now.getMonth());
         return yearPeriod(now.getFullYear());
       }
@@ -308,12 +315,10 @@ const RULES: Rule[] = [
   // English month ranges: from July to October, between March and May, in March and April (2026).
   {
     re: new RegExp(String.raw`\b(?:(?:from|between|in|during)\s+)?${MONTH_NAMES}\s+(?:to|and|until|through|till|-|–)\s+${MONTH_NAMES}(?:,?\s+(\d{4})\b)?`, 'gi'),
-    read: (m, now, input) => {
+    read: (m, now) => {
       const first = m[1] as string;
       const second = m[2] as string;
-      const start = m.index + m[0].indexOf(first);
-      const before = input.slice(0, start);
-      if (!isMonthWord(first, before, ` ${second}`, before.trim().length === 0) && !isMonthWord(second, 'in ', '', false)) return undefined;
+      // Both capitalised: "from march to may" is not read as months.
       if (!/^[A-Z]/.test(first) || !/^[A-Z]/.test(second)) return undefined;
       const a = monthIndex(first);
       const b = monthIndex(second);

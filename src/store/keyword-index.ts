@@ -1,7 +1,7 @@
 /**
  * The keyword index (memories_fts) kept in step with the memories table. Each memory is
- * indexed with its own question and answer, the neighbouring turns of its session (the
- * context column: the turn before and the turn after, by timestamp) and its date in words.
+ * indexed with its own question and answer and the beginning of the neighbouring turns of
+ * its session (the context column: the turn before and the turn after, by timestamp).
  *
  * A turn's context depends on its neighbours, so memories of a session are indexed when a
  * batch of lines has been applied (flush), not one by one: a new turn is indexed once with
@@ -21,10 +21,11 @@ interface SessionRow {
   ctx: string | null;
 }
 
+type Version = Pick<SessionRow, 'rowid' | 'version_ms'>;
 
 /** Which neighbour versions a row is indexed with. */
-export function neighbourKey(prev: Pick<SessionRow, 'rowid' | 'version_ms'> | undefined, next: Pick<SessionRow, 'rowid' | 'version_ms'> | undefined): string {
-  const k = (r: Pick<SessionRow, 'rowid' | 'version_ms'> | undefined) => (r ? `${r.rowid}:${r.version_ms}` : '');
+export function neighbourKey(prev: Version | undefined, next: Version | undefined): string {
+  const k = (r: Version | undefined) => (r ? `${r.rowid}:${r.version_ms}` : '');
   return `${k(prev)}|${k(next)}`;
 }
 
