@@ -92,8 +92,9 @@ export async function rememberNote(rt: Runtime, note: { text: string; project: s
   const noteRepo = note.cwd ? repoIdentity(note.cwd) : undefined;
   if (noteRepo && record.project !== undefined && candidateNames(noteRepo.key).includes(record.project)) record.extra = { repo: noteRepo.key };
   // An excluded project takes no note, by any of its names (the CLI and the MCP server alike).
-  const own = record.extra?.repo === noteRepo?.key && noteRepo !== undefined;
-  if (isExcludedPlace(rt.config.privacy.exclude_projects, { name: record.project ?? '', ...(own && noteRepo ? { repo: noteRepo } : {}) }, own ? note.cwd : undefined)) {
+  // The folder counts only for a note filed under the folder's own repository.
+  const ownRepo = record.extra?.repo !== undefined ? noteRepo : undefined;
+  if (isExcludedPlace(rt.config.privacy.exclude_projects, { name: record.project ?? '', ...(ownRepo ? { repo: ownRepo } : {}) }, ownRepo ? note.cwd : undefined)) {
     throw new UserError(`project "${record.project}" is excluded by [privacy] exclude_projects: nothing is remembered there`, 'remember it under another project, or take the project out of exclude_projects');
   }
   const { lock, repo } = await captureLockFor(rt);

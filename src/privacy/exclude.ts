@@ -36,10 +36,17 @@ export function repositoryNames(key: string): string[] {
   return names;
 }
 
+const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
+
+/** The names given, and every name of each repository key present. */
+function namesOf(names: string[], repos: Array<string | null | undefined>): string[] {
+  return [...names, ...repos.filter(present).flatMap(repositoryNames)];
+}
+
 /** Whether a place (the repository a session or folder is in, or a configured project) is excluded. */
 export function isExcludedPlace(patterns: string[], place: { name: string; repo?: { key: string } }, cwd: string | undefined): boolean {
   if (patterns.length === 0) return false;
-  return isExcluded(patterns, [place.name, ...(place.repo ? repositoryNames(place.repo.key) : [])], cwd);
+  return isExcluded(patterns, namesOf([place.name], [place.repo?.key]), cwd);
 }
 
 /**
@@ -52,11 +59,7 @@ export function hideExcluded(
   patterns: string[],
 ): ((row: { project: string | null; cwd: string | null; repo?: string | null; repo_here?: string | null; project_raw?: string | null }) => boolean) | undefined {
   if (patterns.length === 0) return undefined;
-  return (row) => {
-    const names = [row.project, row.project_raw].filter((n): n is string => typeof n === 'string' && n.length > 0);
-    for (const key of [row.repo, row.repo_here]) if (typeof key === 'string' && key.length > 0) names.push(...repositoryNames(key));
-    return isExcluded(patterns, names, row.cwd ?? undefined);
-  };
+  return (row) => isExcluded(patterns, namesOf([row.project, row.project_raw].filter(present), [row.repo, row.repo_here]), row.cwd ?? undefined);
 }
 
 export function isExcluded(patterns: string[], project: string | string[] | undefined, cwd: string | undefined): boolean {
