@@ -43,7 +43,7 @@ export function isTombstone(e: ExportEntry): e is Tombstone {
 }
 
 /** Why a JSONL line was skipped. */
-export type SkipReason = 'invalid-json' | 'invalid-utf8' | 'invalid-record' | 'oversize' | 'torn-tail' | 'unknown-version' | 'future-time';
+export type SkipReason = 'invalid-json' | 'invalid-utf8' | 'invalid-record' | 'oversize' | 'torn-tail' | 'unknown-version';
 
 export interface SearchFilters {
   project?: string;

@@ -1,7 +1,10 @@
 /** Real git worlds: a bare repository as the remote, clones as machines, each with its own config. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
+import { liveRecords } from '../src/export/jsonl.js';
+import { readEntries } from '../src/export/read.js';
+import type { ExportEntry } from '../src/types.js';
 import { join } from 'node:path';
 import { homeMarkerPath } from '../src/home/place.js';
 import { TINY_MODEL, runCli, tempDir, type CliResult } from './helpers.js';
@@ -134,3 +137,25 @@ export function placeTranscript(m: Machine, t: T): string {
   writeFileSync(p, text(t));
   return p;
 }
+
+/** Every memory file (not rejects files) under a folder. */
+export function jsonlFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    if (!existsSync(d)) return;
+    for (const n of readdirSync(d, { withFileTypes: true })) {
+      if (n.isDirectory()) walk(join(d, n.name));
+      else if (n.name.endsWith('.jsonl') && !n.name.endsWith('.rejects.jsonl')) out.push(join(d, n.name));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The live memories' questions in a folder of JSONL files, sorted. */
+export function liveIn(dir: string): string[] {
+  const entries: ExportEntry[] = [];
+  for (const f of jsonlFiles(dir)) readEntries(f, { onEntry: (e) => entries.push(e) });
+  return liveRecords(entries).map((r) => r.question).sort();
+}
+

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  decodeLine, encodeEmbedding, MAX_CLOCK_SKEW_MS, encodeEntry, liveRecords, monthFileName, monthOf, parseMonthFileName, resolveEntries,
+  decodeLine, encodeEmbedding, MAX_CLOCK_SKEW_MS, encodeEntry, liveRecords, monthFileName, monthOf, orderTime, parseMonthFileName, resolveEntries,
 } from '../src/export/jsonl.js';
 import { isTombstone, type MemoryRecord } from '../src/types.js';
 
@@ -75,19 +75,24 @@ describe('JSONL codec', () => {
     assert.ok(!d.ok && d.reason === 'invalid-json');
   });
 
-  it('rejects a time in the future (beyond the reader\'s clock plus skew) as future-time, with a reason', () => {
-    const now = Date.parse('2026-11-29T00:00:00.000Z');
-    const opts = { latestMs: now + MAX_CLOCK_SKEW_MS };
+  it('keeps a time in the future (a clock that ran ahead) as a memory; a year no clock writes is not a time', () => {
     const base = { v: 1, id: 'f', machine: 'm', question: 'q', answer: 'a' };
-    const far = decodeLine(JSON.stringify({ ...base, timestamp: '+275760-09-13T00:00:00.000Z' }), opts);
-    assert.equal(far.ok, false);
-    assert.equal(!far.ok && far.reason, 'future-time');
-    const upd = decodeLine(JSON.stringify({ ...base, timestamp: '2026-11-01T00:00:00.000Z', updated_at: '2099-01-01T00:00:00.000Z' }), opts);
-    assert.equal(!upd.ok && upd.reason, 'future-time');
-    const skewed = decodeLine(JSON.stringify({ ...base, timestamp: '2026-11-29T05:00:00.000Z' }), opts);
-    assert.equal(skewed.ok, true, 'a few hours of clock skew are fine');
-    const tomb = decodeLine(JSON.stringify({ v: 1, id: 'f', machine: 'm', deleted: true, updated_at: '3000-01-01T00:00:00.000Z' }), opts);
-    assert.equal(!tomb.ok && tomb.reason, 'future-time', 'a tombstone cannot win for ever either');
+    const ahead = decodeLine(JSON.stringify({ ...base, timestamp: '2027-11-29T05:00:00.000Z' }));
+    assert.ok(ahead.ok && !isTombstone(ahead.entry) && ahead.entry.timestamp === '2027-11-29T05:00:00.000Z', 'a year ahead is still a memory');
+    const tomb = decodeLine(JSON.stringify({ v: 1, id: 'f', machine: 'm', deleted: true, updated_at: '2027-12-01T00:00:00.000Z' }));
+    assert.ok(tomb.ok && isTombstone(tomb.entry), 'and so is its tombstone');
+    const far = decodeLine(JSON.stringify({ ...base, timestamp: '+275760-09-13T00:00:00.000Z' }));
+    assert.equal(!far.ok && far.reason, 'invalid-record');
+    const upd = decodeLine(JSON.stringify({ ...base, timestamp: '2026-11-01T00:00:00.000Z', updated_at: '+010000-01-01T00:00:00.000Z' }));
+    assert.equal(!upd.ok && upd.reason, 'invalid-record');
+  });
+
+  it('orders a time beyond the skew bound as of when it was read; a time within it as written', () => {
+    const now = Date.parse('2026-11-29T00:00:00.000Z');
+    assert.equal(orderTime('2027-11-29T00:00:00.000Z', now), now);
+    assert.equal(orderTime('2026-11-29T05:00:00.000Z', now), Date.parse('2026-11-29T05:00:00.000Z'), 'a few hours of skew are fine');
+    assert.equal(orderTime('2026-10-01T00:00:00.000Z', now), Date.parse('2026-10-01T00:00:00.000Z'));
+    assert.ok(now + MAX_CLOCK_SKEW_MS > Date.parse('2026-11-29T05:00:00.000Z'));
   });
 
   it('decodes tombstones', () => {

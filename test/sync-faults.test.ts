@@ -7,38 +7,15 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { liveRecords } from '../src/export/jsonl.js';
-import { readEntries } from '../src/export/read.js';
 import { processStart } from '../src/export/lock.js';
 import { enqueue, queueDirFor } from '../src/app/queue.js';
-import type { ExportEntry } from '../src/types.js';
 import { CLI } from './helpers.js';
-import { conversation, CWD, git, gitOr, gitWorld, placeTranscript, type GitWorld, type Machine } from './gitworld.js';
-
-function jsonlFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    if (!existsSync(d)) return;
-    for (const n of readdirSync(d, { withFileTypes: true })) {
-      if (n.isDirectory()) walk(join(d, n.name));
-      else if (n.name.endsWith('.jsonl') && !n.name.endsWith('.rejects.jsonl')) out.push(join(d, n.name));
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-/** The live memories' questions in a folder of JSONL files, sorted. */
-function liveIn(dir: string): string[] {
-  const entries: ExportEntry[] = [];
-  for (const f of jsonlFiles(dir)) readEntries(f, { onEntry: (e) => entries.push(e) });
-  return liveRecords(entries).map((r) => r.question).sort();
-}
+import { conversation, CWD, git, gitOr, gitWorld, jsonlFiles, liveIn, placeTranscript, type GitWorld, type Machine } from './gitworld.js';
 
 /** What the remote's branch holds: a throwaway clone of it. */
 function liveOnRemote(world: GitWorld, name: string): string[] {

@@ -17,7 +17,7 @@ import { foreignStateError, foreignStateOf, memoryRepoOf, withMemoryRepo } from 
 import { queueDirFor, readQueue } from './queue.js';
 import { drainOnce } from './worker.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, commitPending, exportRelOf, INIT_HINT, isHomeRepo, memoryRemote, networkLimits, syncNow, type SyncReport } from './sync-run.js';
+import { commitAndPush, commitPending, exportRelOf, INIT_HINT, isHomeRepo, memoryRemote, networkLimits, repairOf, syncNow, type SyncReport } from './sync-run.js';
 import { joinOnto } from '../home/join.js';
 import { treeIsMemoryData } from '../home/repository.js';
 
@@ -140,7 +140,7 @@ export async function runInit(rt: Runtime, opts: { url: string; yes: boolean; ti
     try {
       // A second machine joins what the first one pushed: pull before the first push.
       if (probe.branches.includes(branch)) {
-        const pull = await pullRebase(repo, name, networkLimits(rt), exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
+        const pull = await pullRebase(repo, name, networkLimits(rt), exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo), repairOf(rt, repo));
         report.pull = pull.status;
         if (!['pulled', 'up-to-date'].includes(pull.status)) throw new UserError(`pulling from ${url} failed (${pull.status}): ${pull.detail ?? ''}`, 'nothing was recorded or pushed; fix the cause and run memory init again');
       }

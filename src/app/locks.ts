@@ -13,6 +13,7 @@ import { packageRoot } from '../config/paths.js';
 import { MEMORY_BRANCH, memoryHomeFor } from '../home/place.js';
 import { ensureMemoryHome, judgeMemoryRepository, notAMemoryRepository } from '../home/repository.js';
 import { moveLegacyMemories } from './upgrade.js';
+import { damagedLine, keepSetAside } from './repair.js';
 import { updateSyncState } from '../sync/state.js';
 import { clearStaleIndexLock, exportJsonlMatcher, findRepo, recoverInterruptedRebase, repoLockPath, restoreShrunkMemoryFiles, type Repo } from '../sync/git.js';
 import type { Runtime } from './runtime.js';
@@ -124,8 +125,9 @@ export async function withMemoryRepo<T>(rt: Runtime, opts: { timeoutMs?: number;
       await moveLegacyMemories(rt, repo).catch((err: unknown) => rt.log.warn(`moving the memories of ${rt.config.legacy} failed: ${errorMessage(err)}; they are untouched there, and the next run tries again`));
     }
     if (!foreign) {
-      const restored = await restoreShrunkMemoryFiles(repo, exportRelOf(rt, repo), exportJsonlMatcher(repo, rt.config.general.export_dir));
-      if (restored.length > 0) rt.log.warn(`restored committed memories into ${restored.join(', ')}: the file had lost lines (a full disk or a cut)`);
+      const { restored, setAside } = await restoreShrunkMemoryFiles(repo, exportRelOf(rt, repo), exportJsonlMatcher(repo, rt.config.general.export_dir), damagedLine);
+      if (restored.length > 0) rt.log.warn(`restored committed memories into ${restored.join(', ')}: the file had lost lines (a full disk, a cut or an edit)`);
+      if (setAside.size > 0) keepSetAside(rt, repo, setAside);
     }
     return fn(foreign ? { repo, foreign } : { repo });
   });

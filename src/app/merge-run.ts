@@ -10,7 +10,7 @@ import { openCache } from '../store/cache.js';
 import { dropLastCommit, exportJsonlMatcher, pullRebase } from '../sync/git.js';
 import { captureLockFor } from './locks.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, exportRelOf, memoryRemote, networkLimits } from './sync-run.js';
+import { commitAndPush, exportRelOf, memoryRemote, networkLimits, repairOf } from './sync-run.js';
 
 export interface MergeReport {
   months: Array<Omit<MonthFold, 'text' | 'rejectsText' | 'dropped' | 'noop'> & { dropped: number }>;
@@ -30,7 +30,7 @@ export async function runMonthlyMerge(rt: Runtime, opts: { dryRun: boolean; push
       report.attempts = attempt;
       if (repo && remote) {
         // Not a session start: nobody waits, so a large pull gets the push's patience.
-        const pull = await pullRebase(repo, remote.name, networkLimits(rt), memoryFile, exportRelOf(rt, repo));
+        const pull = await pullRebase(repo, remote.name, networkLimits(rt), memoryFile, exportRelOf(rt, repo), repairOf(rt, repo));
         if (!['pulled', 'up-to-date', 'no-remote', 'no-branch'].includes(pull.status)) rt.log.warn(`git pull ${pull.status}: ${pull.detail ?? ''}; merging local files`);
       }
       const cache = openCache(rt.cacheOptions({ warn: (m) => rt.log.warn(m) })).store;

@@ -4,7 +4,8 @@
  */
 import { describeForeign, foreignStateOf } from './locks.js';
 import { queueDirFor, readQueue } from './queue.js';
-import { configuredMemoryRemote } from './sync-run.js';
+import { configuredMemoryRemote, describeClock } from './sync-run.js';
+import { describeSetAside } from './repair.js';
 import { runtimeOf, type Context } from './context.js';
 import { describeShapes, readShapes } from '../capture/shapes.js';
 import { listExportFiles } from '../export/files.js';
@@ -45,6 +46,10 @@ export async function statusFacts(ctx: Context) {
       return f ? describeForeign(f) : null;
     })() : null,
     deferred_since: state?.deferred?.since ?? null,
+    /** This machine's clock and another's disagree (from the last sync's commit times). */
+    clock: state?.clock ? describeClock(state.clock.ours, state.clock.other, state.clock.gap_ms) : null,
+    /** Lines set aside because they no longer parsed (a hand edit), most recent last. */
+    set_aside: (state?.set_aside ?? []).map(describeSetAside),
   };
   const out = {
     records: c.records,

@@ -6,13 +6,15 @@
 import { join, relative } from 'node:path';
 import { packageRoot } from '../config/paths.js';
 import { writeLocalKeys } from '../config/local.js';
-import { parseMonthFileName } from '../export/jsonl.js';
+import { MAX_CLOCK_SKEW_MS, parseMonthFileName } from '../export/jsonl.js';
 import { errorMessage } from '../errors.js';
 import {
-  aheadOfRemote, commitExport, currentBranch, ensureUnionMerge, exportIsDirty, exportJsonlMatcher, filesOnRemoteBranch,
+  aheadOfRemote, clockGap, commitExport, currentBranch, ensureUnionMerge, exportIsDirty, exportJsonlMatcher, filesOnRemoteBranch,
   looseObjectsKb, otherClonesWritingAs, pullRebase, pushWithRetry, remoteUrlOf, repackAll, setRemote,
-  type NetworkLimits, type PullOutcome, type PushOutcome, type Repo,
+  type NetworkLimits, type PullOutcome, type PushOutcome, type RepairPulled, type Repo,
 } from '../sync/git.js';
+import { withWholeLines } from '../export/files.js';
+import { describeSetAside, repairPulled } from './repair.js';
 import { brokenFor, readSyncState, recordOutcome, updateSyncState, type SyncState } from '../sync/state.js';
 import type { Runtime } from './runtime.js';
 import { joinOnto } from '../home/join.js';
@@ -128,7 +130,8 @@ export async function commitPending(rt: Runtime, repo: Repo, message: string): P
   try {
     // A memory home also keeps the settings every machine shares (config.toml, .gitattributes, .gitignore).
     const also = isHomeRepo(rt, repo) ? settingsPaths(repo) : [];
-    const c = await commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name, state.clone_id, also);
+    // Half a record (a writer that died mid-line) is never committed.
+    const c = await withWholeLines(rt.config.general.export_dir, () => commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name, state.clone_id, also));
     if (c.committed) updateSyncState(repo.gitDir, (s) => (s.last_commit = rt.now().toISOString()));
     return c;
   } catch (err) {
@@ -137,6 +140,11 @@ export async function commitPending(rt: Runtime, repo: Repo, message: string): P
     updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'commit', false, rt.now(), 'failed', msg));
     return { committed: false, commitFailed: msg };
   }
+}
+
+/** Lines a pull brought that no longer parse: set aside, the last good versions kept in force, committed. */
+export function repairOf(rt: Runtime, repo: Repo): RepairPulled {
+  return repairPulled(rt, repo, (message) => commitPending(rt, repo, message));
 }
 
 async function noticeOtherClones(rt: Runtime, repo: Repo): Promise<void> {
@@ -164,7 +172,7 @@ export function networkLimits(rt: Runtime, totalMs?: number): NetworkLimits {
 }
 
 async function pushNow(rt: Runtime, repo: Repo, remote: MemoryRemote, opts: { attempts?: number; totalMs?: number }): Promise<PushOutcome> {
-  const push = await pushWithRetry(repo, remote.name, { ...(opts.attempts ? { attempts: opts.attempts } : {}), limits: networkLimits(rt, opts.totalMs), isMemoryFile: exportJsonlMatcher(repo, rt.config.general.export_dir), exportRel: exportRelOf(rt, repo) });
+  const push = await pushWithRetry(repo, remote.name, { ...(opts.attempts ? { attempts: opts.attempts } : {}), limits: networkLimits(rt, opts.totalMs), isMemoryFile: exportJsonlMatcher(repo, rt.config.general.export_dir), exportRel: exportRelOf(rt, repo), repair: repairOf(rt, repo) });
   const ok = PUSH_OK.has(push.status);
   updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'push', ok, rt.now(), push.status, push.detail));
   if (ok) rt.log.info(`pushed to ${remote.name}${push.attempts > 1 ? ` after ${push.attempts} attempts` : ''}`);
@@ -207,7 +215,7 @@ export async function syncNow(rt: Runtime, repo: Repo, opts: { totalMs?: number;
     report.unnamed = true;
     return report;
   }
-  let pull = await pullRebase(repo, remote.name, networkLimits(rt, opts.totalMs), exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo));
+  let pull = await pullRebase(repo, remote.name, networkLimits(rt, opts.totalMs), exportJsonlMatcher(repo, rt.config.general.export_dir), exportRelOf(rt, repo), repairOf(rt, repo));
   if (pull.status === 'unrelated') pull = (await joinUnrelatedHome(rt, repo, remote)) ?? pull;
   report.pull = pull;
   const pullOk = PULL_OK.has(pull.status);
@@ -220,7 +228,27 @@ export async function syncNow(rt: Runtime, repo: Repo, opts: { totalMs?: number;
     report.push = await pushNow(rt, repo, remote, { attempts: opts.pushAttempts ?? 2, ...(opts.totalMs ? { totalMs: opts.totalMs } : {}) });
   }
   await noticeOtherClones(rt, repo);
+  await noticeClocks(rt, repo);
   return report;
+}
+
+/** Whether this machine's clock and another's disagree (their commit times say so): kept for session start and status. */
+async function noticeClocks(rt: Runtime, repo: Repo): Promise<void> {
+  const gap = await clockGap(repo, 'HEAD', rt.config.general.machine_name, rt.now().getTime(), MAX_CLOCK_SKEW_MS);
+  const prev = readSyncState(repo.gitDir).clock;
+  if (!gap && !prev) return;
+  updateSyncState(repo.gitDir, (s) => {
+    if (gap) s.clock = { at: rt.now().toISOString(), ours: gap.ours, other: gap.other, gap_ms: gap.gapMs };
+    else delete s.clock;
+  });
+  if (gap) rt.log.warn(describeClock(gap.ours, gap.other, gap.gapMs));
+}
+
+export function describeClock(ours: 'ahead' | 'behind', other: string, gapMs: number): string {
+  const days = gapMs >= 2 * 86_400_000 ? `${Math.round(gapMs / 86_400_000)} days` : `${Math.round(gapMs / 3_600_000)} hours`;
+  return ours === 'ahead'
+    ? `this machine's clock seems to run ${days} ahead of ${other}'s (${other} committed after this machine but dated it ${days} earlier). Memories are kept and synced either way; check the date and time here (\`date\`) and on ${other}`
+    : `${other} dates its commits up to ${days} after this machine's clock: its clock (or this one's) is wrong. Its memories are kept, in time order as of when they arrived here; check the date and time on ${other} and here`;
 }
 
 /**
@@ -276,6 +304,20 @@ export function syncNotices(rt: Runtime, state: SyncState | undefined, named: bo
     if ((state.told ?? []).includes(key)) continue;
     notices.push(describeMove(m));
     told.push(key);
+  }
+  for (const [i, a] of (state.set_aside ?? []).entries()) {
+    const key = `set-aside:${a.at}:${i}`;
+    if ((state.told ?? []).includes(key)) continue;
+    notices.push(`memory: ${describeSetAside(a)}. Nothing else changed and sync goes on; see \`memory status\`.`);
+    told.push(key);
+  }
+  if (state.clock) {
+    const c = state.clock;
+    const key = `clock:${c.ours}:${c.other}:${Math.round(c.gap_ms / 86_400_000)}`;
+    if (!(state.told ?? []).includes(key)) {
+      notices.push(`memory: ${describeClock(c.ours, c.other, c.gap_ms)}.`);
+      told.push(key);
+    }
   }
   const fresh = (state.shared_name_clones ?? []).map((c) => `shared:${c}`).filter((k) => !(state.told ?? []).includes(k));
   if (fresh.length > 0) {

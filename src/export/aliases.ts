@@ -77,10 +77,23 @@ export function parseAliases(text: string): Map<string, ProjectAlias> {
   return out;
 }
 
+/**
+ * Append a merge. The latest line wins, so its time is held after every line already there:
+ * a line from a machine whose clock ran ahead (dated next year) must not outrank every merge
+ * made after it for good.
+ */
 export function appendAlias(exportDir: string, alias: ProjectAlias): string {
   mkdirSync(exportDir, { recursive: true });
   const p = aliasesPath(exportDir);
   const text = readAliasText(exportDir);
-  appendFileSync(p, `${text === '' || text.endsWith('\n') ? '' : '\n'}${JSON.stringify({ v: 1, ...alias })}\n`);
+  let latest = 0;
+  for (const line of text.split('\n')) {
+    const at = /"at":"([^"]+)"/.exec(line)?.[1];
+    const ms = at ? Date.parse(at) : Number.NaN;
+    if (Number.isFinite(ms) && ms > latest) latest = ms;
+  }
+  const at = Date.parse(alias.at);
+  const held = Number.isFinite(at) && at > latest ? alias.at : new Date(latest + 1).toISOString();
+  appendFileSync(p, `${text === '' || text.endsWith('\n') ? '' : '\n'}${JSON.stringify({ v: 1, ...alias, at: held })}\n`);
   return p;
 }

@@ -1,11 +1,11 @@
 /**
  * The export folder: month files per machine, the archive, and safe appends.
  */
-import { appendFileSync, closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExportEntry } from '../types.js';
 import { encodeEntry, monthFileName, monthOf, parseMonthFileName } from './jsonl.js';
-import { withLock } from './lock.js';
+import { withLock, withLockAsync } from './lock.js';
 
 export const ARCHIVE_DIR = 'archive';
 
@@ -59,22 +59,79 @@ export function appendLockPath(exportDir: string): string {
  * record again.
  */
 function cutTornLine(fd: number, size: number, exportDir: string, fileName: string): void {
-  const buf = Buffer.alloc(size);
-  readSync(fd, buf, 0, size, 0);
-  const start = buf.lastIndexOf(10) + 1;
-  const tail = buf.subarray(start).toString('utf8');
+  const start = lastLineStart(fd, size);
+  const buf = Buffer.alloc(size - start);
+  readSync(fd, buf, 0, buf.length, start);
+  const tail = buf.toString('utf8');
   try {
     JSON.parse(tail);
-    writeSync(fd, '\n');
+    writeSync(fd, '\n', size);
     return;
   } catch {
     /* half a record */
   }
-  const month = parseMonthFileName(fileName)?.month ?? 'unknown';
-  const rejects = join(exportDir, ARCHIVE_DIR, `${month}.rejects.jsonl`);
-  mkdirSync(dirname(rejects), { recursive: true });
-  appendFileSync(rejects, `${tail}\n`);
+  keepRejected(exportDir, monthOfFile(fileName), [tail]);
   ftruncateSync(fd, start);
+}
+
+/** Offset just after the file's last newline (0 if none), read backwards from the end. */
+function lastLineStart(fd: number, size: number): number {
+  const chunk = Buffer.alloc(64 * 1024);
+  for (let end = size; end > 0; ) {
+    const from = Math.max(0, end - chunk.length);
+    const n = readSync(fd, chunk, 0, end - from, from);
+    const nl = chunk.subarray(0, n).lastIndexOf(10);
+    if (nl !== -1) return from + nl + 1;
+    end = from;
+  }
+  return 0;
+}
+
+/** The month a memory file holds (`<month>_<machine>.jsonl`, `archive/<month>.jsonl`). */
+export function monthOfFile(path: string): string {
+  const name = path.split(/[\\/]/).pop() ?? '';
+  return parseMonthFileName(name)?.month ?? /^(\d{4}-\d{2})\.jsonl$/.exec(name)?.[1] ?? 'unknown';
+}
+
+/** The rejects file of a month: `archive/<YYYY-MM>.rejects.jsonl`, unusable lines kept verbatim (status counts them). */
+export const REJECTS_SUFFIX = '.rejects.jsonl';
+
+export function rejectsPath(exportDir: string, month: string): string {
+  return join(exportDir, ARCHIVE_DIR, `${month}${REJECTS_SUFFIX}`);
+}
+
+/** Keep unusable lines verbatim in the month's rejects file, each once. */
+export function keepRejected(exportDir: string, month: string, lines: string[]): void {
+  const rejects = rejectsPath(exportDir, month);
+  const known = new Set(existsSync(rejects) ? readFileSync(rejects, 'utf8').split('\n') : []);
+  const fresh = [...new Set(lines)].filter((l) => l.length > 0 && !known.has(l));
+  if (fresh.length === 0) return;
+  mkdirSync(dirname(rejects), { recursive: true });
+  appendFileSync(rejects, fresh.map((l) => `${l}\n`).join(''));
+}
+
+/**
+ * Run `fn` (staging and committing) while no append can start, after every memory file's torn
+ * last line was dealt with as an append would (cutTornLine): a writer mid-line holds the
+ * append lock, so a torn line seen under it is one a dead writer left, and half a record is
+ * never committed. Appends wait for `fn`; it must be short.
+ */
+export async function withWholeLines<T>(exportDir: string, fn: () => Promise<T>): Promise<T> {
+  if (!existsSync(exportDir)) return fn();
+  return withLockAsync(appendLockPath(exportDir), { purpose: 'committing the export folder' }, async () => {
+    for (const f of listExportFiles(exportDir)) {
+      if (f.size === 0) continue;
+      const fd = openSync(f.path, 'r+');
+      try {
+        const last = Buffer.alloc(1);
+        readSync(fd, last, 0, 1, f.size - 1);
+        if (last[0] !== 10) cutTornLine(fd, f.size, exportDir, f.path);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    return fn();
+  });
 }
 
 /**

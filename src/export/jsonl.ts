@@ -35,8 +35,12 @@ export function decodeEmbedding(value: unknown): Float32Array | undefined {
   return undefined;
 }
 
+/**
+ * An ISO-8601 time with a four-digit year. Extended years (`+275760-09-13…`) parse as valid
+ * dates but no clock writes them: such a time would win last-write-wins and rank first for ever.
+ */
 function isIsoTime(v: unknown): v is string {
-  return typeof v === 'string' && v.length >= 10 && !Number.isNaN(Date.parse(v));
+  return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v));
 }
 
 const optionalString = (o: Record<string, unknown>, k: string): string | undefined => {
@@ -49,28 +53,23 @@ function bad(reason: SkipReason, message: string): Decoded {
 }
 
 /**
- * How far ahead of the reader's clock a time may lie (clock skew between machines). A
- * later time would win last-write-wins against every real edit and rank first in every
- * search for ever (year 275760 parses as a valid date): such a line is rejected with a
- * count, and monthly-merge keeps it verbatim in the month's rejects file.
+ * How far ahead of the reader's clock a time may lie before it is taken for a wrong clock
+ * (skew between machines). A record dated later is still a memory, read and kept like any
+ * other: it orders as if written when this machine first read it (orderTime), its versions
+ * and tombstones take effect by their own times, and a version that replaces it is dated after
+ * it (supersedingTime). The machines are told (sync-run.ts, noticeClocks).
  */
 export const MAX_CLOCK_SKEW_MS = 24 * 3600_000;
 
-export interface DecodeOptions {
-  /** Times after this (ms since epoch) are rejected as `future-time`. Default: no bound. */
-  latestMs?: number;
+/** Where a memory goes in time order here: its own time, or `nowMs` when that lies beyond the skew bound. */
+export function orderTime(timestamp: string, nowMs: number = Date.now()): number {
+  const t = Date.parse(timestamp);
+  return t > nowMs + MAX_CLOCK_SKEW_MS ? nowMs : t;
 }
 
 /** Decode one parsed JSON value into a record or tombstone, or say why it is unusable. */
-export function decodeObject(obj: unknown, opts: DecodeOptions = {}): Decoded {
-  const d = decodeShape(obj);
-  if (d.ok && opts.latestMs !== undefined) {
-    const e = d.entry;
-    for (const [k, v] of [['timestamp', e.timestamp], ['updated_at', e.updated_at]] as const) {
-      if (v !== undefined && Date.parse(v) > opts.latestMs) return bad('future-time', `"${k}" ${v} lies in the future`);
-    }
-  }
-  return d;
+export function decodeObject(obj: unknown): Decoded {
+  return decodeShape(obj);
 }
 
 function decodeShape(obj: unknown): Decoded {
@@ -136,14 +135,14 @@ function decodeShape(obj: unknown): Decoded {
   return { ok: true, entry: r };
 }
 
-export function decodeLine(line: string, opts: DecodeOptions = {}): Decoded {
+export function decodeLine(line: string): Decoded {
   let obj: unknown;
   try {
     obj = JSON.parse(line);
   } catch (err) {
     return bad('invalid-json', err instanceof Error ? err.message : 'invalid JSON');
   }
-  return decodeObject(obj, opts);
+  return decodeObject(obj);
 }
 
 /** One line, no trailing newline. Field order is fixed so rewrites are byte-for-byte deterministic. */

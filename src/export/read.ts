@@ -5,7 +5,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ExportEntry, SkipReason } from '../types.js';
-import { decodeLine, MAX_CLOCK_SKEW_MS } from './jsonl.js';
+import { decodeLine } from './jsonl.js';
 
 /** Far above any real memory (question ≤ 2000 + answer ≤ 4000 chars + a 1024-d vector). */
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -38,8 +38,6 @@ export interface ReadResult {
 export interface ReadOptions {
   fromOffset?: number;
   maxLineBytes?: number;
-  /** Times after this are rejected (`future-time`); default: now + MAX_CLOCK_SKEW_MS. */
-  latestMs?: number;
   /** Called for each usable line, in file order. `tail` = the unterminated last line. */
   onEntry: (entry: ExportEntry, info: { line: number; offset: number; tail: boolean }) => void;
 }
@@ -48,7 +46,6 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
 export function readEntries(file: string, opts: ReadOptions): ReadResult {
   const maxLine = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const decodeOpts = { latestMs: opts.latestMs ?? Date.now() + MAX_CLOCK_SKEW_MS };
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -78,7 +75,7 @@ export function readEntries(file: string, opts: ReadOptions): ReadResult {
           text = bytes.toString('utf8', 0, end);
         }
       }
-      const d = decodeLine(text, decodeOpts);
+      const d = decodeLine(text);
       if (d.ok) {
         if (repaired) res.repairedUtf8++;
         res.entries++;

@@ -6,7 +6,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARCHIVE_DIR, listExportFiles, type ExportFile } from '../export/files.js';
+import { ARCHIVE_DIR, listExportFiles, REJECTS_SUFFIX, type ExportFile } from '../export/files.js';
 import { encodeEntry, resolveEntries, versionTime } from '../export/jsonl.js';
 import { readEntries, type Skip } from '../export/read.js';
 import { isTombstone, type ExportEntry } from '../types.js';
@@ -116,9 +116,6 @@ export function foldMonth(exportDir: string, month: string, files: ExportFile[],
 function readFileText(path: string): string {
   return readFileSync(path, 'utf8');
 }
-
-/** The rejects file of a month: `archive/<YYYY-MM>.rejects.jsonl`. */
-export const REJECTS_SUFFIX = '.rejects.jsonl';
 
 function readLines(path: string): string[] {
   if (!existsSync(path)) return [];

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { packageRoot } from '../config/paths.js';
 import { UserError } from '../errors.js';
-import { beats, versionTime } from '../export/jsonl.js';
+import { beats, orderTime, versionTime } from '../export/jsonl.js';
 import { isTombstone, type ExportEntry, type MemoryRecord, type SearchFilters } from '../types.js';
 import { analysisFeed } from './analyze-feed.js';
 import { bulkOrder, KeywordIndex, neighbourKey, type BulkRow } from './keyword-index.js';
@@ -709,7 +709,7 @@ export class Store {
     if (isTombstone(entry)) {
       const ts = entry.timestamp ?? entry.updated_at;
       return {
-        id: entry.id, deleted: 1, session_id: null, project: null, project_raw: null, repo: null, repo_here: null, machine: entry.machine, timestamp: ts, ts_ms: Date.parse(ts),
+        id: entry.id, deleted: 1, session_id: null, project: null, project_raw: null, repo: null, repo_here: null, machine: entry.machine, timestamp: ts, ts_ms: orderTime(ts),
         updated_at: entry.updated_at, version_ms, question: '', answer: '', cwd: null, git_branch: null, files: null,
         source: null, model: null, dim: null, has_vector: 0, extra: null, file, prompt_uuid: null,
       };
@@ -727,7 +727,8 @@ export class Store {
       repo_here: here,
       machine: entry.machine,
       timestamp: entry.timestamp,
-      ts_ms: Date.parse(entry.timestamp),
+      // A machine whose clock ran ahead: in time order as of when it was first read here.
+      ts_ms: orderTime(entry.timestamp),
       updated_at: entry.updated_at ?? null,
       version_ms,
       question: entry.question,
@@ -757,7 +758,7 @@ export class Store {
     // vec0 keys and integer metadata must be BigInt: a JS number binds as REAL and is refused.
     // vec0 has no upsert ("INSERT OR REPLACE" fails on an existing key): callers delete first.
     const project = knownProject ?? (this.stmt('SELECT project FROM memories WHERE rowid = ?').get(rowid) as { project: string | null } | undefined)?.project ?? '';
-    this.vec().insert.run(BigInt(rowid), Buffer.from(v.buffer, v.byteOffset, v.byteLength), project, r.machine, BigInt(Date.parse(r.timestamp)));
+    this.vec().insert.run(BigInt(rowid), Buffer.from(v.buffer, v.byteOffset, v.byteLength), project, r.machine, BigInt(orderTime(r.timestamp)));
   }
 
   private deleteVector(rowid: number): void {

@@ -252,7 +252,8 @@ export async function recoverInterruptedRebase(repo: Repo): Promise<boolean> {
  */
 export async function commitExport(repo: Repo, exportDir: string, message: string, machine: string, cloneId?: string, also: string[] = []): Promise<{ committed: boolean; sha?: string }> {
   const rel = relative(repo.root, exportDir) || '.';
-  const paths = [rel, ...also];
+  // Never our lock files (held while this commit runs), whatever the repository ignores.
+  const paths = [rel, ...also, ':(exclude,glob)**/*.lock'];
   const g = git(repo.root);
   await g.raw(['add', '-A', '--', ...paths]);
   const staged = (await g.raw(['diff', '--cached', '--name-only', '--', ...paths])).trim();
@@ -373,38 +374,104 @@ async function trackedChanges(g: SimpleGit): Promise<boolean> {
 const ID_IN_LINE = /"id":"((?:[^"\\]|\\.)*)"/;
 
 /**
- * Memories that going from `before` to the work tree's `after` would drop: ids on lines
- * removed under `rel` that appear nowhere in the export files afterwards. Memory files are
- * append-only, so removed lines are rare (monthly-merge moves them into the archive, which
- * keeps the ids); an id that vanishes entirely was lost, not forgotten — a tombstone keeps it.
+ * The id of a line that is a whole JSON object, else undefined: a line whose id survives a
+ * hand edit that broke its JSON (`"answer":"` → `"answer":`) is not a memory any more, so it
+ * neither keeps that memory present nor counts as one removed.
  */
-export async function droppedIds(repo: Repo, before: string, after: string, rel: string): Promise<string[]> {
-  // Most pulls only add lines: read the (possibly large) line diff only of files that lost some.
-  const numstat = await git(repo.root).raw(['diff', '--numstat', '--no-renames', before, after, '--', rel || '.']);
+export function idOfWholeLine(line: string): string | undefined {
+  const m = ID_IN_LINE.exec(line);
+  if (!m?.[1]) return undefined;
+  try {
+    const o = JSON.parse(line) as unknown;
+    return typeof o === 'object' && o !== null && typeof (o as { id?: unknown }).id === 'string' ? (o as { id: string }).id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface LineChange {
+  /** Repository path of a memory file that lost lines. */
+  path: string;
+  removed: string[];
+  added: string[];
+}
+
+/**
+ * The lines removed and added, from `before` to `after`, in files under `rel` that lost
+ * lines. Most pulls only add lines: the (possibly large) line diff is read only of files
+ * that lost some.
+ */
+export async function lostLines(repo: Repo, before: string, after: string, rel: string): Promise<LineChange[]> {
+  // Paths as they are (a machine name may not be ASCII), not quoted.
+  const g = ourGit(repo.root, undefined, ['core.quotePath=false']);
+  const numstat = await g.raw(['diff', '--numstat', '--no-renames', before, after, '--', rel || '.']);
   const shrunk = numstat.split('\n').map((l) => l.split('\t')).filter((f) => f.length >= 3 && f[1] !== '0' && f[1] !== '-').map((f) => f[2] as string);
   if (shrunk.length === 0) return [];
-  const diff = await git(repo.root).raw(['diff', '--no-renames', '--no-color', '-U0', before, after, '--', ...shrunk]);
+  const diff = await g.raw(['diff', '--no-renames', '--no-color', '-U0', before, after, '--', ...shrunk]);
+  const out: LineChange[] = [];
+  let cur: LineChange | undefined;
+  let oldPath = '';
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      cur = undefined;
+      continue;
+    }
+    if (!cur && line.startsWith('--- ')) {
+      oldPath = line === '--- /dev/null' ? '' : line.slice(6);
+      continue;
+    }
+    if (!cur && line.startsWith('+++ ')) {
+      // A deleted file's new side is /dev/null: its lines count as removed from its old path.
+      cur = { path: line === '+++ /dev/null' ? oldPath : line.slice(6), removed: [], added: [] };
+      out.push(cur);
+      continue;
+    }
+    if (!cur) continue;
+    if (line.startsWith('-')) cur.removed.push(line.slice(1));
+    else if (line.startsWith('+')) cur.added.push(line.slice(1));
+  }
+  return out.filter((c) => c.path !== '');
+}
+
+/** Which of `wanted` are ids of whole lines in the memory files of commit `at` under `rel`. */
+export async function idsPresent(repo: Repo, at: string, rel: string, wanted: Set<string>): Promise<Set<string>> {
+  const present = new Set<string>();
+  if (wanted.size === 0) return present;
+  const files = (await git(repo.root).raw(['ls-tree', '-r', '--name-only', at, '--', rel || '.'])).split('\n').filter((f) => f.endsWith('.jsonl'));
+  for (const f of files) {
+    const text = await git(repo.root).raw(['show', `${at}:${f}`]);
+    for (const line of text.split('\n')) {
+      const m = ID_IN_LINE.exec(line);
+      if (!m?.[1] || !wanted.has(m[1])) continue;
+      const id = idOfWholeLine(line);
+      if (id !== undefined) present.add(id);
+    }
+  }
+  return present;
+}
+
+/**
+ * Memories that going from `before` to `after` would drop: ids of whole lines removed under
+ * `rel` that no whole line holds afterwards. Memory files are append-only, so removed lines
+ * are rare (monthly-merge moves them into the archive, which keeps the ids); an id that
+ * vanishes entirely was lost, not forgotten — a tombstone keeps it.
+ */
+export async function droppedIds(repo: Repo, before: string, after: string, rel: string): Promise<string[]> {
   const removed = new Set<string>();
   const added = new Set<string>();
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('---') || line.startsWith('+++')) continue;
-    const m = ID_IN_LINE.exec(line);
-    if (!m?.[1]) continue;
-    if (line.startsWith('-')) removed.add(m[1]);
-    else if (line.startsWith('+')) added.add(m[1]);
+  for (const c of await lostLines(repo, before, after, rel)) {
+    for (const l of c.removed) {
+      const id = idOfWholeLine(l);
+      if (id !== undefined) removed.add(id);
+    }
+    for (const l of c.added) {
+      const id = idOfWholeLine(l);
+      if (id !== undefined) added.add(id);
+    }
   }
   const candidates = [...removed].filter((id) => !added.has(id));
   if (candidates.length === 0) return [];
-  const present = new Set<string>();
-  const files = (await git(repo.root).raw(['ls-tree', '-r', '--name-only', after, '--', rel || '.'])).split('\n').filter((f) => f.endsWith('.jsonl'));
-  const wanted = new Set(candidates);
-  for (const f of files) {
-    const text = await git(repo.root).raw(['show', `${after}:${f}`]);
-    for (const line of text.split('\n')) {
-      const m = ID_IN_LINE.exec(line);
-      if (m?.[1] && wanted.has(m[1])) present.add(m[1]);
-    }
-  }
+  const present = await idsPresent(repo, after, rel, new Set(candidates));
   return candidates.filter((id) => !present.has(id));
 }
 
@@ -417,7 +484,13 @@ export async function droppedIds(repo: Repo, before: string, after: string, rel:
  * pushed again. A remote branch with unrelated history is refused, never joined; a result
  * that would drop memories is undone and reported.
  */
-export async function pullRebase(repo: Repo, remote: string, limits: NetworkLimits, isMemoryFile: (path: string) => boolean = () => false, exportRel = ''): Promise<PullOutcome> {
+/**
+ * Mends what a pull brought before it is judged (app/repair.ts): lines that no longer parse
+ * are set aside and the versions they replaced restored, committed. Says what it did, if anything.
+ */
+export type RepairPulled = (before: string) => Promise<string | undefined>;
+
+export async function pullRebase(repo: Repo, remote: string, limits: NetworkLimits, isMemoryFile: (path: string) => boolean = () => false, exportRel = '', repair?: RepairPulled): Promise<PullOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', detail: 'HEAD is detached: not pulling' };
   if (!(await hasRemote(repo, remote))) return { status: 'no-remote', detail: `no remote "${remote}"` };
@@ -462,13 +535,15 @@ export async function pullRebase(repo: Repo, remote: string, limits: NetworkLimi
       }
     }
     rmSync(marker, { force: true });
+    const repaired = repair ? await repair(before) : undefined;
     const after = (await g.revparse(['HEAD'])).trim();
     const dropped = await droppedIds(repo, before, after, exportRel);
     if (dropped.length > 0) {
       await g.raw(['reset', '-q', '--keep', before]);
       return { status: 'lost', detail: `taking ${remote}/${branch} would drop ${dropped.length} memor${dropped.length === 1 ? 'y' : 'ies'} that no tombstone explains (e.g. ${dropped.slice(0, 3).join(', ')}): kept this machine's state, nothing pushed` };
     }
-    return settled ? { status: 'pulled', detail: 'settled a conflict on memory files (lines of both sides kept)' } : { status: 'pulled' };
+    const details = [...(settled ? ['settled a conflict on memory files (lines of both sides kept)'] : []), ...(repaired ? [repaired] : [])];
+    return details.length > 0 ? { status: 'pulled', detail: details.join('; ') } : { status: 'pulled' };
   } finally {
     rmSync(marker, { force: true });
     if (stashed) await g.raw(['stash', 'pop', '-q', '--index']).catch(() => g.raw(['stash', 'pop', '-q']).catch(() => ''));
@@ -506,7 +581,7 @@ export const DEFAULT_LIMITS: NetworkLimits = { silenceMs: 60_000 };
 export async function pushWithRetry(
   repo: Repo,
   remote: string,
-  opts: { attempts?: number; limits?: NetworkLimits; isMemoryFile?: (path: string) => boolean; exportRel?: string } = {},
+  opts: { attempts?: number; limits?: NetworkLimits; isMemoryFile?: (path: string) => boolean; exportRel?: string; repair?: RepairPulled } = {},
 ): Promise<PushOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', attempts: 0, detail: 'HEAD is detached: commit kept, not pushed' };
@@ -526,7 +601,7 @@ export async function pushWithRetry(
         const status = c.kind === 'offline' || c.kind === 'auth' || c.kind === 'timeout' ? c.kind : 'failed';
         return { status, attempts: i, detail: c.detail };
       }
-      const pulled = await pullRebase(repo, remote, opts.limits ?? DEFAULT_LIMITS, opts.isMemoryFile, opts.exportRel);
+      const pulled = await pullRebase(repo, remote, opts.limits ?? DEFAULT_LIMITS, opts.isMemoryFile, opts.exportRel, opts.repair);
       const stop = ['conflict', 'offline', 'auth', 'timeout', 'unrelated', 'lost', 'failed', 'detached'] as const;
       for (const st of stop) if (pulled.status === st) return { status: st, attempts: i, detail: pulled.detail ?? last };
     }
@@ -655,6 +730,48 @@ export async function otherClonesWritingAs(repo: Repo, machine: string, cloneId:
   }
 }
 
+export interface ClockGap {
+  /** `ahead`: this machine's clock runs ahead of `other`'s; `behind`: behind it. */
+  ours: 'ahead' | 'behind';
+  other: string;
+  gapMs: number;
+}
+
+/**
+ * Clocks that disagree, read from commit times on the branch's first-parent line (our history
+ * is linear: every pull is a rebase). A commit of another machine made after one of ours (it
+ * comes later on the line) but dated more than `skewMs` before it: one of the two clocks is
+ * wrong, ours said ahead. A commit of another machine dated more than `skewMs` after this
+ * machine's now: ours said behind. The largest gap is returned.
+ */
+export async function clockGap(repo: Repo, ref: string, machine: string, nowMs: number, skewMs: number, depth = 300): Promise<ClockGap | undefined> {
+  let out: string;
+  try {
+    out = await git(repo.root).raw(['log', '--first-parent', `-n${depth}`, `--format=%ct%x09%(trailers:key=${MACHINE_TRAILER},valueonly,separator=%x2C)`, ref]);
+  } catch {
+    return undefined;
+  }
+  let best: ClockGap | undefined;
+  const consider = (g: ClockGap) => {
+    if (g.gapMs > skewMs && (!best || g.gapMs > best.gapMs)) best = g;
+  };
+  // Newest first: the earliest-dated commit of another machine made after this point.
+  let laterOther: { ms: number; machine: string } | undefined;
+  for (const line of out.split('\n')) {
+    const [ct, who] = line.split('\t');
+    const ms = Number(ct) * 1000;
+    const m = (who ?? '').trim();
+    if (!Number.isFinite(ms) || m === '') continue;
+    if (m === machine) {
+      if (laterOther) consider({ ours: 'ahead', other: laterOther.machine, gapMs: ms - laterOther.ms });
+      continue;
+    }
+    consider({ ours: 'behind', other: m, gapMs: ms - nowMs });
+    if (!laterOther || ms < laterOther.ms) laterOther = { ms, machine: m };
+  }
+  return best;
+}
+
 /** Size of loose objects in KiB (`git count-objects -v`). */
 export async function looseObjectsKb(repo: Repo): Promise<number> {
   const out = await git(repo.root).raw(['count-objects', '-v']);
@@ -679,15 +796,15 @@ export async function repackAll(repo: Repo): Promise<void> {
  * paths restored. (Deletions of whole files are left to git: monthly-merge removes folded
  * month files, and restores of those would only duplicate lines the archive holds.)
  */
-export async function restoreShrunkMemoryFiles(repo: Repo, rel: string, isMemoryFile: (path: string) => boolean): Promise<string[]> {
-  const g = git(repo.root);
+export async function restoreShrunkMemoryFiles(repo: Repo, rel: string, isMemoryFile: (path: string) => boolean, damaged: (line: string) => boolean = () => false): Promise<{ restored: string[]; setAside: Map<string, string[]> }> {
+  const g = ourGit(repo.root, undefined, ['core.quotePath=false']);
+  const out = { restored: [] as string[], setAside: new Map<string, string[]>() };
   let numstat: string;
   try {
     numstat = await g.raw(['diff', '--numstat', '--no-renames', 'HEAD', '--', rel || '.']);
   } catch {
-    return []; // no HEAD yet
+    return out; // no HEAD yet
   }
-  const restored: string[] = [];
   for (const line of numstat.split('\n')) {
     const [, removed, path] = line.split('\t');
     if (!path || !isMemoryFile(path) || removed === '0' || removed === '-') continue;
@@ -698,10 +815,16 @@ export async function restoreShrunkMemoryFiles(repo: Repo, rel: string, isMemory
     const now = readFileSync(abs, 'utf8');
     // Whole lines only from the damaged copy: a cut last line is not a record.
     const whole = now.endsWith('\n') ? now : now.slice(0, now.lastIndexOf('\n') + 1);
-    writeFileSync(abs, unionLines(committed, whole));
-    restored.push(path);
+    // Nor is a line that no longer parses, on either side (a hand edit; half a record an
+    // older version committed): set aside, never restored.
+    const lines = unionLines(committed, whole).split('\n').filter((l) => l.length > 0);
+    const bad = lines.filter(damaged);
+    const kept = bad.length > 0 ? lines.filter((l) => !damaged(l)) : lines;
+    writeFileSync(abs, kept.length > 0 ? `${kept.join('\n')}\n` : '');
+    out.restored.push(path);
+    if (bad.length > 0) out.setAside.set(path, bad);
   }
-  return restored;
+  return out;
 }
 
 /** Uncommitted changes under the export folder. */

@@ -4,7 +4,7 @@
  * has been failing, and which notices the user was already given.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface SyncError {
@@ -34,6 +34,19 @@ export interface SyncState {
   deferred?: { since: string; why: string };
   /** Checkouts of the old layout whose memories moved into this home (app/upgrade.ts). */
   moved?: MoveNote[];
+  /** Clocks that disagree, as the last pull's commit times show (git.ts clockGap). */
+  clock?: { at: string; ours: 'ahead' | 'behind'; other: string; gap_ms: number };
+  /** Lines that stopped parsing, set aside into a rejects file (app/repair.ts): told once each. */
+  set_aside?: SetAsideNote[];
+}
+
+export interface SetAsideNote {
+  at: string;
+  /** Memory files (repository paths) that held them. */
+  files: string[];
+  lines: number;
+  /** Memories whose last good version was put back in their place. */
+  restored: number;
 }
 
 /** What moved where (the upgrade's report, kept to tell it once at session start). */
@@ -55,17 +68,36 @@ export function syncStatePath(gitDir: string): string {
 
 export function readSyncState(gitDir: string): SyncState {
   const path = syncStatePath(gitDir);
-  if (existsSync(path)) {
+  const read = (): SyncState | undefined => {
     try {
       const s = JSON.parse(readFileSync(path, 'utf8')) as SyncState;
-      if (typeof s.clone_id === 'string' && s.clone_id.length > 0) return s;
+      return typeof s.clone_id === 'string' && s.clone_id.length > 0 ? s : undefined;
     } catch {
-      /* damaged: start afresh, keeping nothing but a new identity */
+      return undefined;
     }
-  }
+  };
+  const existed = existsSync(path);
+  const found = existed ? read() : undefined;
+  if (found) return found;
   const fresh: SyncState = { clone_id: randomBytes(4).toString('hex') };
-  writeSyncState(gitDir, fresh);
-  return fresh;
+  if (existed) {
+    // Damaged: start afresh, keeping nothing but a new identity.
+    writeSyncState(gitDir, fresh);
+    return fresh;
+  }
+  // First use: two hooks starting together must not mint two identities (each would see the
+  // other's commits as "another clone writing as this machine"). The file appears whole or
+  // not at all, and only the first to link it wins; the other reads the winner's.
+  const tmp = `${path}.new-${process.pid}-${randomBytes(3).toString('hex')}`;
+  writeFileSync(tmp, `${JSON.stringify(fresh, null, 2)}\n`);
+  try {
+    linkSync(tmp, path);
+    return fresh;
+  } catch {
+    return read() ?? fresh;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
 
 export function writeSyncState(gitDir: string, state: SyncState): void {

@@ -53,6 +53,8 @@ type SyncFacts = {
   shared_machine_name: boolean;
   held_back: string | null;
   deferred_since: string | null;
+  clock: string | null;
+  set_aside: string[];
 };
 
 function syncLines(inRepo: boolean, s: SyncFacts, machine: string): string[] {
@@ -75,5 +77,7 @@ function syncLines(inRepo: boolean, s: SyncFacts, machine: string): string[] {
     lines.push('fix           your memories are safe here. Point the memory remote at the right repository (memory init --remote <url>), or restore its branch, then run `memory sync`.');
   }
   if (s.shared_machine_name) lines.push(`warning       ${sharedNameNotice(machine)}`);
+  if (s.clock) lines.push(`clock         ${s.clock}`);
+  for (const a of s.set_aside.slice(-3)) lines.push(`set aside     ${a}`);
   return lines;
 }
