@@ -98,7 +98,7 @@ describe('capture pipeline', () => {
     assert.ok(readFileSync(join(w.exportDir, '2026-03_laptop.jsonl'), 'utf8').includes('\uFFFD'));
   });
 
-  it('a huge transcript line is skipped and counted, unparsed; the real turns are captured', async () => {
+  it('a huge tool output line is read with its long text cut; the real turn is captured', async () => {
     const t = transcript('huge', '/home/u/app');
     user(t, 'Summarise the heron incident log for me please');
     assistant(t, [{ tool: 'Read', input: { file_path: '/var/log/heron.log' } }]);
@@ -106,12 +106,34 @@ describe('capture pipeline', () => {
     assistant(t, [{ text: 'The heron incident was a full disk at 03:10.' }]);
     const p = join(w.dir, 'huge.jsonl');
     writeFileSync(p, text(t));
-    const started = Date.now();
     const out = await run(p, new Date('2026-06-01T12:00:00Z'));
     assert.equal(out.added, 1);
-    assert.equal(out.badLines, 1);
-    assert.match(out.problems.join('\n'), /1 transcript line\(s\) over 4 MB skipped/);
-    assert.ok(Date.now() - started < 30_000);
+    assert.equal(out.badLines, 0);
+    const stored = readFileSync(join(w.exportDir, '2026-03_laptop.jsonl'), 'utf8');
+    assert.ok(stored.includes('The heron incident was a full disk at 03:10.'));
+    assert.ok(stored.includes('/var/log/heron.log'));
+    assert.ok(!stored.includes('x'.repeat(5000)), 'the tool output is not a memory');
+  });
+
+  it('a 10 MB answer is kept cut with the visible mark; a 5 MB pasted prompt is a turn of its own, not glued onto the one before', async () => {
+    const t = transcript('big-turns', '/home/u/app');
+    user(t, 'Show me the whole kestrel build log please');
+    assistant(t, [{ text: `Kestrel log follows. ${'k'.repeat(10 * 1024 * 1024)}` }]);
+    user(t, `Why does this osprey stack trace fail? ${'o'.repeat(5 * 1024 * 1024)}`);
+    assistant(t, [{ text: 'The osprey trace fails on a null config.' }]);
+    const p = join(w.dir, 'big-turns.jsonl');
+    writeFileSync(p, text(t));
+    const out = await run(p, new Date('2026-06-01T12:00:00Z'));
+    assert.equal(out.added, 2, JSON.stringify(out));
+    const recs = readFileSync(join(w.exportDir, '2026-03_laptop.jsonl'), 'utf8').split('\n').filter((l) => l.includes('big-turns')).map((l) => JSON.parse(l) as { question: string; answer: string });
+    const kestrel = recs.find((r) => r.question.startsWith('Show me the whole kestrel'));
+    const osprey = recs.find((r) => r.question.startsWith('Why does this osprey'));
+    assert.ok(kestrel && osprey, JSON.stringify(recs.map((r) => r.question.slice(0, 40))));
+    assert.ok(kestrel.answer.startsWith('Kestrel log follows.') && kestrel.answer.includes('[…]'), 'cut, with the mark');
+    assert.ok(kestrel.answer.length <= 4000 + 10);
+    assert.ok(!kestrel.answer.includes('osprey'), 'nothing of the next turn glued on');
+    assert.ok(osprey.question.includes('[…]') && osprey.question.length <= 2000 + 10);
+    assert.equal(osprey.answer, 'The osprey trace fails on a null config.');
   });
 
   for (const copiedUnder of ['the new session id', 'the original session id']) {

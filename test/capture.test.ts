@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
-import { CUT_MARK, cutQuestion, DEFAULT_LIMITS, joinAnswer, memoryId, turnToRecord } from '../src/capture/turn.js';
+import { CUT_MARK, cutQuestion, DEFAULT_LIMITS, joinAnswer, memoryId, shrinkJsonLine, turnToRecord } from '../src/capture/turn.js';
 import { parseTranscript } from '../src/agents/claude-code/transcript.js';
 import { encodeEntry } from '../src/export/jsonl.js';
 import { REPO, SHARED_FIXTURES } from './helpers.js';
@@ -250,5 +250,35 @@ describe('conformance: real Claude Code transcripts (../shared/fixtures)', { ski
       .filter((s) => s.length > 0);
     const p = parseTranscript(body);
     for (const s of sidechainPrompts) assert.ok(!p.turns.some((t) => t.question === s.trim()));
+  });
+});
+
+describe('a transcript line too long to parse whole', () => {
+  it('keeps its JSON shape with each long string cut, escapes whole, short strings and non-strings as they were', () => {
+    const obj = { type: 'user', uuid: 'u-1', n: 42, ok: true, message: { content: [{ type: 'text', text: `a\\b"c\u00e9${'x'.repeat(200)}` }, { type: 'text', text: 'short' }] } };
+    const line = JSON.stringify(obj);
+    const cut = JSON.parse(shrinkJsonLine(line, 50)) as typeof obj;
+    assert.equal(cut.uuid, 'u-1');
+    assert.equal(cut.n, 42);
+    assert.equal(cut.ok, true);
+    assert.equal(cut.message.content[1]?.text, 'short');
+    const first = cut.message.content[0]?.text ?? '';
+    assert.ok(first.startsWith('a\\b"cé') && first.length < 60 && first.length > 30, first);
+    assert.equal(shrinkJsonLine(line, 10_000), line, 'nothing long: unchanged');
+  });
+
+  it('never cuts inside an escape, wherever the limit falls', () => {
+    const value = '\\"\u2603\n'.repeat(40);
+    const line = JSON.stringify({ text: value, after: 'kept' });
+    for (let max = 4; max < 60; max++) {
+      const parsed = JSON.parse(shrinkJsonLine(line, max)) as { text: string; after: string };
+      assert.ok(value.startsWith(parsed.text), `max ${max}`);
+      assert.equal(parsed.after, 'kept');
+    }
+  });
+
+  it('a line that is not JSON stays not JSON; an unterminated string is left alone', () => {
+    assert.throws(() => JSON.parse(shrinkJsonLine(`{"text": "${'y'.repeat(100)}`, 10)));
+    assert.equal(shrinkJsonLine('no quotes at all', 3), 'no quotes at all');
   });
 });

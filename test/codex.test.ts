@@ -52,6 +52,18 @@ describe('Codex rollout parser', () => {
     assert.deepEqual(t?.tools, ['exec_command', 'apply_patch']);
   });
 
+  it('a 5 MB pasted prompt and a 10 MB answer: each kept cut, in its own turn', () => {
+    const r = rollout('019e-sess-big');
+    turn(r, 'Explain the heron deploy script', () => {}, 'It builds, then rsyncs to the heron hosts.');
+    turn(r, `Why does this stack trace fail? ${'t'.repeat(5 * 1024 * 1024)}`, () => {}, `Long answer. ${'a'.repeat(10 * 1024 * 1024)}`);
+    const p = parseCodexRollout(text(r));
+    assert.equal(p.oversizeLines > 0, true);
+    assert.equal(p.turns.length, 2);
+    assert.equal(p.turns[0]?.answer, 'It builds, then rsyncs to the heron hosts.', 'nothing glued onto the turn before');
+    assert.ok(p.turns[1]?.question.startsWith('Why does this stack trace fail?') && p.turns[1].question.includes('[…]'));
+    assert.ok(p.turns[1]?.answer.startsWith('Long answer.') && p.turns[1].answer.includes('[…]'));
+  });
+
   it('short follow-ups continue the turn; each final answer is kept; a turn without an answer is not a memory', () => {
     const r = rollout('019e-sess-b');
     turn(r, 'Add retry with backoff to the webhook sender', () => {}, 'Should the retries be capped at 5?');

@@ -107,8 +107,8 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     const shapes = parsed.unknownShapes ? { agent: parsed.source === 'codex' ? 'Codex' : 'Claude Code', ...(parsed.agentVersion ? { version: parsed.agentVersion } : {}), unknown: parsed.unknownShapes, at: nowIso } : undefined;
     if (shapes) out.unknownShapes.push(shapes);
     deps.onShapes?.(ref.path, shapes);
-    out.badLines += parsed.badLines + parsed.oversizeLines;
-    if (parsed.oversizeLines > 0) out.problems.push(`${parsed.oversizeLines} transcript line(s) over 4 MB skipped in ${ref.path} (a pasted dump or a huge tool output; nothing a person typed is that long)`);
+    out.badLines += parsed.badLines;
+    if (parsed.oversizeLines > 0) deps.log.info(`${parsed.oversizeLines} transcript line(s) over 4 MB in ${ref.path} read with their long text cut (a pasted dump or a huge tool output)`);
     const cwd = ref.cwd ?? parsed.cwd;
     const key = cwd ?? '';
     let place = places.get(key);

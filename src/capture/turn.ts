@@ -15,8 +15,57 @@ export interface CaptureLimits {
 
 export const DEFAULT_LIMITS: CaptureLimits = { minQuestion: 10, maxQuestion: 2000, minAnswer: 10, maxAnswer: 4000 };
 
-/** Transcript lines longer than this are skipped and counted, never parsed. */
+/** Transcript lines longer than this are parsed with their long strings cut (shrinkJsonLine), and counted. */
 export const MAX_TRANSCRIPT_LINE_CHARS = 4 * 1024 * 1024;
+
+/** How much of one string value of such a line is kept: far above what a memory keeps (2,000 / 4,000 characters). */
+const KEPT_STRING_CHARS = 64 * 1024;
+
+/**
+ * A transcript line too long to parse whole (a 10 MB answer, a 5 MB pasted prompt, a huge
+ * tool output), as the same JSON with every string value (not key) cut to `maxChars`, escapes kept whole:
+ * its turn is kept, cut with the visible mark like any long text, never dropped or merged into
+ * another turn. One pass; parsing 100 MB of JSON on every Stop would cost seconds and gigabytes.
+ * A line that is not JSON stays not JSON.
+ */
+export function shrinkJsonLine(line: string, maxChars: number = KEPT_STRING_CHARS): string {
+  const out: string[] = [];
+  let from = 0;
+  let i = 0;
+  let nextEsc = line.indexOf('\\');
+  for (;;) {
+    const open = line.indexOf('"', i);
+    if (open === -1) break;
+    let cut = open + 1 + maxChars;
+    let j = open + 1;
+    let close = -1;
+    for (;;) {
+      const quote = line.indexOf('"', j);
+      if (quote === -1) break;
+      if (nextEsc !== -1 && nextEsc < j) nextEsc = line.indexOf('\\', j);
+      if (nextEsc !== -1 && nextEsc < quote) {
+        const len = line.charCodeAt(nextEsc + 1) === 117 /* u */ ? 6 : 2;
+        if (nextEsc < cut && cut < nextEsc + len) cut = nextEsc;
+        j = nextEsc + len;
+        nextEsc = line.indexOf('\\', j);
+        continue;
+      }
+      close = quote;
+      break;
+    }
+    if (close === -1) break;
+    let after = close + 1;
+    while (line.charCodeAt(after) === 32) after++;
+    const isKey = line.charCodeAt(after) === 58; /* : */
+    if (close > cut && !isKey) {
+      out.push(line.slice(from, cut));
+      from = close;
+    }
+    i = close + 1;
+  }
+  out.push(line.slice(from));
+  return out.join('');
+}
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -44,7 +93,7 @@ export interface ParsedTranscript {
   turns: Turn[];
   /** Lines that were not JSON objects. */
   badLines: number;
-  /** Lines over MAX_TRANSCRIPT_LINE_CHARS, skipped unread (a pasted dump, a huge tool result). */
+  /** Lines over MAX_TRANSCRIPT_LINE_CHARS, read with their long strings cut (a pasted dump, a huge tool result). */
   oversizeLines: number;
   /** Entries dropped because their uuid was already seen (resumed sessions). */
   duplicates: number;

@@ -6,7 +6,7 @@
  * sharing `message.id`; tool results come back as `user` entries; slash commands, hook
  * output and interruptions are `user` entries too; resumed sessions copy earlier entries.
  */
-import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
+import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, shrinkJsonLine, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
 
 type Block = { type?: string; text?: string; name?: string; input?: Record<string, unknown> };
 
@@ -134,12 +134,11 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
     open = undefined;
   };
 
-  for (const line of text.split('\n')) {
+  for (const whole of text.split('\n')) {
+    let line = whole;
     if (line.length > MAX_TRANSCRIPT_LINE_CHARS) {
-      // Parsing a 100 MB line costs seconds and gigabytes on every Stop; nothing in it is a
-      // prompt a person typed (those are cut at 2,000 characters anyway).
       out.oversizeLines++;
-      continue;
+      line = shrinkJsonLine(line);
     }
     if (line.trim().length === 0) continue;
     let e: Entry;

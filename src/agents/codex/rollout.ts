@@ -11,7 +11,7 @@
  * user `response_item`s. So prompts come from `user_message` events; a rollout without any
  * (older versions) falls back to user `response_item`s minus the injected blocks.
  */
-import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
+import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, shrinkJsonLine, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
 
 interface Line {
   timestamp?: string;
@@ -104,10 +104,11 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
   const clean = (s: string) => cleanText(wellFormed(s));
   const out: ParsedTranscript = { turns: [], badLines: 0, oversizeLines: 0, duplicates: 0 };
   const lines: Line[] = [];
-  for (const raw of text.split('\n')) {
+  for (const whole of text.split('\n')) {
+    let raw = whole;
     if (raw.length > MAX_TRANSCRIPT_LINE_CHARS) {
       out.oversizeLines++;
-      continue;
+      raw = shrinkJsonLine(raw);
     }
     if (raw.trim().length === 0) continue;
     try {
