@@ -70,7 +70,8 @@ describe('capture pipeline', () => {
     const t = transcript('fields', `/home/u/${key}-checkout`);
     // The prompt is cut at 2,000 characters; the token straddles the cut.
     user(t, `${'Please review this deployment log carefully. '.repeat(44)}token ${key} and more text after it`, { gitBranch: `fix/${key}` });
-    assistant(t, [{ tool: 'Edit', input: { file_path: `/home/u/${key}-checkout/src/app.ts` } }, { text: 'Reviewed the deployment log: the rollout is fine.' }]);
+    const webhook = ['T04K2QZ7L', 'B05M9XJ3N', 'q8Lw2ZrT5vNx7YbP3kHd9sFa'].join('/'); // a Slack webhook's path, no host
+    assistant(t, [{ tool: 'Edit', input: { file_path: `/home/u/${key}-checkout/src/app.ts` } }, { tool: 'Read', input: { file_path: `/tmp/hooks/${webhook}.json` } }, { text: 'Reviewed the deployment log: the rollout is fine.' }]);
     const p = join(w.dir, 'fields.jsonl');
     writeFileSync(p, text(t));
     const out = await run(p, new Date('2026-06-01T12:00:00Z'));
@@ -80,7 +81,8 @@ describe('capture pipeline', () => {
     const rec = JSON.parse(line.trim()) as { question: string; cwd: string; git_branch: string; files: string[] };
     assert.equal(rec.cwd, '/home/u/[REDACTED:github-token]-checkout');
     assert.equal(rec.git_branch, 'fix/[REDACTED:github-token]');
-    assert.deepEqual(rec.files, ['/home/u/[REDACTED:github-token]-checkout/src/app.ts']);
+    assert.deepEqual(rec.files, ['/home/u/[REDACTED:github-token]-checkout/src/app.ts', '/tmp/hooks/[REDACTED:slack-webhook].json']);
+    assert.ok(!line.includes('q8Lw2ZrT5vNx7YbP3kHd9sFa'));
     assert.ok(rec.question.endsWith('[…]'), 'the question was cut');
     assert.ok(out.redactions >= 3);
   });

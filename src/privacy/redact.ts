@@ -31,7 +31,10 @@ export function redactSecrets(text: string): RedactResult {
     out = out.replace(rule.re, (...args: unknown[]) => {
       const match = args[0] as string;
       const last = args[args.length - 1];
-      const groups = (typeof last === 'object' && last !== null ? last : {}) as Record<string, string | undefined>;
+      const named = typeof last === 'object' && last !== null;
+      const groups = (named ? last : {}) as Record<string, string | undefined>;
+      const offset = args[args.length - (named ? 3 : 2)] as number;
+      const whole = args[args.length - (named ? 2 : 1)] as string;
       const pre = groups.pre1 ?? groups.pre2 ?? groups.pre3 ?? groups.pre4 ?? '';
       const post = groups.post ?? '';
       const secret = match.slice(pre.length, match.length - post.length);
@@ -39,7 +42,7 @@ export function redactSecrets(text: string): RedactResult {
       if (match.includes('[REDACTED:') || secret.trim().length === 0) return match;
       // Placeholders and references stay byte for byte: `${TOKEN}`, `ghp_xxxx…`, AWS's example.
       if (isPlaceholder(secret)) return match;
-      if (rule.accept && !rule.accept(secret, pre)) return match;
+      if (rule.accept && !rule.accept(secret, pre, whole.slice(offset + match.length, offset + match.length + 4))) return match;
       const kind = rule.kindOf ? rule.kindOf(groups) : rule.kind;
       counts[kind] = (counts[kind] ?? 0) + 1;
       found.push(secret);

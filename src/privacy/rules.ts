@@ -16,9 +16,10 @@ export interface SecretRule {
   negatives: string[];
   /**
    * Whether a matched value is a secret after all (`pre`: the text kept before it, e.g. the
-   * name it is assigned to). Absent: every match that is not a placeholder is.
+   * name it is assigned to; `after`: a few characters that follow the match). Absent: every
+   * match that is not a placeholder is.
    */
-  accept?: (secret: string, pre: string) => boolean;
+  accept?: (secret: string, pre: string, after: string) => boolean;
   /** The kind of one match, when the rule covers several (a provider named in the match). */
   kindOf?: (groups: Record<string, string | undefined>) => string;
 }
@@ -38,11 +39,15 @@ export function isPlaceholder(value: string): boolean {
   if (/^(?:process\.env|os\.environ|os\.getenv|System\.getenv|ENV\[|getenv\()/.test(v)) return true;
   if (/EXAMPLE|example(?:key|token|secret)?$/.test(v)) return true;
   if (/^(?:your|my|the)[_-][A-Za-z0-9_-]+$/i.test(v)) return true;
+  // A format's prefix, then words saying what goes there: xoxb-your-bot-token, xoxb-123-my-bot-token.
+  if (/[_.-](?:your|my)[_-][a-z]+(?:[_-][a-z]+)*$/i.test(v)) return true;
   if (/^(?:changeme|change[_-]me|placeholder|dummy|redacted|sample|secret|password|passwd|pass|test|xxx+|todo|tbd|none|null|nil|undefined|foo|bar|foobar)$/i.test(v)) return true;
   // A prefix, then one character repeated (or x's and dots): a placeholder of that format.
   const body = v.replace(/^[A-Za-z]{1,12}[_.-](?:[A-Za-z]{1,8}[_.-])?/, '');
   if (body.length >= 3 && (/^(.)\1+$/.test(body) || /^[xX.*#…_-]+$/.test(body))) return true;
   if (/^(.)\1{5,}$/.test(v)) return true;
+  // A short prefix with no separator, then one character repeated: AKIAXXXXXXXXXXXXXXXX.
+  if (/^[A-Za-z]{2,5}(.)\1{7,}$/.test(v)) return true;
   // An environment variable's name standing for its value.
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v)) return true;
   return false;
@@ -55,12 +60,25 @@ const PASSWORD_NAME = /(?:password|passwd|passphrase|(?:^|[^A-Za-z])pass|pwd|_pw
  * A value assigned to a token-ish name (api_key, secret, token) must look generated: long
  * enough and not a plain word or phrase ("public", "bearer", "not-set").
  */
-function tokenLike(secret: string, pre: string): boolean {
+function tokenLike(secret: string, pre: string, after = ''): boolean {
   // Code that reads it from somewhere: cfg.APIKey, settings.SECRET_KEY, self.token.
   if (/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?$/.test(secret) && /^(?:cfg|conf|config|settings|self|this|opts|options|env|args|params|props|app|cls)\.|\.[A-Z_]/.test(secret)) return false;
+  if (!/["'`]$/.test(pre) && codeReference(secret, after)) return false;
   if (PASSWORD_NAME.test(pre.trim())) return true;
   if (secret.length < 8) return false;
   return !/^[a-z]+(?:[ _.-][a-z]+)*$/.test(secret);
+}
+
+/**
+ * An unquoted value that is code, not a literal: an identifier or a member access (apiKeyValue,
+ * authTokenRef.current, isLiteLLM in `apiKey: isLiteLLM ? env.KEY : undefined`) — a
+ * lowerCamelCase name of words, a member access, or a name the code goes on after (`;`, `?`,
+ * `)`, `&&`, `||`). Few digits: a generated token followed by `;` in a shell line stays a secret.
+ */
+function codeReference(value: string, after: string): boolean {
+  if (!/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?$/.test(value)) return false;
+  if (value.replace(/\D/g, '').length > 2) return false;
+  return /^[a-z_$][\w$]*\.[A-Za-z_$]/.test(value) || /^[a-z]+(?:[A-Z][a-z]+)+$/.test(value) || /^[\t ]*(?:;|\?|\)|&&|\|\|)/.test(after);
 }
 
 /** Join pieces: keeps whole tokens out of the source text. */
@@ -166,7 +184,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'aws-access-key',
     re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g,
     positives: [r('AKIA', 'Q3ZC7RWB5M2HNJXT'), r('aws_access_key_id = ASIA', 'Y34FZKBOKMUTVV7A')],
-    negatives: ['AKIA is a prefix', 'AKIAXXXX', r('AKIA', 'IOSFODNN7EXAMPLE'), r('aws_access_key_id = AKIA', 'IOSFODNN7EXAMPLE')],
+    negatives: ['AKIA is a prefix', 'AKIAXXXX', r('AKIA', 'IOSFODNN7EXAMPLE'), r('aws_access_key_id = AKIA', 'IOSFODNN7EXAMPLE'), r('aws_access_key_id = AKIA', rep('X', 16))],
   },
   {
     kind: 'aws-secret-key',
@@ -194,13 +212,18 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'slack-token',
     re: /\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})/g,
     positives: [r('xoxb-', '123456789012-1234567890123-abcdefghijklmnop'), r('xoxp-', '1234-5678-abcdefghij'), r('xapp-1-', 'A0123BCDEF-1234567890-abcdef0123')],
-    negatives: ['xoxb- is a bot token prefix', r('SLACK_BOT_TOKEN=xoxb-', 'xxx'), r('xoxb-', 'xxxxxxxxxxxx-xxxxxxxxxxxxx-xxxxxxxxxxxxxxxxxxxxxxxx')],
+    negatives: ['xoxb- is a bot token prefix', r('SLACK_BOT_TOKEN=xoxb-', 'xxx'), r('xoxb-', 'xxxxxxxxxxxx-xxxxxxxxxxxxx-xxxxxxxxxxxxxxxxxxxxxxxx'), r('xoxb-', '123456789012-my-bot-token'), r('xoxb-', 'your-bot-token')],
   },
   {
     kind: 'slack-webhook',
-    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]+/g,
-    positives: [r('https://hooks.slack.com/services/', 'T04K2QZ7L/B05M9XJ3N/q8Lw2ZrT5vNx7YbP3kHd9sFa')],
-    negatives: ['https://api.slack.com/apps'],
+    // With its host, or its path alone (a file path, a log line): T<team>/B<hook>/<24-character token>.
+    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]+|(?<![A-Za-z0-9])T[A-Z0-9]{8,12}\/B[A-Z0-9]{8,12}\/[A-Za-z0-9]{24}(?![A-Za-z0-9])/g,
+    positives: [
+      r('https://hooks.slack.com/services/', 'T04K2QZ7L/B05M9XJ3N/q8Lw2ZrT5vNx7YbP3kHd9sFa'),
+      r('/tmp/hooks/', 'T04K2QZ7L/B05M9XJ3N/q8Lw2ZrT5vNx7YbP3kHd9sFa', '.json'),
+      r('curl -X POST services/', 'T0ABCDEF12/B0GHIJKL34/Zx8Cv7Bn6Mm5Lk4Jh3Gf2Dd1'),
+    ],
+    negatives: ['https://api.slack.com/apps', 'src/T12345678/B12345678/readme.md', 'T04K2QZ7L/B05M9XJ3N/short'],
   },
   {
     kind: 'stripe-key',
@@ -399,6 +422,14 @@ export const SECRET_RULES: SecretRule[] = [
       'if token == expected_token:',
       'secret: public',
       'api_key := cfg.APIKey',
+      'env.API_KEY = apiKeyValue;',
+      'apiKey: isLiteLLM ? env.KEY : undefined',
+      'password = userPasswordInput',
+      'client_secret = clientSecretParam',
+      'authToken: authTokenRef.current',
+      'secret: mySecretValue,',
+      'API_KEY = apiKeyFromVault',
+      'SLACK_BOT_TOKEN=xoxb-your-bot-token',
     ],
   },
   {
@@ -465,6 +496,11 @@ export function redactKubernetesSecrets(text: string, onSecret: (value: string) 
 
 /** Text that must survive every rule (look-alikes of no particular kind). */
 export const GENERAL_NEGATIVES: string[] = [
+  // Path segments of ordinary URLs: commit ids, slugs, object names.
+  'https://github.com/acme/api/blob/9f8e7d6c5b4a39281706f5e4d3c2b1a098765432/src/token.ts',
+  'https://docs.example.com/v2/reference/api-keys/rotate-4f3a9b2c1d8e7f6a',
+  'https://storage.googleapis.com/bucket-a1b2c3/objects/Xk9fL2mQ8rT4vW7yZ1aB3cD5eF',
+  'see https://example.com/download/a8F3kL9mN2pQ5rS8tU1vW4xY7zB0cD3e/file.zip',
   'commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it',
   'sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   'request id 123e4567-e89b-12d3-a456-426614174000',
