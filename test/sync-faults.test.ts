@@ -269,6 +269,31 @@ describe('the person\'s own git work and our interrupted work', () => {
     assert.ok(liveIn(a.exportDir).some((q) => q.includes('jackal')), 'pulled');
   });
 
+  it('their uncommitted change that cannot be put back after our pull: kept in the stash, said so, the tree left clean, sync goes on', () => {
+    const a = world.machine('pop-a');
+    const b = world.machine('pop-b');
+    writeFileSync(join(a.repo, 'pop-notes.txt'), 'first\n');
+    git(a.repo, 'add', 'pop-notes.txt');
+    git(a.repo, 'commit', '-q', '-m', 'notes of mine');
+    syncOk(a);
+    syncOk(b);
+    // b's person changes the same line and pushes; a's person has it changed, not committed.
+    writeFileSync(join(b.repo, 'pop-notes.txt'), 'first, as b has it\n');
+    git(b.repo, 'commit', '-q', '-am', 'notes from b');
+    capture(b, 'quokka');
+    syncOk(b);
+    writeFileSync(join(a.repo, 'pop-notes.txt'), 'first, as a has it\n');
+    const r = sync(a);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, /could not be put back.*git stash list/s);
+    assert.match(git(a.repo, 'stash', 'list'), /memory-engine: before replaying onto the remote/);
+    assert.match(git(a.repo, 'stash', 'show', '-p', 'stash@{0}'), /first, as a has it/, 'their change is in the stash, whole');
+    assert.equal(git(a.repo, 'diff', '--name-only', '--diff-filter=U'), '', 'no conflict left in the tree');
+    assert.ok(liveIn(a.exportDir).some((q) => q.includes('quokka')), 'pulled');
+    capture(a, 'quokka');
+    syncOk(a, 'our commits still go through');
+  });
+
   it('a stale index.lock and a queue a crashed worker left: sync clears the one and commits the other', () => {
     const m = world.machine('idx');
     const p = placeTranscript(m, conversation('s-idx', [['Index lock question about the lemur queue', 'Lemur queue answer.']], { startIso: '2026-11-22T09:00:00.000Z' }));
@@ -295,6 +320,9 @@ describe('the person\'s own git work and our interrupted work', () => {
     writeFileSync(join(a.repo, '.git', 'memory-engine-rebase'), '999999');
     execFileSync('git', ['rebase', '-i', 'FETCH_HEAD'], { cwd: a.repo, env: { ...process.env, GIT_SEQUENCE_EDITOR: "sed -i -e '1s/^pick/edit/'" }, stdio: 'ignore' });
     assert.ok(existsSync(join(a.repo, '.git', 'rebase-merge')));
+    const status = a.cli(['status']).stdout;
+    assert.doesNotMatch(status, /rebase of yours/, 'status does not call it theirs');
+    assert.match(status, /interrupted\s+a rebase memory-engine started was cut short/);
     const said = sessionStart(a).systemMessage ?? '';
     assert.doesNotMatch(said, /rebase of yours|detached/);
     assert.ok(!existsSync(join(a.repo, '.git', 'rebase-merge')), 'no rebase left open');

@@ -17,7 +17,7 @@ import { foreignStateError, foreignStateOf, memoryRepoOf, withMemoryRepo } from 
 import { queueDirFor, readQueue } from './queue.js';
 import { drainOnce } from './worker.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, commitPending, exportRelOf, INIT_HINT, isHomeRepo, memoryRemote, networkLimits, repairOf, syncNow, type SyncReport } from './sync-run.js';
+import { commitAndPush, commitPending, configuredMemoryRemote, exportRelOf, INIT_HINT, isHomeRepo, networkLimits, repairOf, syncNow, type SyncReport } from './sync-run.js';
 import { joinOnto } from '../home/join.js';
 import { treeIsMemoryData } from '../home/repository.js';
 
@@ -168,7 +168,8 @@ const INIT_PROBE_REF = 'refs/memory-engine/init-probe';
 
 export async function runSync(rt: Runtime): Promise<SyncReport & { remote: string; url: string }> {
   const repo = await repoOf(rt);
-  const remote = await memoryRemote(rt, repo);
+  // A read: the git remote and config.local.toml are written under the lock (syncNow), never before it.
+  const remote = await configuredMemoryRemote(rt, repo);
   if (!remote) throw new UserError('no memory remote is named: memories are committed on this machine only', `run \`${INIT_HINT}\``);
   // Captures still queued (a worker that deferred, crashed or has not run yet) go in first.
   let drained = false;

@@ -12,7 +12,7 @@ import { listExportFiles } from '../export/files.js';
 import { countRejects } from '../maintain/monthly-merge.js';
 import { readPrivacyStats } from '../privacy/stats.js';
 import { dbBytes, openCache } from '../store/cache.js';
-import { aheadBehind, exportIsDirty, findRepo } from '../sync/git.js';
+import { aheadBehind, exportIsDirty, findRepo, ourRebaseOpen } from '../sync/git.js';
 import { readSyncState } from '../sync/state.js';
 
 /** The facts `status` prints (and the viewer's overview shows). */
@@ -41,10 +41,12 @@ export async function statusFacts(ctx: Context) {
     failing_since: state?.failing_since ?? null,
     shared_machine_name: (state?.shared_name_clones ?? []).length > 0,
     /** The person's own git work in progress: captures wait (queued) until it is done. */
-    held_back: repo ? (() => {
+    held_back: repo && !ourRebaseOpen(repo) ? (() => {
       const f = foreignStateOf(repo);
       return f ? describeForeign(f) : null;
     })() : null,
+    /** Ours, left open by a killed run: the next writer undoes it (locks.ts); nothing of the person's. */
+    interrupted: repo && ourRebaseOpen(repo) ? 'a rebase memory-engine started was cut short; the next session start or `memory sync` undoes it and syncs again' : null,
     deferred_since: state?.deferred?.since ?? null,
     /** This machine's clock and another's disagree (from the last sync's commit times). */
     clock: state?.clock ? describeClock(state.clock.ours, state.clock.other, state.clock.gap_ms) : null,

@@ -224,6 +224,8 @@ export async function syncNow(rt: Runtime, repo: Repo, opts: { totalMs?: number;
     rt.log.warn(describeFailure('pull', pull.status, pull.detail));
     return report;
   }
+  if (pull.stashKept) rt.log.warn(`pull: ${pull.detail ?? ''}`);
+  else if (pull.detail) rt.log.info(`pull: ${pull.detail}`);
   if (rt.config.sync.push && (await aheadOfRemote(repo, remote.name)) > 0) {
     report.push = await pushNow(rt, repo, remote, { attempts: opts.pushAttempts ?? 2, ...(opts.totalMs ? { totalMs: opts.totalMs } : {}) });
   }

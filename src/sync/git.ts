@@ -30,6 +30,8 @@ export interface PullOutcome {
    */
   status: 'pulled' | 'up-to-date' | 'no-remote' | 'no-branch' | 'detached' | 'offline' | 'auth' | 'conflict' | 'timeout' | 'unrelated' | 'lost' | 'failed';
   detail?: string;
+  /** The person's uncommitted changes could not be put back after the pull: they are in `git stash list`. */
+  stashKept?: boolean;
 }
 
 /**
@@ -213,6 +215,12 @@ async function hasRemote(repo: Repo, remote: string): Promise<boolean> {
 }
 
 const REBASE_MARKER = 'memory-engine-rebase';
+const STASH_MESSAGE = 'memory-engine: before replaying onto the remote';
+
+/** A rebase of ours that a killed run left open (undone by the next writer): not the person's. */
+export function ourRebaseOpen(repo: Repo): boolean {
+  return existsSync(join(repo.gitDir, REBASE_MARKER)) && (existsSync(join(repo.gitDir, 'rebase-merge')) || existsSync(join(repo.gitDir, 'rebase-apply')));
+}
 
 /**
  * A git process killed mid-command leaves .git/index.lock behind, and every later git
@@ -519,35 +527,65 @@ export async function pullRebase(repo: Repo, remote: string, limits: NetworkLimi
   const stashed = await trackedChanges(g);
   const marker = join(repo.gitDir, REBASE_MARKER);
   let settled = false;
-  try {
-    // Our own stash, not --autostash: `stash pop --index` gives back staged changes staged.
-    if (stashed) await g.raw(['stash', 'push', '-q', '-m', 'memory-engine: before replaying onto the remote']);
-    writeFileSync(marker, String(process.pid));
+  let popFailed: string | undefined;
+  const outcome = await (async (): Promise<PullOutcome> => {
     try {
-      await git(repo.root).raw(['rebase', '-q', '--no-fork-point', '--no-autostash', upstream]);
-    } catch (err) {
-      const c = classify(err);
-      if (c.kind === 'conflict' && (await settleRebase(repo, isMemoryFile))) settled = true;
-      else {
-        await recoverInterruptedRebase(repo);
-        if (c.kind === 'conflict') return { status: 'conflict', detail: `rebase conflict, aborted; local commits kept (${c.detail})` };
-        return { status: 'failed', detail: c.detail };
+      // Our own stash, not --autostash: `stash pop --index` gives back staged changes staged.
+      if (stashed) await g.raw(['stash', 'push', '-q', '-m', STASH_MESSAGE]);
+      writeFileSync(marker, String(process.pid));
+      try {
+        await git(repo.root).raw(['rebase', '-q', '--no-fork-point', '--no-autostash', upstream]);
+      } catch (err) {
+        const c = classify(err);
+        if (c.kind === 'conflict' && (await settleRebase(repo, isMemoryFile))) settled = true;
+        else {
+          await recoverInterruptedRebase(repo);
+          if (c.kind === 'conflict') return { status: 'conflict', detail: `rebase conflict, aborted; local commits kept (${c.detail})` };
+          return { status: 'failed', detail: c.detail };
+        }
       }
+      rmSync(marker, { force: true });
+      const repaired = repair ? await repair(before) : undefined;
+      const after = (await g.revparse(['HEAD'])).trim();
+      const dropped = await droppedIds(repo, before, after, exportRel);
+      if (dropped.length > 0) {
+        await g.raw(['reset', '-q', '--keep', before]);
+        return { status: 'lost', detail: `taking ${remote}/${branch} would drop ${dropped.length} memor${dropped.length === 1 ? 'y' : 'ies'} that no tombstone explains (e.g. ${dropped.slice(0, 3).join(', ')}): kept this machine's state, nothing pushed` };
+      }
+      const details = [...(settled ? ['settled a conflict on memory files (lines of both sides kept)'] : []), ...(repaired ? [repaired] : [])];
+      return details.length > 0 ? { status: 'pulled', detail: details.join('; ') } : { status: 'pulled' };
+    } finally {
+      rmSync(marker, { force: true });
+      if (stashed) popFailed = await popStash(g);
     }
-    rmSync(marker, { force: true });
-    const repaired = repair ? await repair(before) : undefined;
-    const after = (await g.revparse(['HEAD'])).trim();
-    const dropped = await droppedIds(repo, before, after, exportRel);
-    if (dropped.length > 0) {
-      await g.raw(['reset', '-q', '--keep', before]);
-      return { status: 'lost', detail: `taking ${remote}/${branch} would drop ${dropped.length} memor${dropped.length === 1 ? 'y' : 'ies'} that no tombstone explains (e.g. ${dropped.slice(0, 3).join(', ')}): kept this machine's state, nothing pushed` };
+  })();
+  return popFailed ? { ...outcome, detail: [outcome.detail, popFailed].filter(Boolean).join('; '), stashKept: true } : outcome;
+}
+
+/**
+ * Put the person's uncommitted changes back; if git cannot, say where they are kept (never
+ * dropped). Judged by the stash itself, not the exit status: a pop that stops on a conflict
+ * can exit without a word on stderr, which simple-git does not count as a failure.
+ */
+async function popStash(g: SimpleGit): Promise<string | undefined> {
+  const ours = async () => (await g.raw(['rev-parse', '-q', '--verify', 'refs/stash']).catch(() => '')).trim();
+  const top = await ours();
+  const tryPop = async (args: string[]): Promise<string | undefined> => {
+    try {
+      await g.raw(['stash', 'pop', '-q', ...args]);
+    } catch (err) {
+      return errorMessage(err).split('\n')[0] ?? 'failed';
     }
-    const details = [...(settled ? ['settled a conflict on memory files (lines of both sides kept)'] : []), ...(repaired ? [repaired] : [])];
-    return details.length > 0 ? { status: 'pulled', detail: details.join('; ') } : { status: 'pulled' };
-  } finally {
-    rmSync(marker, { force: true });
-    if (stashed) await g.raw(['stash', 'pop', '-q', '--index']).catch(() => g.raw(['stash', 'pop', '-q']).catch(() => ''));
-  }
+    return (await ours()) === top ? 'git kept the stash' : undefined;
+  };
+  if ((await tryPop(['--index'])) === undefined) return undefined;
+  const why = await tryPop([]);
+  if (why === undefined) return undefined;
+  // Stopped on a conflict: the stash is kept, and the half-applied files go back to HEAD so
+  // that no unmerged path blocks the next commit. Their changes are all in the stash.
+  const conflicted = (await g.raw(['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim();
+  await g.raw(['reset', '-q', '--merge']).catch(() => '');
+  return `your uncommitted changes in the memory repository could not be put back${conflicted ? ` (they conflict with the pulled ${conflicted.split('\n').join(', ')})` : ` (${why})`}: they are kept in \`git stash list\` as "${STASH_MESSAGE}"; \`git stash pop\` gives them back`;
 }
 
 /** Whether commit `a` is in `b`'s history (by counting, since `--is-ancestor` answers only by exit code). */

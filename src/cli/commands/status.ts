@@ -52,6 +52,7 @@ type SyncFacts = {
   failing_since: string | null;
   shared_machine_name: boolean;
   held_back: string | null;
+  interrupted: string | null;
   deferred_since: string | null;
   clock: string | null;
   set_aside: string[];
@@ -71,6 +72,7 @@ function syncLines(inRepo: boolean, s: SyncFacts, machine: string): string[] {
   if (s.uncommitted || s.queued_transcripts > 0) {
     lines.push(`pending       ${s.queued_transcripts} transcript(s) queued${s.uncommitted ? ', captures not committed yet (batched; `memory sync` commits now)' : ''}`);
   }
+  if (s.interrupted) lines.push(`interrupted   ${s.interrupted}`);
   if (s.held_back) lines.push(`held back     ${s.held_back}: nothing is committed, pulled or pushed meanwhile; new captures wait in the queue${s.deferred_since ? ` (since ${when(s.deferred_since)})` : ''}. Finish it, then \`memory sync\`.`);
   if (s.last_error) lines.push(`sync error    ${when(s.last_error.at)} ${s.last_error.op} ${s.last_error.status}: ${s.last_error.message}${s.failing_since ? ` (failing since ${when(s.failing_since)})` : ''}`);
   if (s.last_error && (s.last_error.status === 'unrelated' || s.last_error.status === 'lost')) {

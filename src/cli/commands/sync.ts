@@ -25,7 +25,7 @@ async function sync(ctx: Context, json: boolean): Promise<number> {
     const lines = [
       `memory remote  ${r.remote} → ${r.url}`,
       `commit         ${r.commitFailed ? `failed: ${r.commitFailed} (the captures stay in the export folder)` : r.committed ? 'pending captures committed' : 'nothing pending'}`,
-      `pull           ${r.pull ? `${r.pull.status}${r.pull.detail && !pullOk ? `: ${r.pull.detail}` : ''}` : '-'}`,
+      `pull           ${r.pull ? `${r.pull.status}${r.pull.detail ? `: ${r.pull.detail}` : ''}` : '-'}`,
       `push           ${r.push ? `${r.push.status}${r.push.detail && !pushOk ? `: ${r.push.detail}` : ''}` : 'nothing to push'}`,
     ];
     ctx.io.stdout.write(`${lines.join('\n')}\n`);
