@@ -10,6 +10,7 @@ import { fileLogger } from '../src/app/log.js';
 import { openCache } from '../src/store/cache.js';
 import { makeWorld, type World } from './helpers.js';
 import { assistant, text, transcript, user } from './transcript-builder.js';
+import { rollout, text as rolloutLines, turn } from './codex-builder.js';
 
 let w: World;
 beforeEach(() => (w = makeWorld()));
@@ -136,6 +137,27 @@ describe('capture pipeline', () => {
     assert.ok(!kestrel.answer.includes('osprey'), 'nothing of the next turn glued on');
     assert.ok(osprey.question.includes('[…]') && osprey.question.length <= 2000 + 10);
     assert.equal(osprey.answer, 'The osprey trace fails on a null config.');
+  });
+
+  it('a Codex turn stored under the id an older version derived is the same memory, not a second one', async () => {
+    const r = rollout('019e-sess-upgrade');
+    // A rollout without turn ids (0.146+ writes none): keyed by the record's ordinal today.
+    turn(r, 'How do we rotate the osprey signing keys?', () => {}, 'Run rotate-osprey, then redeploy.');
+    const rolloutText = rolloutLines(r).split('\n').map((l) => l.replace(/"turn_id":"[^"]*",?/g, '')).join('\n');
+    const p = join(w.dir, 'rollout-2026-05-11T08-00-00-019e-sess-upgrade.jsonl');
+    writeFileSync(p, rolloutText);
+    const first = await run(p, new Date('2026-06-01T12:00:00Z'));
+    assert.equal(first.added, 1);
+    // As an older version wrote it: the same turn under another id.
+    const file = join(w.exportDir, '2026-05_laptop.jsonl');
+    const line = readFileSync(file, 'utf8').trim();
+    const old = JSON.parse(line) as { id: string; prompt_uuid?: string };
+    assert.ok(old.prompt_uuid, 'the turn key is stored');
+    writeFileSync(file, `${JSON.stringify({ ...old, id: 'an-id-of-an-older-version', prompt_uuid: '019e-sess-upgrade#1' })}\n`);
+    const again = await run(p, new Date('2026-06-02T12:00:00Z'));
+    assert.deepEqual([again.added, again.updated, again.unchanged], [0, 0, 1]);
+    const ids = readFileSync(file, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    assert.deepEqual(ids, ['an-id-of-an-older-version'], 'stored once');
   });
 
   for (const copiedUnder of ['the new session id', 'the original session id']) {

@@ -151,6 +151,15 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
           else if (existing?.session_id) r.session_id = existing.session_id;
         }
       }
+      if (!existing && r.session_id && r.timestamp) {
+        // The same turn of the same session, stored under an id an older version derived
+        // (Codex rollouts without turn ids were keyed differently before): one memory, not two.
+        const same = store.idBySessionTurn(r.session_id, r.timestamp, r.question);
+        if (same && same !== r.id && !fresh.has(r.id)) {
+          r.id = same;
+          existing = store.byId(same);
+        }
+      }
       freshByPrompt.set(turn.promptUuid, r.id);
       if (existing?.deleted === 1) {
         out.forgotten++;

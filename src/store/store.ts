@@ -931,6 +931,13 @@ export class Store {
     return this.db.prepare<[string], { id: string }>('SELECT id FROM memories WHERE prompt_uuid = ? ORDER BY rowid LIMIT 1').get(uuid)?.id;
   }
 
+  /** The memory of a session's turn at that instant with that question, if one was stored under another id. */
+  idBySessionTurn(sessionId: string, timestamp: string, question: string): string | undefined {
+    return this.db
+      .prepare<[string, string, string], { id: string }>('SELECT id FROM memories WHERE session_id = ? AND timestamp = ? AND substr(question, 1, 200) = substr(?, 1, 200) ORDER BY rowid LIMIT 1')
+      .get(sessionId, timestamp, question)?.id;
+  }
+
   byId(id: string): MemoryRow | undefined {
     return this.db.prepare<[string], MemoryRow>('SELECT * FROM memories WHERE id = ?').get(id);
   }
