@@ -3,13 +3,13 @@
  * not reaped yet. Real files, real processes.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { enqueue, readQueue } from '../src/app/queue.js';
 import { isZombie, processAlive } from '../src/export/lock.js';
-import { tempDir } from './helpers.js';
+import { CLI, makeWorld, rec, runCli, tempDir, writeJsonl } from './helpers.js';
 
 describe('a damaged capture queue entry', () => {
   it('is set aside with a log line; the good entries are read, in order', () => {
@@ -168,6 +168,33 @@ describe("a db_path folder the person chose", () => {
       assert.equal(statSync(own).mode & 0o777, 0o700);
     } finally {
       d.cleanup();
+    }
+  });
+});
+
+describe('memory status on a full disk', () => {
+  it('says the cache could not be updated and shows it as it was, exit 0; the next run with room catches up', () => {
+    const w = makeWorld();
+    try {
+      const file = join(w.exportDir, '2026-11_laptop.jsonl');
+      writeJsonl(file, Array.from({ length: 20 }, (_, i) => rec({ question: `Where does the heron cache live ${i}?`, answer: `In the heron folder, number ${i}.` })));
+      const first = runCli(['-c', w.config, 'status', '--json']);
+      assert.equal(first.code, 0, first.stderr);
+      const dbPath = (JSON.parse(first.stdout) as { db_path: string }).db_path;
+      // Then the file is replaced by a few megabytes of other memories, and the cache's disk has no room left:
+      // a file-size limit on the process, which the writes into the database run into.
+      writeJsonl(file, Array.from({ length: 3000 }, (_, i) => rec({ question: `Question ${i} about the osprey queue`, answer: `Osprey answer ${i} `.repeat(60) })));
+      const room = Math.ceil(Math.max(...['', '-wal'].map((x) => (existsSync(dbPath + x) ? statSync(dbPath + x).size : 0))) / 512) + 8;
+      const full = spawnSync('bash', ['-c', `ulimit -f ${room}; exec "$0" "$@"`, process.execPath, CLI, '-c', w.config, 'status'], { encoding: 'utf8', env: { ...process.env, MEMORY_CONFIG: '' } });
+      assert.equal(full.status, 0, full.stdout + full.stderr);
+      assert.doesNotMatch(full.stdout + full.stderr, /unexpected error/);
+      assert.match(full.stdout, /not updated: (?:the disk is full|a file size limit was reached|the disk refused a write)/);
+      assert.match(full.stdout, /memories\s+20 live/, 'the counts as of the last update');
+      const after = runCli(['-c', w.config, 'status', '--json']);
+      assert.equal(after.code, 0, after.stderr);
+      assert.equal((JSON.parse(after.stdout) as { records: number }).records, 3000, 'with room again, the cache catches up');
+    } finally {
+      w.cleanup();
     }
   });
 });

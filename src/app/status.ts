@@ -69,6 +69,8 @@ export async function statusFacts(ctx: Context) {
     db_path: ctx.config.general.db_path,
     config: ctx.config.sources,
     skipped_lines: result.skipped_lines,
+    /** The cache could not be updated (a full disk): the counts are as of its last update. */
+    cache_not_updated: result.unwritable ?? null,
     repository: repo?.root ?? null,
     /** The memory home (its folder is the memory repository), when this config is one's. */
     home: ctx.config.home ?? null,

@@ -11,7 +11,7 @@ import { ensureCacheDir } from '../config/paths.js';
 import { listExportFiles, type ExportFile } from '../export/files.js';
 import { acquireLock, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, UserError } from '../errors.js';
 import { Store, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
 
 export interface CacheOptions extends StoreIdentity {
@@ -46,6 +46,8 @@ export interface RebuildResult {
   dim_mismatch: number;
   /** Another process held the cache: served as it was. */
   stale?: boolean;
+  /** Why the cache could not be written (a full disk): served as it was. */
+  unwritable?: string;
   ms: number;
 }
 
@@ -253,10 +255,15 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
       try {
         orphanReason = s.transaction(() => ingestIncrementally(s, files, p, why, res, opts));
       } catch (err) {
-        if (!(err instanceof Database.SqliteError && /BUSY|LOCKED/.test(err.code))) throw err;
-        // Another process holds the database longer than busy_timeout: answer from the
-        // cache as it is rather than fail; the next run catches up.
-        opts.warn?.(`the cache is busy (${err.code}); serving it as it is`);
+        const full = cannotWrite(err);
+        if (!full && !(err instanceof Database.SqliteError && /BUSY|LOCKED/.test(err.code))) throw err;
+        // Another process holds the database longer than busy_timeout, or the disk is full:
+        // answer from the cache as it is rather than fail (the transaction left it whole);
+        // the next run catches up.
+        if (full) {
+          res.unwritable = full;
+          opts.warn?.(`the cache cannot be updated (${full}); serving it as it was — free some space, and the next run catches up`);
+        } else opts.warn?.(`the cache is busy (${(err as { code?: string }).code}); serving it as it is`);
         res.stale = true;
         resetCounters(res);
         return { store: s, result: finish(s, res, started) };
@@ -272,7 +279,13 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
     if (!store) {
       res.full = true;
       if (reason) res.reason = reason;
-      buildFromScratch(opts, files, res);
+      try {
+        buildFromScratch(opts, files, res);
+      } catch (err) {
+        const full = cannotWrite(err);
+        if (!full) throw err;
+        throw new UserError(`the memory cache cannot be built at ${opts.dbPath} (${full}); your memories are safe in ${opts.exportDir}`, 'free some space on that disk (or point [general] db_path elsewhere), then run this again');
+      }
       store = new Store(openDatabase(opts.dbPath), opts);
     }
     // Repository names and aliases (memory projects merge) decide each memory's project.
@@ -281,6 +294,15 @@ export function openCache(opts: CacheOptions): { store: Store; result: RebuildRe
   } finally {
     release();
   }
+}
+
+/** The disk said no (full, over quota, over a size limit): a reason to say, else undefined. */
+function cannotWrite(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof Database.SqliteError && /^SQLITE_(?:FULL|IOERR)/.test(err.code)) return err.code === 'SQLITE_FULL' ? 'the disk is full' : `the disk refused a write: ${err.code}`;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk is full';
+  if (code === 'EFBIG') return 'a file size limit was reached';
+  return undefined;
 }
 
 function finish(store: Store, res: RebuildResult, started: number): RebuildResult {

@@ -26,7 +26,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     `time span     ${out.oldest?.slice(0, 10) ?? '-'} … ${out.newest?.slice(0, 10) ?? '-'}`,
     `embedding     ${out.model}${dim ? `, ${dim}-d` : ''}; ${out.pending} waiting for a vector${out.pending ? ' (run `memory rebuild --with-model`)' : ''}`,
     `export        ${out.export_dir} — ${out.files} files, ${formatBytes(out.export_bytes)}`,
-    `cache         ${out.db_path} — ${formatBytes(out.db_bytes)}`,
+    `cache         ${out.db_path} — ${formatBytes(out.db_bytes)}${out.cache_not_updated ? ` (not updated: ${out.cache_not_updated}; the counts above are as of its last update)` : ''}`,
     ...(out.home ? [`home          ${out.home} (the memory repository: memories and shared settings only)`] : []),
     ...(out.pending_move ? [`upgrade       the memories of ${out.pending_move}/export move into the home at the next session start (or run \`memory upgrade\`)`] : []),
     `git           ${out.repository ?? (out.home ? 'created at the first capture or session start' : 'export folder not in a git repository (memories stay on this machine)')}`,
