@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { enqueue, readQueue } from '../src/app/queue.js';
@@ -195,6 +195,42 @@ describe('memory status on a full disk', () => {
       assert.equal((JSON.parse(after.stdout) as { records: number }).records, 3000, 'with room again, the cache catches up');
     } finally {
       w.cleanup();
+    }
+  });
+});
+
+describe('a stale lock that many processes find at once', () => {
+  it('is taken over by one at a time: never two holders, every one of them gets it in turn', async () => {
+    const d = tempDir();
+    try {
+      const lock = join(d.dir, 'repo.lock');
+      const log = join(d.dir, 'holders.log');
+      // The owner of the lock is dead (its pid is gone).
+      const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+      writeFileSync(lock, JSON.stringify({ pid: Number(dead.stdout), host: (await import('node:os')).hostname(), since: new Date(0).toISOString() }));
+      const lockModule = new URL('../src/export/lock.js', import.meta.url).href;
+      const script = `
+        import { acquireLock, sleepSync } from ${JSON.stringify(lockModule)};
+        import { appendFileSync } from 'node:fs';
+        for (let i = 0; i < 3; i++) {
+          const release = acquireLock(${JSON.stringify(lock)}, { timeoutMs: 60000 });
+          appendFileSync(${JSON.stringify(log)}, 'enter ' + process.pid + '\\n');
+          sleepSync(15);
+          appendFileSync(${JSON.stringify(log)}, 'exit ' + process.pid + '\\n');
+          release();
+        }`;
+      const runs = Array.from({ length: 6 }, () => new Promise<number>((resolve) => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' }).once('exit', (c) => resolve(c ?? -1))));
+      assert.deepEqual(await Promise.all(runs), [0, 0, 0, 0, 0, 0]);
+      const lines = readFileSync(log, 'utf8').trim().split('\n');
+      assert.equal(lines.length, 6 * 3 * 2, 'every process held it three times');
+      for (let i = 0; i < lines.length; i += 2) {
+        const [enter, exit] = [lines[i] as string, lines[i + 1] as string];
+        assert.match(enter, /^enter \d+$/);
+        assert.equal(exit, enter.replace('enter', 'exit'), `line ${i}: one holder at a time`);
+      }
+      assert.equal(existsSync(`${lock}.takeover`), false, 'no takeover guard left');
+    } finally {
+      d.cleanup();
     }
   });
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { CLI, makeWorld, runCli, writeJsonl, type World } from './helpers.js';
+import { acquireLock } from '../src/export/lock.js';
 import { http, startUi, type Running } from './viewer-process.js';
 import { VIEWER_MEMORIES } from './viewer-data.js';
 
@@ -145,6 +146,39 @@ describe('memory ui: "Forget all matching…" is the list the person pages throu
       assert.deepEqual(all.ids, await pagesOf('project=api'));
       assert.equal(all.count, many.length + about.length);
     } finally {
+      ui.child.kill('SIGINT');
+      w.cleanup();
+    }
+  });
+});
+
+describe('memory ui: a cache lock held elsewhere', () => {
+  it('does not stop the viewer serving: a page loads while a search waits for the lock, which then answers', async () => {
+    const w = world();
+    const dbPath = (JSON.parse(runCli(['--config', w.config, 'status', '--json']).stdout) as { db_path: string }).db_path;
+    const ui = await startUi(w);
+    // Another process (a capture) holds the cache.
+    const release = acquireLock(`${dbPath}.lock`, { purpose: 'a test standing in for a capture' });
+    let released = false;
+    try {
+      const cookie = `memory_viewer_${ui.port}=${ui.token}`;
+      const order: string[] = [];
+      const search = http(ui.port, '/api/search?q=JPY', { headers: { cookie } }).then((r) => {
+        order.push('search');
+        return r;
+      });
+      await new Promise((r) => setTimeout(r, 300)); // the search is waiting for the lock now
+      const page = await http(ui.port, '/', { headers: { cookie } });
+      order.push('page');
+      assert.equal(page.status, 200);
+      release();
+      released = true;
+      const res = await search;
+      assert.equal(res.status, 200, res.body);
+      assert.deepEqual(order, ['page', 'search'], 'the page was served while the search waited');
+      assert.ok((JSON.parse(res.body) as { hits: unknown[] }).hits.length > 0);
+    } finally {
+      if (!released) release();
       ui.child.kill('SIGINT');
       w.cleanup();
     }

@@ -13,7 +13,7 @@ import { appendToCurrentMonth } from '../export/files.js';
 import { resolveIds, tombstonesFor } from '../maintain/forget.js';
 import { isExcludedPlace } from '../privacy/exclude.js';
 import { cleanText } from '../privacy/redact.js';
-import { openCache } from '../store/cache.js';
+import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
 import { captureLockFor } from './locks.js';
@@ -43,7 +43,8 @@ export function rowsForIds(store: Store, ids: string[]): MemoryRow[] {
 export async function forgetSelected(rt: Runtime, select: (store: Store) => MemoryRow[], push: boolean): Promise<EditOutcome & { rows: MemoryRow[] }> {
   const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {
-    let { store } = openCache(rt.cacheOptions());
+    // Waited for without blocking: the viewer and the MCP server forget from their event loop.
+    let { store } = await openCacheAsync(rt.cacheOptions());
     let rows: MemoryRow[];
     try {
       rows = select(store);
@@ -54,7 +55,7 @@ export async function forgetSelected(rt: Runtime, select: (store: Store) => Memo
     const now = rt.now();
     const machine = rt.config.general.machine_name;
     appendToCurrentMonth(rt.config.general.export_dir, machine, now, tombstonesFor(rows, machine, now));
-    ({ store } = openCache(rt.cacheOptions()));
+    ({ store } = await openCacheAsync(rt.cacheOptions()));
     store.close();
     const sync = repo ? await commitAndPush(rt, repo, `memory: forget ${rows.length} memories (${machine})`, push) : undefined;
     return { rows, ...(sync ? { sync } : {}) };
@@ -100,7 +101,7 @@ export async function rememberNote(rt: Runtime, note: { text: string; project: s
   const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {
     appendToCurrentMonth(rt.config.general.export_dir, machine, new Date(now), [record]);
-    openCache(rt.cacheOptions()).store.close();
+    (await openCacheAsync(rt.cacheOptions())).store.close();
     const sync = repo ? await commitAndPush(rt, repo, `memory: a note (${machine})`, push) : undefined;
     const redactions = Object.values(cleaned.counts).reduce((a, b) => a + b, 0);
     return { record, redactions, ...(sync ? { sync } : {}) };

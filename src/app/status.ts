@@ -11,13 +11,14 @@ import { describeShapes, readShapes } from '../capture/shapes.js';
 import { listExportFiles } from '../export/files.js';
 import { countRejects } from '../maintain/monthly-merge.js';
 import { readPrivacyStats } from '../privacy/stats.js';
-import { dbBytes, openCache } from '../store/cache.js';
+import { dbBytes, openCacheAsync } from '../store/cache.js';
 import { aheadBehind, exportIsDirty, findRepo, ourRebaseOpen } from '../sync/git.js';
 import { readSyncState } from '../sync/state.js';
 
 /** The facts `status` prints (and the viewer's overview shows). */
 export async function statusFacts(ctx: Context) {
-  const { store, result } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
+  // The viewer's overview asks too: the lock is waited for without blocking its event loop.
+  const { store, result } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
   const c = store.counts();
   const dim = store.dim;
   store.close();

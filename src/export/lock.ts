@@ -100,26 +100,63 @@ function isStale(path: string, staleMs: number): boolean {
   return Date.now() - mtime > staleMs;
 }
 
-/** Move a stale lock aside; put it back if someone else had already replaced it. */
+/**
+ * Remove a stale lock so that a fresh create can be tried. Only one process at a time takes
+ * a lock over: the takeover itself is guarded by `<lock>.takeover` (O_EXCL, held for a few
+ * file operations; one a dead taker left is stale after 2 s). Under it the lock is judged
+ * again and removed only if it is still the very file judged stale (same content): a
+ * rename-aside race, in which a second taker moved a fresh lock away and two processes both
+ * held it, cannot happen.
+ */
 function takeOver(path: string, staleMs: number): void {
-  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+  const guard = `${path}.takeover`;
+  let fd: number;
   try {
-    renameSync(path, aside);
-  } catch {
-    return;
-  }
-  if (!isStale(aside, staleMs)) {
-    // We raced with another taker that already holds a fresh lock: give it back.
+    fd = openSync(guard, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return;
     try {
-      linkSync(aside, path);
+      if (Date.now() - statSync(guard).mtimeMs > 2000) unlinkSync(guard);
     } catch {
-      /* someone else holds the path now; the fresh owner keeps its lock */
+      /* gone already */
     }
+    return; // another process is taking over: the next try sees its outcome
   }
   try {
-    unlinkSync(aside);
-  } catch {
-    /* already gone */
+    let judged: string;
+    try {
+      judged = readFileSync(path, 'utf8');
+    } catch {
+      return; // gone: the next create decides
+    }
+    if (!isStale(path, staleMs)) return;
+    const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+    try {
+      renameSync(path, aside);
+    } catch {
+      return;
+    }
+    // Still the file judged stale: a live owner never loses its lock to us. A stale owner's
+    // file is only ever replaced by a taker, and takers hold the guard: so it is.
+    if (readFileSync(aside, 'utf8') !== judged) {
+      try {
+        linkSync(aside, path);
+      } catch {
+        /* the path is taken again; the fresh owner keeps it */
+      }
+    }
+    try {
+      unlinkSync(aside);
+    } catch {
+      /* already gone */
+    }
+  } finally {
+    closeSync(fd);
+    try {
+      unlinkSync(guard);
+    } catch {
+      /* already gone */
+    }
   }
 }
 

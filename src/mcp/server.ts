@@ -19,7 +19,7 @@ import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rememberNote, rowsForIds } from '../app/edit-run.js';
 import { isExcludedPlace } from '../privacy/exclude.js';
 import { search } from '../search/search.js';
-import { openCache } from '../store/cache.js';
+import { openCacheAsync } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
 import type { SearchMode } from '../types.js';
 
@@ -109,7 +109,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const until = optString('until', args.until) ?? optString('before', args.before);
         const topK = count('top_k', args.top_k, 1, 50) ?? count('limit', args.limit, 1, 50);
         const request = searchRequest(ctx, { query, mode, ...(project ? { project } : {}), ...(machine ? { machine } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(topK ? { topK } : {}) });
-        const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
+        const { store } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
         try {
           const res = await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
           const hits = res.hits.map((h) => {
@@ -148,7 +148,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         offHere();
         const id = (optString('id', args.id) ?? '').trim();
         if (id.length === 0) throw new UserError('id is required', 'ids are printed by memory_search');
-        const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
+        const { store } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
         try {
           const rows = rowsForIds(store, [id]);
           const row = rows[0] as NonNullable<(typeof rows)[0]>;

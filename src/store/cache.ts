@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ensureCacheDir } from '../config/paths.js';
 import { listExportFiles, type ExportFile } from '../export/files.js';
-import { acquireLock, type Release } from '../export/lock.js';
+import { acquireLock, acquireLockAsync, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
 import { errorMessage, UserError } from '../errors.js';
 import { Store, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
@@ -217,26 +217,57 @@ function openExisting(opts: CacheOptions): { store?: Store; reason?: string } {
 
 /**
  * Update the cache and return it open. When another process holds the cache lock longer
- * than `lockTimeoutMs`, serve the cache as it is (marked stale) rather than fail.
+ * than `lockTimeoutMs`, serve the cache as it is (marked stale) rather than fail. Waits for
+ * the lock by blocking: for a process that serves nothing meanwhile (a command, a hook).
  */
 export function openCache(opts: CacheOptions): { store: Store; result: RebuildResult } {
   const started = performance.now();
-  const dir = dirname(opts.dbPath);
-  ensureCacheDir(dir);
-  const res: RebuildResult = {
+  ensureCacheDir(dirname(opts.dbPath));
+  let release: Release;
+  try {
+    release = acquireLock(cacheLockPath(opts), cacheLockOptions(opts));
+  } catch (err) {
+    return servedAsIs(opts, err, started);
+  }
+  return openHeld(opts, release, started);
+}
+
+/** The same, waiting for the lock without blocking the event loop: the viewer and the MCP server go on serving. */
+export async function openCacheAsync(opts: CacheOptions): Promise<{ store: Store; result: RebuildResult }> {
+  const started = performance.now();
+  ensureCacheDir(dirname(opts.dbPath));
+  let release: Release;
+  try {
+    release = await acquireLockAsync(cacheLockPath(opts), cacheLockOptions(opts));
+  } catch (err) {
+    return servedAsIs(opts, err, started);
+  }
+  return openHeld(opts, release, started);
+}
+
+const cacheLockPath = (opts: CacheOptions) => `${opts.dbPath}.lock`;
+const cacheLockOptions = (opts: CacheOptions) => ({ timeoutMs: opts.lockTimeoutMs ?? 60_000, purpose: 'the memory cache' });
+
+function emptyResult(): RebuildResult {
+  return {
     full: false, records: 0, pending: 0, files: 0, files_read: 0, lines_read: 0, bytes_read: 0,
     skipped_lines: 0, skipped: [], skipped_by_reason: {}, repaired_utf8_lines: 0, dim_mismatch: 0, ms: 0,
   };
-  let release: Release | undefined;
-  try {
-    release = acquireLock(`${opts.dbPath}.lock`, { timeoutMs: opts.lockTimeoutMs ?? 60_000, purpose: 'the memory cache' });
-  } catch (err) {
-    const existing = openExisting(opts);
-    if (!existing.store) throw err;
-    opts.warn?.(`${errorMessage(err)}; searching the cache as it is`);
-    res.stale = true;
-    return { store: existing.store, result: finish(existing.store, res, started) };
-  }
+}
+
+/** The lock stayed held past the wait: the cache as it is, marked stale (or the error, with no cache). */
+function servedAsIs(opts: CacheOptions, err: unknown, started: number): { store: Store; result: RebuildResult } {
+  const existing = openExisting(opts);
+  if (!existing.store) throw err;
+  opts.warn?.(`${errorMessage(err)}; searching the cache as it is`);
+  const res = emptyResult();
+  res.stale = true;
+  return { store: existing.store, result: finish(existing.store, res, started) };
+}
+
+/** Update the cache while holding its lock, then release it. */
+function openHeld(opts: CacheOptions, release: Release, started: number): { store: Store; result: RebuildResult } {
+  const res = emptyResult();
   try {
     const files = listExportFiles(opts.exportDir);
     res.files = files.length;

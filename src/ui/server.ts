@@ -29,7 +29,7 @@ import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rowsForIds } from '../app/edit-run.js';
 import { buildKeywordQuery } from '../search/query.js';
 import { search, type SearchOptions } from '../search/search.js';
-import { openCache } from '../store/cache.js';
+import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
 
 const STATIC: Record<string, { file: string; type: string }> = {
@@ -131,10 +131,11 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     );
   };
 
-  const withStore = <T>(fn: (store: Store) => T): T => {
-    const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
+  // The cache's lock is waited for without blocking: other requests are served meanwhile.
+  const withStore = async <T>(fn: (store: Store) => T | Promise<T>): Promise<T> => {
+    const { store } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
     try {
-      return fn(store);
+      return await fn(store);
     } finally {
       store.close();
     }
@@ -169,7 +170,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
         return out.map((r) => ({ id: r.id, view: () => listView(r) }));
       });
     }
-    const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
+    const { store } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
     try {
       // The same candidates for every page and for "forget all matching": each page is a
       // slice of one ranking, not a ranking of its own.
@@ -222,7 +223,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
   };
 
   /** The page's memories with the files changed since each was made (only the page: bounded work). */
-  const withChangedFiles = <T extends { id: string }>(hits: T[]): T[] =>
+  const withChangedFiles = async <T extends { id: string }>(hits: T[]): Promise<T[]> =>
     hits.length === 0
       ? hits
       : withStore((s) => {
@@ -247,7 +248,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       const req = requestOf((k) => c.req.query(k) || undefined, mode === 'hybrid' ? 'hybrid' : 'keyword');
       const set = await resultSet(req, offset + limit + 1);
       return c.json({
-        mode, model: modelState, ...(modelProblem ? { model_problem: modelProblem } : {}), hits: withChangedFiles(set.slice(offset, offset + limit).map((x) => x.view())),
+        mode, model: modelState, ...(modelProblem ? { model_problem: modelProblem } : {}), hits: await withChangedFiles(set.slice(offset, offset + limit).map((x) => x.view())),
         more: set.length > offset + limit, capped: offset + limit >= RESULT_MAX, highlight: q.length > 0 ? highlightTerms(q) : [],
       });
     } catch (err) {
@@ -255,10 +256,10 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     }
   });
 
-  app.get('/api/memory/:id', (c) => {
+  app.get('/api/memory/:id', async (c) => {
     try {
       return c.json(
-        withStore((s) => {
+        await withStore((s) => {
           const row = rowsForIds(s, [c.req.param('id')])[0] as MemoryRow;
           const n = s.neighbours(row, 2);
           return { memory: changesOf(staleness(s, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }), fullView(row), row), before: n.before.map(listView), after: n.after.map(listView) };
@@ -303,7 +304,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     try {
       const { statusFacts } = await import('../app/status.js');
       const { out, sync } = await statusFacts(ctx);
-      const extra = withStore((s) => ({ perMachineMonth: s.perMachineMonth(), facets: s.facets() }));
+      const extra = await withStore((s) => ({ perMachineMonth: s.perMachineMonth(), facets: s.facets() }));
       return c.json({
         records: out.records, pending: out.pending, tombstones: out.tombstones, machines: out.machines, projects: out.projects,
         machine: out.machine, model: out.model, oldest: out.oldest ?? null, newest: out.newest ?? null,
