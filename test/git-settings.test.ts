@@ -6,7 +6,7 @@
  * Real git, the person's config in the machine's HOME (~/.gitconfig).
  */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CWD, conversation, git, gitWorld, placeTranscript, type GitWorld, type Machine } from './gitworld.js';
@@ -73,5 +73,22 @@ describe("the person's global git config", () => {
     assert.match(st.commit_failed ?? '', /gpg|sign/i);
     // The memory is kept, and found.
     assert.match(m.cli(['search', '--mode', 'keyword', '--json', 'osprey runbook']).stdout, /docs\/osprey\.md/);
+  });
+  it('with my_git_settings = true a refusing pre-push is told as a hook, tried once — not read as "rejected" and retried with a fetch and a rebase', () => {
+    const m = world.machine('server', { extra: 'my_git_settings = true' });
+    const hooks = join(m.home, 'git-hooks');
+    mkdirSync(hooks, { recursive: true });
+    const marks = join(m.home, 'hook-ran');
+    script(join(hooks, 'pre-push'), `echo pre-push >> "${marks}"\necho "pre-push: refusing" >&2\nexit 1`);
+    writeFileSync(join(m.home, '.gitconfig'), `[core]\n\thooksPath = ${hooks}\n`);
+    const out = capture(m, 's-server', 'Where is the plover runbook?', 'In docs/plover.md.');
+    assert.equal(out.sync?.committed, true, 'committed: no signing asked for');
+    const r = JSON.parse(m.cli(['sync', '--json']).stdout) as { ok: boolean; push: { status: string; attempts: number; detail?: string } | null };
+    assert.equal(r.ok, false);
+    assert.equal(r.push?.status, 'failed');
+    assert.equal(r.push?.attempts, 1, 'tried once');
+    assert.match(r.push?.detail ?? '', /a git hook refused/);
+    const ran = readFileSync(marks, 'utf8').trim().split('\n');
+    assert.deepEqual(ran, ['pre-push', 'pre-push'], 'once by the capture, once by sync: never retried');
   });
 });

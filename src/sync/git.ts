@@ -151,7 +151,9 @@ export function runNetworkGit(cwd: string, args: string[], limits: NetworkLimits
     child.on('close', (code) => {
       if (!finish()) return;
       if (code === 0) resolveRun({ stdout, stderr });
-      else reject(new Error(stderr.trim() || `git ${args[0] ?? ''} exited with ${code}`));
+      // A push's porcelain lines (stdout) say why each ref was refused: `[rejected]` by the
+      // remote's branch, `[remote rejected]` by its hooks; with no such line it never got there.
+      else reject(new Error([stderr.trim(), ...stdout.split('\n').filter((l) => /^!\t/.test(l))].filter((l) => l.length > 0).join('\n') || `git ${args[0] ?? ''} exited with ${code}`));
     });
   });
 }
@@ -189,8 +191,13 @@ function classify(err: unknown): { kind: 'rejected' | 'offline' | 'auth' | 'conf
   // Before "conflict": a rebase whose commit failed to sign says "could not apply" too.
   if (/gpg failed to sign|failed to sign the data|cannot run gpg|error: (ssh-keygen|gpg)|signing failed/i.test(msg)) return { kind: 'signing', detail: `signing failed (your commit.gpgsign): ${detail}` };
   if (/hook declined|pre-push hook|pre-commit hook|hook .* (failed|exited)/i.test(msg)) return { kind: 'hook', detail: `a git hook refused: ${detail}` };
-  if (/rejected|non-fast-forward|fetch first|failed to push some refs/i.test(msg) && !/permission|denied|authentication/i.test(msg)) {
+  if (/\[rejected\]|non-fast-forward|fetch first|updates were rejected/i.test(msg) && !/permission|denied|authentication/i.test(msg)) {
     return { kind: 'rejected', detail };
+  }
+  // "failed to push some refs" with no ref refused by the remote: stopped before it was
+  // reached, by a pre-push hook (the only thing that runs there). Never retried as "rejected".
+  if (/failed to push some refs/i.test(msg) && !/remote rejected|could not read from remote|unable to access/i.test(msg)) {
+    return { kind: 'hook', detail: `a git hook refused (pre-push): ${detail}` };
   }
   if (/authentication failed|permission denied|could not read username|access denied|403/i.test(msg)) return { kind: 'auth', detail };
   if (/CONFLICT|could not apply|resolve all conflicts|needs merge/i.test(msg)) return { kind: 'conflict', detail };
