@@ -19,8 +19,8 @@ import { indexText } from '../src/store/analyze.js';
 import { runMergeBench, mergeTable } from './merge.js';
 import { ORDINARY_EN } from './ordinary-prompts.js';
 import { prng, unitVector, writeSynthExport, type SynthOptions } from './synth.js';
-import { gitBlobId } from '../src/capture/repo.js';
-import { changeNote, staleness } from '../src/search/staleness.js';
+import { gitBlobId } from '../src/changes/git-files.js';
+import { changeNote, staleness } from '../src/changes/staleness.js';
 import { formatRecall, recall } from '../src/search/recall.js';
 
 const DIM = 384;

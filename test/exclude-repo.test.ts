@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { hideExcluded, isExcludedPlace } from '../src/privacy/exclude.js';
+import { hideExcluded, isExcludedPlace } from '../src/project/exclude.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, makeWorld, rec, runCli, writeJsonl } from './helpers.js';

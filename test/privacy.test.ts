@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isExcluded } from '../src/privacy/exclude.js';
+import { isExcluded } from '../src/project/exclude.js';
 import { cleanText, redactSecrets, removePrivate } from '../src/privacy/redact.js';
 import { GENERAL_NEGATIVES, SECRET_RULES } from '../src/privacy/rules.js';
 

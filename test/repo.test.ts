@@ -7,11 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { assignNames, candidateNames, placeOf } from '../src/capture/project.js';
-import { gitBlobId, headCommit, normalizeRemoteUrl, pathInRepo, repoIdentity } from '../src/capture/repo.js';
+import { assignNames, candidateNames } from '../src/project/names.js';
+import { placeOf } from '../src/project/place.js';
+import { headCommit, normalizeRemoteUrl, repoIdentity } from '../src/project/repository.js';
+import { gitBlobId, pathInRepo } from '../src/changes/git-files.js';
 import { tempDir } from './helpers.js';
 import { cleanRecordFields, cleanText } from '../src/privacy/redact.js';
-import { parseAliases } from '../src/export/aliases.js';
+import { parseAliases } from '../src/project/aliases.js';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();

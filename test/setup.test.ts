@@ -160,6 +160,71 @@ describe('a first run that says what it is doing', () => {
   });
 });
 
+/** Every relative import of the .ts files under `dirs` (static, lazy and type-only), as repository paths without extension. */
+function importsUnder(dirs: string[]): Array<{ from: string; to: string; typeOnly: boolean }> {
+  const out: Array<{ from: string; to: string; typeOnly: boolean }> = [];
+  const rel = (p: string) => p.replace(/\\/g, '/').replace(`${REPO.replace(/\\/g, '/')}/`, '');
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.ts')) {
+        const text = readFileSync(p, 'utf8');
+        for (const m of text.matchAll(/(import\s+type\s[^;]*?from\s+|export\s+type\s[^;]*?from\s+|from\s+|import\s*\(\s*)'([^']+)'/g)) {
+          const spec = m[2] as string;
+          if (!spec.startsWith('.')) continue;
+          out.push({ from: rel(p).replace(/\.ts$/, ''), to: rel(join(dirname(p), spec)).replace(/\.js$/, ''), typeOnly: /^(import|export)\s+type/.test(m[1] as string) });
+        }
+      }
+    }
+  };
+  for (const d of dirs) walk(join(REPO, d));
+  return out;
+}
+
+/** Modules reachable from `start` through runtime imports (type-only ones load nothing). */
+function reachable(start: string, edges: Array<{ from: string; to: string; typeOnly: boolean }>): Set<string> {
+  const seen = new Set<string>([start]);
+  const todo = [start];
+  while (todo.length > 0) {
+    const cur = todo.pop() as string;
+    for (const e of edges) if (e.from === cur && !e.typeOnly && !seen.has(e.to)) (seen.add(e.to), todo.push(e.to));
+  }
+  return seen;
+}
+
+describe('who owns what (import rules)', () => {
+  const edges = importsUnder(['src']);
+
+  it('the store is persistence only: nothing of capture, the agents, the app, the front ends, sync or search, and nothing that reads a folder or .git', () => {
+    const storeModules = [...new Set(edges.map((e) => e.from).filter((f) => f.startsWith('src/store/')))];
+    assert.ok(storeModules.includes('src/store/store') && storeModules.includes('src/store/projects'), 'the walk reads the store');
+    const offenders: string[] = [];
+    for (const m of storeModules) {
+      for (const r of reachable(m, edges)) {
+        if (/^src\/(capture|agents|app|cli|ui|mcp|sync|search|changes)\//.test(r) || r === 'src/project/repository' || r === 'src/project/place') offenders.push(`${m} → ${r}`);
+      }
+    }
+    assert.deepEqual([...new Set(offenders)], []);
+  });
+
+  it('"project" has one owner: names are derived, places judged and aliases read only under src/project (and filed by the store)', () => {
+    const owned = ['src/project/names', 'src/project/aliases', 'src/project/registry'];
+    const offenders = edges.filter((e) => owned.includes(e.to) && !e.typeOnly && !e.from.startsWith('src/project/') && e.from !== 'src/store/projects' && !e.from.startsWith('src/app/projects') && e.from !== 'src/cli/commands/projects');
+    assert.deepEqual(offenders.map((e) => `${e.from} → ${e.to}`), []);
+    // The front ends ask one question of a folder: placeHere (name and excluded together).
+    for (const front of ['src/app/capture', 'src/app/session-start', 'src/cli/recall-hook', 'src/mcp/server']) {
+      assert.ok(edges.some((e) => e.from === front && e.to === 'src/project/place'), `${front} asks project/place`);
+    }
+  });
+
+  it('no import circles of two modules (a command and its program, the rule table and the provider rules)', () => {
+    const set = new Set(edges.map((e) => `${e.from} ${e.to}`));
+    const circles = edges.filter((e) => e.from < e.to && set.has(`${e.to} ${e.from}`)).map((e) => `${e.from} ↔ ${e.to}`);
+    assert.deepEqual([...new Set(circles)], []);
+  });
+});
+
 describe('one application layer under every front end', () => {
   it('nothing under src/app, src/ui or src/mcp imports from src/cli (statically or lazily)', () => {
     const offenders: string[] = [];

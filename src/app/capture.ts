@@ -8,15 +8,16 @@ import { join } from 'node:path';
 import { turnToRecord, type CaptureLimits, type Turn } from '../capture/turn.js';
 import { parseAnyTranscript } from '../agents/transcripts.js';
 import type { TranscriptShapes } from '../capture/shapes.js';
-import { placeOf, type ProjectPlace } from '../capture/project.js';
-import { headCommit, pathInRepo } from '../capture/repo.js';
-import { FileHasher, MAX_TRACKED_FILES, type FileBlob } from '../search/staleness.js';
+import type { ProjectPlace } from '../project/names.js';
+import { placeHere, type Place } from '../project/place.js';
+import { headCommit } from '../project/repository.js';
+import { pathInRepo } from '../changes/git-files.js';
+import { FileHasher, MAX_TRACKED_FILES, type FileBlob } from '../changes/staleness.js';
 import type { Config } from '../config/schema.js';
 import { documentText, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { appendByMonth } from '../export/files.js';
 import { monthOf, supersedingTime } from '../export/jsonl.js';
-import { isExcludedPlace } from '../privacy/exclude.js';
 import { cleanRecordFields, cleanText } from '../privacy/redact.js';
 import { sanitizeName } from '../config/validate.js';
 import type { Store } from '../store/store.js';
@@ -88,7 +89,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
   const fresh = new Map<string, MemoryRecord>();
   /** Prompt uuid → memory id, for copies of one prompt in several transcripts of this run. */
   const freshByPrompt = new Map<string, string>();
-  const places = new Map<string, ProjectPlace>();
+  const places = new Map<string, Place>();
   const hasher = new FileHasher(store);
   let done = 0;
   const total = refs.reduce((s, r) => s + safeSize(r.path), 0);
@@ -113,12 +114,12 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     const key = cwd ?? '';
     let place = places.get(key);
     if (place === undefined) {
-      place = placeOf(cwd, config.general.project, store.repoNames());
+      place = placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: config.privacy.exclude_projects, names: store.projects.repoNames() });
       places.set(key, place);
-      if (place.repo) store.noteCheckout(place.repo.key, place.repo.top, deps.now().getTime());
+      if (place.repo) store.fileStates.noteCheckout(place.repo.key, place.repo.top, deps.now().getTime());
     }
     const project = place.name;
-    if (isExcludedPlace(config.privacy.exclude_projects, place, cwd)) {
+    if (place.excluded) {
       out.excluded += parsed.turns.length;
       if (parsed.turns.length > 0) out.excludedSessions++;
       continue;

@@ -5,6 +5,7 @@
  * makeContext and hand it (or a copy with another log, runtimeOf) to the use cases, which
  * need only its Runtime part.
  */
+import { folderRepositoryKey } from '../project/repository.js';
 import { loadConfig } from '../config/load.js';
 import { useMyGitSettings } from '../sync/git.js';
 import { modelIdOf, modelIsCached, type EmbedderConfig } from '../embed/embedder.js';
@@ -57,6 +58,7 @@ export async function makeContext(globals: GlobalOptions, io: IO): Promise<Conte
       exportDir: config.general.export_dir,
       model: modelIdOf(config.embedding.model),
       dim: config.embedding.dim,
+      repoOfFolder: folderRepositoryKey,
       warn,
       // A first build on a new machine reads everything: show it on a terminal.
       progress: progressBar('reading memories into the cache', io.stderr, 8 * 1024 * 1024).update,

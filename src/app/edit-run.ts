@@ -4,14 +4,13 @@
  * machine's month file, brings the cache up to date at once, commits and pushes.
  */
 import { createHash } from 'node:crypto';
-import { candidateNames } from '../capture/project.js';
-import { repoIdentity } from '../capture/repo.js';
+import { ownRepository } from '../project/place.js';
 import { memoryId } from '../capture/turn.js';
 import { sanitizeName } from '../config/validate.js';
 import { UserError } from '../errors.js';
 import { appendToCurrentMonth } from '../export/files.js';
 import { resolveIds, tombstonesFor } from '../maintain/forget.js';
-import { isExcludedPlace } from '../privacy/exclude.js';
+import { isExcludedPlace } from '../project/exclude.js';
 import { cleanText } from '../privacy/redact.js';
 import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
@@ -90,11 +89,11 @@ export async function rememberNote(rt: Runtime, note: { text: string; project: s
     ...(note.cwd ? { cwd: cleanText(note.cwd, rt.config.privacy.redact).text } : {}),
   };
   // A note about the folder's own repository is filed under that repository on every machine.
-  const noteRepo = note.cwd ? repoIdentity(note.cwd) : undefined;
-  if (noteRepo && record.project !== undefined && candidateNames(noteRepo.key).includes(record.project)) record.extra = { repo: noteRepo.key };
+  const noteRepo = note.cwd && record.project !== undefined ? ownRepository(note.cwd, record.project) : undefined;
+  if (noteRepo) record.extra = { repo: noteRepo.key };
   // An excluded project takes no note, by any of its names (the CLI and the MCP server alike).
   // The folder counts only for a note filed under the folder's own repository.
-  const ownRepo = record.extra?.repo !== undefined ? noteRepo : undefined;
+  const ownRepo = noteRepo;
   if (isExcludedPlace(rt.config.privacy.exclude_projects, { name: record.project ?? '', ...(ownRepo ? { repo: ownRepo } : {}) }, ownRepo ? note.cwd : undefined)) {
     throw new UserError(`project "${record.project}" is excluded by [privacy] exclude_projects: nothing is remembered there`, 'remember it under another project, or take the project out of exclude_projects');
   }

@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { normalizeRemoteUrl } from '../capture/repo.js';
+import { normalizeRemoteUrl } from '../project/repository.js';
 import { writeLocalKeys } from '../config/local.js';
 import { UserError } from '../errors.js';
 import {

@@ -4,7 +4,7 @@
  * repository (no memory is rewritten).
  */
 import { UserError } from '../errors.js';
-import { appendAlias } from '../export/aliases.js';
+import { appendAlias } from '../project/aliases.js';
 import { openCache } from '../store/cache.js';
 import type { ProjectInfo, Store } from '../store/store.js';
 import { captureLockFor } from './locks.js';
@@ -13,10 +13,10 @@ import { commitAndPush, type SyncReport } from './sync-run.js';
 
 /** NEW as the project it names (a project, a repository key or URL); undefined when there is none. */
 function targetOf(store: Store, given: string, list: ProjectInfo[]): { name: string; repo?: string } | undefined {
-  const name = store.resolveProject(given);
+  const name = store.projects.resolveProject(given);
   const known = list.some((p) => p.project === name);
   if (!known) return undefined;
-  const repo = [...store.repoNames()].find(([, n]) => n === name)?.[0];
+  const repo = [...store.projects.repoNames()].find(([, n]) => n === name)?.[0];
   return { name, ...(repo ? { repo } : {}) };
 }
 
@@ -28,7 +28,7 @@ export async function mergeProjects(rt: Runtime, from: string, to: string, push:
     let target: { name: string; repo?: string } | undefined;
     let before: number;
     try {
-      const list = store.projectList();
+      const list = store.projects.projectList();
       const old = list.find((p) => p.project === from || p.names.includes(from));
       if (!old) throw new UserError(`no memories under project "${from}"`, `see \`memory projects\` for the names in use${list.length > 0 ? ` (${list.slice(0, 8).map((p) => p.project).join(', ')}…)` : ''}`);
       target = targetOf(store, to, list);
@@ -42,7 +42,7 @@ export async function mergeProjects(rt: Runtime, from: string, to: string, push:
     ({ store } = openCache(rt.cacheOptions()));
     let after: number;
     try {
-      after = store.projectList().find((p) => p.project === target?.name)?.memories ?? 0;
+      after = store.projects.projectList().find((p) => p.project === target?.name)?.memories ?? 0;
     } finally {
       store.close();
     }

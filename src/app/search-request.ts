@@ -8,7 +8,7 @@
 import type { SearchOptions } from '../search/search.js';
 import type { Store } from '../store/store.js';
 import type { SearchFilters, SearchMode } from '../types.js';
-import { hideExcluded } from '../privacy/exclude.js';
+import { hideExcluded } from '../project/exclude.js';
 import { parseDate } from './options.js';
 import type { Runtime } from './runtime.js';
 
@@ -63,7 +63,7 @@ export function searchRequest(rt: Pick<Runtime, 'config' | 'now'>, input: Search
  * The request against this cache: a project named by an old name (an alias), a repository
  * key or its remote URL means the project those memories are filed under.
  */
-export function scopedTo(store: Pick<Store, 'resolveProject'>, opts: SearchOptions): SearchOptions {
+export function scopedTo(store: Pick<Store, 'projects'>, opts: SearchOptions): SearchOptions {
   if (opts.filters.project === undefined) return opts;
-  return { ...opts, filters: { ...opts.filters, project: store.resolveProject(opts.filters.project) } };
+  return { ...opts, filters: { ...opts.filters, project: store.projects.resolveProject(opts.filters.project) } };
 }

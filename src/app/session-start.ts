@@ -3,9 +3,9 @@
  * up to date without loading the model, tell the user what is wrong with sync, and
  * optionally hand the agent this project's recent memories.
  */
-import { changeNote, staleness } from '../search/staleness.js';
+import { changeNote, staleness } from '../changes/staleness.js';
 import { errorMessage } from '../errors.js';
-import { isExcludedPlace } from '../privacy/exclude.js';
+import { placeHere } from '../project/place.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection } from './inject.js';
@@ -100,11 +100,11 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
     if (result.full) rt.log.info(`cache rebuilt from scratch (${result.reason ?? 'requested'}): ${result.records} memories in ${result.ms} ms`);
     if (result.skipped_lines > 0) rt.log.warn(`${result.skipped_lines} unusable JSONL lines skipped (see \`memory rebuild\`)`);
     if (req.inject && config.inject.recent > 0) {
-      const place = store.placeOf(req.cwd, config.general.project);
+      const place = placeHere(req.cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: config.privacy.exclude_projects, filed: store.projects });
       const project = place.name;
       report.project = project;
-      if (place.repo) store.noteCheckout(place.repo.key, place.repo.top, rt.now().getTime());
-      if (!isExcludedPlace(config.privacy.exclude_projects, place, req.cwd)) {
+      if (place.repo) store.fileStates.noteCheckout(place.repo.key, place.repo.top, rt.now().getTime());
+      if (!place.excluded) {
         const rows = store.recent(project, config.inject.recent);
         const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });
         const injection = formatInjection(rows, project, { answerChars: config.inject.answer_chars, changes: (r) => changeNote(stale, r) });

@@ -21,12 +21,11 @@ import { errorMessage } from '../errors.js';
 import { memoryFilesAt, uniteInto, workTreeMemoryFiles } from '../home/join.js';
 import { movedMarkerPath, pendingLegacy, type MovedMarker } from '../home/place.js';
 import { ourGit, runNetworkGit, type Repo } from '../sync/git.js';
-import { readSyncState, updateSyncState, type MoveNote } from '../sync/state.js';
+import { updateSyncState, type MoveNote } from '../sync/state.js';
 import { describeMove } from './moved.js';
 import { queueDirFor } from './queue.js';
 import type { Runtime } from './runtime.js';
-import { foreignStateError, withMemoryRepo } from './locks.js';
-import { commitPending, exportRelOf, networkLimits, syncNow } from './sync-run.js';
+import { commitPending, exportRelOf, networkLimits } from './sync-run.js';
 
 /**
  * Move a pending checkout's memories into the home. Callers hold the home's lock (this runs
@@ -117,19 +116,5 @@ function moveQueue(checkout: string, homeBase: string): number {
       /* left for the checkout's own worker, which still runs an older version */
     }
   }
-  return moved;
-}
-
-/** `memory upgrade`: the move now (under the home's lock), then a sync to push it. */
-export async function runUpgrade(rt: Runtime): Promise<MoveNote | undefined> {
-  let moved: MoveNote | undefined;
-  const pending = rt.config.legacy !== undefined && rt.config.home !== undefined && pendingLegacy(rt.config.legacy, rt.config.home);
-  await withMemoryRepo(rt, { timeoutMs: 60_000 }, async (state) => {
-    if (!state.repo) return;
-    if (state.foreign) throw foreignStateError(state.foreign);
-    // withMemoryRepo moved it on the way in; its report is the last one kept.
-    if (pending) moved = (readSyncState(state.repo.gitDir).moved ?? []).filter((m) => m.from === rt.config.legacy).at(-1);
-    await syncNow(rt, state.repo, { pushAttempts: 4, message: `memory: ${rt.config.general.machine_name} upgrade` });
-  });
   return moved;
 }

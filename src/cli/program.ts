@@ -4,11 +4,12 @@
  */
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../errors.js';
-import { makeContext, type Context, type IO } from '../app/context.js';
+import { makeContext, type IO } from '../app/context.js';
 import { registerRebuild } from './commands/rebuild.js';
 import { registerSearch } from './commands/search.js';
 import { registerStatus } from './commands/status.js';
 import { makeHookRunner } from './hook-runner.js';
+import type { Runner } from './runner.js';
 import { registerSessionStart } from './commands/session-start.js';
 import { registerSessionEnd } from './commands/session-end.js';
 import { registerRecall } from './commands/recall.js';
@@ -35,8 +36,6 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** Runs a command body with a Context; its return value is the exit code. */
-export type Runner = (body: (ctx: Context) => Promise<number>, globals?: { config?: string }) => Promise<void>;
 
 export async function main(argv: string[], io: IO): Promise<number> {
   let exitCode = 0;

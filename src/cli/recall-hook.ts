@@ -5,14 +5,14 @@
  * either the hook output or nothing. Measured in bench/RESULTS.md against node's own start-up.
  */
 import { parseArgs } from 'node:util';
-import { placeOf } from '../capture/project.js';
-import { changeNote, staleness, withChanges } from '../search/staleness.js';
+import { placeHere } from '../project/place.js';
+import { changeNote, staleness, withChanges } from '../changes/staleness.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
-import { hideExcluded, isExcludedPlace } from '../privacy/exclude.js';
+import { hideExcluded } from '../project/exclude.js';
 import { formatRecall, recall } from '../search/recall.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { IO } from '../app/context.js';
@@ -44,15 +44,16 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
   const excluded = config.privacy.exclude_projects;
   // Nothing from memory enters a session of an excluded project either.
   // The folder's repository, read once: its short name decides exclusion before the cache opens.
-  const place = placeOf(cwd, config.general.project);
-  if (isExcludedPlace(excluded, place, cwd)) return;
+  const place = placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded });
+  if (place.excluded) return;
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
   if (!store) return; // no cache yet: session start builds it
   const hide = hideExcluded(excluded);
   try {
     // The repository's name as the cache files it (another repository may share the short name).
-    const project = store.filed(place, config.general.project).name;
-    if (isExcludedPlace(excluded, { ...place, name: project }, cwd)) return;
+    const filed = placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded, filed: store.projects });
+    if (filed.excluded) return;
+    const project = filed.name;
     const hits = recall(store, {
       prompt,
       project,

@@ -8,16 +8,15 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { placeOf } from '../capture/project.js';
+import { placeHere } from '../project/place.js';
 import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
 import { scopedTo, searchRequest } from '../app/search-request.js';
-import { staleness, withChanges } from '../search/staleness.js';
+import { staleness, withChanges } from '../changes/staleness.js';
 import { excerpt } from '../app/text.js';
 import { lazyEmbedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rememberNote, rowsForIds } from '../app/edit-run.js';
-import { isExcludedPlace } from '../privacy/exclude.js';
 import { search } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
@@ -69,9 +68,9 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
   const rt = () => runtimeOf(ctx, { quiet: true });
   // The folder the agent runs the server in may be an excluded project: there memory is off,
   // as it is for recall and session-start injection — nothing is searched, shown or kept.
-  const herePlace = placeOf(ctx.io.cwd, ctx.config.general.project);
+  const herePlace = placeHere(ctx.io.cwd, { ...(ctx.config.general.project ? { configured: ctx.config.general.project } : {}), exclude: ctx.config.privacy.exclude_projects });
   const here = herePlace.name;
-  const off = isExcludedPlace(ctx.config.privacy.exclude_projects, herePlace, ctx.io.cwd);
+  const off = herePlace.excluded;
   const offHere = () => {
     if (off) throw new UserError(`memory is off in this folder: project "${here}" is excluded by [privacy] exclude_projects`, 'nothing is searched, shown or remembered here; work in another folder to use memory');
   };

@@ -5,7 +5,7 @@
  * Examples are assembled from pieces (`r(…)`) so that no scanner mistakes this file for a
  * leak; none is a real credential.
  */
-import type { SecretRule } from './rules.js';
+import type { SecretRule } from './secret-rule.js';
 
 const r = (...parts: string[]) => parts.join('');
 const rep = (s: string, n: number) => s.repeat(n);

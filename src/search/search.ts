@@ -10,7 +10,7 @@ import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
 import { buildKeywordQuery } from './query.js';
-import { withChanges, type Staleness } from './staleness.js';
+import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
 import { readTime, type Period } from './when.js';
 

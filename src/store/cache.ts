@@ -320,7 +320,7 @@ function openHeld(opts: CacheOptions, release: Release, started: number): { stor
       store = new Store(openDatabase(opts.dbPath), opts);
     }
     // Repository names and aliases (memory projects merge) decide each memory's project.
-    store.refreshProjects(res.full || res.lines_read > 0);
+    store.projects.refreshProjects(res.full || res.lines_read > 0);
     return { store, result: finish(store, res, started) };
   } finally {
     release();

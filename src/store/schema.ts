@@ -2,7 +2,7 @@
  * DDL of the disposable cache. Bump STORE_VERSION whenever a table changes: an older
  * cache is then rebuilt from JSONL instead of being migrated.
  */
-export const STORE_VERSION = 4; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column
+export const STORE_VERSION = 5; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column; 5: repo_here asked after an ingest (NULL: not yet)
 
 /** bm25 weights of the keyword index's columns, chosen on the development set: bench/QUALITY.md. */
 export interface ColumnWeights {
@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS memories (
   project TEXT,                -- the project it is filed under here: its repository's name, an alias applied
   project_raw TEXT,            -- the record's own "project"
   repo TEXT,                   -- the record's "repo" (capture/repo.ts key)
-  repo_here TEXT,              -- no "repo": the repository its cwd is in on this machine ('' none)
+  repo_here TEXT,              -- no "repo": the repository its cwd is in on this machine ('' none, NULL not asked yet)
   machine TEXT NOT NULL,
   timestamp TEXT NOT NULL,
   ts_ms INTEGER NOT NULL,
@@ -68,6 +68,8 @@ CREATE INDEX IF NOT EXISTS memories_stats ON memories (deleted, has_vector, mach
 CREATE INDEX IF NOT EXISTS memories_file ON memories (file);
 CREATE INDEX IF NOT EXISTS memories_project_ts ON memories (project, ts_ms);
 CREATE INDEX IF NOT EXISTS memories_repo ON memories (repo, ts_ms);
+-- Memories whose folder's repository is not asked yet (store.ts fileByFolder): few, and only just read.
+CREATE INDEX IF NOT EXISTS memories_unfiled ON memories (cwd) WHERE repo IS NULL AND repo_here IS NULL;
 -- Where a repository is checked out on this machine (seen in sessions), newest first.
 CREATE TABLE IF NOT EXISTS checkouts (repo TEXT NOT NULL, root TEXT NOT NULL, seen_ms INTEGER NOT NULL, PRIMARY KEY (repo, root));
 -- Blob ids of files already hashed, by path: an unchanged file (same size, mtime, inode) is not read again.

@@ -1,24 +1,22 @@
 /**
  * The SQLite cache: memories + FTS5 word index (analyze.ts) + vec0. Derived from JSONL only, so any doubt
  * about it (schema, model, corruption) is answered by rebuilding it. Vectors arrive as
- * Float32Array; this module never loads the embedding model.
+ * Float32Array; this module never loads the embedding model. Persistence only: no folder or
+ * `.git` is read here. Its other concerns live beside it: the connection (database.ts), filing
+ * under projects (projects.ts), file states (file-states.ts), the keyword index
+ * (keyword-index.ts).
  */
-import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
-import { packageRoot } from '../config/paths.js';
-import { UserError } from '../errors.js';
+import type Database from 'better-sqlite3';
 import { beats, orderTime, versionTime } from '../export/jsonl.js';
 import { isTombstone, type ExportEntry, type MemoryRecord, type SearchFilters } from '../types.js';
 import { analysisFeed } from './analyze-feed.js';
 import { bulkOrder, KeywordIndex, neighbourKey, type BulkRow } from './keyword-index.js';
-import { candidateNames, assignNames, nameForNew, placeOf, type ProjectPlace } from '../capture/project.js';
-import { normalizeRemoteUrl, repoIdentity } from '../capture/repo.js';
-import { parseAliases, readAliasText, type ProjectAlias } from '../export/aliases.js';
-import { createHash } from 'node:crypto';
+import { ProjectFiling } from './projects.js';
+import { FileStates } from './file-states.js';
 import { BASE_DDL, STORE_VERSION, vecDdl } from './schema.js';
 
-export type DB = Database.Database;
+export { nativeModuleProblem, openDatabase, type DB } from './database.js';
+import type { DB } from './database.js';
 
 export interface IngestRow {
   file: string;
@@ -64,20 +62,15 @@ export interface StoreIdentity {
   dim: number;
   /** Export folder the cache was built from. */
   exportDir: string;
+  /**
+   * The repository a folder is in on this machine (project/repository.ts), for memories that
+   * name none (from before repositories were recorded): asked after an ingest, never during
+   * it. Absent: such memories are filed by the name they were captured under.
+   */
+  repoOfFolder?: (cwd: string) => string | undefined;
 }
 
-/** A project as `memory projects` lists it. */
-export interface ProjectInfo {
-  project: string;
-  memories: number;
-  machines: string[];
-  /** Repository keys its memories belong to (recorded, or found from their folder on this machine). */
-  repos: string[];
-  /** Other names its memories were captured under (folder names before repositories, merged projects). */
-  names: string[];
-  /** Timestamp of its newest memory. */
-  last: string;
-}
+export type { ProjectInfo } from './projects.js';
 
 /**
  * How a line stands against the version that wins now (last-write-wins, apply() and a full
@@ -104,75 +97,6 @@ export type ApplyOutcome = 'inserted' | 'updated' | 'deleted' | 'unchanged' | 'o
 export interface ApplyStats {
   /** Vectors not indexed because their size differs from the cache's dim. */
   dimMismatch: number;
-}
-
-/** Open a connection with sqlite-vec loaded, WAL and a busy timeout. Throws on a damaged file. */
-/**
- * better-sqlite3 13 loads a prebuilt N-API binary from its own package: nothing is compiled at
- * install. When the binary is missing (a platform it has none for, a copy without its
- * prebuilds/) or does not load, its error is a path; say instead what is wrong and what fixes it.
- */
-export function nativeModuleProblem(err: unknown): UserError | undefined {
-  const msg = err instanceof Error ? err.message : String(err);
-  const missing = /Could not locate the bindings file|Cannot find module .*better_sqlite3\.node/i.test(msg);
-  const mismatch = /NODE_MODULE_VERSION|was compiled against a different Node\.js version|invalid ELF header|wrong ELF class|Module did not self-register/i.test(msg);
-  if (!missing && !mismatch) return undefined;
-  const what = missing ? `has no binary for this platform (${process.platform}-${process.arch})` : `does not load in this Node.js (${process.version})`;
-  return new UserError(
-    `the SQLite native module (better-sqlite3) ${what}`,
-    `reinstall memory-engine (cd ${JSON.stringify(packageRoot())} && npm ci --ignore-scripts): better-sqlite3 ships prebuilt binaries for Linux, macOS and Windows on x64 and arm64, for Node.js 22 and later`,
-    1,
-  );
-}
-
-/**
- * The cache holds every conversation: its file is this user's only (0600), and SQLite gives
- * its -wal and -shm files the database file's permissions. Earlier versions created it with
- * the umask's default, so an existing one is tightened too.
- */
-function makePrivate(path: string): void {
-  if (path === ':memory:' || path === '') return;
-  if (!existsSync(path)) {
-    closeSync(openSync(path, 'a', 0o600));
-    return;
-  }
-  for (const p of [path, `${path}-wal`, `${path}-shm`]) {
-    try {
-      if ((statSync(p).mode & 0o077) !== 0) chmodSync(p, 0o600);
-    } catch {
-      /* absent, or not ours */
-    }
-  }
-}
-
-export function openDatabase(path: string, opts: { fast?: boolean } = {}): DB {
-  makePrivate(path);
-  let db: DB;
-  try {
-    db = new Database(path);
-  } catch (err) {
-    throw nativeModuleProblem(err) ?? err;
-  }
-  try {
-    sqliteVec.load(db);
-    db.pragma('busy_timeout = 10000');
-    if (opts.fast) {
-      // A brand-new cache built into a temp file: no journal needed, a crash just discards it.
-      db.pragma('journal_mode = OFF');
-      db.pragma('synchronous = OFF');
-    } else {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-    }
-    db.pragma('cache_size = -65536');
-    // Vector KNN reads every vector blob: through mmap it is ~25% faster (76 vs 107 ms
-    // over 100k 384-d vectors here) than through the page cache.
-    db.pragma('mmap_size = 1073741824');
-    return db;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
 }
 
 export class Store {
@@ -219,29 +143,21 @@ export class Store {
     };
     const dim = Number(this.meta('dim') ?? 0);
     if (dim > 0 && this.hasVecTable()) this.vecDim = dim;
-    try {
-      this.names = new Map(Object.entries(JSON.parse(this.meta('project_names') ?? '{}') as Record<string, string>));
-    } catch {
-      this.names = new Map();
-    }
-    const aliasText = readAliasText(identity.exportDir);
-    this.aliases = parseAliases(aliasText);
+    this.projects = new ProjectFiling(db, this, identity.exportDir, identity.repoOfFolder);
+    this.fileStates = new FileStates(db);
   }
 
-  // ---- projects ------------------------------------------------------------------------
-  // A memory is filed under its repository's name (capture/project.ts). The record keeps the
+  // ---- projects (store/projects.ts) ------------------------------------------------------
+  // A memory is filed under its repository's name (project/registry.ts). The record keeps the
   // name it was captured under (`project_raw`) and its repository (`repo`); the name it is
-  // filed under here (`project`) follows the registry of every repository the memories
-  // name, the aliases of `memory projects merge`, and for memories from before repositories
-  // were recorded, the repository their folder is in on this machine.
+  // filed under here (`project`) follows the registry, the aliases of `memory projects
+  // merge`, and for memories from before repositories were recorded, the repository their
+  // folder is in on this machine (`repo_here`: NULL until asked after an ingest, '' none).
 
-  /** Repository key → project name, from every memory's `repo` (the same on every machine). */
-  private names: Map<string, string>;
-  private aliases: Map<string, ProjectAlias>;
-  /** cwd → repository key ('' none) on this machine, resolved once per process. */
-  private readonly hereMemo = new Map<string, string>();
-  /** Repository key → the names a capture may have given it (a hash each: once per key). */
-  private readonly candidates = new Map<string, string[]>();
+  readonly projects: ProjectFiling;
+  /** Where this machine's checkouts are and the blob ids of their files (store/file-states.ts). */
+  readonly fileStates: FileStates;
+
   /** Statements of the per-hit paths (file states), prepared once per connection. */
   private readonly prepared = new Map<string, Database.Statement>();
 
@@ -254,126 +170,8 @@ export class Store {
     return st;
   }
 
-  /** The registry's name for a repository (or the one it would get as the newest). */
-  repoName(key: string): string {
-    return nameForNew(key, this.names);
-  }
-
-  /** Where a folder is: its repository and the project its memories are filed under here. */
-  placeOf(cwd: string | undefined, configured: string | undefined): ProjectPlace {
-    return this.filed(placeOf(cwd, configured), configured);
-  }
-
-  /** A place found without the registry, named as its memories are filed here (registry, aliases). */
-  filed(place: ProjectPlace, configured: string | undefined): ProjectPlace {
-    const base = !configured && place.repo ? this.repoName(place.repo.key) : place.name;
-    return { ...place, name: this.aliased(base) };
-  }
-
-  /** The registry: repository key → name. */
-  repoNames(): Map<string, string> {
-    return new Map(this.names);
-  }
-
-  aliasList(): ProjectAlias[] {
-    return [...this.aliases.values()];
-  }
-
-  /** A name with the aliases applied (chains followed, a cycle stops where it closes). */
-  private aliased(name: string): string {
-    let cur = name;
-    const seen = new Set<string>([cur]);
-    for (;;) {
-      const a = this.aliases.get(cur);
-      if (!a) return cur;
-      const next = a.repo && this.names.has(a.repo) ? (this.names.get(a.repo) as string) : a.to;
-      if (seen.has(next)) return cur;
-      seen.add(next);
-      cur = next;
-    }
-  }
-
-  /** The repository a folder is in on this machine ('' none), for memories that do not say. */
-  private repoHere(cwd: string | null): string {
-    if (!cwd) return '';
-    let key = this.hereMemo.get(cwd);
-    if (key === undefined) {
-      key = repoIdentity(cwd)?.key ?? '';
-      // A Claude Code worktree that is gone still names its main checkout in its path.
-      if (key === '') {
-        const m = /^(.*?)[\\/]\.claude[\\/]worktrees[\\/][^\\/]+/.exec(cwd);
-        if (m) key = repoIdentity(m[1] as string)?.key ?? '';
-      }
-      this.hereMemo.set(cwd, key);
-    }
-    return key;
-  }
-
-  /** The project a memory is filed under here. */
-  projectOf(raw: string | null, repo: string | null, here: string | null): string | null {
-    let base = raw;
-    if (repo) {
-      // A name the capture derived from the repository follows the registry; a configured
-      // project (`[general] project`) stays what it was.
-      let cands = this.candidates.get(repo);
-      if (!cands) {
-        cands = candidateNames(repo);
-        this.candidates.set(repo, cands);
-      }
-      if (raw === null || cands.includes(raw)) base = this.repoName(repo);
-    } else if (here) base = this.repoName(here);
-    return base === null ? null : this.aliased(base);
-  }
-
-  /**
-   * After an ingest: recompute the registry, and when it or the aliases changed, re-file
-   * every memory whose project changes (vec0 partitions included). Returns memories moved.
-   */
-  refreshProjects(ingested = true): number {
-    const aliasText = readAliasText(this.identity.exportDir);
-    const aliasHash = createHash('sha1').update(aliasText).digest('hex');
-    // Nothing read and no alias changed: the registry cannot have changed either.
-    if (!ingested && aliasHash === this.meta('project_aliases')) return 0;
-    // Tombstones carry no repo: the covering index (repo, ts_ms) answers this alone.
-    const repos = this.db.prepare<[], { key: string; first: number }>('SELECT repo AS key, MIN(ts_ms) AS first FROM memories WHERE repo IS NOT NULL GROUP BY repo').all();
-    const names = assignNames(repos);
-    const namesJson = JSON.stringify(Object.fromEntries([...names].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
-    if (namesJson === (this.meta('project_names') ?? '{}') && aliasHash === this.meta('project_aliases')) {
-      this.names = names;
-      return 0;
-    }
-    this.names = names;
-    this.aliases = parseAliases(aliasText);
-    let moved = 0;
-    this.transaction(() => {
-      const combos = this.db
-        .prepare<[], { project: string | null; project_raw: string | null; repo: string | null; repo_here: string | null }>(
-          'SELECT DISTINCT project, project_raw, repo, repo_here FROM memories WHERE deleted = 0',
-        )
-        .all();
-      for (const c of combos) {
-        const want = this.projectOf(c.project_raw, c.repo, c.repo_here);
-        if (want === c.project) continue;
-        const rows = this.db
-          .prepare<unknown[], { rowid: number; has_vector: number }>(
-            'SELECT rowid, has_vector FROM memories WHERE deleted = 0 AND project IS ? AND project_raw IS ? AND repo IS ? AND repo_here IS ?',
-          )
-          .all(c.project, c.project_raw, c.repo, c.repo_here);
-        const set = this.db.prepare('UPDATE memories SET project = ? WHERE rowid = ?');
-        for (const r of rows) {
-          set.run(want, r.rowid);
-          if (r.has_vector === 1) this.movePartition(r.rowid, want ?? '');
-          moved++;
-        }
-      }
-      this.setMeta('project_names', namesJson);
-      this.setMeta('project_aliases', aliasHash);
-    });
-    return moved;
-  }
-
   /** vec0 cannot update a partition key: the vector is read, deleted and inserted again. */
-  private movePartition(rowid: number, project: string): void {
+  movePartition(rowid: number, project: string): void {
     if (this.vecDim === 0) return;
     const r = this.db
       .prepare<[bigint], { embedding: Buffer; machine: string; ts_ms: bigint }>('SELECT embedding, machine, ts_ms FROM memories_vec WHERE memory_rowid = ?')
@@ -382,82 +180,6 @@ export class Store {
     if (!r) return;
     this.vec().remove.run(BigInt(rowid));
     this.vec().insert.run(BigInt(rowid), r.embedding, project, r.machine, BigInt(r.ts_ms));
-  }
-
-  /**
-   * What a `--project` argument means: a project name as it is filed here, an old name
-   * (through its alias), a repository key or remote URL (its name). Unknown names stay as given.
-   */
-  resolveProject(arg: string): string {
-    if (this.db.prepare('SELECT 1 FROM memories WHERE project = ? AND deleted = 0 LIMIT 1').get(arg) !== undefined) return arg;
-    const aliased = this.aliased(arg);
-    if (aliased !== arg) return aliased;
-    const key = normalizeRemoteUrl(arg) ?? arg.toLowerCase();
-    const name = this.names.get(key) ?? this.names.get(`folder:${arg}`);
-    if (name) return this.aliased(name);
-    // A name memories were captured under before they joined their repository (feat-x).
-    const joined = this.db
-      .prepare<[string], { project: string | null }>('SELECT project FROM memories WHERE project_raw = ? AND deleted = 0 GROUP BY project ORDER BY count(*) DESC LIMIT 1')
-      .get(arg)?.project;
-    return joined ?? arg;
-  }
-
-  /** Every project with its memories, machines, repositories and the old names filed under it. */
-  projectList(): ProjectInfo[] {
-    const rows = this.db
-      .prepare<[], { project: string | null; n: number; machines: string; repos: string | null; raws: string | null; last: string }>(
-        `SELECT project, count(*) AS n, group_concat(DISTINCT machine) AS machines,
-           group_concat(DISTINCT COALESCE(repo, NULLIF(repo_here, ''))) AS repos, group_concat(DISTINCT project_raw) AS raws, MAX(timestamp) AS last
-         FROM memories WHERE deleted = 0 GROUP BY project ORDER BY n DESC, project`,
-      )
-      .all();
-    const split = (s: string | null) => (s ? s.split(',').filter((x) => x !== '').sort() : []);
-    return rows.map((r) => ({
-      project: r.project ?? '-',
-      memories: r.n,
-      machines: split(r.machines),
-      repos: split(r.repos),
-      names: split(r.raws).filter((x) => x !== r.project),
-      last: r.last,
-    }));
-  }
-
-  /** A session was seen in this checkout of a repository (its top folder). */
-  noteCheckout(repo: string, root: string, nowMs: number): void {
-    this.db
-      .prepare('INSERT INTO checkouts (repo, root, seen_ms) VALUES (?, ?, ?) ON CONFLICT(repo, root) DO UPDATE SET seen_ms = excluded.seen_ms')
-      .run(repo, root, nowMs);
-  }
-
-  /**
-   * Folders where a repository was seen on this machine, newest first: sessions that started
-   * or were captured here, and the folders of this machine's own memories of it (what a
-   * rebuilt cache still knows). Another machine's folders are never taken for this one's.
-   */
-  checkoutCandidates(repo: string, machine: string | undefined): string[] {
-    const roots = (this.stmt('SELECT root FROM checkouts WHERE repo = ? ORDER BY seen_ms DESC LIMIT 8').all(repo) as Array<{ root: string }>).map((r) => r.root);
-    const cwds =
-      machine === undefined
-        ? []
-        : (
-            this.stmt('SELECT DISTINCT cwd FROM (SELECT cwd FROM memories WHERE repo = ? AND machine = ? AND cwd IS NOT NULL ORDER BY ts_ms DESC LIMIT 200) LIMIT 8').all(repo, machine) as Array<{ cwd: string }>
-          ).map((r) => r.cwd);
-    return [...new Set([...roots, ...cwds])];
-  }
-
-  /** A file's blob id hashed earlier, if its size, mtime and inode are still the same. */
-  cachedBlob(path: string, size: number, mtimeMs: number, ino: number): string | undefined {
-    return (this.stmt('SELECT blob FROM file_hashes WHERE path = ? AND size = ? AND mtime_ms = ? AND ino = ?').get(path, size, mtimeMs, ino) as { blob: string } | undefined)?.blob;
-  }
-
-  rememberBlob(path: string, size: number, mtimeMs: number, ino: number, blob: string): void {
-    this.stmt('INSERT INTO file_hashes (path, size, mtime_ms, ino, blob) VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, ino = excluded.ino, blob = excluded.blob').run(
-      path,
-      size,
-      mtimeMs,
-      ino,
-      blob,
-    );
   }
 
   /**
@@ -716,12 +438,13 @@ export class Store {
     }
     const usable = this.vectorUsable(entry);
     const repo = typeof entry.extra?.repo === 'string' && entry.extra.repo !== '' ? entry.extra.repo : null;
-    const here = repo ? null : this.repoHere(entry.cwd ?? null);
+    // Its folder's repository is asked after the ingest (fileByFolder), never while reading.
+    const here = repo || !entry.cwd ? (repo ? null : '') : null;
     return {
       id: entry.id,
       deleted: 0,
       session_id: entry.session_id ?? null,
-      project: this.projectOf(entry.project ?? null, repo, here),
+      project: this.projects.projectOf(entry.project ?? null, repo, here),
       project_raw: entry.project ?? null,
       repo,
       repo_here: here,

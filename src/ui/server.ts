@@ -21,7 +21,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
 import { scopedTo, searchRequest } from '../app/search-request.js';
-import { staleness, withChanges, type Staleness } from '../search/staleness.js';
+import { staleness, withChanges, type Staleness } from '../changes/staleness.js';
 import { excerpt } from '../app/text.js';
 import { packageRoot } from '../config/load.js';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';

@@ -18,7 +18,7 @@ import { MEMORY_BRANCH } from '../../home/place.js';
 import { currentBranch, findRepo, probeRemote } from '../../sync/git.js';
 import { CLAUDE_PLUGIN_ID, NODE_MAJOR_NEEDED } from '../../agents/plugin.js';
 import { printJson } from '../render.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export interface Check {
   name: string;

@@ -8,7 +8,7 @@ import { keywordHits } from '../../search/search.js';
 import { type Context } from '../../app/context.js';
 import { runtimeOf } from '../../app/context.js';
 import { positiveInt } from '../../app/options.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerForget(program: Command, run: Runner): void {
   program

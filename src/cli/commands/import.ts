@@ -11,7 +11,7 @@ import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';
 import { parseDate } from '../../app/options.js';
 import { progressBar } from '../../app/progress.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 import { describeRedactions } from '../../privacy/stats.js';
 
 interface ImportFlags {

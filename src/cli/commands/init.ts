@@ -4,7 +4,7 @@ import { runInit } from '../../app/init.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerInit(program: Command, run: Runner): void {
   program

@@ -1,7 +1,7 @@
 /** `memory install --claude-code | --codex`: hooks, the memory-recall skill and the MCP server. */
 import type { Command } from 'commander';
 import { runSetup, type SetupFlags } from '../agent-setup.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerInstall(program: Command, run: Runner): void {
   program

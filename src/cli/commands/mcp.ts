@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { packageRoot } from '../../config/load.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerMcp(program: Command, run: Runner): void {
   program

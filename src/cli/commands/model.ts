@@ -4,7 +4,7 @@ import { writeFetchState } from '../../app/model-fetch.js';
 import { UserError } from '../../errors.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerModel(program: Command, run: Runner): void {
   const model = program.command('model').description('the embedding model');

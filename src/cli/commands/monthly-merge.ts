@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { runMonthlyMerge } from '../../app/merge-run.js';
 import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerMonthlyMerge(program: Command, run: Runner): void {
   program

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
 import { mergeProjects } from '../../app/projects.js';
 import { openCache } from '../../store/cache.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 import { printJson } from '../render.js';
 
 export function registerProjects(program: Command, run: Runner): void {
@@ -25,8 +25,8 @@ export function registerProjects(program: Command, run: Runner): void {
 async function list(ctx: Context, json: boolean): Promise<number> {
   const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
   try {
-    const projects = store.projectList();
-    const aliases = store.aliasList();
+    const projects = store.projects.projectList();
+    const aliases = store.projects.aliasList();
     if (json) {
       printJson(ctx.io, { projects, aliases: aliases.map((a) => ({ from: a.from, to: a.to, ...(a.repo ? { repo: a.repo } : {}), machine: a.machine, at: a.at })) });
       return 0;

@@ -6,7 +6,7 @@ import { embedPending } from '../../maintain/embed-pending.js';
 import { openCache, type RebuildResult } from '../../store/cache.js';
 import { printJson } from '../render.js';
 import { progressBar } from '../../app/progress.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerRebuild(program: Command, run: Runner): void {
   program

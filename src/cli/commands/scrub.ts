@@ -9,7 +9,7 @@ import { scrubMemories, type ScrubResult } from '../../maintain/scrub.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 import { replacementLines } from '../../maintain/scrub.js';
 
 export function registerScrub(program: Command, run: Runner): void {

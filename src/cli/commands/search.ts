@@ -6,9 +6,9 @@ import { scopedTo, searchRequest } from '../../app/search-request.js';
 import { lazyEmbedder } from '../../embed/embedder.js';
 import { UsageError, UserError } from '../../errors.js';
 import { search } from '../../search/search.js';
-import { staleness } from '../../search/staleness.js';
+import { staleness } from '../../changes/staleness.js';
 import { openCache } from '../../store/cache.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 import { printJson, renderHits } from '../render.js';
 
 interface SearchFlags {

@@ -9,7 +9,7 @@ import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';
 import type { HookRunner } from '../hook-runner.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 interface EndFlags {
   transcript?: string;

@@ -6,8 +6,8 @@ import { resolveIds } from '../../maintain/forget.js';
 import { rowToRecord, type MemoryRow } from '../../store/store.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
-import { staleness, withChanges } from '../../search/staleness.js';
-import type { Runner } from '../program.js';
+import { staleness, withChanges } from '../../changes/staleness.js';
+import type { Runner } from '../runner.js';
 
 export function registerShow(program: Command, run: Runner): void {
   program

@@ -4,7 +4,7 @@ import { statusFacts } from '../../app/status.js';
 import { INIT_HINT, sharedNameNotice } from '../../app/sync-run.js';
 import { describeRedactions } from '../../privacy/stats.js';
 import { formatBytes, printJson } from '../render.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerStatus(program: Command, run: Runner): void {
   program

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { UsageError, UserError } from '../../errors.js';
 import { onPath } from '../agent-setup.js';
 import type { Context } from '../../app/context.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 /** The platform's "open this URL" command, if there is one. */
 function opener(env: NodeJS.ProcessEnv): { cmd: string; args: (url: string) => string[] } | undefined {

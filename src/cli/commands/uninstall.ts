@@ -1,7 +1,7 @@
 /** `memory uninstall --claude-code | --codex`: remove exactly what install added. */
 import type { Command } from 'commander';
 import { runSetup, type SetupFlags } from '../agent-setup.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerUninstall(program: Command, run: Runner): void {
   program

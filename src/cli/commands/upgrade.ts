@@ -8,11 +8,11 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
 import { describeMove } from '../../app/moved.js';
-import { runUpgrade } from '../../app/upgrade.js';
+import { runUpgrade } from '../../app/upgrade-run.js';
 import { UserError } from '../../errors.js';
 import { hasLegacyMemories, isToolFolder, readMovedMarker } from '../../home/place.js';
 import { printJson } from '../render.js';
-import type { Runner } from '../program.js';
+import type { Runner } from '../runner.js';
 
 export function registerUpgrade(program: Command, run: Runner): void {
   program

@@ -8,7 +8,8 @@
  */
 import { openSync, readSync, closeSync, fstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitBlobId, repoIdentity } from '../capture/repo.js';
+import { repoIdentity } from '../project/repository.js';
+import { gitBlobId } from './git-files.js';
 import type { MemoryRow, Store } from '../store/store.js';
 
 /** Files hashed per memory at most, and the largest file hashed (bytes): bounded work per hit. */
@@ -56,7 +57,7 @@ export class FileHasher {
     if (m && m.size === st.size && m.mtimeMs === st.mtimeMs && m.ino === st.ino) return m.blob;
     let blob: string | undefined;
     try {
-      blob = this.store?.cachedBlob(path, st.size, st.mtimeMs, st.ino);
+      blob = this.store?.fileStates.cachedBlob(path, st.size, st.mtimeMs, st.ino);
     } catch {
       /* a busy cache: hash it */
     }
@@ -66,7 +67,7 @@ export class FileHasher {
       blob = gitBlobId(content);
       if (this.store && this.persist) {
         try {
-          this.store.rememberBlob(path, st.size, st.mtimeMs, st.ino, blob);
+          this.store.fileStates.rememberBlob(path, st.size, st.mtimeMs, st.ino, blob);
         } catch {
           /* a busy cache costs a re-hash next time, nothing else */
         }
@@ -139,7 +140,7 @@ export class CheckoutFinder {
     let root = this.found.get(repo);
     if (root === undefined) {
       root = null;
-      const candidates = [...(this.here ? [this.here] : []), ...safe(() => this.store.checkoutCandidates(repo, this.machine), [])];
+      const candidates = [...(this.here ? [this.here] : []), ...safe(() => this.store.fileStates.checkoutCandidates(repo, this.machine), [])];
       for (const dir of candidates) {
         const id = this.identity(dir);
         if (id && id.key === repo) {

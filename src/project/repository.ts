@@ -7,9 +7,11 @@
  * (none, or a local path) by its main worktree's folder (`folder:api`). Every checkout and
  * worktree of a repository, on every machine, has the same key.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { normalizeRemoteUrl, originUrlIn } from './remote-url.js';
+
+export { normalizeRemoteUrl, originUrlIn } from './remote-url.js';
 
 export interface Checkout {
   /** The work tree's top folder (symlinks resolved), as `git rev-parse --show-toplevel` names it. */
@@ -81,67 +83,6 @@ export function checkoutOf(dir: string): Checkout | undefined {
   }
 }
 
-/** `url` of `[remote "origin"]` in a git config file's text (the last one wins, as in git). */
-export function originUrlIn(configText: string): string | undefined {
-  let inOrigin = false;
-  let url: string | undefined;
-  for (const raw of configText.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line.startsWith('[')) {
-      inOrigin = /^\[\s*remote\s+"origin"\s*\]/i.test(line);
-      continue;
-    }
-    if (!inOrigin) continue;
-    const m = /^url\s*=\s*(.*)$/i.exec(line);
-    if (m) url = (m[1] as string).replace(/^"(.*)"$/, '$1').trim();
-  }
-  return url;
-}
-
-/**
- * `host/path` of a remote URL, lower-cased, without user, port, `.git` or slashes at the
- * ends; undefined for a local path or `file://` (no identity a second machine shares).
- * `git@host:owner/repo.git`, `ssh://git@host:2222/owner/repo` and
- * `https://host/owner/repo` are all `host/owner/repo`.
- */
-export function normalizeRemoteUrl(url: string): string | undefined {
-  const u = url.trim();
-  if (u === '') return undefined;
-  let host: string;
-  let path: string;
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(u);
-  if (scheme) {
-    const proto = (scheme[1] as string).toLowerCase();
-    if (proto === 'file') return undefined;
-    const rest = scheme[2] as string;
-    const slash = rest.indexOf('/');
-    const authority = slash < 0 ? rest : rest.slice(0, slash);
-    path = slash < 0 ? '' : rest.slice(slash + 1);
-    // user[:password]@host[:port]; an IPv6 host is bracketed.
-    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
-    host = hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1) : (hostPort.split(':')[0] as string);
-  } else {
-    // scp syntax, `[user@]host:path`: no slash before the first colon (else a local path
-    // like `./a:b`), and not a Windows drive (`C:\repo`).
-    const m = /^(?:[^@/]+@)?(\[[^\]]+\]|[^:/]+):(.*)$/.exec(u);
-    if (!m || /^[a-z]$/i.test(m[1] as string)) return undefined;
-    host = m[1] as string;
-    path = m[2] as string;
-  }
-  if (host === '') return undefined;
-  const parts = path
-    .replace(/\\/g, '/')
-    .split('/')
-    .filter((p) => p !== '' && p !== '.');
-  const last = parts.length - 1;
-  if (last < 0) return undefined;
-  parts[last] = (parts[last] as string).replace(/\.git$/i, '');
-  if (parts[last] === '') parts.pop();
-  if (parts.length === 0) return undefined;
-  return `${host}/${parts.join('/')}`.toLowerCase();
-}
-
-/** The folder of the repository's main worktree (a bare repository: its own name without `.git`). */
 function mainFolderName(commonDir: string): string {
   return basename(commonDir) === '.git' ? basename(dirname(commonDir)) : basename(commonDir).replace(/\.git$/i, '');
 }
@@ -176,37 +117,13 @@ export function headCommit(co: Checkout): string | undefined {
   return undefined;
 }
 
-/** The id git gives this content as a blob (`git hash-object`, SHA-1 repositories). */
-export function gitBlobId(content: Buffer): string {
-  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
-}
-
 /**
- * A recorded file's path relative to the work tree's top (with `/`), or undefined when it
- * lies outside it. Relative paths are taken from the session's folder, as the agent used them.
+ * The key of the repository a folder is in on this machine, for memories that name none. A
+ * Claude Code worktree that is gone still names its main checkout in its path.
  */
-export function pathInRepo(file: string, top: string, cwd: string | undefined): string | undefined {
-  const abs = isAbsolute(file) ? file : cwd ? resolve(cwd, file) : undefined;
-  if (!abs) return undefined;
-  return relativeInside(top, abs);
-}
-
-function relativeInside(top: string, abs: string): string | undefined {
-  const t = top.endsWith('/') ? top : `${top}/`;
-  let a = resolve(abs);
-  if (!a.startsWith(t)) {
-    // The session named the file through a symlinked folder; the top is a real path.
-    try {
-      a = realpathSync(a);
-    } catch {
-      try {
-        a = join(realpathSync(dirname(a)), basename(a));
-      } catch {
-        return undefined;
-      }
-    }
-    if (!a.startsWith(t)) return undefined;
-  }
-  const rel = a.slice(t.length);
-  return rel === '' || rel.split('/').includes('.git') ? undefined : rel;
+export function folderRepositoryKey(cwd: string): string | undefined {
+  const key = repoIdentity(cwd)?.key;
+  if (key) return key;
+  const m = /^(.*?)[\\/]\.claude[\\/]worktrees[\\/][^\\/]+/.exec(cwd);
+  return m ? repoIdentity(m[1] as string)?.key : undefined;
 }

@@ -5,7 +5,7 @@
  * `/work/clients/*` match by path.
  */
 
-import { candidateNames } from '../capture/project.js';
+import { candidateNames } from './names.js';
 
 function globToRegExp(glob: string): RegExp {
   let re = '';

@@ -1,11 +1,10 @@
 /**
- * Which project a session belongs to: its repository (capture/repo.ts), named short.
- * node:fs only: per-prompt recall asks on every prompt.
+ * The names a repository's memories go under: pure, the same on every machine (no file or
+ * `.git` read here; where a folder is: place.ts).
  */
 import { createHash } from 'node:crypto';
-import { basename } from 'node:path';
 import { sanitizeName } from '../config/validate.js';
-import { repoIdentity, type RepoIdentity } from './repo.js';
+import type { RepoIdentity } from './repository.js';
 
 /** Where a session is: its repository (when in one) and the name to file it under. */
 export interface ProjectPlace {
@@ -56,22 +55,4 @@ export function nameForNew(key: string, names: Map<string, string>): string {
   const taken = new Set(names.values());
   const cands = candidateNames(key);
   return cands.find((c) => !taken.has(c)) ?? (cands[cands.length - 1] as string);
-}
-
-/**
- * The repository and project of a folder: the configured project, else the repository's
- * name (`names`: the cache's registry, so a repository named like another is told apart),
- * else the folder's name.
- */
-export function placeOf(cwd: string | undefined, configured: string | undefined, names: Map<string, string> = new Map()): ProjectPlace {
-  const repo = cwd ? repoIdentity(cwd) : undefined;
-  if (configured) return { name: configured, ...(repo ? { repo } : {}) };
-  if (repo) return { name: nameForNew(repo.key, names), repo };
-  if (!cwd) return { name: 'unknown' };
-  return { name: sanitizeName(basename(cwd)) };
-}
-
-/** Project name of a folder without the cache's registry (its short name). */
-export function projectFor(cwd: string | undefined, configured: string | undefined): string {
-  return placeOf(cwd, configured).name;
 }
