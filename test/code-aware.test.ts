@@ -11,6 +11,7 @@ import { appendFileSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmS
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { git, gitWorld, placeTranscript, type GitWorld, type Machine } from './gitworld.js';
+import { cloneRepo, initRepo } from './git-fixture.js';
 import { assistant, transcript, user, type T } from './transcript-builder.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -29,19 +30,14 @@ const SSE_V1 = 'export function reconnect() { return backoff(1000); }\n';
 
 /** A code repository cloned from a shared local origin, its `origin` then pointed at `url` (never contacted). */
 function cloneCode(origin: string, dir: string, url: string): string {
-  git(join(dir, '..'), 'clone', '-q', origin, dir);
+  cloneRepo(origin, dir, 't');
   git(dir, 'remote', 'set-url', 'origin', url);
-  git(dir, 'config', 'user.name', 't');
-  git(dir, 'config', 'user.email', 't@example.com');
   return realpathSync(dir);
 }
 
 function codeOrigin(root: string, name: string, files: Record<string, string>): string {
   const work = join(root, `${name}-seed`);
-  mkdirSync(work, { recursive: true });
-  git(work, 'init', '-q', '-b', 'main');
-  git(work, 'config', 'user.name', 't');
-  git(work, 'config', 'user.email', 't@example.com');
+  initRepo(work, 't');
   for (const [p, c] of Object.entries(files)) {
     mkdirSync(join(work, p, '..'), { recursive: true });
     writeFileSync(join(work, p), c);

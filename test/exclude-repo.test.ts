@@ -3,8 +3,8 @@
  * holds for the repository (its key and every name the registry may give it), not for the
  * spelling the person saw in `memory projects`. Real git checkouts, real CLI.
  */
+import { git } from './git-fixture.js';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -16,8 +16,8 @@ import { assistant, text, transcript, user } from './transcript-builder.js';
 
 function checkout(dir: string, origin: string): string {
   mkdirSync(dir, { recursive: true });
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  execFileSync('git', ['remote', 'add', 'origin', origin], { cwd: dir });
+  git(dir, 'init', '-q');
+  git(dir, 'remote', 'add', 'origin', origin);
   return dir;
 }
 

@@ -91,4 +91,33 @@ describe("the person's global git config", () => {
     const ran = readFileSync(marks, 'utf8').trim().split('\n');
     assert.deepEqual(ran, ['pre-push', 'pre-push'], 'once by the capture, once by sync: never retried');
   });
+  it("the suite's own world builder holds under a person's signing and refusing hooks (GIT_CONFIG_GLOBAL): seeds and edits unsigned, no hook run", () => {
+    const dir = join(world.root, 'hostile');
+    mkdirSync(dir, { recursive: true });
+    const hooks = join(dir, 'hooks');
+    mkdirSync(hooks);
+    const marks = join(dir, 'hook-ran');
+    for (const h of ['pre-commit', 'commit-msg', 'pre-push']) script(join(hooks, h), `echo ${h} >> "${marks}"\nexit 1`);
+    const signer = script(join(dir, 'fake-gpg'), 'echo "gpg: signing failed" >&2\nexit 2');
+    const hostile = join(dir, 'gitconfig');
+    writeFileSync(hostile, `[commit]\n\tgpgsign = true\n[gpg]\n\tprogram = ${signer}\n[core]\n\thooksPath = ${hooks}\n`);
+    const before = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = hostile;
+    const w2 = gitWorld();
+    try {
+      const m = w2.machine('hostile-laptop');
+      const out = capture(m, 's-hostile', 'Where is the kestrel runbook?', 'In docs/kestrel.md.');
+      assert.equal(out.sync?.push?.status, 'pushed');
+      // A person's edit the suite plays, through the fixture's git.
+      writeFileSync(join(m.repo, 'notes.txt'), 'x\n');
+      git(m.repo, 'add', 'notes.txt');
+      git(m.repo, 'commit', '-q', '-m', 'notes');
+      assert.equal(git(m.repo, 'log', '-1', '--format=%G?'), 'N');
+      assert.equal(existsSync(marks), false, 'no hook ran');
+    } finally {
+      if (before === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = before;
+      w2.cleanup();
+    }
+  });
 });

@@ -1,5 +1,4 @@
 /** Real git worlds: a bare repository as the remote, clones as machines, each with its own config. */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { liveRecords } from '../src/export/jsonl.js';
@@ -10,9 +9,8 @@ import { homeMarkerPath } from '../src/home/place.js';
 import { TINY_MODEL, runCli, tempDir, type CliResult } from './helpers.js';
 import { assistant, text, transcript, user, type T } from './transcript-builder.js';
 
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
+export { git, gitOr } from './git-fixture.js';
+import { cloneRepo, git } from './git-fixture.js';
 
 /** Git objects in KiB as git counts them (`count-objects -v`), not disk blocks: loose, and loose + packed. */
 export function gitObjectsKb(repo: string): { loose: number; total: number } {
@@ -21,14 +19,6 @@ export function gitObjectsKb(repo: string): { loose: number; total: number } {
   return { loose: v('size'), total: v('size') + v('size-pack') };
 }
 
-/** git, or undefined when it fails (a ref that does not exist yet, while polling). */
-export function gitOr(cwd: string, ...args: string[]): string | undefined {
-  try {
-    return git(cwd, ...args);
-  } catch {
-    return undefined;
-  }
-}
 
 export interface Machine {
   name: string;
@@ -58,9 +48,7 @@ export function gitWorld(): GitWorld {
   git(root, 'init', '-q', '--bare', '-b', 'main', remote);
   // Seed the remote with a first commit, as a user would after creating the private repo.
   const seed = join(root, 'seed');
-  git(root, 'clone', '-q', remote, seed);
-  git(seed, 'config', 'user.name', 'seed');
-  git(seed, 'config', 'user.email', 'seed@example.com');
+  cloneRepo(remote, seed, 'seed');
   mkdirSync(join(seed, 'export'));
   writeFileSync(join(seed, 'export', '.gitkeep'), '');
   writeFileSync(join(seed, '.gitignore'), '.cache/\n');
@@ -70,9 +58,7 @@ export function gitWorld(): GitWorld {
 
   const machine = (name: string, opts: { extra?: string; named?: boolean; machineName?: string | null; model?: string } = {}): Machine => {
     const repo = join(root, name);
-    git(root, 'clone', '-q', remote, repo);
-    git(repo, 'config', 'user.name', name);
-    git(repo, 'config', 'user.email', `${name}@example.com`);
+    cloneRepo(remote, repo, name);
     // A memory repository memory-engine has used: files the person adds later (the faults
     // tests' notes.txt) do not make it a repository they work in.
     writeFileSync(homeMarkerPath(join(repo, '.git')), 'memory-engine memory repository (test world)\n');

@@ -4,7 +4,6 @@
  * committed tiny model through MEMORY_* variables, and the built CLI run from a folder that is
  * not a memory repository.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
@@ -25,9 +24,7 @@ export interface HomeMachine {
   capture: (session: string, pairs: Array<[string, string]>) => CliResult;
 }
 
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
+export { git } from './git-fixture.js';
 
 /** Settings every home machine gets from its environment: the tiny model, no downloads. */
 export function testModelEnv(): NodeJS.ProcessEnv {

@@ -2,8 +2,8 @@
  * `memory mcp` end to end: the SDK's own client spawns the server over stdio (a real
  * process, real cache, real git with a bare remote, the real tiny model for hybrid search).
  */
+import { git as fixtureGit, initRepo } from './git-fixture.js';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -20,14 +20,12 @@ function textOf(r: unknown): string {
 describe('memory mcp (stdio, SDK client)', () => {
   it('lists four tools with instructions; search, show, remember, forget work; every failure is a tool error', async () => {
     const w = makeWorld({ extra: '[sync]\nremote_url = ""' });
-    const git = (...a: string[]) => execFileSync('git', a, { cwd: w.dir, encoding: 'utf8' });
+    const git = (...a: string[]) => fixtureGit(w.dir, ...a);
     const elsewhere = tempDir();
     const work = join(elsewhere.dir, 'shop');
     mkdirSync(work);
-    execFileSync('git', ['init', '-q'], { cwd: work }); // the project the server runs in
-    git('init', '-q', '-b', 'main');
-    git('config', 'user.email', 't@e.st');
-    git('config', 'user.name', 't');
+    fixtureGit(work, 'init', '-q'); // the project the server runs in
+    initRepo(w.dir, 't');
     writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
       rec({ id: 'aaaa1111bbbb2222cccc3333dddd4444', project: 'shop', question: 'Why does the cart total round wrong for JPY?', answer: 'JPY has no minor unit; fixed with a currency exponent table in src/money.ts.' }),
       rec({ id: 'aaaa1111eeee5555ffff6666aaaa7777', project: 'api', question: 'How do we deploy the staging API?', answer: 'Push to the staging branch; the pipeline runs the migrations first.' }),

@@ -97,7 +97,7 @@ describe('three machines write the same month; one merges it while the others ap
     writeFileSync(pb, text(tb));
     const rb = b.cli(['session-end', '--foreground', '--json', '--transcript', pb, '--cwd', CWD]);
     assert.equal(rb.code, 0, rb.stderr);
-    assert.equal((JSON.parse(rb.stdout) as { sync: { push: { status: string } } }).sync.push.status, 'pushed', 'the modify/delete is settled, not a conflict');
+    assert.equal((JSON.parse(rb.stdout) as { sync: { push: { status: string } } }).sync.push.status, 'pushed', `the modify/delete is settled, not a conflict: ${rb.stdout}`);
     // charlie: a late June memory and one of this month.
     end(c, 'c-june-2', [['Charlie late June question about lynx canaries', 'Charlie: canaries take 5 percent of lynx traffic.']], '2026-06-28T09:00:00.000Z');
     end(c, 'c-now', [['Charlie November question about the lynx retro', 'Charlie: the lynx retro is on Friday.']], '2026-11-20T09:00:00.000Z');

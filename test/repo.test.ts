@@ -3,7 +3,6 @@
  * remote URL spellings, worktrees, local-path remotes, HEAD in every state, blob ids.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,16 +14,11 @@ import { tempDir } from './helpers.js';
 import { cleanRecordFields, cleanText } from '../src/privacy/redact.js';
 import { parseAliases } from '../src/project/aliases.js';
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
+import { git, initRepo } from './git-fixture.js';
 
 /** A repository with one commit, origin set to `url` (never contacted). */
 function repoAt(dir: string, url?: string): string {
-  mkdirSync(dir, { recursive: true });
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'config', 'user.name', 't');
-  git(dir, 'config', 'user.email', 't@example.com');
+  initRepo(dir, 't');
   mkdirSync(join(dir, 'src'), { recursive: true });
   writeFileSync(join(dir, 'src', 'sse.ts'), 'export const sse = 1;\n');
   git(dir, 'add', '-A');

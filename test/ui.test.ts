@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { CLI, makeWorld, runCli, writeJsonl, type World } from './helpers.js';
 import { acquireLock } from '../src/export/lock.js';
+import { git, initRepo } from './git-fixture.js';
 import { http, startUi, type Running } from './viewer-process.js';
 import { VIEWER_MEMORIES } from './viewer-data.js';
 
@@ -20,10 +21,8 @@ function world(): World {
   const w = makeWorld();
   writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), VIEWER_MEMORIES);
   // The export folder in a git repository, as in a real checkout: forgetting commits.
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: w.dir });
-  execFileSync('git', ['-c', 'user.email=t@e.st', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'seed'], { cwd: w.dir });
-  execFileSync('git', ['config', 'user.email', 't@e.st'], { cwd: w.dir });
-  execFileSync('git', ['config', 'user.name', 't'], { cwd: w.dir });
+  initRepo(w.dir, 't');
+  git(w.dir, 'commit', '-q', '--allow-empty', '-m', 'seed');
   assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
   return w;
 }
@@ -309,7 +308,7 @@ describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : '
       for (const id of two) await page.locator(`[data-testid="memory-item"][data-id="${id}"]`).waitFor({ state: 'detached' });
       const left = searchIds(w, 'JPY rounding cart minor units');
       for (const id of two) assert.ok(!left.includes(id), 'gone from `memory search` too');
-      assert.match(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: w.dir, encoding: 'utf8' }), /forget 2 memories/);
+      assert.match(git(w.dir, 'log', '-1', '--format=%s'), /forget 2 memories/);
 
       // Hostile text renders as text and runs nothing.
       await page.getByTestId('search-input').fill('escape user HTML reviews');

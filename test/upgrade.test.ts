@@ -15,6 +15,7 @@ import { encodeEntry } from '../src/export/jsonl.js';
 import { MEMORY_BRANCH } from '../src/home/place.js';
 import { daysAgo, rec, tempDir } from './helpers.js';
 import { git, homeMachine, questions, type HomeMachine } from './homes.js';
+import { cloneRepo } from './git-fixture.js';
 
 interface OldCheckout {
   dir: string;
@@ -27,9 +28,7 @@ const month = daysAgo(0).slice(0, 7);
 /** A clone of the tool as today's release runs it, its memory remote named by `memory init`. */
 function oldCheckout(root: string, upstream: string, memoryRemote: string, name: string): OldCheckout {
   const dir = join(root, `${name}-memory`);
-  git(root, 'clone', '-q', upstream, dir);
-  git(dir, 'config', 'user.name', name);
-  git(dir, 'config', 'user.email', `${name}@example.com`);
+  cloneRepo(upstream, dir, name);
   writeFileSync(join(dir, 'config.local.toml'), `[general]\nmachine_name = "${name}"\n[sync]\nremote_url = ${JSON.stringify(memoryRemote)}\n`);
   git(dir, 'remote', 'add', 'memory', memoryRemote);
   if (git(memoryRemote, 'for-each-ref', 'refs/heads/main') !== '') {

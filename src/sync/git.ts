@@ -191,7 +191,9 @@ function classify(err: unknown): { kind: 'rejected' | 'offline' | 'auth' | 'conf
   // Before "conflict": a rebase whose commit failed to sign says "could not apply" too.
   if (/gpg failed to sign|failed to sign the data|cannot run gpg|error: (ssh-keygen|gpg)|signing failed/i.test(msg)) return { kind: 'signing', detail: `signing failed (your commit.gpgsign): ${detail}` };
   if (/hook declined|pre-push hook|pre-commit hook|hook .* (failed|exited)/i.test(msg)) return { kind: 'hook', detail: `a git hook refused: ${detail}` };
-  if (/\[rejected\]|non-fast-forward|fetch first|updates were rejected/i.test(msg) && !/permission|denied|authentication/i.test(msg)) {
+  // Refused because the branch moved: another machine pushed first, or at the same moment (the
+  // remote could not lock or update the ref). Both are retried after a fetch and a rebase.
+  if (/\[rejected\]|non-fast-forward|fetch first|updates were rejected|cannot lock ref|failed to update ref|incorrect old value|but expected/i.test(msg) && !/permission|denied|authentication/i.test(msg)) {
     return { kind: 'rejected', detail };
   }
   // "failed to push some refs" with no ref refused by the remote: stopped before it was
