@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { enqueue, readQueue } from '../src/app/queue.js';
+import { appendAlias, parseAliases, readAliasText } from '../src/project/aliases.js';
 import { isZombie, processAlive } from '../src/export/lock.js';
 import { CLI, makeWorld, rec, runCli, tempDir, writeJsonl } from './helpers.js';
 
@@ -229,6 +230,53 @@ describe('a stale lock that many processes find at once', () => {
         assert.equal(exit, enter.replace('enter', 'exit'), `line ${i}: one holder at a time`);
       }
       assert.equal(existsSync(`${lock}.takeover`), false, 'no takeover guard left');
+    } finally {
+      d.cleanup();
+    }
+  });
+});
+
+describe('two hooks on a clone\'s first use', () => {
+  it('mint one clone id between them, not two (each would take the other for another clone writing as this machine)', async () => {
+    const d = tempDir();
+    try {
+      const gitDir = join(d.dir, '.git');
+      mkdirSync(gitDir);
+      const stateModule = new URL('../src/sync/state.js', import.meta.url).href;
+      const script = `import { readSyncState } from ${JSON.stringify(stateModule)}; process.stdout.write(readSyncState(${JSON.stringify(gitDir)}).clone_id);`;
+      const ids = await Promise.all(
+        Array.from({ length: 8 }, () => new Promise<string>((resolve) => {
+          const c = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+          let out = '';
+          c.stdout.on('data', (b: Buffer) => (out += b.toString()));
+          c.once('exit', () => resolve(out));
+        })),
+      );
+      assert.ok(ids.every((id) => /^[0-9a-f]{8}$/.test(id)), ids.join(' '));
+      assert.equal(new Set(ids).size, 1, `one id: ${ids.join(' ')}`);
+      assert.equal((JSON.parse(readFileSync(join(gitDir, 'memory-engine-sync.json'), 'utf8')) as { clone_id: string }).clone_id, ids[0]);
+      assert.deepEqual(readdirSync(gitDir).filter((n) => n.includes('.new-')), [], 'no temporary file left');
+    } finally {
+      d.cleanup();
+    }
+  });
+});
+
+describe('a project merge from a machine whose clock ran ahead', () => {
+  it('does not outrank the merges made after it: a new line is dated after the latest', () => {
+    const d = tempDir();
+    try {
+      // A merge written a year ahead (a wrong clock), then today's merge of the same name elsewhere.
+      appendAlias(d.dir, { from: 'old-api', to: 'api-next-year', machine: 'skewed', at: '2027-12-01T00:00:00.000Z' });
+      appendAlias(d.dir, { from: 'old-api', to: 'api', machine: 'laptop', at: '2026-12-01T10:00:00.000Z' });
+      const text = readAliasText(d.dir);
+      const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { to: string; at: string });
+      assert.equal(lines[1]?.to, 'api');
+      assert.ok(Date.parse(lines[1]?.at ?? '') > Date.parse('2027-12-01T00:00:00.000Z'), `held after the latest: ${lines[1]?.at}`);
+      assert.equal(parseAliases(text).get('old-api')?.to, 'api', 'the later merge holds');
+      // With a sane clock, the time is the clock's.
+      appendAlias(d.dir, { from: 'web', to: 'site', machine: 'laptop', at: '2028-01-01T00:00:00.000Z' });
+      assert.equal((JSON.parse(readAliasText(d.dir).trim().split('\n')[2] as string) as { at: string }).at, '2028-01-01T00:00:00.000Z');
     } finally {
       d.cleanup();
     }

@@ -115,6 +115,13 @@ export function conversation(session: string, pairs: Array<[string, string]>, op
   return t;
 }
 
+/** Session start as Claude Code runs it on that machine (`env`: a wrong clock, for one); its hook output. */
+export function sessionStart(m: Machine, env: NodeJS.ProcessEnv = {}): { systemMessage?: string } {
+  const r = m.cli(['session-start', '--inject'], { input: JSON.stringify({ cwd: CWD, hook_event_name: 'SessionStart' }), env });
+  if (r.code !== 0) throw new Error(`session start on ${m.name} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { systemMessage?: string };
+}
+
 /** Write a transcript where Claude Code would keep it on that machine; returns its path. */
 export function placeTranscript(m: Machine, t: T): string {
   const dir = join(m.projects, encodeProjectDir(t.cwd));

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CWD, conversation, git, gitWorld, jsonlFiles, liveIn, placeTranscript, type GitWorld, type Machine } from './gitworld.js';
+import { CWD, conversation, git, gitWorld, jsonlFiles, liveIn, placeTranscript, sessionStart, type GitWorld, type Machine } from './gitworld.js';
 
 let counter = 0;
 /** One captured turn, committed and pushed by the foreground capture; returns its question. */
@@ -26,11 +26,6 @@ function sync(m: Machine, env: NodeJS.ProcessEnv = {}): { code: number; stdout: 
   return m.cli(['sync'], { env });
 }
 
-function sessionStart(m: Machine, env: NodeJS.ProcessEnv = {}): { systemMessage?: string } {
-  const r = m.cli(['session-start', '--inject'], { input: JSON.stringify({ cwd: CWD, hook_event_name: 'SessionStart' }), env });
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout) as { systemMessage?: string };
-}
 
 function searchIds(m: Machine, query: string, env: NodeJS.ProcessEnv = {}): Array<{ id: string; question: string }> {
   const r = m.cli(['search', query, '--json', '--mode', 'keyword', '-k', '20'], { env });

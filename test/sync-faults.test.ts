@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { processStart } from '../src/export/lock.js';
 import { enqueue, queueDirFor } from '../src/app/queue.js';
 import { CLI } from './helpers.js';
-import { conversation, CWD, git, gitOr, gitWorld, jsonlFiles, liveIn, placeTranscript, type GitWorld, type Machine } from './gitworld.js';
+import { conversation, CWD, git, gitOr, gitWorld, jsonlFiles, liveIn, placeTranscript, sessionStart, type GitWorld, type Machine } from './gitworld.js';
 
 /** What the remote's branch holds: a throwaway clone of it. */
 function liveOnRemote(world: GitWorld, name: string): string[] {
@@ -44,11 +44,6 @@ function syncOk(m: Machine, why = ''): void {
   assert.equal(r.code, 0, `${m.name} ${why}: ${r.stdout}${r.stderr}`);
 }
 
-function sessionStart(m: Machine): { systemMessage?: string } {
-  const r = m.cli(['session-start', '--inject'], { input: JSON.stringify({ cwd: CWD, hook_event_name: 'SessionStart' }) });
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout) as { systemMessage?: string };
-}
 
 const remoteHead = (world: GitWorld) => git(world.root, '--git-dir', world.remote, 'rev-parse', 'main');
 

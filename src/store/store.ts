@@ -132,6 +132,7 @@ export class Store {
            extra=@extra, file=@file, prompt_uuid=COALESCE(@prompt_uuid, prompt_uuid), ctx=NULL WHERE rowid=@rowid`,
       ),
       setFile: db.prepare('UPDATE memories SET file = ? WHERE rowid = ?'),
+      projectOfRow: db.prepare('SELECT project FROM memories WHERE rowid = ?'),
       setVector: db.prepare('UPDATE memories SET has_vector = 1, model = ?, dim = ?, file = ? WHERE rowid = ?'),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
@@ -157,18 +158,6 @@ export class Store {
   readonly projects: ProjectFiling;
   /** Where this machine's checkouts are and the blob ids of their files (store/file-states.ts). */
   readonly fileStates: FileStates;
-
-  /** Statements of the per-hit paths (file states), prepared once per connection. */
-  private readonly prepared = new Map<string, Database.Statement>();
-
-  private stmt(sql: string): Database.Statement {
-    let st = this.prepared.get(sql);
-    if (!st) {
-      st = this.db.prepare(sql);
-      this.prepared.set(sql, st);
-    }
-    return st;
-  }
 
   /** vec0 cannot update a partition key: the vector is read, deleted and inserted again. */
   movePartition(rowid: number, project: string): void {
@@ -480,7 +469,7 @@ export class Store {
   private insertVector(rowid: number, r: MemoryRecord, v: Float32Array, knownProject?: string): void {
     // vec0 keys and integer metadata must be BigInt: a JS number binds as REAL and is refused.
     // vec0 has no upsert ("INSERT OR REPLACE" fails on an existing key): callers delete first.
-    const project = knownProject ?? (this.stmt('SELECT project FROM memories WHERE rowid = ?').get(rowid) as { project: string | null } | undefined)?.project ?? '';
+    const project = knownProject ?? (this.stmts.projectOfRow.get(rowid) as { project: string | null } | undefined)?.project ?? '';
     this.vec().insert.run(BigInt(rowid), Buffer.from(v.buffer, v.byteOffset, v.byteLength), project, r.machine, BigInt(orderTime(r.timestamp)));
   }
 
