@@ -347,3 +347,35 @@ describe('the month a re-embedded version is written to comes from the clock pas
     });
   }
 });
+
+describe('cache: counts that leave the session in progress out', () => {
+  it('equal the counts over every live memory outside it, forgotten ones and other sessions included as they are; the session queries use its index', () => {
+    const f = join(opts.exportDir, '2026-11_laptop.jsonl');
+    const rows: Array<MemoryRecord | string> = [];
+    for (let i = 0; i < 30; i++) rows.push(rec({ id: `s1-${i}`, session_id: 'live-session', question: `deploy question ${i}`, answer: 'the deploy answer' }));
+    for (let i = 0; i < 50; i++) rows.push(rec({ id: `o-${i}`, session_id: `other-${i % 5}`, question: i % 2 ? `deploy note ${i}` : `cache note ${i}`, answer: 'an answer' }));
+    for (let i = 0; i < 10; i++) rows.push(rec({ id: `n-${i}`, question: `deploy without a session ${i}`, answer: 'an answer' }));
+    rows.push(encodeEntry({ v: 1, id: 'o-1', deleted: true, updated_at: '2026-11-21T00:00:00.000Z', machine: 'laptop' }));
+    rows.push(encodeEntry({ v: 1, id: 's1-0', deleted: true, updated_at: '2026-11-21T00:00:00.000Z', machine: 'laptop' }));
+    writeJsonl(f, rows);
+    const { store } = openCache(opts);
+    try {
+      const db = store.db;
+      const refCount = (db.prepare("SELECT count(*) AS n FROM memories WHERE deleted = 0 AND (session_id IS NULL OR session_id != 'live-session')").get() as { n: number }).n;
+      assert.equal(refCount, 10 + 49);
+      assert.equal(store.countUnder({ notSession: 'live-session' }), refCount);
+      const match = '{question answer} : "deploy"';
+      const refFts = (db.prepare("SELECT count(*) AS n FROM memories_fts f JOIN memories m ON m.rowid = f.rowid WHERE f.memories_fts MATCH ? AND m.deleted = 0 AND (m.session_id IS NULL OR m.session_id != 'live-session')").get(match) as { n: number }).n;
+      assert.equal(refFts, 10 + 24);
+      assert.equal(store.ftsCount(match, { notSession: 'live-session' }), refFts);
+      assert.equal(store.countUnder({ notSession: 'no-such-session' }), 10 + 49 + 29);
+      // With no statistics the planner took `deleted = 0` for an index over every row: a whole-table read per session.
+      for (const sql of ["SELECT count(*) AS n FROM memories WHERE session_id = 'live-session' AND +deleted = 0", "SELECT rowid FROM memories WHERE session_id = 'live-session' AND +deleted = 0 ORDER BY ts_ms, rowid"]) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((p) => p.detail).join(' ');
+        assert.match(plan, /memories_session/, plan);
+      }
+    } finally {
+      store.close();
+    }
+  });
+});

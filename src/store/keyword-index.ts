@@ -76,7 +76,7 @@ export class KeywordIndex {
       remove: db.prepare('DELETE FROM memories_fts WHERE rowid = ?'),
       setCtx: db.prepare('UPDATE memories SET ctx = ? WHERE rowid = ?'),
       session: db.prepare<[string], SessionRow>(
-        'SELECT rowid, question, answer, ts_ms, version_ms, ctx FROM memories WHERE session_id = ? AND deleted = 0 ORDER BY ts_ms, rowid',
+        'SELECT rowid, question, answer, ts_ms, version_ms, ctx FROM memories WHERE session_id = ? AND +deleted = 0 ORDER BY ts_ms, rowid',
       ),
     };
   }

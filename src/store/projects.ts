@@ -146,7 +146,7 @@ export class ProjectFiling {
    * (through its alias), a repository key or remote URL (its name). Unknown names stay as given.
    */
   resolveProject(arg: string): string {
-    if (this.db.prepare('SELECT 1 FROM memories WHERE project = ? AND deleted = 0 LIMIT 1').get(arg) !== undefined) return arg;
+    if (this.db.prepare('SELECT 1 FROM memories WHERE project = ? AND +deleted = 0 LIMIT 1').get(arg) !== undefined) return arg;
     const aliased = this.registry.aliased(arg);
     if (aliased !== arg) return aliased;
     const name = this.registry.nameOfRepository(arg);
