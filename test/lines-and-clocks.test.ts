@@ -196,7 +196,9 @@ describe('a machine whose clock runs a year ahead', () => {
     const onY = searchIds(y, 'avocet');
     assert.deepEqual(onY.map((h) => h.question).sort(), [early, ...fromX].sort(), 'y finds the memories dated next year');
     const toldY = sessionStart(y).systemMessage ?? '';
-    assert.match(toldY, /skew-x dates its commits up to 36[45] days after this machine's clock/);
+    // About a year (the suite itself may run under faketime, which moves this machine's clock too).
+    const aheadDays = Number(/skew-x dates its commits up to (\d+) days after this machine's clock/.exec(toldY)?.[1]);
+    assert.ok(aheadDays > 300, toldY);
     assert.match(y.cli(['status']).stdout, /clock\s+skew-x dates/);
 
     // y forgets one of them: its tombstone (dated now, on y's clock) still takes effect.
@@ -217,6 +219,7 @@ describe('a machine whose clock runs a year ahead', () => {
     capture(y, 'avocet');
     assert.equal(sync(x, ahead).code, 0);
     const toldX = sessionStart(x, ahead).systemMessage ?? '';
-    assert.match(toldX, /this machine's clock seems to run 36[45] days ahead of skew-y's/);
+    const seenDays = Number(/this machine's clock seems to run (\d+) days ahead of skew-y's/.exec(toldX)?.[1]);
+    assert.ok(seenDays > 300, toldX);
   });
 });
