@@ -100,9 +100,11 @@ describe('a line broken by hand on one machine and pushed', () => {
     assert.deepEqual(searchIds(b, 'heron').map((h) => h.question).sort(), [...kept, more].sort());
   });
 
-  it('a garbled id — the pull is not refused; the memory stays, the line is set aside, and captures go on', () => {
+  it('a garbled id — the pull is not refused; the memory stays, the line is set aside, and captures go on (whatever the person\'s diff settings)', () => {
     const a = world.machine('id-a');
     const b = world.machine('id-b');
+    // The person's diff settings must not change how a pull is read: no a/ b/ prefixes, an external diff, colour.
+    writeFileSync(join(b.home, '.gitconfig'), '[diff]\n\tnoprefix = true\n\texternal = /bin/false\n[color]\n\tui = always\n');
     const kept = [capture(a, 'osprey'), capture(a, 'osprey')];
     assert.equal(sync(b).code, 0);
     const bad = handEdit(world, 'editor-2', kept[1] as string, (l) => l.replace('"id":"', '"id":'));

@@ -424,7 +424,8 @@ export async function lostLines(repo: Repo, before: string, after: string, rel: 
   const numstat = await g.raw(['diff', '--numstat', '--no-renames', before, after, '--', rel || '.']);
   const shrunk = numstat.split('\n').map((l) => l.split('\t')).filter((f) => f.length >= 3 && f[1] !== '0' && f[1] !== '-').map((f) => f[2] as string);
   if (shrunk.length === 0) return [];
-  const diff = await g.raw(['diff', '--no-renames', '--no-color', '-U0', before, after, '--', ...shrunk]);
+  // Prefixes, colour and drivers as parsed below, whatever the person's diff settings say.
+  const diff = await g.raw(['diff', '--no-renames', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', '-U0', before, after, '--', ...shrunk]);
   const out: LineChange[] = [];
   let cur: LineChange | undefined;
   let oldPath = '';
