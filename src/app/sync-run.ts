@@ -307,8 +307,9 @@ export function syncNotices(rt: Runtime, state: SyncState | undefined, named: bo
     notices.push(describeMove(m));
     told.push(key);
   }
-  for (const [i, a] of (state.set_aside ?? []).entries()) {
-    const key = `set-aside:${a.at}:${i}`;
+  for (const a of state.set_aside ?? []) {
+    // Keyed by what it was, not its place in the list (the list keeps the last twenty).
+    const key = `set-aside:${a.at}:${a.files.join(',')}`;
     if ((state.told ?? []).includes(key)) continue;
     notices.push(`memory: ${describeSetAside(a)}. Nothing else changed and sync goes on; see \`memory status\`.`);
     told.push(key);
