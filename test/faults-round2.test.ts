@@ -7,10 +7,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { enqueue, readQueue } from '../src/app/queue.js';
+import { enqueue, queueDirFor, readQueue, workerLockFor } from '../src/app/queue.js';
 import { appendAlias, parseAliases, readAliasText } from '../src/project/aliases.js';
-import { isZombie, processAlive } from '../src/export/lock.js';
+import { acquireLock, handOverLock, isZombie, processAlive } from '../src/export/lock.js';
 import { CLI, makeWorld, rec, runCli, tempDir, writeJsonl } from './helpers.js';
+import { assistant, text, transcript, user } from './transcript-builder.js';
 
 describe('a damaged capture queue entry', () => {
   it('is set aside with a log line; the good entries are read, in order', () => {
@@ -279,6 +280,39 @@ describe('a project merge from a machine whose clock ran ahead', () => {
       assert.equal((JSON.parse(readAliasText(d.dir).trim().split('\n')[2] as string) as { at: string }).at, '2028-01-01T00:00:00.000Z');
     } finally {
       d.cleanup();
+    }
+  });
+});
+
+describe('a capture worker that starts before its hook hands it the lock', () => {
+  it('waits for the hand-over and drains the queue, instead of leaving it stranded', async () => {
+    const w = makeWorld();
+    try {
+      const t = transcript('s-handover', '/home/u/app');
+      user(t, 'Where does the kestrel importer keep its state?');
+      assistant(t, [{ text: 'In the kestrel state table, one row per feed.' }]);
+      const path = join(w.dir, 's-handover.jsonl');
+      writeFileSync(path, text(t));
+      enqueue(queueDirFor(w.dir), { transcript: path, push: false, flush: true, at: new Date().toISOString() });
+      // This process plays the Stop hook: it holds the worker lock, starts the worker, and
+      // hands the lock over only after the worker is already running (a loaded machine).
+      const lock = workerLockFor(w.dir);
+      mkdirSync(join(lock, '..'), { recursive: true });
+      const release = acquireLock(lock, { timeoutMs: 0 });
+      const child = spawn(process.execPath, [CLI, '--config', w.config, 'session-end', '--worker'], { stdio: 'ignore', env: { ...process.env, MEMORY_CONFIG: '' } });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // Long after the worker has started and looked at its lock (a worker that does not wait has left by now).
+      await new Promise((r) => setTimeout(r, 3000));
+      assert.ok(child.pid !== undefined && processAlive(child.pid), 'the worker waits for its lock');
+      handOverLock(lock, child.pid as number);
+      void release; // the lock is the worker's now; it removes it when done
+      assert.equal(await exited, 0);
+      const stored = readdirSync(w.exportDir).filter((n) => n.endsWith('.jsonl')).map((n) => readFileSync(join(w.exportDir, n), 'utf8')).join('');
+      assert.match(stored, /kestrel state table/, 'the queued turn was captured');
+      assert.equal(readQueue(queueDirFor(w.dir)).length, 0, 'and the queue is empty');
+      assert.equal(existsSync(lock), false, 'the worker removed its lock');
+    } finally {
+      w.cleanup();
     }
   });
 });

@@ -180,10 +180,10 @@ describe('a remote rewritten to another history', () => {
   });
 });
 
-async function waitFor(cond: () => boolean, what: string, ms = 60_000): Promise<void> {
+async function waitFor(cond: () => boolean, what: string, ms = 60_000, state?: () => string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${state ? `: ${state()}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -239,7 +239,7 @@ describe('the person\'s own git work and our interrupted work', () => {
     // The next session start picks the queue up (no further turn needed).
     const said = sessionStart(m).systemMessage ?? '';
     assert.match(said, /waited since/);
-    await waitFor(() => questions.every((q) => liveIn(m.exportDir).includes(q)) && git(m.repo, 'status', '--porcelain', 'export') === '', 'the deferred captures to be committed');
+    await waitFor(() => questions.every((q) => liveIn(m.exportDir).includes(q)) && git(m.repo, 'status', '--porcelain', 'export') === '', 'the deferred captures to be committed', 60_000, () => `${git(m.repo, 'status', '--porcelain', 'export')} | ${liveIn(m.exportDir).filter((q) => q.startsWith('Paused')).length} live | ${existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-12).join('\n') : ''}`);
     await waitFor(() => gitOr(m.repo, 'rev-list', '--count', 'memory/main..HEAD') === '0', 'and pushed');
     assert.deepEqual(liveOnRemote(world, 'after-rebase').filter((q) => q.startsWith('Paused rebase')), questions.slice().sort());
   });

@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
-import { acquireLock, adoptLock, type Release } from '../export/lock.js';
+import { acquireLock, adoptLock, lockOwner, processAlive, sleepSync, type Release } from '../export/lock.js';
 import { exportIsDirty, findRepo } from '../sync/git.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { foreignStateOf, noteDeferred, withMemoryRepo } from './locks.js';
@@ -107,9 +107,15 @@ async function quietQueue(queueDir: string, rt: Runtime, sleep: (ms: number) => 
 }
 
 function tryLock(path: string): Release | undefined {
-  // The hook that spawned us took the lock and handed it over.
-  const adopted = adoptLock(path);
-  if (adopted) return adopted;
+  // The hook that spawned us took the lock and hands it over a moment after the spawn. A
+  // worker that starts first (a loaded machine) waits for it: leaving at once stranded the
+  // queue until some later hook, since the hook had started no other worker.
+  for (let i = 0; i < 200; i++) {
+    const adopted = adoptLock(path);
+    if (adopted) return adopted;
+    if (lockOwner(path)?.pid !== process.ppid || !processAlive(process.ppid)) break;
+    sleepSync(50);
+  }
   try {
     return acquireLock(path, { timeoutMs: 0, purpose: 'the capture worker' });
   } catch {
