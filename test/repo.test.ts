@@ -1,5 +1,5 @@
 /**
- * Repository identity read from `.git` with node:fs (capture/repo.ts) against real git:
+ * Repository identity read from `.git` with node:fs (project/repository.ts) against real git:
  * remote URL spellings, worktrees, local-path remotes, HEAD in every state, blob ids.
  */
 import assert from 'node:assert/strict';

@@ -24,7 +24,7 @@ import { treeIsMemoryData } from '../home/repository.js';
 /** Same repository, whatever the spelling: trailing slash or `.git` do not matter. */
 /**
  * Whether two remote URLs name one repository: the rule of repository identity
- * (capture/repo.ts normalizeRemoteUrl: ssh, scp and https spellings of github.com/acme/api are
+ * (project/remote-url.ts normalizeRemoteUrl: ssh, scp and https spellings of github.com/acme/api are
  * one), and for local repositories the folder itself (`/srv/x.git`, `file:///srv/x.git`,
  * `/srv/x.git/`, a symlink to it).
  */

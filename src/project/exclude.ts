@@ -25,7 +25,7 @@ function globToRegExp(glob: string): RegExp {
 /**
  * Every name a repository goes by, on any machine and after any rename: its key
  * (`github.com/acme/api`) and each name the registry may give it (`api`, `acme-api`,
- * `github.com-acme-api`, `api-<hash>`: capture/project.ts candidateNames). The registry gives
+ * `github.com-acme-api`, `api-<hash>`: names.ts candidateNames). The registry gives
  * the short name to whichever repository has the oldest memory, so a name alone moves; an
  * exclusion written against any of them holds for the repository.
  */

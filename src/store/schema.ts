@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS memories (
   session_id TEXT,
   project TEXT,                -- the project it is filed under here: its repository's name, an alias applied
   project_raw TEXT,            -- the record's own "project"
-  repo TEXT,                   -- the record's "repo" (capture/repo.ts key)
+  repo TEXT,                   -- the record's "repo" (project/repository.ts key)
   repo_here TEXT,              -- no "repo": the repository its cwd is in on this machine ('' none, NULL not asked yet)
   machine TEXT NOT NULL,
   timestamp TEXT NOT NULL,
