@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { enqueue, queueDirFor, readQueue, workerLockFor } from '../src/app/queue.js';
@@ -313,6 +313,27 @@ describe('a capture worker that starts before its hook hands it the lock', () =>
       assert.equal(existsSync(lock), false, 'the worker removed its lock');
     } finally {
       w.cleanup();
+    }
+  });
+});
+
+describe('a lock file without its owner record (its writer died between create and write)', () => {
+  it('is taken over once this process has seen it so for two seconds, not before, whatever the file times say', () => {
+    const d = tempDir();
+    try {
+      const lock = join(d.dir, 'half.lock');
+      writeFileSync(lock, '');
+      // File times far in the past (as under a faked clock): no reason by itself to take it.
+      utimesSync(lock, new Date(Date.now() - 3600_000), new Date(Date.now() - 3600_000));
+      assert.throws(() => acquireLock(lock, { timeoutMs: 500, purpose: 'the test' }), /is busy/);
+      const t = performance.now();
+      const release = acquireLock(lock, { timeoutMs: 10_000, purpose: 'the test' });
+      assert.ok(performance.now() - t > 1000, 'only after it stayed without a record');
+      assert.match(readFileSync(lock, 'utf8'), new RegExp(`"pid":${process.pid}`));
+      release();
+      assert.equal(existsSync(lock), false);
+    } finally {
+      d.cleanup();
     }
   });
 });

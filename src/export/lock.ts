@@ -80,16 +80,35 @@ export function isZombie(pid: number): boolean {
   }
 }
 
+/**
+ * Files seen without an owner record, by path and inode, with when this process first saw
+ * them (a monotonic clock: file times and `Date.now()` need not agree — under faketime, or
+ * when the clock is set — so one is never compared with the other).
+ */
+const unowned = new Map<string, number>();
+
+/** Whether a file this process keeps seeing without an owner record has been so for `ms`. */
+function unownedFor(path: string, ino: number, ms: number): boolean {
+  const key = `${path}\0${ino}`;
+  const first = unowned.get(key);
+  if (first === undefined) {
+    unowned.set(key, performance.now());
+    return false;
+  }
+  return performance.now() - first > ms;
+}
+
 function isStale(path: string, staleMs: number): boolean {
-  let mtime: number;
+  let st: { mtimeMs: number; ino: number };
   try {
-    mtime = statSync(path).mtimeMs;
+    st = statSync(path);
   } catch {
     return false; // gone already: the next create attempt decides
   }
   const owner = readOwner(path);
   // A half-written lock file (owner died between create and write) is stale after a moment.
-  if (!owner) return Date.now() - mtime > 2000;
+  if (!owner) return unownedFor(path, st.ino, 2000);
+  const mtime = st.mtimeMs;
   if (owner.host === hostname()) {
     if (!processAlive(owner.pid)) return true;
     // Alive: the same process, unless its pid was reused (another start time). Liveness,
@@ -103,10 +122,10 @@ function isStale(path: string, staleMs: number): boolean {
 /**
  * Remove a stale lock so that a fresh create can be tried. Only one process at a time takes
  * a lock over: the takeover itself is guarded by `<lock>.takeover` (O_EXCL, held for a few
- * file operations; one a dead taker left is stale after 2 s). Under it the lock is judged
+ * file operations; one whose taker is gone is removed). Under it the lock is judged
  * again and removed only if it is still the very file judged stale (same content): a
  * rename-aside race, in which a second taker moved a fresh lock away and two processes both
- * held it, cannot happen.
+ * held it, cannot happen. A guard is stale when its taker is gone.
  */
 function takeOver(path: string, staleMs: number): void {
   const guard = `${path}.takeover`;
@@ -115,14 +134,19 @@ function takeOver(path: string, staleMs: number): void {
     fd = openSync(guard, 'wx');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return;
+    // Another process is taking over: the next try sees its outcome. A guard whose taker is
+    // gone (or that never got its record, for two seconds) is removed.
     try {
-      if (Date.now() - statSync(guard).mtimeMs > 2000) unlinkSync(guard);
+      const taker = readOwner(guard);
+      const gone = taker ? taker.host === hostname() && !processAlive(taker.pid) : unownedFor(guard, statSync(guard).ino, 2000);
+      if (gone) unlinkSync(guard);
     } catch {
       /* gone already */
     }
-    return; // another process is taking over: the next try sees its outcome
+    return;
   }
   try {
+    writeSync(fd, ownerRecord(process.pid));
     let judged: string;
     try {
       judged = readFileSync(path, 'utf8');
