@@ -7,7 +7,7 @@
  * format is not damaged: it is left for the version that reads it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { keepRejected, monthOfFile, REJECTS_SUFFIX } from '../export/files.js';
 import { decodeLine } from '../export/jsonl.js';
 import { exportJsonlMatcher, idOfWholeLine, idsPresent, lostLines, type LineChange, type Repo } from '../sync/git.js';
@@ -32,7 +32,7 @@ export interface SetAside {
  * file), and removed good lines whose memory no whole line holds any more back in their
  * place. Writes the work tree only; says what it did, or undefined when nothing was damaged.
  */
-export async function mendChanges(rt: Runtime, repo: Repo, changes: LineChange[], at: string): Promise<SetAside | undefined> {
+export async function mendChanges(rt: Runtime, repo: Repo, rel: string, changes: LineChange[], at: string): Promise<SetAside | undefined> {
   const isMemory = exportJsonlMatcher(repo, rt.config.general.export_dir);
   const damaged = changes
     .filter((c) => isMemory(c.path) && !c.path.endsWith(REJECTS_SUFFIX))
@@ -41,7 +41,7 @@ export async function mendChanges(rt: Runtime, repo: Repo, changes: LineChange[]
   if (damaged.length === 0) return undefined;
   const wanted = new Set<string>();
   for (const { c } of damaged) for (const l of c.removed) if (!damagedLine(l)) addId(wanted, l);
-  const present = await idsPresent(repo, at, exportRel(rt, repo), wanted);
+  const present = await idsPresent(repo, at, rel, wanted);
   const out: SetAside = { files: [], lines: 0, restored: 0 };
   for (const { c, bad } of damaged) {
     const seen = new Set<string>();
@@ -94,18 +94,14 @@ function addId(into: Set<string>, line: string): void {
   if (id !== undefined) into.add(id);
 }
 
-/** What a pull brought, mended and committed with `commit` (passed to pullRebase as its `repair`). */
-export function repairPulled(rt: Runtime, repo: Repo, commit: (message: string) => Promise<unknown>): (before: string) => Promise<string | undefined> {
+/** What a pull brought, mended and committed with `commit` (passed to pullRebase as its `repair`); `rel`: the export folder in the repository. */
+export function repairPulled(rt: Runtime, repo: Repo, rel: string, commit: (message: string) => Promise<unknown>): (before: string) => Promise<string | undefined> {
   return async (before) => {
-    const mended = await mendChanges(rt, repo, await lostLines(repo, before, 'HEAD', exportRel(rt, repo)), 'HEAD');
+    const mended = await mendChanges(rt, repo, rel, await lostLines(repo, before, 'HEAD', rel), 'HEAD');
     if (!mended) return undefined;
     await commit(`memory: ${rt.config.general.machine_name} sets aside ${mended.lines} damaged line(s)`);
     return describeSetAside(mended);
   };
-}
-
-function exportRel(rt: Runtime, repo: Repo): string {
-  return relative(repo.root, rt.config.general.export_dir).split('\\').join('/');
 }
 
 export function describeSetAside(s: SetAside): string {

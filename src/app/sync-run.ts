@@ -144,7 +144,7 @@ export async function commitPending(rt: Runtime, repo: Repo, message: string): P
 
 /** Lines a pull brought that no longer parse: set aside, the last good versions kept in force, committed. */
 export function repairOf(rt: Runtime, repo: Repo): RepairPulled {
-  return repairPulled(rt, repo, (message) => commitPending(rt, repo, message));
+  return repairPulled(rt, repo, exportRelOf(rt, repo), (message) => commitPending(rt, repo, message));
 }
 
 async function noticeOtherClones(rt: Runtime, repo: Repo): Promise<void> {
