@@ -327,7 +327,8 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         dbMb: dbBytes / 1e6,
       };
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    if (flag('--keep')) process.stderr.write(`kept ${root}\n`);
+    else rmSync(root, { recursive: true, force: true });
   }
 }
 
@@ -381,8 +382,9 @@ async function hookLatency(withFiles: boolean): Promise<{ end: number; start: nu
   }
 }
 
-// npm run bench [-- <sizes…>] [--merge-records N] [--no-merge] [--no-search] [--no-hooks] [--no-files]
-// (--no-files: memories without recorded files, as before file states existed)
+// npm run bench [-- <sizes…>] [--merge-records N] [--no-merge] [--no-search] [--no-hooks] [--no-files] [--keep]
+// (--no-files: memories without recorded files, as before file states existed; --keep: leave each
+// size's export and cache behind, and say where, to look into a figure)
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const valueOf = (name: string) => {

@@ -19,6 +19,7 @@ import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters } from '../types.js';
 import { ownText } from '../store/schema.js';
 import { buildKeywordQuery, toFts } from './query.js';
+import { splitCommon } from './common-terms.js';
 import { shownRanked } from './visible.js';
 import { readTime } from './when.js';
 
@@ -58,8 +59,15 @@ function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-/** Every candidate with its coverage, best bm25 first (for recall, and for calibrating it). */
-export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxItems' | 'minCoverage' | 'minRareWords'>): { cands: Recalled[]; terms: number } {
+/**
+ * Every candidate with its coverage, best bm25 first (for recall, and for calibrating it).
+ * `floor`: only memories that could clear it are candidates (see below); without it (to
+ * calibrate), every match is.
+ */
+export function recallCandidates(
+  store: Store,
+  opts: Omit<RecallOptions, 'maxItems' | 'minCoverage' | 'minRareWords'> & { floor?: Pick<RecallOptions, 'minCoverage' | 'minRareWords'> },
+): { cands: Recalled[]; terms: number } {
   const none = { cands: [], terms: 0 };
   // Time words name a period, not a topic: they leave the prompt, and the period's memories are candidates first.
   const when = opts.now === undefined ? { text: opts.prompt } : readTime(opts.prompt, opts.now);
@@ -75,7 +83,7 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
     // A memory holds a term in its own text: its neighbours' words (the context column) rank it, they do not make it about the prompt.
     const match = ownText(toFts(t));
     const df = store.ftsCount(match, scope);
-    return { match, df, weight: idf(n, df) };
+    return { term: t, match, df, weight: idf(n, df) };
   });
   const present = terms.filter((t) => t.df > 0);
   const total = terms.reduce((s, t) => s + t.weight, 0);
@@ -85,7 +93,8 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
   // Filters before the limit: the session in progress inside the query; hidden memories (an
   // excluded project, a glob over project and folder) by reading further until enough pass.
   const want = opts.candidates ?? 20;
-  const match = q.match;
+  const match = candidateMatch(store, q.terms, present, total, rare, opts.floor);
+  if (match === undefined) return { cands: [], terms: terms.length };
   const ranked = (filters: SearchFilters, skip: Set<number>): number[] =>
     shownRanked(store, (limit) => store.fts(match, filters, limit), want, (row) => skip.has(row.rowid) || opts.hide?.(row) === true).map((r) => r.rowid);
   const period = when.period ? ranked({ ...scope, sinceMs: when.period.sinceMs, untilMs: when.period.untilMs }, new Set()) : [];
@@ -114,6 +123,26 @@ export function recallCandidates(store: Store, opts: Omit<RecallOptions, 'maxIte
   };
 }
 
+/**
+ * The FTS5 query that finds the candidates (undefined: none can clear the floor). With a
+ * floor: a memory holding only the prompt's lightest terms, together worth less than the
+ * floor asks (of the prompt's weight, or of rare words), cannot clear it, so only memories
+ * holding a heavier one are searched for, ranked by those. Ranking over a prompt's common
+ * words scored most of the index (bench/RESULTS.md). Without a floor: every term but those
+ * half the memories hold (no weight in bm25: common-terms.ts).
+ */
+function candidateMatch(store: Store, all: string[], present: Array<{ term: string; weight: number }>, total: number, rare: number, floor?: Pick<RecallOptions, 'minCoverage' | 'minRareWords'>): string | undefined {
+  if (!floor) return splitCommon(store, all).kept.map(toFts).join(' OR ');
+  const need = Math.max(floor.minCoverage * total, floor.minRareWords * rare);
+  const lightFirst = [...present].sort((a, b) => a.weight - b.weight);
+  let light = 0;
+  let i = 0;
+  // Strictly below what is needed: a memory holding all of these still falls short.
+  while (i < lightFirst.length && light + (lightFirst[i] as { weight: number }).weight < need) light += (lightFirst[i++] as { weight: number }).weight;
+  // Nothing heavier left: no memory can clear the floor.
+  return i < lightFirst.length ? lightFirst.slice(i).map((t) => toFts(t.term)).join(' OR ') : undefined;
+}
+
 /** The relevance floor (see the top of this file). `terms`: how many terms the prompt has. */
 export function clearsFloor(c: Recalled, terms: number, floor: Pick<RecallOptions, 'minCoverage' | 'minRareWords'>): boolean {
   return c.coverage >= floor.minCoverage && c.rareWords >= floor.minRareWords && c.matched >= Math.min(2, terms);
@@ -131,7 +160,7 @@ export function selectRecalled(cands: Recalled[], terms: number, opts: Pick<Reca
 
 export function recall(store: Store, opts: RecallOptions): Recalled[] {
   if (opts.maxItems <= 0) return [];
-  const { cands, terms } = recallCandidates(store, opts);
+  const { cands, terms } = recallCandidates(store, { ...opts, floor: opts });
   return selectRecalled(cands, terms, opts);
 }
 

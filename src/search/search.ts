@@ -9,7 +9,8 @@ import { ownText } from '../store/schema.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
-import { buildKeywordQuery } from './query.js';
+import { buildKeywordQuery, toFts } from './query.js';
+import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
 import { readTime, type Period } from './when.js';
@@ -180,13 +181,23 @@ export const KEYWORD_RANK_SPREAD = 30;
 function keywordLists(store: Store, query: string, filters: SearchFilters, k: number, spread = KEYWORD_RANK_SPREAD, own = false, within?: SearchFilters, hide?: (row: MemoryRow) => boolean): Array<Ranking<number>> {
   const q = buildKeywordQuery(query);
   if (!q.match) return [];
-  const match = own ? ownText(q.match) : q.match;
+  // Over the whole index, terms in half the memories weigh nothing: ranked without them (common-terms.ts).
+  const { kept, common } = own ? { kept: q.terms, common: [] } : splitCommon(store, q.terms);
+  const match = own ? ownText(q.match) : kept.map(toFts).join(' OR ');
   const best = (f: SearchFilters) => shownRanked(store, (limit) => store.fts(match, f, limit), k, hide);
   let rows = best(filters);
   if (within) {
     // The period's best matches too: bm25 scores of one query on one index compare, so one list.
     const seen = new Set(rows.map((r) => r.rowid));
     rows = [...rows, ...best(within).filter((r) => !seen.has(r.rowid))].sort((a, b) => a.score - b.score);
+  }
+  if (common.length > 0 && rows.length < k) {
+    // Too few hold a weighted term: memories holding only weightless ones follow, as bm25 would
+    // put them (a score of about zero), in no particular order.
+    const seen = new Set(rows.map((r) => r.rowid));
+    const anyOf = common.map(toFts).join(' OR ');
+    const tail = shownRanked(store, (limit) => store.ftsUnranked(anyOf, filters, limit + seen.size).filter((id) => !seen.has(id)).slice(0, limit).map((rowid) => ({ rowid, score: 0 })), k - rows.length, hide);
+    rows = [...rows, ...tail];
   }
   // FTS5's bm25 is negative: more negative is better.
   return [{ keys: rows.map((r) => r.rowid), ranks: scoreRanks(rows.map((r) => -r.score), spread) }];

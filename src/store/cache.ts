@@ -321,9 +321,23 @@ function openHeld(opts: CacheOptions, release: Release, started: number): { stor
     }
     // Repository names and aliases (memory projects merge) decide each memory's project.
     store.projects.refreshProjects(res.full || res.lines_read > 0);
+    if (res.full || res.lines_read > 0) countTerms(store, res.full, opts);
     return { store, result: finish(store, res, started) };
   } finally {
     release();
+  }
+}
+
+/** Count the keyword index's common terms when due (store/term-docs.ts); a disk that says no costs speed only. */
+function countTerms(store: Store, full: boolean, opts: CacheOptions): void {
+  const live = store.counts().records;
+  if (!store.terms.due(live, full)) return;
+  try {
+    store.terms.refresh(live);
+  } catch (err) {
+    const why = cannotWrite(err);
+    if (!why) throw err;
+    opts.warn?.(`common terms not counted (${why})`);
   }
 }
 

@@ -2,7 +2,7 @@
  * DDL of the disposable cache. Bump STORE_VERSION whenever a table changes: an older
  * cache is then rebuilt from JSONL instead of being migrated.
  */
-export const STORE_VERSION = 5; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column; 5: repo_here asked after an ingest (NULL: not yet)
+export const STORE_VERSION = 6; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column; 5: repo_here asked after an ingest (NULL: not yet); 6: common terms counted (term_docs), a repository's memories by machine
 
 /** bm25 weights of the keyword index's columns, chosen on the development set: bench/QUALITY.md. */
 export interface ColumnWeights {
@@ -67,12 +67,15 @@ CREATE INDEX IF NOT EXISTS memories_ts ON memories (deleted, ts_ms);
 CREATE INDEX IF NOT EXISTS memories_stats ON memories (deleted, has_vector, machine, project);
 CREATE INDEX IF NOT EXISTS memories_file ON memories (file);
 CREATE INDEX IF NOT EXISTS memories_project_ts ON memories (project, ts_ms);
-CREATE INDEX IF NOT EXISTS memories_repo ON memories (repo, ts_ms);
+-- A repository's memories by machine, newest first: where this machine checked it out (file-states.ts).
+CREATE INDEX IF NOT EXISTS memories_repo ON memories (repo, machine, ts_ms);
 -- Memories whose folder's repository is not asked yet (store.ts fileByFolder): few, and only just read.
 CREATE INDEX IF NOT EXISTS memories_unfiled ON memories (cwd) WHERE repo IS NULL AND repo_here IS NULL;
 -- Where a repository is checked out on this machine (seen in sessions), newest first.
 CREATE TABLE IF NOT EXISTS checkouts (repo TEXT NOT NULL, root TEXT NOT NULL, seen_ms INTEGER NOT NULL, PRIMARY KEY (repo, root));
 -- Blob ids of files already hashed, by path: an unchanged file (same size, mtime, inode) is not read again.
+-- Terms of the keyword index held by many memories, counted now and then (store/term-docs.ts).
+CREATE TABLE IF NOT EXISTS term_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS file_hashes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, ino INTEGER NOT NULL, blob TEXT NOT NULL);
 -- The keyword index holds the analysed text (store/analyze.ts), not the text itself:
 -- contentless, with deletes by rowid. Columns: the memory's question and answer, and the

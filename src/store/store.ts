@@ -13,6 +13,7 @@ import { analysisFeed } from './analyze-feed.js';
 import { bulkOrder, KeywordIndex, neighbourKey, type BulkRow } from './keyword-index.js';
 import { ProjectFiling } from './projects.js';
 import { FileStates } from './file-states.js';
+import { TermDocs } from './term-docs.js';
 import { BASE_DDL, STORE_VERSION, vecDdl } from './schema.js';
 
 export { nativeModuleProblem, openDatabase, type DB } from './database.js';
@@ -146,6 +147,7 @@ export class Store {
     if (dim > 0 && this.hasVecTable()) this.vecDim = dim;
     this.projects = new ProjectFiling(db, this, identity.exportDir, identity.repoOfFolder);
     this.fileStates = new FileStates(db);
+    this.terms = new TermDocs(db);
   }
 
   // ---- projects (store/projects.ts) ------------------------------------------------------
@@ -158,6 +160,8 @@ export class Store {
   readonly projects: ProjectFiling;
   /** Where this machine's checkouts are and the blob ids of their files (store/file-states.ts). */
   readonly fileStates: FileStates;
+  /** The keyword index's common terms, counted now and then (store/term-docs.ts). */
+  readonly terms: TermDocs;
 
   /** vec0 cannot update a partition key: the vector is read, deleted and inserted again. */
   movePartition(rowid: number, project: string): void {
@@ -600,18 +604,35 @@ export class Store {
    * ranked: no recency window, so a memory from long ago competes on relevance alone.
    */
   fts(match: string, f: SearchFilters, limit: number): Array<{ rowid: number; score: number }> {
-    const { sql, params } = this.filterSql(f, 'm');
-    if (sql.length === 0) {
-      return this.db
-        .prepare<unknown[], { rowid: number; score: number }>('SELECT rowid, rank AS score FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?')
-        .all(match, limit);
+    const ranked = this.db.prepare<unknown[], { rowid: number; score: number }>('SELECT rowid, rank AS score FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?');
+    if (onlyNotSession(f)) {
+      // Leaving one session out: rank the whole index (no join: every match would read its
+      // memory's row) for as many more as the session holds, then drop the session's.
+      const mine = new Set(this.sessionRowids(f.notSession as string));
+      return ranked.all(match, limit + mine.size).filter((r) => !mine.has(r.rowid)).slice(0, limit);
     }
+    const { sql, params } = this.filterSql(f, 'm');
+    if (sql.length === 0) return ranked.all(match, limit);
     return this.db
       .prepare<unknown[], { rowid: number; score: number }>(
         `SELECT f.rowid AS rowid, f.rank AS score FROM memories_fts f JOIN memories m ON m.rowid = f.rowid
          WHERE f.memories_fts MATCH ?${sql} ORDER BY f.rank LIMIT ?`,
       )
       .all(match, ...params, limit);
+  }
+
+  /** Up to `limit` matches of an FTS5 expression under the filters, in no particular order (no ranking: the first found). */
+  ftsUnranked(match: string, f: SearchFilters, limit: number): number[] {
+    const { sql, params } = this.filterSql(f, 'm');
+    const rows = sql.length === 0
+      ? this.db.prepare<unknown[], { rowid: number }>('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?').all(match, limit)
+      : this.db.prepare<unknown[], { rowid: number }>(`SELECT f.rowid AS rowid FROM memories_fts f JOIN memories m ON m.rowid = f.rowid WHERE f.memories_fts MATCH ?${sql} LIMIT ?`).all(match, ...params, limit);
+    return rows.map((r) => r.rowid);
+  }
+
+  /** The live memories of a session. */
+  sessionRowids(session: string): number[] {
+    return this.db.prepare<[string], { rowid: number }>('SELECT rowid FROM memories WHERE session_id = ? AND +deleted = 0').all(session).map((r) => r.rowid);
   }
 
   /** Cosine KNN with every filter inside vec0's query (partition key + metadata). */
