@@ -225,4 +225,33 @@ describe('recall searches only for memories that could clear its floor', () => {
       c.close();
     }
   });
+
+  it('the memory holding all of a prompt is found though its rarest word is held, more often, by more memories than are measured', () => {
+    const d = tempDir();
+    try {
+      const [H, L1, L2, L3, L4] = [word(50000), word(50001), word(50002), word(50003), word(50004)];
+      const entries: MemoryRecord[] = [];
+      const add = (question: string, answer: string) => entries.push({ v: 1, id: `x-${entries.length}`, machine: 'laptop', timestamp: new Date(Date.UTC(2026, 10, 1) + entries.length * 60_000).toISOString(), question, answer });
+      for (let i = 0; i < 1100; i++) add(`widget note ${own(i)}`, `plain text ${word(i % 60)}`);
+      for (let i = 0; i < 39; i++) add(`${H} ${H} ${H} ${H} ${H}`, 'short');
+      for (const L of [L1, L2, L3, L4]) for (let i = 0; i < 49; i++) add(`${L} ${own(5000 + entries.length)}`, 'short');
+      add(`widget about ${H} ${L1} ${L2} ${L3} ${L4}`, 'the answer');
+      const target = `x-${entries.length - 1}`;
+      const exportDir = join(d.dir, 'export');
+      writeJsonl(join(exportDir, '2026-11_laptop.jsonl'), entries);
+      const { store } = openCache({ dbPath: join(d.dir, 'cache.db'), exportDir, model: 'none', dim: 0 });
+      try {
+        const rowOf = store.db.prepare<[string], { rowid: number }>('SELECT rowid FROM memories WHERE id = ?').get(target)?.rowid;
+        // Its rarest word alone ranks 39 other memories above it: past the 20 measured.
+        assert.ok(!store.fts(toFts(H), {}, 20).some((r) => r.rowid === rowOf));
+        const got = recall(store, { prompt: `what did we say about ${H} ${L1} ${L2} ${L3} ${L4}`, maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: DEFAULT_MIN_RARE_WORDS });
+        assert.deepEqual(got.map((h) => h.row.id), [target]);
+        assert.equal(got[0]?.coverage, 1);
+      } finally {
+        store.close();
+      }
+    } finally {
+      d.cleanup();
+    }
+  });
 });

@@ -79,10 +79,20 @@ export function recallCandidates(
   const scope: SearchFilters = opts.sessionId ? { notSession: opts.sessionId } : {};
   const n = store.countUnder(scope);
   if (n === 0) return none;
+  // How many memories hold a term: for the cache's common terms (store/term-docs.ts), its count
+  // of the memories holding them, neighbours included (counting them again was most of a long
+  // prompt's time: bench/RESULTS.md), less the session's turns when they are a tenth of that or
+  // more; any other term is counted in the memories' own text.
+  const listed = store.terms.docsOf(q.terms);
+  const sessionSize = opts.sessionId ? store.sessionRowids(opts.sessionId).length : 0;
   const terms = q.terms.map((t) => {
     // A memory holds a term in its own text: its neighbours' words (the context column) rank it, they do not make it about the prompt.
     const match = ownText(toFts(t));
-    const df = store.ftsCount(match, scope);
+    const common = listed.get(t);
+    const df =
+      common === undefined
+        ? store.ftsCount(match, scope)
+        : Math.max(1, common - (opts.sessionId && sessionSize * 10 >= common ? store.ftsCountInSession(toFts(t), opts.sessionId) : 0));
     return { term: t, match, df, weight: idf(n, df) };
   });
   const present = terms.filter((t) => t.df > 0);
@@ -93,7 +103,7 @@ export function recallCandidates(
   // Filters before the limit: the session in progress inside the query; hidden memories (an
   // excluded project, a glob over project and folder) by reading further until enough pass.
   const want = opts.candidates ?? 20;
-  const match = candidateMatch(store, q.terms, present, total, rare, opts.floor);
+  const match = candidateMatch(store, q.terms, present, n, { total, rare }, opts.floor);
   if (match === undefined) return { cands: [], terms: terms.length };
   const ranked = (filters: SearchFilters, skip: Set<number>): number[] =>
     shownRanked(store, (limit) => store.fts(match, filters, limit), want, (row) => skip.has(row.rowid) || opts.hide?.(row) === true).map((r) => r.rowid);
@@ -123,24 +133,38 @@ export function recallCandidates(
   };
 }
 
+/** A prompt term held by at least this share of the memories is common (see candidateMatch). */
+const COMMON_SHARE = 0.05;
+
 /**
  * The FTS5 query that finds the candidates (undefined: none can clear the floor). With a
- * floor: a memory holding only the prompt's lightest terms, together worth less than the
- * floor asks (of the prompt's weight, or of rare words), cannot clear it, so only memories
- * holding a heavier one are searched for, ranked by those. Ranking over a prompt's common
- * words scored most of the index (bench/RESULTS.md). Without a floor: every term but those
- * half the memories hold (no weight in bm25: common-terms.ts).
+ * floor: a memory holding only the prompt's lightest terms, together worth less than the floor
+ * asks (of the prompt's weight, or of rare words), cannot clear it; those of them held by more
+ * than one memory in twenty are left out of the ranking too. Scoring every memory that holds a
+ * prompt's common words was most of a long prompt's time (bench/RESULTS.md); the lighter
+ * words that are not common stay, so the memory holding most of the prompt still ranks first
+ * among those holding its rarest words. Without a floor: every term but those half the
+ * memories hold (no weight in bm25: common-terms.ts).
  */
-function candidateMatch(store: Store, all: string[], present: Array<{ term: string; weight: number }>, total: number, rare: number, floor?: Pick<RecallOptions, 'minCoverage' | 'minRareWords'>): string | undefined {
+function candidateMatch(
+  store: Store,
+  all: string[],
+  present: Array<{ term: string; weight: number; df: number }>,
+  n: number,
+  sums: { total: number; rare: number },
+  floor?: Pick<RecallOptions, 'minCoverage' | 'minRareWords'>,
+): string | undefined {
   if (!floor) return splitCommon(store, all).kept.map(toFts).join(' OR ');
-  const need = Math.max(floor.minCoverage * total, floor.minRareWords * rare);
+  const need = Math.max(floor.minCoverage * sums.total, floor.minRareWords * sums.rare);
   const lightFirst = [...present].sort((a, b) => a.weight - b.weight);
   let light = 0;
   let i = 0;
   // Strictly below what is needed: a memory holding all of these still falls short.
   while (i < lightFirst.length && light + (lightFirst[i] as { weight: number }).weight < need) light += (lightFirst[i++] as { weight: number }).weight;
   // Nothing heavier left: no memory can clear the floor.
-  return i < lightFirst.length ? lightFirst.slice(i).map((t) => toFts(t.term)).join(' OR ') : undefined;
+  if (i >= lightFirst.length) return undefined;
+  const ranked = lightFirst.filter((t, k) => k >= i || t.df < COMMON_SHARE * n);
+  return ranked.map((t) => toFts(t.term)).join(' OR ');
 }
 
 /** The relevance floor (see the top of this file). `terms`: how many terms the prompt has. */

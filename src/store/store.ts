@@ -525,15 +525,19 @@ export class Store {
     return this.db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM memories m WHERE m.deleted = 0${sql}`).get(...params)?.n ?? 0;
   }
 
+  /** The memories of a session that an FTS5 expression matches (a seek per memory of the session). */
+  ftsCountInSession(match: string, session: string): number {
+    return this.db
+      .prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN (SELECT rowid FROM memories WHERE session_id = ? AND +deleted = 0)')
+      .get(match, session)?.n ?? 0;
+  }
+
   /** Live memories under the filters that an FTS5 expression matches (a term's document frequency). */
   ftsCount(match: string, f: SearchFilters): number {
     if (onlyNotSession(f)) {
       // The index holds live memories only: its count (no join, a doclist walk), less the session's (a seek per row).
       const all = this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?').get(match)?.n ?? 0;
-      const mine = this.db
-        .prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN (SELECT rowid FROM memories WHERE session_id = ? AND +deleted = 0)')
-        .get(match, f.notSession as string)?.n ?? 0;
-      return all - mine;
+      return all - this.ftsCountInSession(match, f.notSession as string);
     }
     const { sql, params } = this.filterSql(f, 'm');
     if (sql.length === 0) return this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?').get(match)?.n ?? 0;
