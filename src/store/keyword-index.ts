@@ -108,9 +108,10 @@ export class KeywordIndex {
    * for in order and at most one row ahead.
    */
   bulk(rows: BulkRow[], analysed: (i: number) => Analysed): void {
-    // FTS5 writes a segment each time its pending terms pass `hashsize` (1 MB by default), then
-    // merges them: with 64 MB a fresh index is written in a few segments, about an eighth
-    // faster and smaller (measured: bench/RESULTS.md). Set back after: later writes are small.
+    // FTS5 writes a segment each time its pending terms pass `hashsize` (1 MB by default) and
+    // merges segments as it goes: with 64 MB and no automerge a fresh index is written in a few
+    // segments and never merged (a rebuild at 100k: 31 → 24 s, no free pages left behind;
+    // bench/RESULTS.md). Set back after: later writes are small, and merge as before.
     this.db.exec(`INSERT INTO memories_fts (memories_fts, rank) VALUES ('hashsize', ${BULK_HASH_BYTES}); INSERT INTO memories_fts (memories_fts, rank) VALUES ('automerge', 0)`);
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] as BulkRow;
