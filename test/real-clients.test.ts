@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { CLI, REPO, tempDir } from './helpers.js';
 import { captured, clientBin, clientMissing, memoryFileOnRemote, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
 import { lastUserText, startStandIn, type StandIn } from './clients/stand-in.js';
@@ -128,6 +129,44 @@ describe('inside the real agents: a session on one machine is in the next sessio
     for (const h of hookResponses(second.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
+  });
+
+  it('Claude Code: in a history of 1,500 memories the prompt\'s memory is recalled into the model request, its common words left out', { skip: missing }, async () => {
+    const x = agent('cc-history', 'checkout', join('src', 'shop'));
+    assert.equal(x.memory(['install', '--claude-code']).code, 0);
+    const init = x.memory(['init', '--remote', remote]);
+    assert.equal(init.code, 0, init.stderr);
+    // Every memory says "order"; the one about the label printer is old (session start injects
+    // the five newest, so it can only reach the model through recall).
+    const lines: string[] = [];
+    const memory = (i: number, question: string, answer: string, timestamp: string) =>
+      lines.push(JSON.stringify({ v: 1, id: `hist-${i}`, machine: 'cc-history', project: 'shop', session_id: `hs-${Math.floor(i / 8)}`, timestamp, question, answer }));
+    for (let i = 0; i < 1500; i++) memory(i, `order ${i} of the shop: totals for batch ${i * 7}`, `The order ${i} totals were recomputed.`, new Date(Date.UTC(2026, 9, 1) + i * 600_000).toISOString());
+    const answer = 'Reseat the thermal head and switch the customs form template to 4x6 labels.';
+    memory(1500, 'The label printer at the Rotterdam depot jams on customs forms for every order, why?', answer, '2025-03-04T09:00:00.000Z');
+    mkdirSync(join(x.m.home, 'export'), { recursive: true });
+    writeFileSync(join(x.m.home, 'export', '2026-10_cc-history.jsonl'), `${lines.join('\n')}\n`);
+    const rebuilt = x.memory(['rebuild', '--json']);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    assert.equal((JSON.parse(rebuilt.stdout) as { records: number }).records, 1501);
+
+    const seen = standIn.requests.length;
+    const env = { ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+    const run = await runAsync(clientBin('claude'), ['-p', 'Why does the Rotterdam label printer jam on the customs forms of an order?', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env });
+    assert.equal(run.code, 0, run.stderr);
+    const recalled = hookResponses(run.stdout).find((h) => h.event === 'UserPromptSubmit');
+    assert.equal(recalled?.outcome, 'success', JSON.stringify(recalled));
+    assert.ok(recalled?.stdout?.includes('id hist-1500'), recalled?.stdout);
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    assert.ok(bodies.some((t) => t.includes(answer)), 'the recalled memory, verbatim, in the model request');
+    // "order" is in every memory: the cache counts it among its common terms, which the ranking leaves out.
+    const db = new Database(join(x.m.home, '.cache', 'memory.db'), { readonly: true });
+    try {
+      assert.equal(db.prepare<[], { docs: number }>("SELECT docs FROM term_docs WHERE term = 'order'").get()?.docs, 1501);
+      assert.equal(db.prepare<[], { n: number }>("SELECT count(*) AS n FROM term_docs WHERE term = 'rotterdam'").get()?.n, 0);
+    } finally {
+      db.close();
+    }
   });
 
   it('Codex: package on A, checkout on B', { skip: missing }, async () => {
