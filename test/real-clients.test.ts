@@ -134,7 +134,10 @@ describe('inside the real agents: a session on one machine is in the next sessio
   it('Claude Code: in a history of 1,500 memories the prompt\'s memory is recalled into the model request, its common words left out', { skip: missing }, async () => {
     const x = agent('cc-history', 'checkout', join('src', 'shop'));
     assert.equal(x.memory(['install', '--claude-code']).code, 0);
-    const init = x.memory(['init', '--remote', remote]);
+    // A memory remote of its own: nothing of the other tests' sessions comes with it.
+    const own = join(root, 'history.git');
+    git(root, 'init', '-q', '--bare', own);
+    const init = x.memory(['init', '--remote', own]);
     assert.equal(init.code, 0, init.stderr);
     // Every memory says "order"; the one about the label printer is old (session start injects
     // the five newest, so it can only reach the model through recall).
