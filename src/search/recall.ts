@@ -84,7 +84,7 @@ export function recallCandidates(
   // prompt's time: bench/RESULTS.md), less the session's turns when they are a tenth of that or
   // more; any other term is counted in the memories' own text.
   const listed = store.terms.docsOf(q.terms);
-  const sessionSize = opts.sessionId ? store.sessionRowids(opts.sessionId).length : 0;
+  const sessionSize = opts.sessionId ? store.sessionSize(opts.sessionId) : 0;
   const terms = q.terms.map((t) => {
     // A memory holds a term in its own text: its neighbours' words (the context column) rank it, they do not make it about the prompt.
     const match = ownText(toFts(t));

@@ -321,16 +321,16 @@ function openHeld(opts: CacheOptions, release: Release, started: number): { stor
     }
     // Repository names and aliases (memory projects merge) decide each memory's project.
     store.projects.refreshProjects(res.full || res.lines_read > 0);
-    if (res.full || res.lines_read > 0) countTerms(store, res.full, opts);
-    return { store, result: finish(store, res, started) };
+    const counts = store.counts();
+    if (res.full || res.lines_read > 0) countTerms(store, counts.records, res.full, opts);
+    return { store, result: finish(store, res, started, counts) };
   } finally {
     release();
   }
 }
 
 /** Count the keyword index's common terms when due (store/term-docs.ts); a disk that says no costs speed only. */
-function countTerms(store: Store, full: boolean, opts: CacheOptions): void {
-  const live = store.counts().records;
+function countTerms(store: Store, live: number, full: boolean, opts: CacheOptions): void {
   if (!store.terms.due(live, full)) return;
   try {
     store.terms.refresh(live);
@@ -350,8 +350,7 @@ function cannotWrite(err: unknown): string | undefined {
   return undefined;
 }
 
-function finish(store: Store, res: RebuildResult, started: number): RebuildResult {
-  const c = store.counts();
+function finish(store: Store, res: RebuildResult, started: number, c: { records: number; pending: number } = store.counts()): RebuildResult {
   res.records = c.records;
   res.pending = c.pending;
   res.ms = Math.round(performance.now() - started);

@@ -519,7 +519,7 @@ export class Store {
       // Every live memory (an index count), less the session's (an index lookup): per-prompt
       // recall asks this on every prompt, and `session_id != ?` read the whole table (~140 ms at 100k).
       const all = this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM memories WHERE deleted = 0').get()?.n ?? 0;
-      return all - (this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM memories WHERE session_id = ? AND +deleted = 0').get(f.notSession as string)?.n ?? 0);
+      return all - this.sessionSize(f.notSession as string);
     }
     const { sql, params } = this.filterSql(f, 'm');
     return this.db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM memories m WHERE m.deleted = 0${sql}`).get(...params)?.n ?? 0;
@@ -632,6 +632,11 @@ export class Store {
       ? this.db.prepare<unknown[], { rowid: number }>('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?').all(match, limit)
       : this.db.prepare<unknown[], { rowid: number }>(`SELECT f.rowid AS rowid FROM memories_fts f JOIN memories m ON m.rowid = f.rowid WHERE f.memories_fts MATCH ?${sql} LIMIT ?`).all(match, ...params, limit);
     return rows.map((r) => r.rowid);
+  }
+
+  /** How many live memories a session holds (an index lookup). */
+  sessionSize(session: string): number {
+    return this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM memories WHERE session_id = ? AND +deleted = 0').get(session)?.n ?? 0;
   }
 
   /** The live memories of a session. */
