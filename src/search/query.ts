@@ -96,6 +96,11 @@ export function toFts(term: string): string {
   return term.endsWith('*') ? `${quoteTerm(term.slice(0, -1))}*` : quoteTerm(term);
 }
 
+/** Terms OR-ed into one FTS5 expression, each quoted (toFts). */
+export function anyOfTerms(terms: string[]): string {
+  return terms.map(toFts).join(' OR ');
+}
+
 export function buildKeywordQuery(input: string): KeywordQuery {
   const text = Array.from(input.normalize('NFKC').replace(/[\u0000-\u001f\u007f]/g, ' '))
     .slice(0, MAX_QUERY_CHARS)
@@ -146,6 +151,6 @@ export function buildKeywordQuery(input: string): KeywordQuery {
   }
 
   const q: KeywordQuery = { terms };
-  if (terms.length > 0) q.match = terms.map(toFts).join(' OR ');
+  if (terms.length > 0) q.match = anyOfTerms(terms);
   return q;
 }

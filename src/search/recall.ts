@@ -18,7 +18,7 @@
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters } from '../types.js';
 import { ownText } from '../store/schema.js';
-import { buildKeywordQuery, toFts } from './query.js';
+import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
 import { splitCommon } from './common-terms.js';
 import { shownRanked } from './visible.js';
 import { readTime } from './when.js';
@@ -154,7 +154,7 @@ function candidateMatch(
   sums: { total: number; rare: number },
   floor?: Pick<RecallOptions, 'minCoverage' | 'minRareWords'>,
 ): string | undefined {
-  if (!floor) return splitCommon(store, all).kept.map(toFts).join(' OR ');
+  if (!floor) return anyOfTerms(splitCommon(store, all).kept);
   const need = Math.max(floor.minCoverage * sums.total, floor.minRareWords * sums.rare);
   const lightFirst = [...present].sort((a, b) => a.weight - b.weight);
   let light = 0;
@@ -163,8 +163,7 @@ function candidateMatch(
   while (i < lightFirst.length && light + (lightFirst[i] as { weight: number }).weight < need) light += (lightFirst[i++] as { weight: number }).weight;
   // Nothing heavier left: no memory can clear the floor.
   if (i >= lightFirst.length) return undefined;
-  const ranked = lightFirst.filter((t, k) => k >= i || t.df < COMMON_SHARE * n);
-  return ranked.map((t) => toFts(t.term)).join(' OR ');
+  return anyOfTerms(lightFirst.filter((t, k) => k >= i || t.df < COMMON_SHARE * n).map((t) => t.term));
 }
 
 /** The relevance floor (see the top of this file). `terms`: how many terms the prompt has. */

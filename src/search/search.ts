@@ -9,7 +9,7 @@ import { ownText } from '../store/schema.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
-import { buildKeywordQuery, toFts } from './query.js';
+import { anyOfTerms, buildKeywordQuery } from './query.js';
 import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
@@ -183,7 +183,7 @@ function keywordLists(store: Store, query: string, filters: SearchFilters, k: nu
   if (!q.match) return [];
   // Over the whole index, terms in half the memories weigh nothing: ranked without them (common-terms.ts).
   const { kept, common } = own ? { kept: q.terms, common: [] } : splitCommon(store, q.terms);
-  const match = own ? ownText(q.match) : kept.map(toFts).join(' OR ');
+  const match = own ? ownText(q.match) : anyOfTerms(kept);
   const best = (f: SearchFilters) => shownRanked(store, (limit) => store.fts(match, f, limit), k, hide);
   let rows = best(filters);
   if (within) {
@@ -195,7 +195,7 @@ function keywordLists(store: Store, query: string, filters: SearchFilters, k: nu
     // Too few hold a weighted term: memories holding only weightless ones follow, as bm25 would
     // put them (a score of about zero), in no particular order.
     const seen = new Set(rows.map((r) => r.rowid));
-    const anyOf = common.map(toFts).join(' OR ');
+    const anyOf = anyOfTerms(common);
     const tail = shownRanked(store, (limit) => store.ftsUnranked(anyOf, filters, limit + seen.size).filter((id) => !seen.has(id)).slice(0, limit).map((rowid) => ({ rowid, score: 0 })), k - rows.length, hide);
     rows = [...rows, ...tail];
   }

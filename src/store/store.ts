@@ -147,7 +147,7 @@ export class Store {
     if (dim > 0 && this.hasVecTable()) this.vecDim = dim;
     this.projects = new ProjectFiling(db, this, identity.exportDir, identity.repoOfFolder);
     this.fileStates = new FileStates(db);
-    this.terms = new TermDocs(db);
+    this.terms = new TermDocs(db, this);
   }
 
   // ---- projects (store/projects.ts) ------------------------------------------------------

@@ -12,6 +12,7 @@
  * only grow it, but for forgetting), which is what leaving a term out needs.
  */
 import type { DB } from './database.js';
+import type { FilingHost } from './projects.js';
 
 /** Terms held by at least this share of the memories are listed (room to grow towards one half). */
 const LISTED_SHARE = 0.05;
@@ -19,13 +20,18 @@ const LISTED_SHARE = 0.05;
 const MIN_MEMORIES = 1000;
 /** Recount when the number of memories moved by this factor since the last count. */
 const RECOUNT_FACTOR = 1.25;
+/** The meta key holding the number of memories at the last count. */
+const COUNTED_AT = 'term_docs_n';
 
 export class TermDocs {
-  constructor(private readonly db: DB) {}
+  constructor(
+    private readonly db: DB,
+    private readonly host: Pick<FilingHost, 'meta' | 'setMeta'>,
+  ) {}
 
   /** The number of memories at the last count, if any. */
   private countedAt(): number | undefined {
-    const v = this.db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'term_docs_n'").get()?.value;
+    const v = this.host.meta(COUNTED_AT);
     return v === undefined ? undefined : Number(v);
   }
 
@@ -42,7 +48,7 @@ export class TermDocs {
     return this.db.transaction(() => {
       this.db.exec('DELETE FROM term_docs');
       if (live < MIN_MEMORIES) {
-        this.db.prepare("DELETE FROM meta WHERE key = 'term_docs_n'").run();
+        this.db.prepare('DELETE FROM meta WHERE key = ?').run(COUNTED_AT);
         return 0;
       }
       // In the connection's temp schema: nothing about the scan is kept in the cache file.
@@ -50,7 +56,7 @@ export class TermDocs {
       const n = this.db
         .prepare('INSERT INTO term_docs (term, docs) SELECT term, doc FROM temp.memories_vocab WHERE doc >= ?')
         .run(Math.max(2, Math.ceil(live * LISTED_SHARE))).changes;
-      this.db.prepare("INSERT INTO meta (key, value) VALUES ('term_docs_n', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(live));
+      this.host.setMeta(COUNTED_AT, String(live));
       return n;
     })();
   }
