@@ -16,6 +16,7 @@ import { decodeEmbedding } from '../src/export/jsonl.js';
 import { openCache } from '../src/store/cache.js';
 import { search } from '../src/search/search.js';
 import { indexText } from '../src/store/analyze.js';
+import { KEYWORD_TOKENIZER } from '../src/store/schema.js';
 import { runMergeBench, mergeTable } from './merge.js';
 import { ORDINARY_EN } from './ordinary-prompts.js';
 import { prng, unitVector, writeSynthExport, type SynthOptions } from './synth.js';
@@ -120,7 +121,7 @@ function ftsFloor(texts: Array<[string, string]>, dir: string): number {
   const db = new Database(join(dir, 'fts-floor.db'));
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
-  db.exec("CREATE TABLE m (rowid INTEGER PRIMARY KEY, q TEXT, a TEXT); CREATE VIRTUAL TABLE f USING fts5(q, a, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')");
+  db.exec(`CREATE TABLE m (rowid INTEGER PRIMARY KEY, q TEXT, a TEXT); CREATE VIRTUAL TABLE f USING fts5(q, a, content='', contentless_delete=1, tokenize='${KEYWORD_TOKENIZER}')`);
   const ins = db.prepare('INSERT INTO m (q, a) VALUES (?, ?)');
   const fts = db.prepare('INSERT INTO f (rowid, q, a) VALUES (?, ?, ?)');
   const ms = timeIt(() =>

@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { buildKeywordQuery, quoteTerm } from '../src/search/query.js';
 import { indexText } from '../src/store/analyze.js';
+import { KEYWORD_TOKENIZER } from '../src/store/schema.js';
 
 let db: Database.Database;
 before(() => {
   // The cache's own table definition and analysis, so the queries are checked against what search runs on.
   db = new Database(':memory:');
-  db.exec(`CREATE VIRTUAL TABLE t USING fts5(question, answer, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`);
+  db.exec(`CREATE VIRTUAL TABLE t USING fts5(question, answer, content='', contentless_delete=1, tokenize='${KEYWORD_TOKENIZER}')`);
   const ins = db.prepare('INSERT INTO t (rowid, question, answer) VALUES (?, ?, ?)');
   const docs: Array<[string, string]> = [
     ['How to fix the SQLite lock timeout?', 'Use WAL and busy_timeout; better-sqlite3 needs it.'],
@@ -108,5 +109,59 @@ describe('FTS5 query builder', () => {
 
   it('NFKC folds full-width text', () => {
     assert.ok(buildKeywordQuery('ＳＱＬｉｔｅ').terms.includes('sqlite'));
+  });
+});
+
+describe('text outside ASCII, under the ascii tokenizer', () => {
+  // The index's tokenizer cuts and folds ASCII only; analyze.ts folds the rest. unicode61
+  // (with remove_diacritics 2) is what it replaced: on the same analysed text both must give
+  // the same tokens at the same places.
+  const samples = [
+    'Café crème — naïve résumé, Ångström; Øresund Straße Łódź façade',
+    'Привет, МИР! Ёлка й Ελληνικά ΆΈΉ',
+    '「設定」、変更。認証エラー（タイムアウト）…DBの移行も必要！',
+    'ｆｕｌｌ－ｗｉｄｔｈ ＡＢＣ１２３　全角スペース №5 ½ ①',
+    'useEffect がまた２回走る in StrictMode; src/App.tsx → Größe2Wert',
+    'tab\there nbsp\u00a0x zero\u200bwidth soft\u00adhyphen İstanbul ǅ ﬁ',
+  ];
+  let t: Database.Database;
+  before(() => {
+    t = new Database(':memory:');
+    t.exec(`CREATE VIRTUAL TABLE a USING fts5(x, tokenize='${KEYWORD_TOKENIZER}'); CREATE VIRTUAL TABLE a_v USING fts5vocab(a, instance);
+            CREATE VIRTUAL TABLE u USING fts5(x, tokenize='porter unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE u_v USING fts5vocab(u, instance);`);
+    samples.forEach((s, i) => {
+      t.prepare('INSERT INTO a (rowid, x) VALUES (?, ?)').run(i + 1, indexText(s));
+      t.prepare('INSERT INTO u (rowid, x) VALUES (?, ?)').run(i + 1, indexText(s));
+    });
+  });
+  after(() => t.close());
+  const tokens = (table: string, doc: number): string[] =>
+    (t.prepare(`SELECT term FROM ${table}_v WHERE doc = ? ORDER BY offset`).all(doc) as Array<{ term: string }>).map((r) => r.term);
+  const found = (text: string): number[] => {
+    const q = buildKeywordQuery(text);
+    return q.match ? (t.prepare('SELECT rowid FROM a WHERE a MATCH ? ORDER BY rowid').all(q.match) as Array<{ rowid: number }>).map((r) => r.rowid) : [];
+  };
+
+  it('gives the tokens unicode61 gives, at the same places', () => {
+    samples.forEach((s, i) => assert.deepEqual(tokens('a', i + 1), tokens('u', i + 1), s));
+    assert.deepEqual(tokens('a', 1).slice(0, 6), ['cafe', 'creme', 'naiv', 'resum', 'angstrom', 'øresund']);
+    assert.deepEqual(tokens('a', 3).slice(0, 3), ['設定', '変更', '認証']);
+  });
+
+  it('finds words whatever their case, accents or punctuation', () => {
+    assert.deepEqual(found('cafe'), [1]);
+    assert.deepEqual(found('CAFÉ résumé'), [1]);
+    assert.deepEqual(found('Naïve'), [1]);
+    assert.deepEqual(found('мир'), [2]);
+    assert.deepEqual(found('ёлка'), [2]);
+    assert.deepEqual(found('設定の変更'), [3]);
+    assert.deepEqual(found('istanbul'), [6]);
+    assert.deepEqual(found('größe'), [5], 'an identifier part with an umlaut');
+  });
+
+  it('a word glued to an emoji is found by itself', () => {
+    t.prepare('INSERT INTO a (rowid, x) VALUES (?, ?)').run(100, indexText('deploy🚀prod ready✅'));
+    assert.deepEqual(found('prod'), [100]);
+    assert.deepEqual(found('ready'), [100]);
   });
 });

@@ -12,7 +12,7 @@
  * identifiers both as a phrase of their parts ("better-sqlite3" → "better sqlite3",
  * "useEffect" → "use effect") and part by part. Stop words and particles are dropped.
  */
-import { bigrams, identifierParts } from '../store/analyze.js';
+import { bigrams, foldText, identifierParts } from '../store/analyze.js';
 
 export interface KeywordQuery {
   /** FTS5 MATCH expression, or undefined when nothing is left to search for. */
@@ -108,7 +108,11 @@ export function buildKeywordQuery(input: string): KeywordQuery {
   const tokens = tokenize(text);
   const terms: string[] = [];
   const seen = new Set<string>();
-  const add = (t: string) => {
+  const add = (raw: string) => {
+    // Cut and folded as the index's text is (analyze.ts foldText): café → cafe, Ä → a.
+    const prefix = raw.endsWith('*');
+    const folded = foldText(prefix ? raw.slice(0, -1) : raw).trim().replace(/ +/g, ' ');
+    const t = folded.length > 0 && prefix ? `${folded}*` : folded;
     if (t.length > 0 && !seen.has(t) && terms.length < MAX_TERMS) {
       seen.add(t);
       terms.push(t);

@@ -2,14 +2,14 @@
  * The keyword index's analysis, shared by indexing and querying so that both sides cut
  * text the same way. Pure.
  *
- * The FTS5 table tokenizes with `porter unicode61` (words, case- and accent-folded, English
- * stemmed). Before that, two things happen to the text here:
+ * The FTS5 table tokenizes with `porter ascii` (words, English stemmed; foldText below does
+ * for other scripts what the tokenizer does not). Before that, two things happen to the text here:
  *  - Runs of Japanese/Chinese characters (no spaces between words) become their
  *    overlapping bigrams ("認証エラー" → "認証 証エ エラ ラー"), the classic CJK analysis of
  *    search engines; a one-character run stays as it is.
  *  - Identifiers also give their parts: camelCase and letter/digit boundaries
  *    ("useEffect" → "use effect", "sqlite3" → "sqlite 3"), appended after the text, so
- *    `useEffect` is found whole and by `effect`. unicode61 already splits on
+ *    `useEffect` is found whole and by `effect`. The tokenizer already splits on
  *    punctuation: `better-sqlite3`, `src/db.ts`, `ERR_MODULE_NOT_FOUND`.
  * Measured against a trigram index on the development set: bench/QUALITY.md.
  */
@@ -56,6 +56,31 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_WORD = /[A-Za-z0-9]{2,32}/g;
 const ASCII_BOUNDARY = /[a-z][A-Z]|[A-Za-z][0-9]|[0-9][A-Za-z]|[A-Z][A-Z][a-z]/;
 
+/**
+ * The index's tokenizer is FTS5's `ascii` (with porter): it splits ASCII text at every
+ * character that is not a letter or digit and folds ASCII case, but takes every other
+ * character as part of a word, as it is. What `unicode61 remove_diacritics 2` did for the
+ * rest is done here, for index and query alike (foldText): lower case, Latin letters without
+ * their accents (café → cafe), and every character that is not a letter, digit or private
+ * use (punctuation such as 、。「」—, symbols, emoji, combining marks) a space. unicode61's
+ * classification of each non-ASCII character was about a third of the keyword index's
+ * writing time, with Japanese bigrams most of the non-ASCII text (bench/RESULTS.md).
+ */
+const NON_TOKEN = /[^\x00-\x7f\p{L}\p{N}\p{Co}]+/gu;
+/** A Latin letter that may carry an accent, or accents left over (lower-case İ is i + U+0307). */
+const LATIN_OR_ACCENT = /[\u00c0-\u024f\u1e00-\u1eff]|[\u0300-\u036f]+/g;
+const COMBINING_ACCENT = /[\u0300-\u036f]/g;
+const HAS_NON_ASCII = /[^\x00-\x7f]/;
+
+/** Non-ASCII text as the `ascii` tokenizer must see it to cut and fold as unicode61 did (see above). */
+export function foldText(text: string): string {
+  if (!HAS_NON_ASCII.test(text)) return text;
+  return text
+    .toLowerCase()
+    .replace(LATIN_OR_ACCENT, (c) => (c.charCodeAt(0) >= 0x300 && c.charCodeAt(0) <= 0x36f ? '' : c.normalize('NFD').replace(COMBINING_ACCENT, '')))
+    .replace(NON_TOKEN, ' ');
+}
+
 export function indexText(text: string): string {
   // Most of a developer's text is ASCII: nothing to normalise, no CJK to cut.
   const ascii = !NON_ASCII.test(text);
@@ -66,8 +91,11 @@ export function indexText(text: string): string {
     const p = identifierParts(m[0]);
     if (p.length > 0) parts.push(p.join(' '));
   }
-  const body = ascii ? norm : norm.replace(CJK_RUN, (run) => ` ${bigrams(run).join(' ')} `);
-  return parts.length > 0 ? `${body}\n${parts.join(' ')}` : body;
+  // Folded before the bigrams: they only lengthen the text, and folding leaves letters as they are.
+  const body = ascii ? norm : foldText(norm).replace(CJK_RUN, (run) => ` ${bigrams(run).join(' ')} `);
+  if (parts.length === 0) return body;
+  const tail = parts.join(' ');
+  return `${body}\n${ascii ? tail : foldText(tail)}`;
 }
 
 /** How much of each neighbouring turn the context column holds: a long answer next door must not outweigh the memory itself. */

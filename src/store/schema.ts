@@ -2,7 +2,7 @@
  * DDL of the disposable cache. Bump STORE_VERSION whenever a table changes: an older
  * cache is then rebuilt from JSONL instead of being migrated.
  */
-export const STORE_VERSION = 6; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column; 5: repo_here asked after an ingest (NULL: not yet); 6: common terms counted (term_docs), a repository's memories by machine
+export const STORE_VERSION = 7; // 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column; 5: repo_here asked after an ingest (NULL: not yet); 6: common terms counted (term_docs), a repository's memories by machine; 7: the ascii tokenizer, non-ASCII text folded in analyze.ts
 
 /** bm25 weights of the keyword index's columns, chosen on the development set: bench/QUALITY.md. */
 export interface ColumnWeights {
@@ -12,6 +12,13 @@ export interface ColumnWeights {
   context: number;
 }
 export const COLUMN_WEIGHTS: ColumnWeights = { question: 2, answer: 0.75, context: 0.3 };
+
+/**
+ * The keyword index's tokenizer: FTS5's `ascii` with English stemming. It cuts and folds ASCII
+ * only; analyze.ts foldText does the rest, for index and query alike (7: before, unicode61 did,
+ * at a third of the index's writing time).
+ */
+export const KEYWORD_TOKENIZER = 'porter ascii';
 
 export function rankFunction(w: ColumnWeights): string {
   for (const v of Object.values(w)) if (!Number.isFinite(v) || v < 0) throw new Error(`invalid column weight ${v}`);
@@ -82,7 +89,7 @@ CREATE TABLE IF NOT EXISTS file_hashes (path TEXT PRIMARY KEY, size INTEGER NOT 
 -- beginning of the neighbouring turns of its session (context, a low weight).
 -- Weights: COLUMN_WEIGHTS above, the table's rank function.
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
-  question, answer, context, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'
+  question, answer, context, content='', contentless_delete=1, tokenize='${KEYWORD_TOKENIZER}'
 );
 INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', '${rankFunction(COLUMN_WEIGHTS)}');
 `;

@@ -75,9 +75,10 @@ async function runChecks(ctx: Context, offline: boolean): Promise<Check[]> {
 async function sqliteCheck(): Promise<Check> {
   try {
     const { openDatabase } = await import('../../store/store.js');
+    const { KEYWORD_TOKENIZER } = await import('../../store/schema.js');
     const db = openDatabase(':memory:');
     const v = db.prepare('select vec_version() as vec, sqlite_version() as sqlite').get() as { vec: string; sqlite: string };
-    db.exec("create virtual table t using fts5(a, tokenize = 'porter unicode61')");
+    db.exec(`create virtual table t using fts5(a, tokenize = '${KEYWORD_TOKENIZER}')`);
     db.close();
     return { name: 'SQLite', ok: true, detail: `better-sqlite3 with SQLite ${v.sqlite}, FTS5, sqlite-vec ${v.vec}` };
   } catch (err) {
