@@ -2,8 +2,9 @@
 # memory-engine plugin entry (Claude Code and Codex): find a Node.js 22 or newer without a
 # login shell — agents start hooks with the PATH they were started with, which often lacks
 # the Node of nvm, fnm, volta, asdf, mise or Homebrew — then run the launcher with it.
-# Looked at in order: $MEMORY_NODE, the path recorded at the last success, `node` on PATH, the
-# version managers' folders (newest last wins), Homebrew and the usual system places.
+# Looked at in order: $MEMORY_NODE, the path recorded at the last success (run without a
+# version check of its own: run.mjs checks), `node` on PATH, the version managers' folders
+# (newest last wins), Homebrew and the usual system places.
 # With none, memory is off: a session start says so (once a day), every hook still exits 0.
 here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 data="${CLAUDE_PLUGIN_DATA:-${PLUGIN_DATA:-}}"
@@ -11,6 +12,17 @@ data="${CLAUDE_PLUGIN_DATA:-${PLUGIN_DATA:-}}"
 node_ok() {
   [ -n "$1" ] && [ -x "$1" ] && "$1" -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 22 ? 0 : 1)' >/dev/null 2>&1
 }
+
+# The Node.js found last time, taken as it is: checking its version is a Node.js start of its
+# own (40–60 ms), on every hook. run.mjs checks the version first thing; one too old forgets
+# this record and runs this search again.
+if [ -z "${MEMORY_NODE:-}" ] && [ -n "$data" ] && [ -f "$data/node-path" ]; then
+  recorded=""
+  IFS= read -r recorded < "$data/node-path" || true
+  if [ -n "$recorded" ] && [ -x "$recorded" ]; then
+    MEMORY_ENGINE_NODE_RECORD="$data/node-path" exec "$recorded" "$here/run.mjs" "$@"
+  fi
+fi
 
 NODE=""
 seen=""

@@ -232,6 +232,15 @@ function tell(message) {
 }
 
 if (Number(process.versions.node.split('.')[0]) < 22) {
+  const record = process.env.MEMORY_ENGINE_NODE_RECORD;
+  if (record) {
+    // The Node.js node.sh found last time is too old now: forget it and look again, with the
+    // hook's input still unread on stdin.
+    delete process.env.MEMORY_ENGINE_NODE_RECORD;
+    rmSync(record, { force: true });
+    const again = spawnSync('sh', [join(pluginRoot, 'plugin', 'node.sh'), ...args], { stdio: 'inherit', env: process.env });
+    process.exit(again.status ?? 0);
+  }
   tell(`memory-engine: memory is off — it needs Node.js 22 or newer; this is ${process.version} (${process.execPath}). Set MEMORY_NODE to a newer one.`);
   process.exit(0);
 }

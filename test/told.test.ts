@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -115,6 +115,52 @@ describe('the plugins\' Node.js finder', () => {
       const recall = spawnSync('sh', [join(REPO, 'plugin', 'node.sh'), 'recall'], { env, input: '{}', encoding: 'utf8' });
       assert.equal(recall.status, 0);
       assert.equal(recall.stdout, '');
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('the plugins\' Node.js finder, with a Node.js found before', () => {
+  // A wrapper in place of node: it logs each time it is started, then runs the real one.
+  const wrapper = (dir: string, real: string): { path: string; starts: () => string[] } => {
+    const path = join(dir, 'node-logged');
+    const log = join(dir, 'starts.log');
+    writeFileSync(path, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+    return { path, starts: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []) };
+  };
+
+  it('runs the recorded Node.js without starting it once more for a version check', () => {
+    const { dir, cleanup } = tempDir('memory-noderec-');
+    try {
+      const node = wrapper(dir, process.execPath);
+      const data = join(dir, 'data');
+      mkdirSync(data);
+      writeFileSync(join(data, 'node-path'), `${node.path}\n`);
+      const env = { PATH: '/usr/bin:/bin', HOME: dir, CLAUDE_PLUGIN_DATA: data };
+      const r = spawnSync('sh', [join(REPO, 'plugin', 'node.sh'), 'recall'], { env, input: '{}', encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.deepEqual(node.starts(), [`${join(REPO, 'plugin', 'run.mjs')} recall`], 'one start: the run itself');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('a recorded Node.js that is too old now is forgotten, and the search finds a newer one for the same hook', { skip: oldNode() ? false : 'no Node.js older than 22 at /usr/bin/node on this machine' }, () => {
+    const { dir, cleanup } = tempDir('memory-noderec-old-');
+    try {
+      const old = wrapper(dir, oldNode() as string);
+      const data = join(dir, 'data');
+      mkdirSync(data);
+      writeFileSync(join(data, 'node-path'), `${old.path}\n`);
+      // The newer one on PATH, as an agent started from a shell with it would have.
+      const env = { PATH: `${dirname(process.execPath)}${delimiter}/usr/bin:/bin`, HOME: dir, CLAUDE_PLUGIN_DATA: data };
+      const r = spawnSync('sh', [join(REPO, 'plugin', 'node.sh'), 'recall', '--json', '--prompt', 'what did we decide about the parser'], { env, input: '{}', encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(old.starts().length, 1, 'the old one started once, and handed over');
+      assert.equal(readFileSync(join(data, 'node-path'), 'utf8').trim(), process.execPath, 'the newer one recorded instead');
+      assert.doesNotMatch(r.stderr, /needs Node\.js 22/);
     } finally {
       cleanup();
     }
