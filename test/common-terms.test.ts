@@ -14,6 +14,7 @@ import { search } from '../src/search/search.js';
 import { splitCommon } from '../src/search/common-terms.js';
 import { openCache } from '../src/store/cache.js';
 import { PAGE_SIZE } from '../src/store/database.js';
+import { ownText } from '../src/store/schema.js';
 import type { Store } from '../src/store/store.js';
 import type { MemoryRecord } from '../src/types.js';
 import { tempDir, writeJsonl } from './helpers.js';
@@ -247,6 +248,48 @@ describe('recall searches only for memories that could clear its floor', () => {
         const got = recall(store, { prompt: `what did we say about ${H} ${L1} ${L2} ${L3} ${L4}`, maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: DEFAULT_MIN_RARE_WORDS });
         assert.deepEqual(got.map((h) => h.row.id), [target]);
         assert.equal(got[0]?.coverage, 1);
+      } finally {
+        store.close();
+      }
+    } finally {
+      d.cleanup();
+    }
+  });
+
+  it("which candidates hold a term in their own text: the same asked of a small table of their own as of the index", () => {
+    const d = tempDir();
+    try {
+      const texts: Array<[string, string]> = [
+        ['widget 設定を変えた', 'the answer mentions gadgets and Café crème'],
+        ['認証エラーの原因は？', 'トークンの有効期限切れ。DBの移行も必要'],
+        ['better-sqlite3 with useEffect', 'StrictMode mounts twice; see src/App.tsx'],
+        ['plain question', 'nothing else here'],
+        ['NAÏVE résumé', 'zanzibar widget widget'],
+      ];
+      const entries: MemoryRecord[] = texts.map(([question, answer], i) => ({
+        v: 1, id: `o-${i}`, machine: 'laptop', session_id: 's-own', timestamp: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(), question, answer,
+      }));
+      const exportDir = join(d.dir, 'export');
+      writeJsonl(join(exportDir, '2026-11_laptop.jsonl'), entries);
+      const { store } = openCache({ dbPath: join(d.dir, 'cache.db'), exportDir, model: 'none', dim: 0 });
+      try {
+        const rows = [...store.rowsByRowid([1, 2, 3, 4, 5]).values()];
+        assert.equal(rows.length, 5);
+        const terms = buildKeywordQuery('widget gadget 設定 認* 証エ DB better-sqlite3 use effect cafe naive zanzibar neighbour twice').terms;
+        const matches = terms.map((t) => ownText(toFts(t)));
+        const inIndex = matches.map((m) =>
+          store.db.prepare<[string], { rowid: number }>('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid').all(m).map((r) => r.rowid),
+        );
+        const among = store.matchesAmong(rows, matches).map((ids) => [...ids].sort((a, b) => a - b));
+        assert.deepEqual(among, inIndex);
+        // Positive: own text only (memory 2's neighbour holds 設定, memory 4's widget; they do not).
+        const at = (t: string) => among[terms.indexOf(t)];
+        assert.deepEqual(at('widget'), [1, 5]);
+        assert.deepEqual(at('設定'), [1]);
+        assert.deepEqual(at('cafe'), [1]);
+        assert.ok((at('better sqlite3') ?? []).includes(3));
+        // Nothing is left behind between calls.
+        assert.deepEqual(store.matchesAmong([rows[1] as (typeof rows)[number]], [matches[0] as string]), [[]]);
       } finally {
         store.close();
       }

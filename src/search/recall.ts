@@ -73,7 +73,6 @@ export function recallCandidates(
   const when = opts.now === undefined ? { text: opts.prompt } : readTime(opts.prompt, opts.now);
   const q = buildKeywordQuery(when.text);
   if (!q.match || q.terms.length === 0) return none;
-  const db = store.db;
   // The session in progress counts for nothing: not as a candidate, and not when judging how
   // rare the prompt's words are (60 turns on today's topic must not make its words common).
   const scope: SearchFilters = opts.sessionId ? { notSession: opts.sessionId } : {};
@@ -114,12 +113,11 @@ export function recallCandidates(
   const cands = chosen.map((id) => byRowid.get(id)).filter((r): r is MemoryRow => r !== undefined);
   if (cands.length === 0) return none;
 
-  const ids = JSON.stringify(cands.map((c) => c.rowid));
-  const holds = db.prepare<[string, string], { rowid: number }>('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
   const weight = new Map<number, number>();
   const matched = new Map<number, number>();
-  for (const t of present) {
-    for (const { rowid } of holds.all(t.match, ids)) {
+  const holding = store.matchesAmong(cands, present.map((t) => t.match));
+  for (const [k, t] of present.entries()) {
+    for (const rowid of holding[k] as number[]) {
       weight.set(rowid, (weight.get(rowid) ?? 0) + t.weight);
       matched.set(rowid, (matched.get(rowid) ?? 0) + 1);
     }
