@@ -67,17 +67,17 @@ const ASCII_BOUNDARY = /[a-z][A-Z]|[A-Za-z][0-9]|[0-9][A-Za-z]|[A-Z][A-Z][a-z]/;
  * writing time, with Japanese bigrams most of the non-ASCII text (bench/RESULTS.md).
  */
 const NON_TOKEN = /[^\x00-\x7f\p{L}\p{N}\p{Co}]+/gu;
-/** A Latin letter that may carry an accent, or accents left over (lower-case İ is i + U+0307). */
-const LATIN_OR_ACCENT = /[\u00c0-\u024f\u1e00-\u1eff]|[\u0300-\u036f]+/g;
-const COMBINING_ACCENT = /[\u0300-\u036f]/g;
-const HAS_NON_ASCII = /[^\x00-\x7f]/;
+const LATIN_LETTER = /[\u00c0-\u024f\u1e00-\u1eff]/g;
+/** Accents, once Latin letters are decomposed (and lower-case İ is i + U+0307). */
+const COMBINING_ACCENT = /[\u0300-\u036f]+/g;
 
 /** Non-ASCII text as the `ascii` tokenizer must see it to cut and fold as unicode61 did (see above). */
 export function foldText(text: string): string {
-  if (!HAS_NON_ASCII.test(text)) return text;
+  if (!NON_ASCII.test(text)) return text;
   return text
     .toLowerCase()
-    .replace(LATIN_OR_ACCENT, (c) => (c.charCodeAt(0) >= 0x300 && c.charCodeAt(0) <= 0x36f ? '' : c.normalize('NFD').replace(COMBINING_ACCENT, '')))
+    .replace(LATIN_LETTER, (c) => c.normalize('NFD'))
+    .replace(COMBINING_ACCENT, '')
     .replace(NON_TOKEN, ' ');
 }
 

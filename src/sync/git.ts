@@ -268,6 +268,25 @@ export async function recoverInterruptedRebase(repo: Repo): Promise<boolean> {
  * (the pathspec keeps a user's unrelated staged work out of our commit).
  */
 export async function commitExport(repo: Repo, exportDir: string, message: string, machine: string, cloneId?: string, also: string[] = []): Promise<{ committed: boolean; sha?: string }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await commitOnce(repo, exportDir, message, machine, cloneId, also);
+    } catch (err) {
+      const wait = INDEX_LOCK_WAITS_MS[attempt];
+      if (wait === undefined || !/index\.lock'?: File exists/.test(errorMessage(err))) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
+/**
+ * Called under our repository lock, so a fresh .git/index.lock is a git of the person's (an
+ * editor refreshing its status, a `rebase --abort`), held for a moment: wait for it this
+ * long, a little more each time (3.85 s in all), before the commit is left for next time.
+ */
+const INDEX_LOCK_WAITS_MS = [100, 250, 500, 1000, 2000];
+
+async function commitOnce(repo: Repo, exportDir: string, message: string, machine: string, cloneId: string | undefined, also: string[]): Promise<{ committed: boolean; sha?: string }> {
   const rel = relative(repo.root, exportDir) || '.';
   // Never our lock files (held while this commit runs), whatever the repository ignores.
   const paths = [rel, ...also, ':(exclude,glob)**/*.lock'];
