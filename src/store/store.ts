@@ -691,13 +691,15 @@ export class Store {
    * bench/RESULTS.md); here it reads the few rows only.
    */
   matchesAmong(rows: Array<Pick<MemoryRow, 'rowid' | 'question' | 'answer'>>, matches: string[]): number[][] {
-    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.own_text USING fts5(question, answer, tokenize='${KEYWORD_TOKENIZER}'); DELETE FROM temp.own_text`);
-    const insert = this.db.prepare('INSERT INTO temp.own_text (rowid, question, answer) VALUES (?, ?, ?)');
-    for (const r of rows) insert.run(r.rowid, indexText(r.question), indexText(r.answer));
-    const query = this.db.prepare<[string], { rowid: number }>('SELECT rowid FROM temp.own_text WHERE own_text MATCH ?');
-    const out = matches.map((m) => query.all(m).map((r) => r.rowid));
-    this.db.exec('DELETE FROM temp.own_text');
-    return out;
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.own_text USING fts5(question, answer, tokenize='${KEYWORD_TOKENIZER}')`);
+    try {
+      const insert = this.db.prepare('INSERT INTO temp.own_text (rowid, question, answer) VALUES (?, ?, ?)');
+      for (const r of rows) insert.run(r.rowid, indexText(r.question), indexText(r.answer));
+      const query = this.db.prepare<[string], { rowid: number }>('SELECT rowid FROM temp.own_text WHERE own_text MATCH ?');
+      return matches.map((m) => query.all(m).map((r) => r.rowid));
+    } finally {
+      this.db.exec('DELETE FROM temp.own_text');
+    }
   }
 
   /** The memory captured from a transcript entry (its prompt uuid), live or forgotten. */
