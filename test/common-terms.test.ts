@@ -50,9 +50,14 @@ function memories(n: number, from = 0): MemoryRecord[] {
 const own = (i: number) => `${word(2000 + i)} ${word(30000 + i)}`;
 
 function cacheWith(n: number): { store: Store; dbPath: string; exportDir: string; close: () => void } {
+  return cacheOf(memories(n));
+}
+
+/** A fresh cache of these memories (one JSONL file); close() closes it and removes it all. */
+function cacheOf(entries: MemoryRecord[]): { store: Store; dbPath: string; exportDir: string; close: () => void } {
   const d = tempDir();
   const exportDir = join(d.dir, 'export');
-  writeJsonl(join(exportDir, '2026-11_laptop.jsonl'), memories(n));
+  writeJsonl(join(exportDir, '2026-11_laptop.jsonl'), entries);
   const dbPath = join(d.dir, 'cache.db');
   const { store } = openCache({ dbPath, exportDir, model: 'none', dim: 0 });
   return { store, dbPath, exportDir, close: () => { if (store.db.open) store.close(); d.cleanup(); } };
@@ -228,73 +233,59 @@ describe('recall searches only for memories that could clear its floor', () => {
   });
 
   it('the memory holding all of a prompt is found though its rarest word is held, more often, by more memories than are measured', () => {
-    const d = tempDir();
+    const [H, L1, L2, L3, L4] = [word(50000), word(50001), word(50002), word(50003), word(50004)];
+    const entries: MemoryRecord[] = [];
+    const add = (question: string, answer: string) => entries.push({ v: 1, id: `x-${entries.length}`, machine: 'laptop', timestamp: new Date(Date.UTC(2026, 10, 1) + entries.length * 60_000).toISOString(), question, answer });
+    for (let i = 0; i < 1100; i++) add(`widget note ${own(i)}`, `plain text ${word(i % 60)}`);
+    for (let i = 0; i < 39; i++) add(`${H} ${H} ${H} ${H} ${H}`, 'short');
+    for (const L of [L1, L2, L3, L4]) for (let i = 0; i < 49; i++) add(`${L} ${own(5000 + entries.length)}`, 'short');
+    add(`widget about ${H} ${L1} ${L2} ${L3} ${L4}`, 'the answer');
+    const target = `x-${entries.length - 1}`;
+    const { store, close } = cacheOf(entries);
     try {
-      const [H, L1, L2, L3, L4] = [word(50000), word(50001), word(50002), word(50003), word(50004)];
-      const entries: MemoryRecord[] = [];
-      const add = (question: string, answer: string) => entries.push({ v: 1, id: `x-${entries.length}`, machine: 'laptop', timestamp: new Date(Date.UTC(2026, 10, 1) + entries.length * 60_000).toISOString(), question, answer });
-      for (let i = 0; i < 1100; i++) add(`widget note ${own(i)}`, `plain text ${word(i % 60)}`);
-      for (let i = 0; i < 39; i++) add(`${H} ${H} ${H} ${H} ${H}`, 'short');
-      for (const L of [L1, L2, L3, L4]) for (let i = 0; i < 49; i++) add(`${L} ${own(5000 + entries.length)}`, 'short');
-      add(`widget about ${H} ${L1} ${L2} ${L3} ${L4}`, 'the answer');
-      const target = `x-${entries.length - 1}`;
-      const exportDir = join(d.dir, 'export');
-      writeJsonl(join(exportDir, '2026-11_laptop.jsonl'), entries);
-      const { store } = openCache({ dbPath: join(d.dir, 'cache.db'), exportDir, model: 'none', dim: 0 });
-      try {
-        const rowOf = store.db.prepare<[string], { rowid: number }>('SELECT rowid FROM memories WHERE id = ?').get(target)?.rowid;
-        // Its rarest word alone ranks 39 other memories above it: past the 20 measured.
-        assert.ok(!store.fts(toFts(H), {}, 20).some((r) => r.rowid === rowOf));
-        const got = recall(store, { prompt: `what did we say about ${H} ${L1} ${L2} ${L3} ${L4}`, maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: DEFAULT_MIN_RARE_WORDS });
-        assert.deepEqual(got.map((h) => h.row.id), [target]);
-        assert.equal(got[0]?.coverage, 1);
-      } finally {
-        store.close();
-      }
+      const rowOf = store.db.prepare<[string], { rowid: number }>('SELECT rowid FROM memories WHERE id = ?').get(target)?.rowid;
+      // Its rarest word alone ranks 39 other memories above it: past the 20 measured.
+      assert.ok(!store.fts(toFts(H), {}, 20).some((r) => r.rowid === rowOf));
+      const got = recall(store, { prompt: `what did we say about ${H} ${L1} ${L2} ${L3} ${L4}`, maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: DEFAULT_MIN_RARE_WORDS });
+      assert.deepEqual(got.map((h) => h.row.id), [target]);
+      assert.equal(got[0]?.coverage, 1);
     } finally {
-      d.cleanup();
+      close();
     }
   });
 
   it("which candidates hold a term in their own text: the same asked of a small table of their own as of the index", () => {
-    const d = tempDir();
+    const texts: Array<[string, string]> = [
+      ['widget 設定を変えた', 'the answer mentions gadgets and Café crème'],
+      ['認証エラーの原因は？', 'トークンの有効期限切れ。DBの移行も必要'],
+      ['better-sqlite3 with useEffect', 'StrictMode mounts twice; see src/App.tsx'],
+      ['plain question', 'nothing else here'],
+      ['NAÏVE résumé', 'zanzibar widget widget'],
+    ];
+    const entries: MemoryRecord[] = texts.map(([question, answer], i) => ({
+      v: 1, id: `o-${i}`, machine: 'laptop', session_id: 's-own', timestamp: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(), question, answer,
+    }));
+    const { store, close } = cacheOf(entries);
     try {
-      const texts: Array<[string, string]> = [
-        ['widget 設定を変えた', 'the answer mentions gadgets and Café crème'],
-        ['認証エラーの原因は？', 'トークンの有効期限切れ。DBの移行も必要'],
-        ['better-sqlite3 with useEffect', 'StrictMode mounts twice; see src/App.tsx'],
-        ['plain question', 'nothing else here'],
-        ['NAÏVE résumé', 'zanzibar widget widget'],
-      ];
-      const entries: MemoryRecord[] = texts.map(([question, answer], i) => ({
-        v: 1, id: `o-${i}`, machine: 'laptop', session_id: 's-own', timestamp: new Date(Date.UTC(2026, 10, 1) + i * 60_000).toISOString(), question, answer,
-      }));
-      const exportDir = join(d.dir, 'export');
-      writeJsonl(join(exportDir, '2026-11_laptop.jsonl'), entries);
-      const { store } = openCache({ dbPath: join(d.dir, 'cache.db'), exportDir, model: 'none', dim: 0 });
-      try {
-        const rows = [...store.rowsByRowid([1, 2, 3, 4, 5]).values()];
-        assert.equal(rows.length, 5);
-        const terms = buildKeywordQuery('widget gadget 設定 認* 証エ DB better-sqlite3 use effect cafe naive zanzibar neighbour twice').terms;
-        const matches = terms.map((t) => ownText(toFts(t)));
-        const inIndex = matches.map((m) =>
-          store.db.prepare<[string], { rowid: number }>('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid').all(m).map((r) => r.rowid),
-        );
-        const among = store.matchesAmong(rows, matches).map((ids) => [...ids].sort((a, b) => a - b));
-        assert.deepEqual(among, inIndex);
-        // Positive: own text only (memory 2's neighbour holds 設定, memory 4's widget; they do not).
-        const at = (t: string) => among[terms.indexOf(t)];
-        assert.deepEqual(at('widget'), [1, 5]);
-        assert.deepEqual(at('設定'), [1]);
-        assert.deepEqual(at('cafe'), [1]);
-        assert.ok((at('better sqlite3') ?? []).includes(3));
-        // Nothing is left behind between calls.
-        assert.deepEqual(store.matchesAmong([rows[1] as (typeof rows)[number]], [matches[0] as string]), [[]]);
-      } finally {
-        store.close();
-      }
+      const rows = [...store.rowsByRowid([1, 2, 3, 4, 5]).values()];
+      assert.equal(rows.length, 5);
+      const terms = buildKeywordQuery('widget gadget 設定 認* 証エ DB better-sqlite3 use effect cafe naive zanzibar neighbour twice').terms;
+      const matches = terms.map((t) => ownText(toFts(t)));
+      const inIndex = matches.map((m) =>
+        store.db.prepare<[string], { rowid: number }>('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid').all(m).map((r) => r.rowid),
+      );
+      const among = store.matchesAmong(rows, matches).map((ids) => [...ids].sort((a, b) => a - b));
+      assert.deepEqual(among, inIndex);
+      // Positive: own text only (memory 2's neighbour holds 設定, memory 4's widget; they do not).
+      const at = (t: string) => among[terms.indexOf(t)];
+      assert.deepEqual(at('widget'), [1, 5]);
+      assert.deepEqual(at('設定'), [1]);
+      assert.deepEqual(at('cafe'), [1]);
+      assert.ok((at('better sqlite3') ?? []).includes(3));
+      // Nothing is left behind between calls.
+      assert.deepEqual(store.matchesAmong([rows[1] as (typeof rows)[number]], [matches[0] as string]), [[]]);
     } finally {
-      d.cleanup();
+      close();
     }
   });
 });

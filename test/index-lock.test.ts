@@ -8,25 +8,27 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { commitExport, findRepo } from '../src/sync/git.js';
+import { commitExport, findRepo, type Repo } from '../src/sync/git.js';
 import { tempDir } from './helpers.js';
 
-function repoWithMemory(dir: string): string {
+/** A repository holding one uncommitted memory file, with `.git/index.lock` taken as a person's git would. */
+async function lockedRepo(dir: string): Promise<{ repo: Repo; exportDir: string; lock: string }> {
   execFileSync('git', ['init', '-q', '-b', 'memory', dir]);
-  mkdirSync(join(dir, 'export'));
-  writeFileSync(join(dir, 'export', '2026-11_laptop.jsonl'), '{"v":1,"id":"m-1"}\n');
-  return join(dir, 'export');
+  const exportDir = join(dir, 'export');
+  mkdirSync(exportDir);
+  writeFileSync(join(exportDir, '2026-11_laptop.jsonl'), '{"v":1,"id":"m-1"}\n');
+  const repo = await findRepo(dir);
+  assert.ok(repo);
+  const lock = join(repo.gitDir, 'index.lock');
+  writeFileSync(lock, '');
+  return { repo, exportDir, lock };
 }
 
 describe('a memory commit and a git of the person\'s', () => {
   it('waits for an index.lock held for a moment, then commits', async () => {
     const { dir, cleanup } = tempDir('memory-indexlock-');
     try {
-      const exportDir = repoWithMemory(dir);
-      const repo = await findRepo(dir);
-      assert.ok(repo);
-      const lock = join(repo.gitDir, 'index.lock');
-      writeFileSync(lock, '');
+      const { repo, exportDir, lock } = await lockedRepo(dir);
       const released = new Promise<void>((r) => setTimeout(() => { rmSync(lock); r(); }, 600));
       const c = await commitExport(repo, exportDir, 'memories', 'laptop');
       await released;
@@ -41,10 +43,7 @@ describe('a memory commit and a git of the person\'s', () => {
   it('a lock that stays is still an error after the waits (the next run commits)', async () => {
     const { dir, cleanup } = tempDir('memory-indexlock-');
     try {
-      const exportDir = repoWithMemory(dir);
-      const repo = await findRepo(dir);
-      assert.ok(repo);
-      writeFileSync(join(repo.gitDir, 'index.lock'), '');
+      const { repo, exportDir } = await lockedRepo(dir);
       await assert.rejects(commitExport(repo, exportDir, 'memories', 'laptop'), /index\.lock/);
       assert.ok(existsSync(join(dir, 'export', '2026-11_laptop.jsonl')), 'the memory file is untouched');
     } finally {
