@@ -45,20 +45,45 @@ const stampFile = join(root, 'dist', '.plugin-build');
 // Which agent's plugin this is: its hook commands say so (Codex sets CLAUDE_PLUGIN_ROOT too).
 const agent = process.env.MEMORY_ENGINE_PLUGIN || (process.env.CLAUDE_PLUGIN_ROOT ? 'claude-code' : 'codex');
 
-/** What the copy is built from, by content (an agent's copy of the plugin gets new mtimes). */
-function sourcesStamp() {
-  const h = createHash('sha1');
+/** The files the copy is built from: the sources and the package's manifests. */
+const STAMPED = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+
+/** Each stamped file in a fixed order, `(path in the plugin, relative name)`. */
+function stampedFiles() {
+  const out = [];
   const walk = (dir, rel) => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p, `${rel}${e.name}/`);
-      else h.update(`${rel}${e.name}\0`).update(readFileSync(p));
+      else out.push([p, `${rel}${e.name}`]);
     }
   };
   walk(join(pluginRoot, 'src'), 'src/');
-  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) h.update(`${f}\0`).update(readFileSync(join(pluginRoot, f)));
+  for (const f of STAMPED) out.push([join(pluginRoot, f), f]);
+  return out;
+}
+
+/** What the copy is built from, by content (an agent's copy of the plugin gets new mtimes). */
+function sourcesStamp(files = stampedFiles()) {
+  const h = createHash('sha1');
+  for (const [p, rel] of files) h.update(`${rel}\0`).update(readFileSync(p));
   return h.digest('hex');
 }
+
+/**
+ * The same files by name, size, mtime and inode, without reading them: what a hook checks
+ * (reading and hashing the sources was 4–10 ms of every hook). When it differs from the one
+ * recorded beside the build (a new copy of the plugin, an edit), the content decides.
+ */
+function filesStamp(files) {
+  const h = createHash('sha1');
+  for (const [p, rel] of files) {
+    const s = statSync(p, { bigint: true });
+    h.update(`${rel}\0${s.size}\0${s.mtimeNs}\0${s.ino}\n`);
+  }
+  return h.digest('hex');
+}
+const filesStampFile = join(root, 'dist', '.plugin-files');
 
 function built(stamp) {
   if (!existsSync(mainJs)) return false;
@@ -69,6 +94,27 @@ function built(stamp) {
   } catch {
     return false;
   }
+}
+
+/** Whether the copy is built from the plugin's sources as they are: by their files' stamp when it is the one recorded with this build, else by content (and then recorded). */
+function current() {
+  if (!existsSync(mainJs)) return false;
+  if (inPlace && !existsSync(stampFile)) return true;
+  const files = stampedFiles();
+  const quick = filesStamp(files);
+  try {
+    if (readFileSync(filesStampFile, 'utf8').trim() === `${quick} ${readFileSync(stampFile, 'utf8').trim()}`) return true;
+  } catch {
+    /* not recorded yet */
+  }
+  const stamp = sourcesStamp(files);
+  if (!built(stamp)) return false;
+  try {
+    writeFileSync(filesStampFile, `${quick} ${stamp}\n`);
+  } catch {
+    /* read-only: the content is checked again next time */
+  }
+  return true;
 }
 
 function run(cmd, argv, what) {
@@ -248,7 +294,7 @@ if (args[0] === '--set-up') {
   await backgroundSetUp();
   process.exit(0);
 }
-if (!built(sourcesStamp())) {
+if (!current()) {
   if (process.env.MEMORY_ENGINE_CLI || args[0] === 'mcp') {
     // A person at a terminal (bin/memory), or an MCP client that waits for the server: set up now.
     try {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -161,6 +161,46 @@ describe('the plugins\' Node.js finder, with a Node.js found before', () => {
       assert.equal(old.starts().length, 1, 'the old one started once, and handed over');
       assert.equal(readFileSync(join(data, 'node-path'), 'utf8').trim(), process.execPath, 'the newer one recorded instead');
       assert.doesNotMatch(r.stderr, /needs Node\.js 22/);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('the plugins\' launcher keeps its built copy current', () => {
+  it('builds on first use, then trusts its files\' stamp; a new mtime alone is checked by content, a changed source rebuilds', () => {
+    const { dir, cleanup } = tempDir('memory-launcher-');
+    try {
+      // A plugin folder as an agent lays it out: the committed files, the dependencies beside them.
+      const plugin = join(dir, 'plugin-root');
+      for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'config.toml', 'src', 'skills', 'ui', 'bin', 'plugin']) cpSync(join(REPO, f), join(plugin, f), { recursive: true });
+      symlinkSync(join(REPO, 'node_modules'), join(plugin, 'node_modules'), 'dir');
+      const data = join(dir, 'data');
+      const env = { PATH: `${dirname(process.execPath)}${delimiter}/usr/bin:/bin`, HOME: dir, CLAUDE_PLUGIN_DATA: data, MEMORY_ENGINE_CLI: '1' };
+      const run = () => {
+        const r = spawnSync(process.execPath, [join(plugin, 'plugin', 'run.mjs'), '--version'], { env, encoding: 'utf8' });
+        assert.equal(r.status, 0, r.stderr);
+        assert.equal(r.stdout.trim(), JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
+        return r.stderr;
+      };
+      const filesStamp = join(data, 'app', 'dist', '.plugin-files');
+      assert.match(run(), /set up in/, 'built on first use');
+      assert.doesNotMatch(run(), /set up in/, 'then run as built');
+      const recorded = readFileSync(filesStamp, 'utf8');
+      assert.doesNotMatch(run(), /set up in/);
+      assert.equal(readFileSync(filesStamp, 'utf8'), recorded, 'the files\' stamp holds');
+
+      // A copy of the same sources with new mtimes (an agent's update of the folder): read, found the same, no build.
+      const source = join(plugin, 'src', 'cli', 'main.ts');
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(source, later, later);
+      assert.doesNotMatch(run(), /set up in/, 'the same content is not built again');
+      assert.notEqual(readFileSync(filesStamp, 'utf8'), recorded, 'the new stamp recorded');
+
+      // A changed source: built again.
+      writeFileSync(source, `${readFileSync(source, 'utf8')}\n// changed\n`);
+      assert.match(run(), /set up in/, 'a changed source is built');
+      assert.doesNotMatch(run(), /set up in/);
     } finally {
       cleanup();
     }
