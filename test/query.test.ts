@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { anyOfTerms, buildKeywordQuery, NEAR_DISTANCE, nearPairs, quoteTerm } from '../src/search/query.js';
+import { buildKeywordQuery, quoteTerm } from '../src/search/query.js';
 import { indexText } from '../src/store/analyze.js';
 import { KEYWORD_TOKENIZER } from '../src/store/schema.js';
 
@@ -105,30 +105,6 @@ describe('FTS5 query builder', () => {
     assert.ok(buildKeywordQuery('認').terms.includes('認*'));
     assert.deepEqual(matchIds('認'), [2]);
     assert.equal(buildKeywordQuery('の').match, undefined);
-  });
-
-  it('pairs the words written next to each other, stop words between them or not, for a closeness bonus', () => {
-    assert.deepEqual(buildKeywordQuery('How did we fix the SQLite lock timeout?').pairs, [['fix', 'sqlite'], ['sqlite', 'lock'], ['lock', 'timeout']]);
-    assert.deepEqual(buildKeywordQuery('Crème brûlée, then crème again: crème brûlée').pairs, [['creme', 'brulee'], ['brulee', 'creme'], ['creme', 'again'], ['again', 'creme']], 'folded, each pair once, a word never with itself');
-    assert.deepEqual(buildKeywordQuery('データベースの移行').pairs, [], 'Japanese runs have their bigrams, no pairs');
-    assert.deepEqual(buildKeywordQuery('timeout').pairs, []);
-    assert.deepEqual(nearPairs([['lock', 'timeout'], ['the', 'lock']], new Set(['the'])), [`NEAR("lock" "timeout", ${NEAR_DISTANCE})`], 'a pair with a common word is left out');
-  });
-
-  it('a NEAR pair ORed with the terms matches what the terms match, the close ones ranked first', () => {
-    const close = db.prepare('INSERT INTO t (rowid, question, answer) VALUES (?, ?, ?)');
-    // Same words, same lengths: only how far apart "kiln" and "glaze" stand differs.
-    close.run(101, indexText('kiln notes'), indexText('the glaze cracked after one two three four five six seven kiln firing'));
-    close.run(102, indexText('kiln notes'), indexText('the kiln glaze cracked after one two three four five six seven firing'));
-    try {
-      const q = buildKeywordQuery('kiln glaze');
-      const ranked = (m: string) => (db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rank').all(m) as Array<{ rowid: number }>).map((r) => r.rowid);
-      const withPairs = ranked([anyOfTerms(q.terms), ...nearPairs(q.pairs)].join(' OR '));
-      assert.deepEqual([...withPairs].sort(), [...ranked(anyOfTerms(q.terms))].sort(), 'no memory more, none fewer');
-      assert.deepEqual(withPairs, [102, 101], 'the words together first');
-    } finally {
-      db.prepare('DELETE FROM t WHERE rowid IN (101, 102)').run();
-    }
   });
 
   it('NFKC folds full-width text', () => {

@@ -169,27 +169,6 @@ describe('time in the question', () => {
   });
 });
 
-describe('words of the question close together', () => {
-  it('rank a memory holding them side by side above a newer one holding them far apart', async () => {
-    const w = world([
-      // The same words, as often, in texts of the same length; only their distance differs.
-      { id: 'apart', timestamp: at(2026, 11, 30), question: 'notes on the build', answer: 'The cache was cold because one two three four five six seven of the warm-up steps skipped the lockfile.' },
-      { id: 'together', timestamp: at(2026, 9, 1), question: 'notes on the build', answer: 'The lockfile cache was cold because one two three four five six seven of the warm-up steps skipped it.' },
-    ]);
-    try {
-      const { store } = w.open();
-      try {
-        assert.deepEqual(await ids(store, 'lockfile cache'), ['together', 'apart'], 'the words side by side first, though three months older');
-        assert.deepEqual(await ids(store, 'cache was cold'), ['apart', 'together'], 'words both memories hold side by side: recency decides, as before');
-      } finally {
-        store.close();
-      }
-    } finally {
-      w.d.cleanup();
-    }
-  });
-});
-
 describe('a cache of the previous schema (no neighbour or date columns)', () => {
   it('is rebuilt from JSONL with the new columns', async () => {
     const w = world([

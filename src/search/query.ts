@@ -11,10 +11,6 @@
  * Japanese/Chinese runs as overlapping bigrams (a lone kanji as a prefix of them), and
  * identifiers both as a phrase of their parts ("better-sqlite3" → "better sqlite3",
  * "useEffect" → "use effect") and part by part. Stop words and particles are dropped.
- *
- * Words written next to each other in the question (stop words between them do not part
- * them) are also asked for close together: `NEAR("lock" "timeout", 3)` ranks a memory where
- * they stand together above one where they are far apart (bench/QUALITY.md).
  */
 import { bigrams, foldText, identifierParts } from '../store/analyze.js';
 
@@ -23,15 +19,11 @@ export interface KeywordQuery {
   match?: string;
   /** The terms and phrases inside `match`, unquoted (a prefix term ends with `*`). */
   terms: string[];
-  /** Neighbouring words of the question (not in `match`): ranked higher where they stand close together (`nearPairs`). */
-  pairs: Array<[string, string]>;
 }
 
 /** Queries are questions, not documents: past this the extra text only slows the search. */
 export const MAX_QUERY_CHARS = 2000;
 const MAX_TERMS = 40;
-/** At most this many words between two neighbouring words of a question for them to count as close: bench/QUALITY.md. */
-export const NEAR_DISTANCE = 3;
 
 const STOP_WORDS = new Set(
   `a an the and or but if then else of to in on at by for with from into onto about as is are was were be been being
@@ -109,16 +101,6 @@ export function anyOfTerms(terms: string[]): string {
   return terms.map(toFts).join(' OR ');
 }
 
-/**
- * The question's neighbouring words as FTS5 NEAR groups, to OR with its terms: a memory
- * holding both within NEAR_DISTANCE words counts their occurrences there once more in bm25.
- * Pairs holding a `skip` word are left out (a common word: scanning its postings is what
- * leaving it out of the ranking saves).
- */
-export function nearPairs(pairs: Array<[string, string]>, skip: ReadonlySet<string> = new Set()): string[] {
-  return pairs.filter(([a, b]) => !skip.has(a) && !skip.has(b)).map(([a, b]) => `NEAR(${quoteTerm(a)} ${quoteTerm(b)}, ${NEAR_DISTANCE})`);
-}
-
 export function buildKeywordQuery(input: string): KeywordQuery {
   const text = Array.from(input.normalize('NFKC').replace(/[\u0000-\u001f\u007f]/g, ' '))
     .slice(0, MAX_QUERY_CHARS)
@@ -172,20 +154,7 @@ export function buildKeywordQuery(input: string): KeywordQuery {
     for (const b of meaningful.length > 0 ? meaningful : bs) add(b);
   }
 
-  // Neighbouring words (words of one token each, as the index holds them), stop words skipped.
-  const words = tokens
-    .filter((t) => t.kind === 'word' && !STOP_WORDS.has(t.text.toLowerCase()))
-    .map((t) => foldText(t.text.toLowerCase()).trim());
-  const pairs: Array<[string, string]> = [];
-  const paired = new Set<string>();
-  for (let i = 0; i + 1 < words.length && pairs.length < MAX_TERMS; i++) {
-    const [a, b] = [words[i] as string, words[i + 1] as string];
-    if (a.length === 0 || b.length === 0 || a.includes(' ') || b.includes(' ') || a === b || paired.has(`${a} ${b}`)) continue;
-    paired.add(`${a} ${b}`);
-    pairs.push([a, b]);
-  }
-
-  const q: KeywordQuery = { terms, pairs };
+  const q: KeywordQuery = { terms };
   if (terms.length > 0) q.match = anyOfTerms(terms);
   return q;
 }

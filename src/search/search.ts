@@ -9,7 +9,7 @@ import { ownText } from '../store/schema.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
-import { anyOfTerms, buildKeywordQuery, nearPairs } from './query.js';
+import { anyOfTerms, buildKeywordQuery } from './query.js';
 import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
@@ -183,8 +183,7 @@ function keywordLists(store: Store, query: string, filters: SearchFilters, k: nu
   if (!q.match) return [];
   // Over the whole index, terms in half the memories weigh nothing: ranked without them (common-terms.ts).
   const { kept, common } = own ? { kept: q.terms, common: [] } : splitCommon(store, q.terms);
-  // Neighbouring words of the question close together rank higher (query.ts nearPairs).
-  const match = own ? ownText(q.match) : [anyOfTerms(kept), ...nearPairs(q.pairs, new Set(common))].join(' OR ');
+  const match = own ? ownText(q.match) : anyOfTerms(kept);
   const best = (f: SearchFilters) => shownRanked(store, (limit) => store.fts(match, f, limit), k, hide);
   let rows = best(filters);
   if (within) {
