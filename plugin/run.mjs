@@ -85,32 +85,38 @@ function filesStamp(files) {
 }
 const filesStampFile = join(root, 'dist', '.plugin-files');
 
+/** The sources' stamp the copy was built with ('' when there is none). */
+function buildStamp() {
+  try {
+    return readFileSync(stampFile, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
 function built(stamp) {
   if (!existsSync(mainJs)) return false;
   // Built by a person (a contributor's `npm run build`): theirs to keep current.
   if (inPlace && !existsSync(stampFile)) return true;
-  try {
-    return readFileSync(stampFile, 'utf8').trim() === stamp;
-  } catch {
-    return false;
-  }
+  return buildStamp() === stamp;
 }
 
-/** Whether the copy is built from the plugin's sources as they are: by their files' stamp when it is the one recorded with this build, else by content (and then recorded). */
+/** built(sourcesStamp()), by the files' stamp when it is the one recorded with this build, else by content (and then recorded). */
 function current() {
   if (!existsSync(mainJs)) return false;
   if (inPlace && !existsSync(stampFile)) return true;
+  const builtWith = buildStamp();
+  if (!builtWith) return false;
   const files = stampedFiles();
   const quick = filesStamp(files);
   try {
-    if (readFileSync(filesStampFile, 'utf8').trim() === `${quick} ${readFileSync(stampFile, 'utf8').trim()}`) return true;
+    if (readFileSync(filesStampFile, 'utf8').trim() === `${quick} ${builtWith}`) return true;
   } catch {
     /* not recorded yet */
   }
-  const stamp = sourcesStamp(files);
-  if (!built(stamp)) return false;
+  if (sourcesStamp(files) !== builtWith) return false;
   try {
-    writeFileSync(filesStampFile, `${quick} ${stamp}\n`);
+    writeFileSync(filesStampFile, `${quick} ${builtWith}\n`);
   } catch {
     /* read-only: the content is checked again next time */
   }
