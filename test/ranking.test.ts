@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { encodeEntry } from '../src/export/jsonl.js';
+import { foldForCoverage, heldShare, questionPairs } from '../src/search/coverage.js';
 import { recall } from '../src/search/recall.js';
 import { keywordHits, search } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
@@ -166,6 +167,55 @@ describe('time in the question', () => {
     } finally {
       w.d.cleanup();
     }
+  });
+});
+
+describe('a Japanese question’s character pairs', () => {
+  // Filler memories make 展望 and 高さ common words; 東京タワー is rare.
+  const filler: Mem[] = Array.from({ length: 12 }, (_, i) => ({ id: `f${i}`, timestamp: at(2026, 11, 2 + i), question: `展望と高さの話 ${i}`, answer: `山の展望台の高さを比べた。${'川'.repeat(i + 1)}` }));
+  const mems: Mem[] = [
+    ...filler,
+    // Holds the question's words whole, once.
+    { id: 'whole', timestamp: at(2026, 11, 20), question: '東京タワーの展望台', answer: '東京タワーの展望台の高さは150メートル。' },
+    // Holds a few of its pairs many times, and not the rest.
+    { id: 'repeat', timestamp: at(2026, 11, 21), question: '東京タワーの写真', answer: '東京タワー、東京タワー、夜の東京タワー、朝の東京タワー。東京の東京タワー。' },
+    { id: 'english', timestamp: at(2026, 11, 22), question: 'the tokyo tower photos', answer: 'Tokyo tower at night, tokyo tower in the morning: tower tower tower.' },
+    { id: 'english-whole', timestamp: at(2026, 11, 19), question: 'the tokyo tower observation deck height', answer: 'The deck is 150 m up.' },
+  ];
+
+  it('a memory holding the question whole ranks above one holding a few of its pairs many times', async () => {
+    const w = world(mems);
+    try {
+      const { store } = w.open();
+      try {
+        const run = async (query: string, coverageBoost?: number) =>
+          (await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, ...(coverageBoost !== undefined ? { coverageBoost } : {}) })).hits.map((h) => h.id);
+        const q = '東京タワーの展望台の高さ';
+        assert.equal((await run(q, 0))[0], 'repeat', 'bm25 alone: the repeated pairs win');
+        assert.deepEqual((await run(q)).slice(0, 2), ['whole', 'repeat'], 'the question held whole comes first');
+        // English questions are cut into whole words: ranked exactly as without the pairs.
+        for (const en of ['tokyo tower observation deck height', 'tokyo tower']) {
+          const plain = await run(en, 0);
+          assert.ok(plain.length >= 2, en);
+          assert.deepEqual(await run(en), plain, en);
+        }
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+
+  it('the pairs are those of the folded question, without pairs of hiragana alone', () => {
+    assert.deepEqual(questionPairs('SQLiteのロック、エラー'), ['sq', 'ql', 'li', 'it', 'te', 'eの', 'のロ', 'ロッ', 'ック', 'エラ', 'ラー']);
+    assert.deepEqual(questionPairs('ですか'), []);
+    assert.deepEqual(questionPairs('sqlite lock error'), [], 'no Japanese or Chinese character: no pairs');
+    const pairs = questionPairs('東京タワーの高さ');
+    assert.deepEqual(pairs, ['東京', '京タ', 'タワ', 'ワー', 'の高', '高さ']);
+    assert.equal(heldShare(pairs, foldForCoverage('東京タワー、高さ 333 m')), 5 / 6);
+    assert.equal(heldShare(pairs, foldForCoverage('ＴＯＫＹＯ 大阪')), 0);
+    assert.equal(heldShare([], foldForCoverage('東京')), 0);
   });
 });
 

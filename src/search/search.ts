@@ -10,6 +10,7 @@ import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
 import { anyOfTerms, buildKeywordQuery } from './query.js';
+import { foldForCoverage, heldShare, questionPairs } from './coverage.js';
 import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
@@ -35,6 +36,8 @@ export interface SearchOptions {
   readTime?: boolean;
   /** How much a memory of the period the question names gains (×; default PERIOD_BOOST). */
   periodBoost?: number;
+  /** How much a memory holding all of a Japanese or Chinese question's character pairs gains (default PAIR_COVERAGE_BOOST; 0: none). */
+  coverageBoost?: number;
 }
 
 export interface SearchDeps {
@@ -169,9 +172,26 @@ async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilter
     const inPeriod = within !== undefined && row.ts_ms >= (within.sinceMs as number) && row.ts_ms < (within.untilMs as number);
     scored.push({ row, score: s * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * (inPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : 1) });
   }
+  if (opts.mode !== 'vector') byCoverage(opts.query, scored, opts.coverageBoost ?? PAIR_COVERAGE_BOOST);
   scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps.staleness));
   return degraded ? { hits, degraded } : { hits };
+}
+
+/** How much a memory holding every character pair of a Japanese or Chinese question gains over one holding none of them (×(1 + boost × share)): bench/QUALITY.md. */
+export const PAIR_COVERAGE_BOOST = 2;
+
+/**
+ * Among the candidates of a Japanese or Chinese question, a memory gains by the share of the
+ * question's character pairs its own text holds (coverage.ts): ×(1 + boost × share). A question
+ * with none ranks as before: English terms are whole words, and there a long answer holding
+ * every word of the question is no sign of the right memory (bench/QUALITY.md).
+ */
+function byCoverage(query: string, scored: Array<{ row: MemoryRow; score: number }>, boost: number): void {
+  if (boost <= 0 || scored.length === 0) return;
+  const pairs = questionPairs(query);
+  if (pairs.length === 0) return;
+  for (const s of scored) s.score *= 1 + boost * heldShare(pairs, foldForCoverage(`${s.row.question}\n${s.row.answer}`));
 }
 
 /** How many RRF ranks a keyword match falls behind the best one per unit of lost bm25: bench/QUALITY.md. */

@@ -1,0 +1,45 @@
+/**
+ * How much of a Japanese or Chinese question a memory holds. Pure.
+ *
+ * Such a question is searched as its character pairs ("認証エラー" → 認証 証エ エラ ラー), and bm25
+ * adds each pair up on its own: a memory holding a few of them many times can outrank the one
+ * that holds the question's words whole. The share of the question's character pairs a memory
+ * holds tells them apart (search.ts uses it among the candidates; bench/QUALITY.md).
+ *
+ * The pairs are every two characters side by side in the question as the index folds text
+ * (analyze.ts foldText: NFKC, lower case, punctuation a space), in any script ("sqliteのロック":
+ * sq … te eの のロ ロッ ック), but for pairs of hiragana alone (particles and endings: の, ている);
+ * a memory holds a pair when it stands in the memory's folded text. A question with no
+ * Japanese or Chinese character has no pairs: its terms are whole words (query.ts).
+ */
+import { foldText } from '../store/analyze.js';
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005\u3006\u30f6]/u;
+const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
+
+/** Text as the pairs are looked for in it. */
+export function foldForCoverage(text: string): string {
+  return foldText(text.normalize('NFKC')).toLowerCase();
+}
+
+/** The question's character pairs, each once (none when it holds no Japanese or Chinese character). */
+export function questionPairs(question: string): string[] {
+  if (!CJK.test(question)) return [];
+  const pairs = new Set<string>();
+  for (const run of foldForCoverage(question).split(/\s+/)) {
+    const chars = Array.from(run);
+    for (let i = 0; i + 1 < chars.length; i++) {
+      const p = `${chars[i]}${chars[i + 1]}`;
+      if (!HIRAGANA_ONLY.test(p)) pairs.add(p);
+    }
+  }
+  return [...pairs];
+}
+
+/** The share of the pairs that stand in the folded text (0 with no pairs). */
+export function heldShare(pairs: string[], folded: string): number {
+  if (pairs.length === 0) return 0;
+  let n = 0;
+  for (const p of pairs) if (folded.includes(p)) n++;
+  return n / pairs.length;
+}
