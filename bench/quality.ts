@@ -7,7 +7,7 @@
  * test model, each at `--half-life 0` and at the default. LongMemEval is dated so that its
  * last session was yesterday. Writes bench/QUALITY.md's "current" table.
  *
- * Usage: npm run bench:quality [-- --out FILE] [--only en|ja|id] [--no-hybrid] [--tune H:W,…] [--columns Q:A:C,…] [--time off,B,…] [--coverage 0,B,…]
+ * Usage: npm run bench:quality [-- --out FILE] [--only en|ja|id] [--no-hybrid] [--tune H:W,…] [--columns Q:A:C,…] [--time off,B,…] [--coverage 0,B,…] [--words 0,B,…]
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { gunzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config/load.js';
 import { loadEmbedder, type Embedder } from '../src/embed/embedder.js';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { PAIR_COVERAGE_BOOST, PERIOD_BOOST, search } from '../src/search/search.js';
+import { PAIR_COVERAGE_BOOST, PERIOD_BOOST, WORDS_COVERAGE_BOOST, search } from '../src/search/search.js';
 import { readTime } from '../src/search/when.js';
 import { dbBytes, openCache } from '../src/store/cache.js';
 import { COLUMN_WEIGHTS, rankFunction, type ColumnWeights } from '../src/store/schema.js';
@@ -189,10 +189,12 @@ interface Run {
   time: number | false;
   /** Japanese and Chinese questions' term coverage boost (search.ts byCoverage; 0: none). */
   coverage: number;
+  /** Other questions' words coverage boost (search.ts byCoverage; 0: none). */
+  words: number;
   slices: Map<string, Metrics>;
 }
 
-async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[], columns: Array<ColumnWeights | undefined> = [undefined], times: Array<number | false> = [PERIOD_BOOST], coverages: number[] = [PAIR_COVERAGE_BOOST]): Promise<Run[]> {
+async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[], columns: Array<ColumnWeights | undefined> = [undefined], times: Array<number | false> = [PERIOD_BOOST], coverages: number[] = [PAIR_COVERAGE_BOOST], wordsBoosts: number[] = [WORDS_COVERAGE_BOOST]): Promise<Run[]> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-quality-'));
   try {
     const exportDir = join(dir, 'export');
@@ -215,6 +217,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
       const columnsLabel = cw ? `${cw.question}:${cw.answer}:${cw.context}` : undefined;
       for (const time of times) {
       for (const coverage of coverages) {
+      for (const words of wordsBoosts) {
       for (const mode of modes) {
         for (const { halfLife, weight, spread } of settings) {
           const slices = new Map<string, Metrics>();
@@ -233,7 +236,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
                     }
                   : {}),
               },
-              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60, readTime: time !== false, ...(time !== false ? { periodBoost: time } : {}), coverageBoost: coverage },
+              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60, readTime: time !== false, ...(time !== false ? { periodBoost: time } : {}), coverageBoost: coverage, wordsBoost: words },
             );
             const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
             const sessions = [...new Set(r.hits.map((h) => sessionOf.get(h.id) ?? h.id))];
@@ -254,8 +257,9 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
               slices.set(key, m);
             }
           }
-          out.push({ mode, halfLife, weight, time, coverage, slices, ...(spread !== undefined ? { spread } : {}), ...(columnsLabel ? { columns: columnsLabel } : {}) });
+          out.push({ mode, halfLife, weight, time, coverage, words, slices, ...(spread !== undefined ? { spread } : {}), ...(columnsLabel ? { columns: columnsLabel } : {}) });
         }
+      }
       }
       }
       }
@@ -272,7 +276,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
 const defaultColumns = `${COLUMN_WEIGHTS.question}:${COLUMN_WEIGHTS.answer}:${COLUMN_WEIGHTS.context}`;
 const f = (x: number, n: number) => (n === 0 ? '-' : (x / n).toFixed(3));
 
-export async function runQuality(opts: { only?: string; hybrid: boolean; settings?: Setting[]; columns?: ColumnWeights[]; times?: Array<number | false>; coverages?: number[] }): Promise<string | undefined> {
+export async function runQuality(opts: { only?: string; hybrid: boolean; settings?: Setting[]; columns?: ColumnWeights[]; times?: Array<number | false>; coverages?: number[]; words?: number[] }): Promise<string | undefined> {
   if (!existsSync(EVAL)) return undefined;
   const { config } = loadConfig({ configPath: join(REPO, 'config.toml'), env: {} });
   const defaultHalfLife = config.search.half_life_days;
@@ -284,19 +288,19 @@ export async function runQuality(opts: { only?: string; hybrid: boolean; setting
   if (!opts.only || opts.only === 'id') corpora.push(identifiers(now));
   const embedder = opts.hybrid ? await loadEmbedder({ model: TINY_MODEL, dtype: 'fp32', queryPrefix: '', documentPrefix: '', cacheDir: join(tmpdir(), 'memory-quality-models'), allowRemote: false, batchSize: 64 }) : undefined;
   const lines = [
-    `| dataset | slice | mode | half-life | recency weight | columns q:a:ctx | period boost | coverage boost | n | hit@1 | hit@5 | hit@10 | MRR | session hit@1 | session hit@5 |`,
-    `|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|`,
+    `| dataset | slice | mode | half-life | recency weight | columns q:a:ctx | period boost | pairs boost | words boost | n | hit@1 | hit@5 | hit@10 | MRR | session hit@1 | session hit@5 |`,
+    `|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
   ];
   const notes: string[] = [];
   for (const c of corpora) {
     const runs = [
-      ...(await evaluate(c, undefined, ['keyword'], settings, opts.columns, opts.times, opts.coverages)),
-      ...(embedder ? await evaluate(c, embedder, ['hybrid'], settings, opts.columns, opts.times, opts.coverages) : []),
+      ...(await evaluate(c, undefined, ['keyword'], settings, opts.columns, opts.times, opts.coverages, opts.words)),
+      ...(embedder ? await evaluate(c, embedder, ['hybrid'], settings, opts.columns, opts.times, opts.coverages, opts.words) : []),
     ];
     for (const r of runs) {
       for (const [slice, m] of [...r.slices].sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)))) {
         if (slice !== 'all' && slice !== 'names a time' && r.slices.size <= 2) continue; // one slice only: 'all' says it
-        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight}${r.spread !== undefined ? ` (spread ${r.spread})` : ''} | ${r.columns ?? defaultColumns} | ${r.time === false ? 'no' : `×${r.time}`} | ${r.coverage === 0 ? 'no' : r.coverage} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} | ${f(m.sess1, m.n)} | ${f(m.sess5, m.n)} |`);
+        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight}${r.spread !== undefined ? ` (spread ${r.spread})` : ''} | ${r.columns ?? defaultColumns} | ${r.time === false ? 'no' : `×${r.time}`} | ${r.coverage === 0 ? 'no' : r.coverage} | ${r.words === 0 ? 'no' : r.words} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} | ${f(m.sess1, m.n)} | ${f(m.sess5, m.n)} |`);
       }
       if (c.name.startsWith('Identifiers')) {
         const m = r.slices.get('all') as Metrics;
@@ -337,7 +341,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   // --coverage 0,1,2: Japanese and Chinese questions' term coverage boosts (0: none; default: the product's).
   const cv = val('--coverage');
   const coverages = cv === undefined ? [PAIR_COVERAGE_BOOST] : cv.split(',').map(Number);
-  const table = await runQuality({ times, coverages, ...(only ? { only } : {}), hybrid: !args.includes('--no-hybrid'), ...(settings ? { settings } : {}), ...(columns ? { columns } : {}) });
+  // --words 0,0.25: other questions' words coverage boosts (0: none; default: the product's).
+  const wv = val('--words');
+  const words = wv === undefined ? [WORDS_COVERAGE_BOOST] : wv.split(',').map(Number);
+  const table = await runQuality({ times, coverages, words, ...(only ? { only } : {}), hybrid: !args.includes('--no-hybrid'), ...(settings ? { settings } : {}), ...(columns ? { columns } : {}) });
   if (table === undefined) {
     process.stdout.write(`bench:quality: no development set at ${EVAL} (it sits beside the project only in its own workspace and CI); nothing measured\n`);
   } else {

@@ -72,8 +72,9 @@ function asWritten(s: Store, query: string, limit: number): number[] {
   return s.db.prepare<[string, number], { rowid: number }>('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?').all(q.match as string, limit).map((r) => r.rowid);
 }
 
+/** Keyword search by bm25 alone (no share-of-the-question boost: search.ts byCoverage), which is what leaving terms out must keep. */
 async function keywordIds(s: Store, query: string, topK: number): Promise<string[]> {
-  const r = await search({ store: s, now: Date.UTC(2026, 10, 30) }, { query, mode: 'keyword', filters: {}, topK, halfLifeDays: 0, rrfK: 60 });
+  const r = await search({ store: s, now: Date.UTC(2026, 10, 30) }, { query, mode: 'keyword', filters: {}, topK, halfLifeDays: 0, rrfK: 60, wordsBoost: 0, coverageBoost: 0 });
   return r.hits.map((h) => h.id);
 }
 

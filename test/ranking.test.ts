@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { foldForCoverage, heldShare, questionPairs } from '../src/search/coverage.js';
+import { foldForCoverage, heldShare, questionPairs, questionWords, weightedShare } from '../src/search/coverage.js';
 import { recall } from '../src/search/recall.js';
 import { keywordHits, search } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
@@ -216,6 +216,47 @@ describe('a Japanese question’s character pairs', () => {
     assert.equal(heldShare(pairs, foldForCoverage('東京タワー、高さ 333 m')), 5 / 6);
     assert.equal(heldShare(pairs, foldForCoverage('ＴＯＫＹＯ 大阪')), 0);
     assert.equal(heldShare([], foldForCoverage('東京')), 0);
+  });
+});
+
+describe('an English question’s words in what the person said', () => {
+  const filler: Mem[] = Array.from({ length: 10 }, (_, i) => ({ id: `f${i}`, timestamp: at(2026, 11, 2 + i), question: `notes on the release ${i}`, answer: `The release went out on day ${i}.` }));
+  const mems: Mem[] = [
+    ...filler,
+    // The person said it: every word of the question, once, in their own turn.
+    { id: 'said', timestamp: at(2026, 11, 20), question: 'for the record: the staging cluster sits behind the kestrel balancer', answer: 'Noted, I will keep that in mind for the deploy scripts and the runbook.' },
+    // A long answer about the same words, to a question holding half of them.
+    { id: 'answer', timestamp: at(2026, 11, 21), question: 'what is a kestrel balancer?', answer: 'A kestrel balancer spreads requests. A kestrel balancer in a staging cluster, or a kestrel balancer in any cluster, keeps a staging cluster healthy.' },
+  ];
+
+  it('a memory whose question holds the question’s words ranks above a long answer repeating them', async () => {
+    const w = world(mems);
+    try {
+      const { store } = w.open();
+      try {
+        const run = async (query: string, wordsBoost?: number) =>
+          (await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, ...(wordsBoost !== undefined ? { wordsBoost } : {}) })).hits.map((h) => h.id);
+        const q = 'which balancer is in front of the staging cluster?';
+        assert.deepEqual((await run(q, 0)).slice(0, 2), ['answer', 'said'], 'bm25 alone: the long answer wins');
+        assert.deepEqual((await run(q)).slice(0, 2), ['said', 'answer'], 'what the person said comes first');
+        // One word: nothing to share out; ranked as without.
+        assert.deepEqual(await run('kestrel'), await run('kestrel', 0));
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+
+  it('a word of the question is held by the same word or one beginning with it; rare words weigh more', () => {
+    const words = questionWords('We deployed the useEffect hook to staging');
+    assert.ok(words.has('use') && words.has('effect'), 'identifier parts are words');
+    assert.equal(weightedShare(['deploy', 'staging'], [1, 1], words), 1, 'deployed holds deploy');
+    assert.equal(weightedShare(['deploys', 'staging'], [1, 3], words), 0.75);
+    assert.equal(weightedShare(['use effect', 'hook'], [2, 2], words), 1, 'a phrase: each of its words');
+    assert.equal(weightedShare(['us', 'prod'], [1, 1], words), 0, 'a short word is held only whole');
+    assert.equal(weightedShare(['hoo*'], [1], words), 0, 'a prefix term is not counted');
   });
 });
 

@@ -12,7 +12,9 @@
  * a memory holds a pair when it stands in the memory's folded text. A question with no
  * Japanese or Chinese character has no pairs: its terms are whole words (query.ts).
  */
-import { foldText } from '../store/analyze.js';
+import { foldText, indexText } from '../store/analyze.js';
+
+const WORD_SPLIT = /[^a-z0-9\u0080-\uffff]+/;
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005\u3006\u30f6]/u;
 const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
@@ -42,4 +44,34 @@ export function heldShare(pairs: string[], folded: string): number {
   let n = 0;
   for (const p of pairs) if (folded.includes(p)) n++;
   return n / pairs.length;
+}
+
+/**
+ * How much of an English (or any spaced-script) question the person's own words in a memory
+ * hold: the question's terms, each weighted by how rare it is (`weights`, same order), that the
+ * memory's question holds. The index stems English words; here a word of the memory's
+ * question holds a term when it is the term or begins with it ("deploy" is held by
+ * "deployed"), near enough for a share. A phrase (an identifier's parts) is held when each of
+ * its words is; a prefix term is not counted.
+ */
+export function questionWords(text: string): Set<string> {
+  return new Set(indexText(text).toLowerCase().split(WORD_SPLIT).filter((w) => w.length > 0));
+}
+
+function holdsWord(words: Set<string>, word: string): boolean {
+  if (words.has(word)) return true;
+  if (word.length < 3) return false;
+  for (const w of words) if (w.length > word.length && w.startsWith(word)) return true;
+  return false;
+}
+
+export function weightedShare(terms: string[], weights: number[], words: Set<string>): number {
+  let held = 0;
+  let total = 0;
+  terms.forEach((t, i) => {
+    const w = weights[i] ?? 0;
+    total += w;
+    if (!t.endsWith('*') && t.split(' ').every((part) => holdsWord(words, part))) held += w;
+  });
+  return total > 0 ? held / total : 0;
 }

@@ -9,8 +9,8 @@ import { ownText } from '../store/schema.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
-import { anyOfTerms, buildKeywordQuery } from './query.js';
-import { foldForCoverage, heldShare, questionPairs } from './coverage.js';
+import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
+import { foldForCoverage, heldShare, questionPairs, questionWords, weightedShare } from './coverage.js';
 import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
@@ -38,6 +38,8 @@ export interface SearchOptions {
   periodBoost?: number;
   /** How much a memory holding all of a Japanese or Chinese question's character pairs gains (default PAIR_COVERAGE_BOOST; 0: none). */
   coverageBoost?: number;
+  /** How much a memory whose question holds all of another question's words gains (default WORDS_COVERAGE_BOOST; 0: none). */
+  wordsBoost?: number;
 }
 
 export interface SearchDeps {
@@ -172,7 +174,7 @@ async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilter
     const inPeriod = within !== undefined && row.ts_ms >= (within.sinceMs as number) && row.ts_ms < (within.untilMs as number);
     scored.push({ row, score: s * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * (inPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : 1) });
   }
-  if (opts.mode !== 'vector') byCoverage(opts.query, scored, opts.coverageBoost ?? PAIR_COVERAGE_BOOST);
+  if (opts.mode !== 'vector') byCoverage(deps.store, opts.query, scored, opts.coverageBoost ?? PAIR_COVERAGE_BOOST, opts.wordsBoost ?? WORDS_COVERAGE_BOOST);
   scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps.staleness));
   return degraded ? { hits, degraded } : { hits };
@@ -181,17 +183,38 @@ async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilter
 /** How much a memory holding every character pair of a Japanese or Chinese question gains over one holding none of them (×(1 + boost × share)): bench/QUALITY.md. */
 export const PAIR_COVERAGE_BOOST = 2;
 
+/** How much a memory whose question holds every word of another question (by weight) gains over one holding none: bench/QUALITY.md. */
+export const WORDS_COVERAGE_BOOST = 0.25;
+
+/** Counting a term's memories stops here: past one memory in a hundred, a term weighs as common (log 100); bench/QUALITY.md. */
+const COUNT_CAP_SHARE = 0.01;
+
 /**
- * Among the candidates of a Japanese or Chinese question, a memory gains by the share of the
- * question's character pairs its own text holds (coverage.ts): ×(1 + boost × share). A question
- * with none ranks as before: English terms are whole words, and there a long answer holding
- * every word of the question is no sign of the right memory (bench/QUALITY.md).
+ * Among the candidates, a memory gains by how much of the question it holds, ×(1 + boost × share)
+ * (coverage.ts). bm25 adds each term up on its own, with repeats; the share counts each once.
+ *  - A Japanese or Chinese question: the share of its character pairs the memory's text holds.
+ *    A few pairs repeated outranked the memory holding the question whole.
+ *  - Any other question: the share of its words, weighted by rarity (idf), that the memory's
+ *    question holds: what the person said, not a long answer, which holds every word of many
+ *    questions and is no sign of the right memory (bench/QUALITY.md).
  */
-function byCoverage(query: string, scored: Array<{ row: MemoryRow; score: number }>, boost: number): void {
-  if (boost <= 0 || scored.length === 0) return;
+function byCoverage(store: Store, query: string, scored: Array<{ row: MemoryRow; score: number }>, pairBoost: number, wordsBoost: number): void {
+  if (scored.length === 0) return;
   const pairs = questionPairs(query);
-  if (pairs.length === 0) return;
-  for (const s of scored) s.score *= 1 + boost * heldShare(pairs, foldForCoverage(`${s.row.question}\n${s.row.answer}`));
+  if (pairs.length > 0) {
+    if (pairBoost <= 0) return;
+    for (const s of scored) s.score *= 1 + pairBoost * heldShare(pairs, foldForCoverage(`${s.row.question}\n${s.row.answer}`));
+    return;
+  }
+  const terms = buildKeywordQuery(query).terms;
+  if (wordsBoost <= 0 || terms.length < 2) return;
+  const n = Math.max(1, store.terms.indexedBound());
+  const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
+  const weights = terms.map((t) => {
+    const df = store.ftsCountUpTo(toFts(t), cap);
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  });
+  for (const s of scored) s.score *= 1 + wordsBoost * weightedShare(terms, weights, questionWords(s.row.question));
 }
 
 /** How many RRF ranks a keyword match falls behind the best one per unit of lost bm25: bench/QUALITY.md. */
