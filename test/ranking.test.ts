@@ -210,6 +210,7 @@ describe('a Japanese question’s character pairs', () => {
   it('the pairs are those of the folded question, without pairs of hiragana alone', () => {
     assert.deepEqual(questionPairs('SQLiteのロック、エラー'), ['sq', 'ql', 'li', 'it', 'te', 'eの', 'のロ', 'ロッ', 'ック', 'エラ', 'ラー']);
     assert.deepEqual(questionPairs('ですか'), []);
+    assert.deepEqual(questionPairs('db.tsの型'), ['db', 'ts', 'sの', 'の型'], 'split where the index splits: ASCII punctuation too');
     assert.deepEqual(questionPairs('sqlite lock error'), [], 'no Japanese or Chinese character: no pairs');
     const pairs = questionPairs('東京タワーの高さ');
     assert.deepEqual(pairs, ['東京', '京タ', 'タワ', 'ワー', 'の高', '高さ']);

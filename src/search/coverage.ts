@@ -1,16 +1,17 @@
 /**
- * How much of a Japanese or Chinese question a memory holds. Pure.
+ * How much of a question a memory holds, each part of the question counted once. Pure.
+ * bm25 adds each term up on its own, repeats included; search.ts multiplies each candidate's
+ * score by one of these shares (bench/QUALITY.md).
  *
- * Such a question is searched as its character pairs ("認証エラー" → 認証 証エ エラ ラー), and bm25
- * adds each pair up on its own: a memory holding a few of them many times can outrank the one
- * that holds the question's words whole. The share of the question's character pairs a memory
- * holds tells them apart (search.ts uses it among the candidates; bench/QUALITY.md).
+ * A Japanese or Chinese question is searched as its character pairs ("認証エラー" → 認証 証エ エラ
+ * ラー): a memory holding a few of them many times can outrank the one that holds the question's
+ * words whole. Its share: every two characters side by side in the question as the index folds
+ * text (analyze.ts foldText: NFKC, lower case, punctuation a space) within a word, in any script
+ * ("sqliteのロック": sq … te eの のロ ロッ ック), but for pairs of hiragana alone (particles and
+ * endings: の, ている); a memory holds a pair when it stands in the memory's folded text.
  *
- * The pairs are every two characters side by side in the question as the index folds text
- * (analyze.ts foldText: NFKC, lower case, punctuation a space), in any script ("sqliteのロック":
- * sq … te eの のロ ロッ ック), but for pairs of hiragana alone (particles and endings: の, ている);
- * a memory holds a pair when it stands in the memory's folded text. A question with no
- * Japanese or Chinese character has no pairs: its terms are whole words (query.ts).
+ * Any other question: the share of its terms (as query.ts cuts them), weighted by rarity, that
+ * the memory's question (what the person said) holds; see weightedShare.
  */
 import { foldText, indexText } from '../store/analyze.js';
 
@@ -18,6 +19,7 @@ const WORD_SPLIT = /[^a-z0-9\u0080-\uffff]+/;
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005\u3006\u30f6]/u;
 const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
+const ASCII_SEPARATORS = /[\s\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/;
 
 /** Text as the pairs are looked for in it. */
 export function foldForCoverage(text: string): string {
@@ -28,7 +30,8 @@ export function foldForCoverage(text: string): string {
 export function questionPairs(question: string): string[] {
   if (!CJK.test(question)) return [];
   const pairs = new Set<string>();
-  for (const run of foldForCoverage(question).split(/\s+/)) {
+  // Split where the index's tokenizer splits: spaces, and ASCII characters that are neither letters nor digits.
+  for (const run of foldForCoverage(question).split(ASCII_SEPARATORS)) {
     const chars = Array.from(run);
     for (let i = 0; i + 1 < chars.length; i++) {
       const p = `${chars[i]}${chars[i + 1]}`;
@@ -46,14 +49,7 @@ export function heldShare(pairs: string[], folded: string): number {
   return n / pairs.length;
 }
 
-/**
- * How much of an English (or any spaced-script) question the person's own words in a memory
- * hold: the question's terms, each weighted by how rare it is (`weights`, same order), that the
- * memory's question holds. The index stems English words; here a word of the memory's
- * question holds a term when it is the term or begins with it ("deploy" is held by
- * "deployed"), near enough for a share. A phrase (an identifier's parts) is held when each of
- * its words is; a prefix term is not counted.
- */
+/** The words of a memory's question, as the index cuts them (identifier parts included), in lower case. */
 export function questionWords(text: string): Set<string> {
   return new Set(indexText(text).toLowerCase().split(WORD_SPLIT).filter((w) => w.length > 0));
 }
@@ -65,6 +61,13 @@ function holdsWord(words: Set<string>, word: string): boolean {
   return false;
 }
 
+/**
+ * The share of the question's terms, each weighted by how rare it is (`weights`, same order),
+ * that the words of a memory's question hold. The index stems English words; here a word holds
+ * a term when it is the term or begins with it ("deploy" is held by "deployed"), near enough for
+ * a share. A phrase (an identifier's parts) is held when each of its words is; a prefix term
+ * is not counted.
+ */
 export function weightedShare(terms: string[], weights: number[], words: Set<string>): number {
   let held = 0;
   let total = 0;

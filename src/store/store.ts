@@ -533,12 +533,12 @@ export class Store {
       .get(match, session)?.n ?? 0;
   }
 
-  /** Live memories under the filters that an FTS5 expression matches (a term's document frequency). */
   /** How many indexed memories an FTS5 expression matches, counting no further than `cap` (a walk of at most that many postings). */
   ftsCountUpTo(match: string, cap: number): number {
     return this.db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)').get(match, cap)?.n ?? 0;
   }
 
+  /** Live memories under the filters that an FTS5 expression matches (a term's document frequency). */
   ftsCount(match: string, f: SearchFilters): number {
     if (onlyNotSession(f)) {
       // The index holds live memories only: its count (no join, a doclist walk), less the session's (a seek per row).
