@@ -305,6 +305,32 @@ describe('cache: vectors', () => {
     }
   });
 
+  it('hybrid: how much of the question a memory holds weighs its keyword part, not what the vectors found', async () => {
+    writeJsonl(join(opts.exportDir, '2026-10_laptop.jsonl'), [
+      // Found by both lists, first in each, and its question holds every word of the query.
+      rec({ id: 'both', timestamp: '2026-10-01T00:00:00.000Z', question: 'kestrel balancer notes', answer: 'It spreads the load.', model: 'm', embedding: vec(1, 0, 0) }),
+      // Found by the vectors only: none of the words.
+      rec({ id: 'near', timestamp: '2026-10-02T00:00:00.000Z', question: 'the proxy in front of staging', answer: 'A reverse proxy.', model: 'm', embedding: vec(1, 0.2, 0) }),
+    ]);
+    const { store } = openCache(opts);
+    try {
+      const deps = { store, embedQuery: async () => vec(1, 0, 0), now: Date.UTC(2026, 10, 1) };
+      const score = async (wordsBoost?: number) => {
+        const r = await search(deps, { query: 'kestrel balancer', mode: 'hybrid', filters: {}, topK: 5, halfLifeDays: 0, rrfK: 60, ...(wordsBoost !== undefined ? { wordsBoost } : {}) });
+        return new Map(r.hits.map((h) => [h.id, h.score]));
+      };
+      const plain = await score(0);
+      const boosted = await score();
+      const round = (x: number) => Number(x.toPrecision(6));
+      assert.equal(plain.get('both'), round(1 / 61 + 1 / 61), 'first in each list: RRF over the two');
+      assert.equal(boosted.get('both'), round((1 / 61) * 1.25 + 1 / 61), 'the keyword part ×1.25, the vector part as it was');
+      assert.equal(boosted.get('near'), plain.get('near'));
+      assert.equal(boosted.get('near'), round(1 / 62), 'second by the vectors, nothing by the words');
+    } finally {
+      store.close();
+    }
+  });
+
   it('vector search finds memories years old: no recency window hides them', async () => {
     const old = [0, 1, 2].map((i) =>
       rec({ id: `old${i}`, timestamp: `2023-0${i + 1}-01T00:00:00.000Z`, question: `old question ${i}`, answer: `old answer ${i}`, model: 'm', embedding: vec(1, i, 0) }),

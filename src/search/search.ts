@@ -130,10 +130,11 @@ function narrowed(f: SearchFilters, p: Period): SearchFilters | undefined {
  */
 async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilters): Promise<SearchResult> {
   const k = opts.candidates ?? 50;
-  const lists: Array<number[] | Ranking<number>> = [];
+  const keywordRanked: Array<Ranking<number>> = [];
+  const vectorRanked: number[][] = [];
   let degraded: string | undefined;
 
-  if (opts.mode !== 'vector') lists.push(...keywordLists(deps.store, opts.query, opts.filters, k, opts.keywordSpread, false, within, opts.hide));
+  if (opts.mode !== 'vector') keywordRanked.push(...keywordLists(deps.store, opts.query, opts.filters, k, opts.keywordSpread, false, within, opts.hide));
   if (opts.mode !== 'keyword') {
     if (deps.store.dim === 0) {
       if (opts.mode === 'vector') {
@@ -156,25 +157,28 @@ async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilter
           if (opts.mode === 'vector') throw new UserError(msg, 'run `memory rebuild --full`');
           degraded = `${msg}; keyword results only`;
         } else {
-          lists.push(vectorCandidates(deps, vec, opts.filters, k, within, opts.hide));
+          vectorRanked.push(vectorCandidates(deps, vec, opts.filters, k, within, opts.hide));
         }
       }
     }
   }
 
-  const fused = fuseRanks(lists, opts.rrfK);
+  // Fused by RRF, each list's part kept apart: how much of the question a memory holds
+  // (byCoverage) weighs its keyword part only, so a memory the vectors found is not put behind for words it lacks.
+  const byWords = fuseRanks(keywordRanked, opts.rrfK);
+  const byVector = fuseRanks(vectorRanked, opts.rrfK);
+  const ids = [...new Set([...byWords.keys(), ...byVector.keys()])];
   // The vector index has no source column: a source filter applies to its candidates here.
   const src = opts.filters.source;
   const wrongSource = src === undefined ? undefined : (row: MemoryRow) => (row.source ?? 'claude-code') !== src;
-  const rows = deps.store.rowsByRowid([...fused.keys()]);
-  const scored: Array<{ row: MemoryRow; score: number }> = [];
-  for (const [rowid, s] of fused) {
-    const row = rows.get(rowid);
-    if (!row || opts.hide?.(row) || wrongSource?.(row)) continue;
+  const rows = deps.store.rowsByRowid(ids);
+  const shown = ids.map((id) => rows.get(id)).filter((row): row is MemoryRow => row !== undefined && !opts.hide?.(row) && !wrongSource?.(row));
+  const held = byCoverage(deps.store, opts.query, shown.filter((row) => byWords.has(row.rowid)), opts.coverageBoost ?? PAIR_COVERAGE_BOOST, opts.wordsBoost ?? WORDS_COVERAGE_BOOST);
+  const scored = shown.map((row) => {
+    const relevance = (byWords.get(row.rowid) ?? 0) * (held.get(row.rowid) ?? 1) + (byVector.get(row.rowid) ?? 0);
     const inPeriod = within !== undefined && row.ts_ms >= (within.sinceMs as number) && row.ts_ms < (within.untilMs as number);
-    scored.push({ row, score: s * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * (inPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : 1) });
-  }
-  if (opts.mode !== 'vector') byCoverage(deps.store, opts.query, scored, opts.coverageBoost ?? PAIR_COVERAGE_BOOST, opts.wordsBoost ?? WORDS_COVERAGE_BOOST);
+    return { row, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * (inPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : 1) };
+  });
   scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps.staleness));
   return degraded ? { hits, degraded } : { hits };
@@ -190,31 +194,33 @@ export const WORDS_COVERAGE_BOOST = 0.25;
 const COUNT_CAP_SHARE = 0.01;
 
 /**
- * Among the candidates, a memory gains by how much of the question it holds, ×(1 + boost × share)
- * (coverage.ts). bm25 adds each term up on its own, with repeats; the share counts each once.
+ * Among the keyword candidates, a memory's keyword part gains by how much of the question it
+ * holds, ×(1 + boost × share) (coverage.ts); returns the factors by rowid. bm25 adds each term
+ * up on its own, with repeats; the share counts each once.
  *  - A Japanese or Chinese question: the share of its character pairs the memory's text holds.
  *    A few pairs repeated outranked the memory holding the question whole.
  *  - Any other question: the share of its words, weighted by rarity (idf), that the memory's
  *    question holds: what the person said, not a long answer, which holds every word of many
  *    questions and is no sign of the right memory (bench/QUALITY.md).
  */
-function byCoverage(store: Store, query: string, scored: Array<{ row: MemoryRow; score: number }>, pairBoost: number, wordsBoost: number): void {
-  if (scored.length === 0) return;
+function byCoverage(store: Store, query: string, rows: MemoryRow[], pairBoost: number, wordsBoost: number): Map<number, number> {
+  const factors = new Map<number, number>();
+  if (rows.length === 0) return factors;
   const pairs = questionPairs(query);
   if (pairs.length > 0) {
-    if (pairBoost <= 0) return;
-    for (const s of scored) s.score *= 1 + pairBoost * heldShare(pairs, foldForCoverage(`${s.row.question}\n${s.row.answer}`));
-    return;
+    if (pairBoost > 0) for (const r of rows) factors.set(r.rowid, 1 + pairBoost * heldShare(pairs, foldForCoverage(`${r.question}\n${r.answer}`)));
+    return factors;
   }
   const terms = buildKeywordQuery(query).terms;
-  if (wordsBoost <= 0 || terms.length < 2) return;
+  if (wordsBoost <= 0 || terms.length < 2) return factors;
   const n = Math.max(1, store.terms.indexedBound());
   const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
   const weights = terms.map((t) => {
     const df = store.ftsCountUpTo(toFts(t), cap);
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   });
-  for (const s of scored) s.score *= 1 + wordsBoost * weightedShare(terms, weights, questionWords(s.row.question));
+  for (const r of rows) factors.set(r.rowid, 1 + wordsBoost * weightedShare(terms, weights, questionWords(r.question)));
+  return factors;
 }
 
 /** How many RRF ranks a keyword match falls behind the best one per unit of lost bm25: bench/QUALITY.md. */
