@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { encodeEntry } from '../src/export/jsonl.js';
 import { foldForCoverage, heldShare, questionPairs, questionWords, weightedShare } from '../src/search/coverage.js';
 import { recall } from '../src/search/recall.js';
-import { keywordHits, search } from '../src/search/search.js';
+import { keywordHits, search, type SearchOptions } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
 import { STORE_VERSION } from '../src/store/schema.js';
 import type { Store } from '../src/store/store.js';
@@ -37,8 +37,8 @@ function world(memories: Mem[]) {
   return { d, dbPath, exportDir, open, append: (m: Mem) => appendFileSync(file, `${line(m)}\n`) };
 }
 
-async function ids(store: Store, query: string, topK = 5, readTime = true): Promise<string[]> {
-  const r = await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, readTime });
+async function ids(store: Store, query: string, topK = 5, readTime = true, boosts: Pick<SearchOptions, 'coverageBoost' | 'wordsBoost'> = {}): Promise<string[]> {
+  const r = await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, readTime, ...boosts });
   return r.hits.map((h) => h.id);
 }
 
@@ -188,8 +188,7 @@ describe('a Japanese question’s character pairs', () => {
     try {
       const { store } = w.open();
       try {
-        const run = async (query: string, coverageBoost?: number) =>
-          (await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, ...(coverageBoost !== undefined ? { coverageBoost } : {}) })).hits.map((h) => h.id);
+        const run = (query: string, coverageBoost?: number) => ids(store, query, 5, true, coverageBoost === undefined ? {} : { coverageBoost });
         const q = '東京タワーの展望台の高さ';
         assert.equal((await run(q, 0))[0], 'repeat', 'bm25 alone: the repeated pairs win');
         assert.deepEqual((await run(q)).slice(0, 2), ['whole', 'repeat'], 'the question held whole comes first');
@@ -235,8 +234,7 @@ describe('an English question’s words in what the person said', () => {
     try {
       const { store } = w.open();
       try {
-        const run = async (query: string, wordsBoost?: number) =>
-          (await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, ...(wordsBoost !== undefined ? { wordsBoost } : {}) })).hits.map((h) => h.id);
+        const run = (query: string, wordsBoost?: number) => ids(store, query, 5, true, wordsBoost === undefined ? {} : { wordsBoost });
         const q = 'which balancer is in front of the staging cluster?';
         assert.deepEqual((await run(q, 0)).slice(0, 2), ['answer', 'said'], 'bm25 alone: the long answer wins');
         assert.deepEqual((await run(q)).slice(0, 2), ['said', 'answer'], 'what the person said comes first');

@@ -14,11 +14,10 @@
  * the memory's question (what the person said) holds; see weightedShare.
  */
 import { foldText, indexText } from '../store/analyze.js';
+import { CJK, HIRAGANA_ONLY } from './query.js';
 
 const WORD_SPLIT = /[^a-z0-9\u0080-\uffff]+/;
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005\u3006\u30f6]/u;
-const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
 const ASCII_SEPARATORS = /[\s\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/;
 
 /** Text as the pairs are looked for in it. */

@@ -43,9 +43,11 @@ const JA_NOISE = new Set(
     .filter((w) => w.length > 0),
 );
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005\u3006\u30f6]/u;
+/** A Japanese or Chinese character (kanji, kana, the prolonged sound mark, 々 〆 ヶ). */
+export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005\u3006\u30f6]/u;
 const WORDCH = /[\p{L}\p{N}\p{M}]/u;
-const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
+/** Text of hiragana alone (particles, endings): never a term on its own. */
+export const HIRAGANA_ONLY = /^[\p{Script=Hiragana}\u30fc]+$/u;
 /** Characters that join word parts into one identifier: better-sqlite3, src/db.ts, ERR_X, --no-verify. */
 const JOINERS = new Set(['-', '.', '/', '_', ':', '#', '@', '+']);
 
