@@ -48,6 +48,11 @@ export function heldShare(pairs: string[], folded: string): number {
   return n / pairs.length;
 }
 
+/** How rare a term is: bm25's idf for a term held by `df` of `n` memories (as FTS5 computes it, without its clamp). */
+export function idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
 /** The words of a memory's question, as the index cuts them (identifier parts included), in lower case. */
 export function questionWords(text: string): Set<string> {
   return new Set(indexText(text).toLowerCase().split(WORD_SPLIT).filter((w) => w.length > 0));

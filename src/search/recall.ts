@@ -22,6 +22,7 @@ import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
 import { splitCommon } from './common-terms.js';
 import { shownRanked } from './visible.js';
 import { readTime } from './when.js';
+import { idf } from './coverage.js';
 
 export interface RecallOptions {
   prompt: string;
@@ -54,10 +55,6 @@ export interface Recalled {
 /** The default floor ([recall] min_coverage, min_rare_words): bench/QUALITY.md. */
 export const DEFAULT_MIN_COVERAGE = 0.5;
 export const DEFAULT_MIN_RARE_WORDS = 2.25;
-
-function idf(n: number, df: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
 
 /**
  * Every candidate with its coverage, best bm25 first (for recall, and for calibrating it).

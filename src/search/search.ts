@@ -10,7 +10,7 @@ import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
 import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
-import { foldForCoverage, heldShare, questionPairs, questionWords, weightedShare } from './coverage.js';
+import { foldForCoverage, heldShare, idf, questionPairs, questionWords, weightedShare } from './coverage.js';
 import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
@@ -215,10 +215,7 @@ function byCoverage(store: Store, query: string, rows: MemoryRow[], pairBoost: n
   if (wordsBoost <= 0 || terms.length < 2) return factors;
   const n = Math.max(1, store.terms.indexedBound());
   const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
-  const weights = terms.map((t) => {
-    const df = store.ftsCountUpTo(toFts(t), cap);
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  });
+  const weights = terms.map((t) => idf(n, store.ftsCountUpTo(toFts(t), cap)));
   for (const r of rows) factors.set(r.rowid, 1 + wordsBoost * weightedShare(terms, weights, questionWords(r.question)));
   return factors;
 }
