@@ -20,7 +20,7 @@ import { encodeEntry } from '../src/export/jsonl.js';
 import { PAIR_COVERAGE_BOOST, PERIOD_BOOST, WORDS_COVERAGE_BOOST, search } from '../src/search/search.js';
 import { readTime } from '../src/search/when.js';
 import { dbBytes, openCache } from '../src/store/cache.js';
-import { COLUMN_WEIGHTS, rankFunction, type ColumnWeights } from '../src/store/schema.js';
+import { COLUMN_WEIGHTS, type ColumnWeights } from '../src/store/schema.js';
 import type { MemoryRecord, SearchMode } from '../src/types.js';
 import { IDENTIFIER_MEMORIES, IDENTIFIER_QUERIES } from './identifiers.js';
 
@@ -213,7 +213,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
     const out: Run[] = [];
     try {
       for (const cw of columns) {
-      store.db.prepare("INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', ?)").run(rankFunction(cw ?? COLUMN_WEIGHTS));
+      store.weighColumns(cw ?? COLUMN_WEIGHTS);
       const columnsLabel = cw ? `${cw.question}:${cw.answer}:${cw.context}` : undefined;
       for (const time of times) {
       for (const coverage of coverages) {

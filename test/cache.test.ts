@@ -405,3 +405,38 @@ describe('cache: counts that leave the session in progress out', () => {
     }
   });
 });
+
+describe('cache: the order of keyword matches and the counts a rebuild reports', () => {
+  it('orders by bm25 with the column weights, filtered or not, equal scores in the order stored; a rebuild reports the live and unembedded counts', () => {
+    const f = join(opts.exportDir, '2026-11_laptop.jsonl');
+    writeJsonl(f, [
+      rec({ id: 'in-answer', question: 'a note about the build', answer: 'the heron flew over the lake' }),
+      rec({ id: 'in-question', question: 'where did the heron go', answer: 'over the lake' }),
+      rec({ id: 'twin-1', project: 'other', question: 'osprey sighting', answer: 'same words' }),
+      rec({ id: 'twin-2', project: 'other', question: 'osprey sighting', answer: 'same words' }),
+      rec({ id: 'gone', question: 'osprey gone', answer: 'forgotten' }),
+      { v: 1, id: 'gone', deleted: true, updated_at: '2026-11-21T00:00:00.000Z', machine: 'laptop' },
+    ]);
+    const { store, result } = openCache(opts);
+    try {
+      const ids = (match: string, filters = {}) => {
+        const rows = store.rowsByRowid(store.fts(match, filters, 10).map((r) => r.rowid));
+        return store.fts(match, filters, 10).map((r) => rows.get(r.rowid)?.id);
+      };
+      assert.deepEqual(ids('"heron"'), ['in-question', 'in-answer'], 'the question weighs more than the answer');
+      assert.deepEqual(ids('"heron"', { project: 'app' }), ['in-question', 'in-answer'], 'the same order inside the filters');
+      assert.deepEqual(store.ftsIds('"heron"', { project: 'app' }, 10), ['in-question', 'in-answer']);
+      assert.deepEqual(ids('"osprey"'), ['twin-1', 'twin-2'], 'equal scores: the one stored first');
+      store.weighColumns({ question: 0.1, answer: 3, context: 0.3 });
+      assert.deepEqual(ids('"heron"'), ['in-answer', 'in-question'], 'other weights, other order');
+      assert.deepEqual(ids('"heron"', { project: 'app' }), ['in-answer', 'in-question']);
+      assert.deepEqual(store.ftsIds('"heron"', { project: 'app' }, 10), ['in-answer', 'in-question']);
+      const all = store.counts();
+      assert.deepEqual(store.liveCounts(), { records: all.records, pending: all.pending });
+      assert.deepEqual([result.records, result.pending], [4, 4], 'four live memories, none with a vector');
+    } finally {
+      store.close();
+    }
+    assert.deepEqual([sync().result.records, sync().result.pending], [4, 4], 'a no-op rebuild reports the same');
+  });
+});

@@ -20,7 +20,7 @@ export interface EmbedPendingOptions {
 }
 
 export async function embedPending(opts: EmbedPendingOptions): Promise<{ embedded: number; file?: string }> {
-  const total = opts.store.counts().pending;
+  const total = opts.store.liveCounts().pending;
   const batch = opts.batch ?? 128;
   let after = 0;
   let embedded = 0;

@@ -321,7 +321,7 @@ function openHeld(opts: CacheOptions, release: Release, started: number): { stor
     }
     // Repository names and aliases (memory projects merge) decide each memory's project.
     store.projects.refreshProjects(res.full || res.lines_read > 0);
-    const counts = store.counts();
+    const counts = store.liveCounts();
     if (res.full || res.lines_read > 0) countTerms(store, counts.records, res.full, opts);
     return { store, result: finish(store, res, started, counts) };
   } finally {
@@ -350,7 +350,7 @@ function cannotWrite(err: unknown): string | undefined {
   return undefined;
 }
 
-function finish(store: Store, res: RebuildResult, started: number, c: { records: number; pending: number } = store.counts()): RebuildResult {
+function finish(store: Store, res: RebuildResult, started: number, c: { records: number; pending: number } = store.liveCounts()): RebuildResult {
   res.records = c.records;
   res.pending = c.pending;
   res.ms = Math.round(performance.now() - started);
