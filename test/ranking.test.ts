@@ -124,6 +124,11 @@ describe('time in the question', () => {
     { id: 'yesterday', timestamp: at(2026, 11, 30, 15), question: 'migrate the ledger tables', answer: 'Done with a two-step migration.' },
     { id: 'ja-last-month', timestamp: at(2026, 11, 5), question: '決済のデプロイでエラー', answer: '設定フラグを追加した。' },
     { id: 'ja-old', timestamp: at(2026, 8, 5), question: '決済のデプロイでエラーが出た、決済のデプロイを戻す', answer: '決済のデプロイを戻した。' },
+    // Told this morning of the weekend; and an October match of more of the words.
+    { id: 'told-after-weekend', timestamp: at(2026, 12, 1, 9), question: 'the importer crashed on Saturday', answer: 'Restarted the kestrel service.' },
+    { id: 'kestrel-old', timestamp: at(2026, 10, 3), question: 'kestrel importer crashed: the kestrel importer crashed again', answer: 'The kestrel importer crashed; we restarted the kestrel importer.' },
+    { id: 'ja-weekend', timestamp: at(2026, 11, 28, 14), question: '週末に在庫の同期が止まった', answer: 'サービスを再起動した。ログを確認して設定を見直し、監視の閾値も変更した。' },
+    { id: 'ja-weekend-old', timestamp: at(2026, 9, 1), question: '在庫の同期が止まった、在庫の同期をやり直す', answer: '在庫の同期を再実行した。' },
   ];
 
   it('puts the period’s memory first over another period’s better match, in English and Japanese', async () => {
@@ -141,6 +146,13 @@ describe('time in the question', () => {
         // Nothing but time words: the period's memories, newest first.
         assert.deepEqual(await ids(store, 'what did we do yesterday'), ['yesterday']);
         assert.deepEqual(await ids(store, '昨日'), ['yesterday']);
+        // A weekend, and what was told of it in the days after; since a period: from then to now.
+        assert.equal((await ids(store, 'kestrel importer crashed', 5, false))[0], 'kestrel-old');
+        assert.equal((await ids(store, 'what happened to the kestrel importer last weekend'))[0], 'told-after-weekend');
+        assert.equal((await ids(store, 'the kestrel importer crash since last week'))[0], 'told-after-weekend');
+        assert.equal((await ids(store, '在庫の同期', 5, false))[0], 'ja-weekend-old');
+        assert.equal((await ids(store, '先週末の在庫の同期'))[0], 'ja-weekend');
+        assert.equal((await ids(store, '先週以降の在庫の同期'))[0], 'ja-weekend');
         // A period that holds no match: the best matches anyway.
         assert.equal((await ids(store, 'payment deploy last week'))[0], 'sept');
         const r = await search({ store, now: NOW }, { query: 'payment deploy last month', mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 });
@@ -158,7 +170,7 @@ describe('time in the question', () => {
     try {
       const { store } = w.open();
       try {
-        for (const q of ['payment deploy', 'ledger migration', '決済のデプロイ', 'May I see the canary check?']) {
+        for (const q of ['payment deploy', 'ledger migration', '決済のデプロイ', 'May I see the canary check?', 'kestrel importer on weekends', '在庫の同期']) {
           assert.deepEqual(await ids(store, q), await ids(store, q, 5, false), q);
         }
       } finally {

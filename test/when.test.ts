@@ -53,6 +53,28 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['2か月前の議論', [2026, 10, 1], [2026, 11, 1], 'の議論'],
   ['過去7日間の変更', [2026, 11, 25], [2026, 12, 2], 'の変更'],
   ['金曜日のリリース', [2026, 11, 27], [2026, 11, 28], 'のリリース'],
+  ['what did we fix last weekend', [2026, 11, 28], [2026, 12, 2], 'what did we fix weekend'],
+  ['the deploy over the weekend', [2026, 11, 28], [2026, 12, 2], 'the deploy weekend'],
+  ['the outage last night', [2026, 11, 30], [2026, 12, 1], 'the outage'],
+  ['what I asked earlier today', [2026, 12, 1], [2026, 12, 2], 'what I asked'],
+  ['half a year ago we moved to Postgres', [2026, 6, 1], [2026, 7, 1], 'we moved to Postgres'],
+  ['notes since last week', [2026, 11, 23], [2026, 12, 2], 'notes'],
+  ['what changed since Monday', [2026, 11, 30], [2026, 12, 2], 'what changed'],
+  ['the parser since March', [2026, 3, 1], [2026, 12, 2], 'the parser'],
+  ['the migration in March of last year', [2025, 3, 1], [2025, 4, 1], 'the migration'],
+  ['March 5 last year', [2025, 3, 5], [2025, 3, 6], ''],
+  ['先週末にやったこと', [2026, 11, 28], [2026, 12, 2], '週末にやったこと'],
+  ['先週の週末のデプロイ', [2026, 11, 28], [2026, 12, 2], '週末のデプロイ'],
+  ['昨夜のデプロイ', [2026, 11, 30], [2026, 12, 1], 'のデプロイ'],
+  ['今朝の会議', [2026, 12, 1], [2026, 12, 2], 'の会議'],
+  ['数日前のテスト', [2026, 11, 28], [2026, 11, 29], 'のテスト'],
+  ['2週間ほど前に直したバグ', [2026, 11, 16], [2026, 11, 23], 'に直したバグ'],
+  ['半年前の設計', [2026, 6, 1], [2026, 7, 1], 'の設計'],
+  ['去年の3月のリリース', [2025, 3, 1], [2025, 4, 1], 'のリリース'],
+  ['3月末の障害', [2026, 3, 1], [2026, 4, 1], 'の障害'],
+  ['6月末ごろから続く遅延', [2026, 6, 1], [2026, 7, 1], 'から続く遅延'],
+  ['先月末の障害', [2026, 11, 1], [2026, 12, 1], 'の障害'],
+  ['3月以降の変更', [2026, 3, 1], [2026, 12, 2], 'の変更'],
 ];
 
 describe('time expressions name a period', () => {
@@ -79,6 +101,9 @@ describe('words that are not time expressions', () => {
     'any documentary to watch tonight?',
     'the order of the flights before today',
     'what time do I wake up on Saturday mornings?',
+    'I go hiking on weekends',
+    'what did we decide about weekend deploys',
+    'the weekend shift schedule',
   ]) {
     it(q, () => {
       const r = readTime(q, NOW);
@@ -90,6 +115,11 @@ describe('words that are not time expressions', () => {
     const r = readTime('last week or maybe yesterday: the flaky deploy', NOW);
     assert.equal(r.period?.sinceMs, d(2026, 11, 23));
     assert.equal(r.text, 'or maybe : the flaky deploy');
+  });
+  it('on a Sunday, over the weekend is this one and last weekend the one before, each to now', () => {
+    const sunday = new Date(2026, 11, 6, 11, 0, 0).getTime();
+    assert.equal(readTime('the deploy over the weekend', sunday).period?.label, '2026-12-05 – 2026-12-06');
+    assert.equal(readTime('the deploy last weekend', sunday).period?.label, '2026-11-28 – 2026-12-06');
   });
   it('a month still to come this year means last year’s', () => {
     const r = readTime('in December', new Date(2026, 5, 10).getTime());

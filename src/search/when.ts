@@ -5,18 +5,27 @@
  * time words stop counting as words to match. Pure: the clock is an argument.
  *
  * How each expression is read (also in the README):
- *  - today / 今日, yesterday / 昨日, the day before yesterday / 一昨日: that calendar day.
+ *  - today, this morning / 今日, 今朝; yesterday, last night / 昨日, 昨夜, 昨晩; the day
+ *    before yesterday / 一昨日: that calendar day.
  *  - this week / 今週: Monday of this week to now; last week / 先週: the Monday-to-Sunday week
  *    before this one; 先々週: the one before that. Weeks start on Monday.
- *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年.
- *  - N days / weeks / months / years ago (N日前, N週間前, Nか月前, N年前): the day, the
- *    Monday-to-Sunday week, the calendar month or the calendar year that far back.
+ *  - last weekend / 先週末: from Saturday of last week to now; over the weekend: from the
+ *    Saturday of the weekend that began last (this one on a Saturday or Sunday) to now. A
+ *    weekend is told of in the days after it as often as in it, and by name: "weekend" and
+ *    週末 stay words of the question. Not "on weekends".
+ *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年
+ *    (先月末, 今年の初め: that month, that year).
+ *  - N days / weeks / months / years ago (N日前, N週間前, Nか月前, N年前; 数日前 and "a few
+ *    days ago" are three; 2週間ほど前 "about"): the day, the Monday-to-Sunday week, the calendar
+ *    month or the calendar year that far back; half a year ago / 半年前: the month six back.
  *  - the past / last N days (weeks, months) / 過去N日・ここN日: from that long ago to now.
  *  - last Monday / on Monday (月曜日): the latest such day before today.
+ *  - since … / …以降 / …以来: from the start of that period to now.
  *  - a month: "in March", "March", "3月": the latest March that has begun (this year's, or last
  *    year's when March is still to come); "last March": the one before this year's; with a
  *    year, "March 2026", "2026年3月"; with a day, "March 5", "5 March 2026", "3月5日",
- *    "2026-03-05": that day. A lower-case month name counts after in/during/since/last/
+ *    "2026-03-05": that day; "March of last year", 去年の3月: that year's; 3月末, 3月上旬:
+ *    March. A lower-case month name counts after in/during/since/last/
  *    early/late or before a day or year (a march is also a walk); "May" counts capitalised,
  *    not as "May I…" at the start.
  *  - a year: "in 2025", "2025年": that calendar year.
@@ -125,6 +134,7 @@ function count(word: string): number | undefined {
   const w = word.toLowerCase().trim();
   if (/^\d+$/.test(w)) return Number(w);
   if (w in NUMBER_WORDS) return NUMBER_WORDS[w];
+  if (w === '数') return NUMBER_WORDS['a few'];
   if (/^[一二三四五六七八九十]+$/.test(w)) {
     // 十 alone 10, 二十 20, 十二 12, 二十三 23.
     const i = w.indexOf('十');
@@ -155,7 +165,12 @@ interface Rule {
 
 const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few)`;
 const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?`;
-const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3})`;
+const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
+/** "About": 2週間ほど前, 3日くらい前. */
+const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
+/** Parts of a month or year that still mean that month or year here: 3月上旬, 先月末, 去年の暮れ. */
+const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め|はじめ|半ば|末)?(?:頃|ごろ)?`;
+const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 
 /** A month name that is meant as one (see the top of this file). */
 function isMonthWord(word: string, before: string, after: string, atStart: boolean): boolean {
@@ -188,9 +203,21 @@ const RULES: Rule[] = [
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
   },
-  // Japanese absolute dates: 2026年3月5日, 2026年3月, 3月5日, 3月, 2026年.
+  // Japanese months of a named year: 去年の3月, 今年3月5日.
   {
-    re: /(\d{4})年(?:(\d{1,2})月(?:(\d{1,2})日)?)?|(\d{1,2})月(?:(\d{1,2})日)?(?![曜])/g,
+    re: new RegExp(String.raw`(今年|去年|昨年|一昨年)の?(\d{1,2})月(?:(\d{1,2})日)?(?![曜])${JA_PART}`, 'g'),
+    read: (m, now) => {
+      const y = now.getFullYear() + (JA_YEARS[m[1] as string] ?? 0);
+      const mo = Number(m[2]) - 1;
+      if (mo < 0 || mo > 11) return undefined;
+      if (m[3] === undefined) return monthPeriod(y, mo);
+      const d = Number(m[3]);
+      return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
+    },
+  },
+  // Japanese absolute dates: 2026年3月5日, 2026年3月, 3月5日, 3月, 2026年 (3月末, 3月上旬: March).
+  {
+    re: new RegExp(String.raw`(\d{4})年(?:(\d{1,2})月(?:(\d{1,2})日)?)?${JA_PART}|(\d{1,2})月(?:(\d{1,2})日)?(?![曜])${JA_PART}`, 'g'),
     read: (m, now) => {
       if (m[1] !== undefined) {
         const y = Number(m[1]);
@@ -209,9 +236,13 @@ const RULES: Rule[] = [
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
   },
-  // Japanese relative: N日前, N週間前, Nか月前, N年前; 過去N日, ここN週間.
+  // Japanese relative: N日前, N週間前, Nか月前, N年前 (数日前: a few; 2週間ほど前: about), 半年前; 過去N日, ここN週間.
   {
-    re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)前`, 'g'),
+    re: new RegExp(String.raw`半年${JA_ABOUT}前`, 'g'),
+    read: (_m, now) => unitAgo('month', 6, now),
+  },
+  {
+    re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
       return n === undefined ? undefined : unitAgo(m[2] as string, n, now);
@@ -224,21 +255,31 @@ const RULES: Rule[] = [
       return n === undefined ? undefined : rolling(m[2] as string, n, now);
     },
   },
-  // Japanese named days, weeks, months and years.
+  // Japanese weekend: 先週末, 先週の週末 (週末 stays a word of the question, as "weekend" does).
   {
-    re: /一昨日|おととい|昨日|きのう|今日|本日|きょう|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年/g,
+    re: /先週の?(?=週末)|先(?=週末)/g,
+    read: (_m, now) => weekend(now, false),
+  },
+  // Japanese named days, weeks, months and years (先月末, 今年の初め: that month, that year).
+  {
+    re: /(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年)(?:の?(?:初め|はじめ|半ば)|末)?/g,
     read: (m, now) => {
       const today = startOfDay(now.getTime());
-      switch (m[0]) {
+      switch (m[1]) {
         case '一昨日':
         case 'おととい':
           return dayPeriod(addDays(today, -2));
         case '昨日':
         case 'きのう':
+        case '昨夜':
+        case '昨晩':
+        case 'ゆうべ':
+        case '夕べ':
           return dayPeriod(addDays(today, -1));
         case '今日':
         case '本日':
         case 'きょう':
+        case '今朝':
           return dayPeriod(today);
         case '今週':
           return weekOf(today);
@@ -268,6 +309,21 @@ const RULES: Rule[] = [
     re: /(?:先週の)?([日月火水木金土])曜(?:日)?/g,
     read: (m, now) => latestWeekday(JA_WEEKDAYS.indexOf(m[1] as string), now, m[0].startsWith('先週')),
   },
+  // English months of a named year: March of last year, in March this year, March 5 last year.
+  {
+    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from)\s+)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?\s+(?:of\s+)?(this|last)\s+year\b`, 'gi'),
+    read: (m, now) => {
+      const word = m[1] as string;
+      // The year after it is cue enough ("march of last year"), but "may" counts only capitalised.
+      if (/^may$/i.test(word) && word[0] !== 'M') return undefined;
+      const mo = monthIndex(word);
+      if (mo < 0) return undefined;
+      const y = now.getFullYear() - ((m[3] as string).toLowerCase() === 'last' ? 1 : 0);
+      if (m[2] === undefined) return monthPeriod(y, mo);
+      const d = Number(m[2]);
+      return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : monthPeriod(y, mo);
+    },
+  },
   // English relative.
   {
     re: /\b(?:on |from )?(?:the )?day before yesterday\b/gi,
@@ -275,8 +331,18 @@ const RULES: Rule[] = [
   },
   {
     // "before today", "until today": a bound, not a period.
-    re: /(?<!\b(?:before|until|till|by|after) )\b(?:on |from )?(yesterday|today|this morning|this afternoon)\b/gi,
-    read: (m, now) => dayPeriod(addDays(startOfDay(now.getTime()), /yesterday/i.test(m[1] as string) ? -1 : 0)),
+    re: /(?<!\b(?:before|until|till|by|after) )\b(?:on |from |earlier )?(yesterday|today|this morning|this afternoon|last night)\b/gi,
+    read: (m, now) => dayPeriod(addDays(startOfDay(now.getTime()), /yesterday|night/i.test(m[1] as string) ? -1 : 0)),
+  },
+  {
+    // "last weekend": from Saturday of last week; "over the weekend": from the weekend that began last. Not "on weekends".
+    // "weekend" stays a word of the question: it is named when told of ("last weekend I tried…"; bench/QUALITY.md).
+    re: /\b(?:(?:on |during |at )?(?:the |this )?(last|past|previous)(?= weekend\b(?!s))|over the(?= weekend\b(?!s)))/gi,
+    read: (m, now) => weekend(now, m[1] === undefined),
+  },
+  {
+    re: /\b(?:(?:a )?half (?:a )?year|six months) ago\b/gi,
+    read: (_m, now) => unitAgo('month', 6, now),
   },
   {
     re: new RegExp(String.raw`\b(?:in the |over the |during the |in |for the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?)\b`, 'gi'),
@@ -309,7 +375,7 @@ const RULES: Rule[] = [
   },
   {
     // Not "on Saturday mornings": a habit, not a day.
-    re: /\b(?:on |last |this past |on last )(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)/gi,
+    re: /\b(?:on |last |this past |on last |since )(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)/gi,
     read: (m, now) => latestWeekday(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), now, false),
   },
   // English month ranges: from July to October, between March and May, in March and April (2026).
@@ -368,6 +434,23 @@ function latestWeekday(wd: number, now: Date, lastWeek: boolean): Period | undef
   return dayPeriod(addDays(today, -back));
 }
 
+/**
+ * From Saturday of last week, or (`latest`) of the weekend that began last (this one on a
+ * Saturday or Sunday), to now: a weekend is as often told of in the days after it as in it.
+ */
+function weekend(now: Date, latest: boolean): Period {
+  const today = startOfDay(now.getTime());
+  const thisOne = addDays(weekStart(today), 5);
+  const saturday = latest && today.getTime() >= thisOne.getTime() ? thisOne : addDays(thisOne, -7);
+  return span(saturday, addDays(today, 1));
+}
+
+/** "since last week", "3月以降": from the start of the period to the end of today. */
+function sinceThen(p: Period, now: Date): Period {
+  const end = addDays(startOfDay(now.getTime()), 1).getTime();
+  return p.sinceMs < end ? span(p.sinceMs, end) : p;
+}
+
 export function readTime(query: string, nowMs: number): TimeReading {
   const input = query.normalize('NFKC');
   const now = new Date(nowMs);
@@ -379,11 +462,20 @@ export function readTime(query: string, nowMs: number): TimeReading {
         rule.re.lastIndex++;
         continue;
       }
-      const start = m.index;
-      const end = start + m[0].length;
+      let start = m.index;
+      let end = start + m[0].length;
       if (found.some((f) => start < f.end && end > f.start)) continue; // taken by an earlier rule
-      const period = rule.read(m, now, input);
-      if (period && period.untilMs > period.sinceMs) found.push({ start, end, period });
+      let period = rule.read(m, now, input);
+      if (!period || period.untilMs <= period.sinceMs) continue;
+      // "since …", "…以降", "…以来": until now.
+      const sinceBefore = /\bsince\s+$/i.exec(input.slice(0, start));
+      const sinceAfter = /^\s*(?:以降|以来)/.exec(input.slice(end));
+      if (/^since\s/i.test(m[0]) || sinceBefore || sinceAfter) {
+        period = sinceThen(period, now);
+        if (sinceBefore) start -= sinceBefore[0].length;
+        if (sinceAfter) end += sinceAfter[0].length;
+      }
+      found.push({ start, end, period });
     }
   }
   if (found.length === 0) return { text: query };
