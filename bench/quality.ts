@@ -7,7 +7,7 @@
  * test model, each at `--half-life 0` and at the default. LongMemEval is dated so that its
  * last session was yesterday. Writes bench/QUALITY.md's "current" table.
  *
- * Usage: npm run bench:quality [-- --out FILE] [--only en|ja|id] [--no-hybrid] [--tune H:W,…] [--columns Q:A:C,…] [--time off,B,…] [--coverage 0,B,…] [--words 0,B,…]
+ * Usage: npm run bench:quality [-- --out FILE] [--only en|ja|id] [--no-hybrid] [--tune H:W,…] [--columns Q:A:C,…] [--time off,B,B/A,…] [--coverage 0,B,…] [--words 0,B,…]
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { gunzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config/load.js';
 import { loadEmbedder, type Embedder } from '../src/embed/embedder.js';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { PAIR_COVERAGE_BOOST, PERIOD_BOOST, WORDS_COVERAGE_BOOST, search } from '../src/search/search.js';
+import { AFTER_PERIOD_BOOST, PAIR_COVERAGE_BOOST, PERIOD_BOOST, WORDS_COVERAGE_BOOST, search } from '../src/search/search.js';
 import { readTime } from '../src/search/when.js';
 import { dbBytes, openCache } from '../src/store/cache.js';
 import { COLUMN_WEIGHTS, type ColumnWeights } from '../src/store/schema.js';
@@ -178,6 +178,12 @@ interface Setting {
   spread?: number;
 }
 
+interface TimeBoost {
+  period: number;
+  after: number;
+}
+const DEFAULT_TIME: TimeBoost = { period: PERIOD_BOOST, after: AFTER_PERIOD_BOOST };
+
 interface Run {
   mode: SearchMode;
   halfLife: number;
@@ -185,8 +191,8 @@ interface Run {
   spread?: number;
   /** Column weights of the keyword index (q:a:context), when not the default. */
   columns?: string;
-  /** Periods read from the questions (search/when.ts), with this boost; false: not read. */
-  time: number | false;
+  /** Periods read from the questions (search/when.ts), with these boosts (the period's, the days after it); false: not read. */
+  time: TimeBoost | false;
   /** Japanese and Chinese questions' term coverage boost (search.ts byCoverage; 0: none). */
   coverage: number;
   /** Other questions' words coverage boost (search.ts byCoverage; 0: none). */
@@ -194,7 +200,7 @@ interface Run {
   slices: Map<string, Metrics>;
 }
 
-async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[], columns: Array<ColumnWeights | undefined> = [undefined], times: Array<number | false> = [PERIOD_BOOST], coverages: number[] = [PAIR_COVERAGE_BOOST], wordsBoosts: number[] = [WORDS_COVERAGE_BOOST]): Promise<Run[]> {
+async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[], columns: Array<ColumnWeights | undefined> = [undefined], times: Array<TimeBoost | false> = [DEFAULT_TIME], coverages: number[] = [PAIR_COVERAGE_BOOST], wordsBoosts: number[] = [WORDS_COVERAGE_BOOST]): Promise<Run[]> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-quality-'));
   try {
     const exportDir = join(dir, 'export');
@@ -236,7 +242,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
                     }
                   : {}),
               },
-              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60, readTime: time !== false, ...(time !== false ? { periodBoost: time } : {}), coverageBoost: coverage, wordsBoost: words },
+              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60, readTime: time !== false, ...(time !== false ? { periodBoost: time.period, afterPeriodBoost: time.after } : {}), coverageBoost: coverage, wordsBoost: words },
             );
             const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
             const sessions = [...new Set(r.hits.map((h) => sessionOf.get(h.id) ?? h.id))];
@@ -276,7 +282,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
 const defaultColumns = `${COLUMN_WEIGHTS.question}:${COLUMN_WEIGHTS.answer}:${COLUMN_WEIGHTS.context}`;
 const f = (x: number, n: number) => (n === 0 ? '-' : (x / n).toFixed(3));
 
-export async function runQuality(opts: { only?: string; hybrid: boolean; settings?: Setting[]; columns?: ColumnWeights[]; times?: Array<number | false>; coverages?: number[]; words?: number[] }): Promise<string | undefined> {
+export async function runQuality(opts: { only?: string; hybrid: boolean; settings?: Setting[]; columns?: ColumnWeights[]; times?: Array<TimeBoost | false>; coverages?: number[]; words?: number[] }): Promise<string | undefined> {
   if (!existsSync(EVAL)) return undefined;
   const { config } = loadConfig({ configPath: join(REPO, 'config.toml'), env: {} });
   const defaultHalfLife = config.search.half_life_days;
@@ -300,7 +306,7 @@ export async function runQuality(opts: { only?: string; hybrid: boolean; setting
     for (const r of runs) {
       for (const [slice, m] of [...r.slices].sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)))) {
         if (slice !== 'all' && slice !== 'names a time' && r.slices.size <= 2) continue; // one slice only: 'all' says it
-        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight}${r.spread !== undefined ? ` (spread ${r.spread})` : ''} | ${r.columns ?? defaultColumns} | ${r.time === false ? 'no' : `×${r.time}`} | ${r.coverage === 0 ? 'no' : r.coverage} | ${r.words === 0 ? 'no' : r.words} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} | ${f(m.sess1, m.n)} | ${f(m.sess5, m.n)} |`);
+        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight}${r.spread !== undefined ? ` (spread ${r.spread})` : ''} | ${r.columns ?? defaultColumns} | ${r.time === false ? 'no' : `×${r.time.period}${r.time.after === 1 ? '' : `, after ×${r.time.after}`}`} | ${r.coverage === 0 ? 'no' : r.coverage} | ${r.words === 0 ? 'no' : r.words} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} | ${f(m.sess1, m.n)} | ${f(m.sess5, m.n)} |`);
       }
       if (c.name.startsWith('Identifiers')) {
         const m = r.slices.get('all') as Metrics;
@@ -335,9 +341,14 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         return { question: question ?? 2, answer: answer ?? 0.75, context: context ?? 0 };
       })
     : undefined;
-  // --time off,1.5,3: periods not read, or read with these boosts (default: the product's boost).
+  // --time off,1.5,1.3/1.2: periods not read, or read with these boosts: the period's, and after
+  // a slash the days after it's (1: none; default: the product's boosts).
   const t = val('--time');
-  const times = t === undefined ? [PERIOD_BOOST] : t.split(',').map((x) => (x === 'off' ? false : Number(x)));
+  const times = t === undefined ? [DEFAULT_TIME] : t.split(',').map((x): TimeBoost | false => {
+    if (x === 'off') return false;
+    const [period, after] = x.split('/').map(Number);
+    return { period: period ?? PERIOD_BOOST, after: after ?? AFTER_PERIOD_BOOST };
+  });
   // --coverage 0,1,2: Japanese and Chinese questions' term coverage boosts (0: none; default: the product's).
   const cv = val('--coverage');
   const coverages = cv === undefined ? [PAIR_COVERAGE_BOOST] : cv.split(',').map(Number);

@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { encodeEntry } from '../src/export/jsonl.js';
 import { foldForCoverage, heldShare, questionPairs, questionWords, weightedShare } from '../src/search/coverage.js';
 import { recall } from '../src/search/recall.js';
-import { keywordHits, search, type SearchOptions } from '../src/search/search.js';
+import { afterPeriod, keywordHits, search, type SearchOptions } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
 import { STORE_VERSION } from '../src/store/schema.js';
 import type { Store } from '../src/store/store.js';
@@ -163,6 +163,39 @@ describe('time in the question', () => {
     } finally {
       w.d.cleanup();
     }
+  });
+
+  it('a memory of the days after the period comes after the period’s own and before another period’s better match', async () => {
+    const w = world([
+      { id: 'older', timestamp: at(2026, 11, 10), question: 'the osprey exporter stalls: the osprey exporter stalls on big exports', answer: 'The osprey exporter stalls; raise its osprey exporter timeout.' },
+      { id: 'week', timestamp: at(2026, 11, 25), question: 'the osprey exporter stalls', answer: 'Raised the timeout.' },
+      { id: 'told', timestamp: at(2026, 11, 30), question: 'last week the osprey exporter stalled', answer: 'Noted.' },
+    ]);
+    try {
+      const { store } = w.open();
+      try {
+        assert.equal((await ids(store, 'osprey exporter stalls', 5, false))[0], 'older', 'without a period the better match wins');
+        assert.deepEqual((await ids(store, 'osprey exporter stalls last week')).slice(0, 3), ['week', 'told', 'older']);
+        const without = await search({ store, now: NOW }, { query: 'osprey exporter stalls last week', mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, afterPeriodBoost: 1 });
+        assert.deepEqual(without.hits.slice(0, 3).map((h) => h.id), ['week', 'older', 'told'], 'with no boost for the days after, the better match comes second');
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+
+  it('the days after a period: as long again, at least a week, never past now', () => {
+    const day = 86_400_000;
+    const week = { sinceMs: new Date(2026, 10, 23).getTime(), untilMs: new Date(2026, 10, 30).getTime(), label: '' };
+    assert.deepEqual(afterPeriod(week, NOW), { sinceMs: week.untilMs, untilMs: NOW + 1 }, 'last week: to now');
+    const march = { sinceMs: new Date(2026, 2, 1).getTime(), untilMs: new Date(2026, 3, 1).getTime(), label: '' };
+    assert.deepEqual(afterPeriod(march, NOW), { sinceMs: march.untilMs, untilMs: march.untilMs + (march.untilMs - march.sinceMs) }, 'March: a month again');
+    const aDay = { sinceMs: new Date(2026, 4, 5).getTime(), untilMs: new Date(2026, 4, 6).getTime(), label: '' };
+    assert.equal(afterPeriod(aDay, NOW)?.untilMs, aDay.untilMs + 7 * day, 'a day: a week after it');
+    const thisWeek = { sinceMs: new Date(2026, 10, 30).getTime(), untilMs: new Date(2026, 11, 7).getTime(), label: '' };
+    assert.equal(afterPeriod(thisWeek, NOW), undefined, 'a period not over yet has no days after it');
   });
 
   it('a question without a time expression ranks exactly as with time reading off', async () => {

@@ -36,6 +36,8 @@ export interface SearchOptions {
   readTime?: boolean;
   /** How much a memory of the period the question names gains (×; default PERIOD_BOOST). */
   periodBoost?: number;
+  /** How much a memory of the days just after that period gains (×; default AFTER_PERIOD_BOOST; 1: none). */
+  afterPeriodBoost?: number;
   /** How much a memory holding all of a Japanese or Chinese question's character pairs gains (default PAIR_COVERAGE_BOOST; 0: none). */
   coverageBoost?: number;
   /** How much a memory whose question holds all of another question's words gains (default WORDS_COVERAGE_BOOST; 0: none). */
@@ -89,31 +91,48 @@ function vectorCandidates(deps: SearchDeps, vec: Float32Array, filters: SearchFi
 
 /** How much a memory of the period a question names gains over the others (×): bench/QUALITY.md. */
 export const PERIOD_BOOST = 1.3;
+/**
+ * How much a memory of the days after the period gains (×), less than one of the period: what
+ * was done in a period is often told after it ("the fun runs I missed in March", said in April).
+ * Those days: as long again as the period, at least a week, and never past now. bench/QUALITY.md.
+ */
+export const AFTER_PERIOD_BOOST = 1.2;
+const AFTER_PERIOD_MIN_MS = 7 * 86_400_000;
+
+/** The days after a period that its telling falls in (see AFTER_PERIOD_BOOST), or undefined when none have begun. */
+export function afterPeriod(p: Period, nowMs: number): { sinceMs: number; untilMs: number } | undefined {
+  const untilMs = Math.min(nowMs + 1, p.untilMs + Math.max(AFTER_PERIOD_MIN_MS, p.untilMs - p.sinceMs));
+  return untilMs > p.untilMs ? { sinceMs: p.untilMs, untilMs } : undefined;
+}
 
 /**
  * Search, with time in the question understood (when.ts): a question that names a period
  * ("last week", "in May", "先月") is searched without its time words, and the period's
  * memories gain PERIOD_BOOST: one of them comes first even over another period's memory that
- * matches the words somewhat better, and a much better match elsewhere still shows. A
- * question that names no period ranks as relevance and recency say.
+ * matches the words somewhat better, and a much better match elsewhere still shows. Memories
+ * of the days just after it gain less (AFTER_PERIOD_BOOST). A question that names no period
+ * ranks as relevance and recency say.
  */
 export async function search(deps: SearchDeps, opts: SearchOptions): Promise<SearchResult> {
   if (opts.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
   const when = opts.readTime === false ? { text: opts.query } : readTime(opts.query, deps.now);
   if (!when.period) return rank(deps, opts);
   const period = when.period;
-  const within = narrowed(opts.filters, period);
+  const own = narrowed(opts.filters, period);
   // A period that holds no memory at all ("in 1990", before the first one): the question is
   // read as it was written, its time words as words ("1990年に何が起きた" is about 1990).
-  if (!within || deps.store.countUnder(within) === 0) return rank(deps, opts);
+  if (!own || deps.store.countUnder(own) === 0) return rank(deps, opts);
   const words = when.text.trim();
   // Nothing but time words ("what did we do last week"): the period's memories, newest first.
   // (The browse holds every filter, the source too; hidden memories never use up its limit.)
   if (buildKeywordQuery(words).match === undefined) {
-    const rows = shownRanked(deps.store, (limit) => deps.store.browse(within, 0, limit), opts.topK, opts.hide);
+    const rows = shownRanked(deps.store, (limit) => deps.store.browse(own, 0, limit), opts.topK, opts.hide);
     return { hits: rows.map((r) => toHit(r, 1, deps.staleness)), period };
   }
-  return { ...(await rank(deps, { ...opts, query: words }, within)), period };
+  // The period's candidates and boost reach into the days after it, at the lower boost.
+  const after = (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST) === 1 ? undefined : afterPeriod(period, deps.now);
+  const within = after ? (narrowed(opts.filters, { ...period, untilMs: after.untilMs }) ?? own) : own;
+  return { ...(await rank(deps, { ...opts, query: words }, { filters: within, periodEndMs: period.untilMs })), period };
 }
 
 /** The filters narrowed to the period, or undefined when they do not meet it. */
@@ -125,10 +144,12 @@ function narrowed(f: SearchFilters, p: Period): SearchFilters | undefined {
 
 /**
  * One ranking under the filters as given: keyword and vector lists fused, then the recency
- * prior. `within`: the filters narrowed to a period the question names; its memories are
- * candidates however far down the whole ranking they are, and gain the period boost.
+ * prior. `period.filters`: the filters narrowed to a period the question names and the days
+ * after it; its memories are candidates however far down the whole ranking they are, and gain
+ * the period boost, or those from `periodEndMs` on the after-period boost.
  */
-async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilters): Promise<SearchResult> {
+async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: SearchFilters; periodEndMs: number }): Promise<SearchResult> {
+  const within = period?.filters;
   const k = opts.candidates ?? 50;
   const keywordRanked: Array<Ranking<number>> = [];
   const vectorRanked: number[][] = [];
@@ -177,7 +198,8 @@ async function rank(deps: SearchDeps, opts: SearchOptions, within?: SearchFilter
   const scored = shown.map((row) => {
     const relevance = (byWords.get(row.rowid) ?? 0) * (held.get(row.rowid) ?? 1) + (byVector.get(row.rowid) ?? 0);
     const inPeriod = within !== undefined && row.ts_ms >= (within.sinceMs as number) && row.ts_ms < (within.untilMs as number);
-    return { row, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * (inPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : 1) };
+    const timeBoost = !inPeriod ? 1 : row.ts_ms < (period?.periodEndMs as number) ? (opts.periodBoost ?? PERIOD_BOOST) : (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST);
+    return { row, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * timeBoost };
   });
   scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps.staleness));
