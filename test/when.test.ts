@@ -116,6 +116,11 @@ describe('words that are not time expressions', () => {
     assert.equal(r.period?.sinceMs, d(2026, 11, 23));
     assert.equal(r.text, 'or maybe : the flaky deploy');
   });
+  it('a part of a month leaves with it, "for the first time" stays', () => {
+    assert.equal(readTime('3月初めのリリース', NOW).text, 'のリリース');
+    assert.equal(readTime('3月初めて動いたテスト', NOW).text, '初めて動いたテスト');
+    assert.equal(readTime('今年初めてのリリース', NOW).text, '初めてのリリース');
+  });
   it('on a Sunday, over the weekend is this one and last weekend the one before, each to now', () => {
     const sunday = new Date(2026, 11, 6, 11, 0, 0).getTime();
     assert.equal(readTime('the deploy over the weekend', sunday).period?.label, '2026-12-05 – 2026-12-06');

@@ -169,7 +169,7 @@ const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
 const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
 /** Parts of a month or year that still mean that month or year here: 3月上旬, 先月末, 去年の暮れ. */
-const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め|はじめ|半ば|末)?(?:頃|ごろ)?`;
+const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末)?(?:頃|ごろ)?`;
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 
 /** A month name that is meant as one (see the top of this file). */
@@ -262,7 +262,7 @@ const RULES: Rule[] = [
   },
   // Japanese named days, weeks, months and years (先月末, 今年の初め: that month, that year).
   {
-    re: /(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年)(?:の?(?:初め|はじめ|半ば)|末)?/g,
+    re: /(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば)|末)?/g,
     read: (m, now) => {
       const today = startOfDay(now.getTime());
       switch (m[1]) {
