@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { encodeEntry } from '../src/export/jsonl.js';
 import { loadEmbedder } from '../src/embed/embedder.js';
 import { embedPending } from '../src/maintain/embed-pending.js';
-import { openCache, type CacheOptions } from '../src/store/cache.js';
+import { openCache, openCacheAsIs, type CacheOptions } from '../src/store/cache.js';
 import { search } from '../src/search/search.js';
 import { openDatabase } from '../src/store/store.js';
 import type { MemoryRecord } from '../src/types.js';
@@ -438,5 +439,61 @@ describe('cache: the order of keyword matches and the counts a rebuild reports',
       store.close();
     }
     assert.deepEqual([sync().result.records, sync().result.pending], [4, 4], 'a no-op rebuild reports the same');
+  });
+});
+
+describe('cache: the live and unembedded counts kept by triggers', () => {
+  const counted = (db: Database.Database) => db.prepare('SELECT SUM(deleted = 0) AS records, SUM(deleted = 0 AND has_vector = 0) AS pending FROM memories').get() as { records: number; pending: number };
+  const hasTable = (db: Database.Database) => db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'live_counts%'").get() as { n: number };
+
+  it('equal a count of the rows after inserts, updates, tombstones and vectors, and a cache from before them gains them in place', () => {
+    const f = join(opts.exportDir, '2026-11_laptop.jsonl');
+    const o = { ...opts, dim: 3 };
+    writeJsonl(f, [
+      rec({ id: 'a', question: 'first question', answer: 'an answer', model: 'm', embedding: vec(1, 0, 0) }),
+      rec({ id: 'b', question: 'second question', answer: 'an answer' }),
+      rec({ id: 'c', question: 'third question', answer: 'an answer' }),
+    ]);
+    let { store } = openCache(o);
+    try {
+      assert.deepEqual(store.liveCounts(), { records: 3, pending: 2 });
+      assert.deepEqual(store.liveCounts(), counted(store.db));
+    } finally {
+      store.close();
+    }
+    appendFileSync(f, [
+      encodeEntry(rec({ id: 'd', question: 'fourth question', answer: 'an answer' })),
+      encodeEntry(rec({ id: 'b', updated_at: '2026-11-21T00:00:00.000Z', question: 'second question, now embedded', answer: 'an answer', model: 'm', embedding: vec(0, 1, 0) })),
+      encodeEntry({ v: 1, id: 'c', deleted: true, updated_at: '2026-11-21T00:00:00.000Z', machine: 'laptop' }),
+      encodeEntry({ v: 1, id: 'never-seen', deleted: true, updated_at: '2026-11-21T00:00:00.000Z', machine: 'laptop' }),
+    ].join('\n') + '\n');
+    ({ store } = openCache(o));
+    try {
+      assert.deepEqual(store.liveCounts(), { records: 3, pending: 1 }, 'a, b and d live; only d without a vector');
+      assert.deepEqual(store.liveCounts(), counted(store.db));
+      // A cache of the previous build: no table, no triggers.
+      store.db.exec('DROP TRIGGER live_counts_insert; DROP TRIGGER live_counts_delete; DROP TRIGGER live_counts_update; DROP TABLE live_counts');
+    } finally {
+      store.close();
+    }
+    const asIs = openCacheAsIs(o);
+    assert.ok(asIs);
+    try {
+      assert.deepEqual(asIs.liveCounts(), { records: 3, pending: 1 }, 'read as it is: counted');
+      assert.equal(hasTable(asIs.db).n, 0, 'and left as it is');
+    } finally {
+      asIs.close();
+    }
+    appendFileSync(f, `${encodeEntry(rec({ id: 'e', question: 'fifth question', answer: 'an answer' }))}\n`);
+    const { store: migrated, result } = openCache(o);
+    try {
+      assert.equal(result.full, false, 'no rebuild from scratch');
+      assert.equal(hasTable(migrated.db).n, 4, 'the table and its three triggers');
+      assert.deepEqual(migrated.liveCounts(), { records: 4, pending: 2 }, 'counted once, then the new line through the triggers');
+      assert.deepEqual(migrated.liveCounts(), counted(migrated.db));
+      assert.equal(migrated.countUnder({ notSession: 'none' }), 4);
+    } finally {
+      migrated.close();
+    }
   });
 });

@@ -284,7 +284,10 @@ function openHeld(opts: CacheOptions, release: Release, started: number): { stor
       const p = plan(s, files);
       let orphanReason: string | undefined;
       try {
-        orphanReason = s.transaction(() => ingestIncrementally(s, files, p, why, res, opts));
+        orphanReason = s.transaction(() => {
+          s.ensureLiveCounts();
+          return ingestIncrementally(s, files, p, why, res, opts);
+        });
       } catch (err) {
         const full = cannotWrite(err);
         if (!full && !(err instanceof Database.SqliteError && /BUSY|LOCKED/.test(err.code))) throw err;

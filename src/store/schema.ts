@@ -44,6 +44,28 @@ export function ownText(match: string): string {
   return `{question answer} : (${match})`;
 }
 
+/**
+ * Live memories and those without a vector, kept by triggers on every write: a no-op rebuild
+ * and each prompt's recall read one row instead of counting 100k (which, with the disk cache
+ * cold, took 0.4 s: bench/RESULTS.md). A cache from before it gains it in place (Store.ensureLiveCounts).
+ */
+export const LIVE_COUNTS_DDL = `
+CREATE TABLE IF NOT EXISTS live_counts (id INTEGER PRIMARY KEY CHECK (id = 1), records INTEGER NOT NULL, pending INTEGER NOT NULL);
+INSERT OR IGNORE INTO live_counts (id, records, pending) VALUES (1, 0, 0);
+CREATE TRIGGER IF NOT EXISTS live_counts_insert AFTER INSERT ON memories BEGIN
+  UPDATE live_counts SET records = records + (NEW.deleted = 0), pending = pending + (NEW.deleted = 0 AND NEW.has_vector = 0) WHERE id = 1;
+END;
+CREATE TRIGGER IF NOT EXISTS live_counts_delete AFTER DELETE ON memories BEGIN
+  UPDATE live_counts SET records = records - (OLD.deleted = 0), pending = pending - (OLD.deleted = 0 AND OLD.has_vector = 0) WHERE id = 1;
+END;
+CREATE TRIGGER IF NOT EXISTS live_counts_update AFTER UPDATE OF deleted, has_vector ON memories BEGIN
+  UPDATE live_counts SET
+    records = records - (OLD.deleted = 0) + (NEW.deleted = 0),
+    pending = pending - (OLD.deleted = 0 AND OLD.has_vector = 0) + (NEW.deleted = 0 AND NEW.has_vector = 0)
+  WHERE id = 1;
+END;
+`;
+
 export const BASE_DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS ingest (
@@ -98,6 +120,7 @@ CREATE TABLE IF NOT EXISTS checkouts (repo TEXT NOT NULL, root TEXT NOT NULL, se
 -- Terms of the keyword index held by many memories, counted now and then (store/term-docs.ts).
 CREATE TABLE IF NOT EXISTS term_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS file_hashes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, ino INTEGER NOT NULL, blob TEXT NOT NULL);
+${LIVE_COUNTS_DDL}
 -- The keyword index holds the analysed text (store/analyze.ts), not the text itself:
 -- contentless, with deletes by rowid. Columns: the memory's question and answer, and the
 -- beginning of the neighbouring turns of its session (context, a low weight).
