@@ -168,7 +168,7 @@ const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|augus
 const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
 const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
-/** Parts of a month or year that still mean that month or year here: 3月上旬, 先月末, 去年の暮れ. */
+/** Parts of a month or year that still mean that month or year here: 3月上旬, 6月末ごろ, 1240年頃. */
 const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末)?(?:頃|ごろ)?`;
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 
