@@ -796,8 +796,8 @@ export class Store {
   }
 
   counts(): { records: number; pending: number; tombstones: number; machines: string[]; projects: number; oldest?: string; newest?: string } {
-    // Every query here is answered from an index (memories_stats, memories_ts): a status
-    // or no-op rebuild must not read 100k rows of text.
+    // Every query here is answered from an index (memories_stats, memories_ts): `status` must
+    // not read 100k rows of text. (A rebuild reports liveCounts, one row.)
     const c = this.db
       .prepare<[], { records: number | null; pending: number | null; tombstones: number | null; projects: number }>(
         `SELECT SUM(deleted = 0) AS records, SUM(deleted = 0 AND has_vector = 0) AS pending, SUM(deleted = 1) AS tombstones,
