@@ -5,29 +5,8 @@
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../errors.js';
 import { makeContext, type IO } from '../app/context.js';
-import { registerRebuild } from './commands/rebuild.js';
-import { registerSearch } from './commands/search.js';
-import { registerStatus } from './commands/status.js';
-import { makeHookRunner } from './hook-runner.js';
+import { makeHookRunner, type HookRunner } from './hook-runner.js';
 import type { Runner } from './runner.js';
-import { registerSessionStart } from './commands/session-start.js';
-import { registerSessionEnd } from './commands/session-end.js';
-import { registerRecall } from './commands/recall.js';
-import { registerMcp } from './commands/mcp.js';
-import { registerUi } from './commands/ui.js';
-import { registerImport } from './commands/import.js';
-import { registerInstall } from './commands/install.js';
-import { registerUninstall } from './commands/uninstall.js';
-import { registerShow } from './commands/show.js';
-import { registerForget } from './commands/forget.js';
-import { registerScrub } from './commands/scrub.js';
-import { registerMonthlyMerge } from './commands/monthly-merge.js';
-import { registerModel } from './commands/model.js';
-import { registerInit } from './commands/init.js';
-import { registerSync } from './commands/sync.js';
-import { registerProjects } from './commands/projects.js';
-import { registerUpgrade } from './commands/upgrade.js';
-import { registerDoctor } from './commands/doctor.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../config/paths.js';
@@ -36,6 +15,51 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+type Register = (program: Command, run: Runner, hook: HookRunner) => void;
+
+/**
+ * Every command, in the order `--help` lists them, each loaded only when it is asked for: a
+ * command's module imports what it runs (SQLite, git, the MCP SDK, the viewer), and loading all
+ * of them cost every call, session start included, about 110 ms before this (163 modules for
+ * `memory rebuild`; measured in bench/RESULTS.md).
+ */
+const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
+  ['search', async () => { const m = await import('./commands/search.js'); return (p, run) => m.registerSearch(p, run); }],
+  ['session-start', async () => { const m = await import('./commands/session-start.js'); return (p, _run, hook) => m.registerSessionStart(p, hook); }],
+  ['session-end', async () => { const m = await import('./commands/session-end.js'); return (p, run, hook) => m.registerSessionEnd(p, hook, run); }],
+  ['recall', async () => { const m = await import('./commands/recall.js'); return (p, _run, hook) => m.registerRecall(p, hook); }],
+  ['mcp', async () => { const m = await import('./commands/mcp.js'); return (p, run) => m.registerMcp(p, run); }],
+  ['ui', async () => { const m = await import('./commands/ui.js'); return (p, run) => m.registerUi(p, run); }],
+  ['import', async () => { const m = await import('./commands/import.js'); return (p, run) => m.registerImport(p, run); }],
+  ['rebuild', async () => { const m = await import('./commands/rebuild.js'); return (p, run) => m.registerRebuild(p, run); }],
+  ['status', async () => { const m = await import('./commands/status.js'); return (p, run) => m.registerStatus(p, run); }],
+  ['show', async () => { const m = await import('./commands/show.js'); return (p, run) => m.registerShow(p, run); }],
+  ['forget', async () => { const m = await import('./commands/forget.js'); return (p, run) => m.registerForget(p, run); }],
+  ['scrub', async () => { const m = await import('./commands/scrub.js'); return (p, run) => m.registerScrub(p, run); }],
+  ['monthly-merge', async () => { const m = await import('./commands/monthly-merge.js'); return (p, run) => m.registerMonthlyMerge(p, run); }],
+  ['install', async () => { const m = await import('./commands/install.js'); return (p, run) => m.registerInstall(p, run); }],
+  ['uninstall', async () => { const m = await import('./commands/uninstall.js'); return (p, run) => m.registerUninstall(p, run); }],
+  ['model', async () => { const m = await import('./commands/model.js'); return (p, run) => m.registerModel(p, run); }],
+  ['init', async () => { const m = await import('./commands/init.js'); return (p, run) => m.registerInit(p, run); }],
+  ['sync', async () => { const m = await import('./commands/sync.js'); return (p, run) => m.registerSync(p, run); }],
+  ['projects', async () => { const m = await import('./commands/projects.js'); return (p, run) => m.registerProjects(p, run); }],
+  ['upgrade', async () => { const m = await import('./commands/upgrade.js'); return (p, run) => m.registerUpgrade(p, run); }],
+  ['doctor', async () => { const m = await import('./commands/doctor.js'); return (p, run) => m.registerDoctor(p, run); }],
+];
+
+/**
+ * The command argv names (its first word that is not a global option or its value), or
+ * undefined: none, `help`, or a word that is no command — then every command is registered, for
+ * the full help and commander's "unknown command" with its suggestion.
+ */
+export function commandNamed(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '-c' || a === '--config') i++;
+    else if (!a.startsWith('-')) return COMMANDS.some(([name]) => name === a) ? a : undefined;
+  }
+  return undefined;
+}
 
 export async function main(argv: string[], io: IO): Promise<number> {
   let exitCode = 0;
@@ -56,27 +80,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
     exitCode = await body(ctx);
   };
   const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code));
-  registerSearch(program, run);
-  registerSessionStart(program, hook);
-  registerSessionEnd(program, hook, run);
-  registerRecall(program, hook);
-  registerMcp(program, run);
-  registerUi(program, run);
-  registerImport(program, run);
-  registerRebuild(program, run);
-  registerStatus(program, run);
-  registerShow(program, run);
-  registerForget(program, run);
-  registerScrub(program, run);
-  registerMonthlyMerge(program, run);
-  registerInstall(program, run);
-  registerUninstall(program, run);
-  registerModel(program, run);
-  registerInit(program, run);
-  registerSync(program, run);
-  registerProjects(program, run);
-  registerUpgrade(program, run);
-  registerDoctor(program, run);
+  const named = commandNamed(argv);
+  const wanted = named === undefined ? COMMANDS : COMMANDS.filter(([name]) => name === named);
+  for (const register of await Promise.all(wanted.map(([, load]) => load()))) register(program, run, hook);
   for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
 
   try {
