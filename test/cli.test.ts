@@ -177,6 +177,24 @@ describe('commands that must not load the embedding library', () => {
     }
   });
 
+  it('rebuild and keyword search load their own command only, and no git (status does read git)', () => {
+    const trace = join(w.dir, 'trace.txt');
+    const loaded = (args: string[]): string => {
+      writeFileSync(trace, '');
+      const r = runCli(['-c', w.config, ...args], { nodeArgs: ['--import', TRACER], env: { TRACE_IMPORTS_FILE: trace } });
+      assert.equal(r.code, 0, r.stderr);
+      return readFileSync(trace, 'utf8');
+    };
+    const commandsIn = (urls: string) => [...new Set([...urls.matchAll(/cli\/commands\/([a-z-]+)\.js/g)].map((m) => m[1]))];
+    for (const [args, own] of [[['rebuild'], 'rebuild'], [['search', '--mode', 'keyword', 'lock'], 'search']] as const) {
+      const urls = loaded([...args]);
+      assert.deepEqual(commandsIn(urls), [own], `${args.join(' ')} loaded other commands`);
+      assert.ok(!urls.includes('simple-git'), `${args.join(' ')} loaded git`);
+    }
+    assert.ok(loaded(['status', '--json']).includes('simple-git'), 'the tracer sees git when a command uses it');
+    assert.equal(commandsIn(loaded(['--help'])).length, 21, 'the full help registers every command');
+  });
+
   it('the tracer does see the library when a command embeds', () => {
     const m = makeWorld();
     try {

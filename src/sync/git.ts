@@ -6,8 +6,22 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { createRequire } from 'node:module';
+import type { SimpleGit } from 'simple-git';
 import { errorMessage } from '../errors.js';
+
+/**
+ * simple-git is loaded at the first git call, not with this module: importing it takes about
+ * 20 ms (Node 24, warm disk cache), which every command paid through the application context,
+ * git or no git (`memory search` from the skill, `rebuild`, `show`). Its CommonJS build, the
+ * same code as its ES module build, so that the load can be synchronous like ourGit.
+ */
+const requireHere = createRequire(import.meta.url);
+let simpleGitModule: typeof import('simple-git') | undefined;
+function simpleGit(...args: Parameters<typeof import('simple-git').simpleGit>): SimpleGit {
+  simpleGitModule ??= requireHere('simple-git') as typeof import('simple-git');
+  return simpleGitModule.simpleGit(...args);
+}
 
 export interface Repo {
   root: string;

@@ -1,8 +1,17 @@
 /**
  * Test tool: `node --import dist/test/tools/trace-imports.js …` appends every module URL
- * the process resolves to $TRACE_IMPORTS_FILE. Used to prove that rebuild, keyword search
- * and session-start never load the embedding library.
+ * the process resolves to $TRACE_IMPORTS_FILE: imports and require() alike (simple-git is
+ * required at the first git call, src/sync/git.ts). Used to prove that rebuild, keyword search
+ * and session-start never load the embedding library, and the hooks' light paths no git.
  */
-import { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { registerHooks } from 'node:module';
 
-register('./trace-imports-hooks.js', import.meta.url);
+registerHooks({
+  resolve(specifier, context, next) {
+    const result = next(specifier, context);
+    const file = process.env.TRACE_IMPORTS_FILE;
+    if (file) appendFileSync(file, `${result.url}\n`);
+    return result;
+  },
+});
