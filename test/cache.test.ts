@@ -456,6 +456,7 @@ describe('cache: the live and unembedded counts kept by triggers', () => {
     ]);
     let { store } = openCache(o);
     try {
+      assert.equal(hasTable(store.db).n, 4, 'a new cache: the table and its three triggers, made once its memories are in');
       assert.deepEqual(store.liveCounts(), { records: 3, pending: 2 });
       assert.deepEqual(store.liveCounts(), counted(store.db));
     } finally {

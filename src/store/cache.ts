@@ -179,7 +179,11 @@ function buildFromScratch(opts: CacheOptions, files: ExportFile[], res: RebuildR
   try {
     const store = Store.create(db, opts);
     // Last-write-wins is resolved while reading; then every winner is inserted once.
-    store.transaction(() => ingestFiles(store, files.map((file) => ({ file, from: 0 })), res, opts, undefined, new Map()));
+    store.transaction(() => {
+      ingestFiles(store, files.map((file) => ({ file, from: 0 })), res, opts, undefined, new Map());
+      // Counted once the memories are in; kept by triggers from then on (schema.ts LIVE_COUNTS_DDL).
+      store.ensureLiveCounts();
+    });
     res.dim_mismatch += store.stats.dimMismatch;
     db.close();
   } catch (err) {

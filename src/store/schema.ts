@@ -47,7 +47,10 @@ export function ownText(match: string): string {
 /**
  * Live memories and those without a vector, kept by triggers on every write: a no-op rebuild
  * and each prompt's recall read one row instead of counting 100k (which, with the disk cache
- * cold, took 0.4 s: bench/RESULTS.md). A cache from before it gains it in place (Store.ensureLiveCounts).
+ * cold, took 0.4 s: bench/RESULTS.md). Not part of BASE_DDL: every cache gains it through
+ * Store.ensureLiveCounts, counted once — a cache from before it in place, a new one once its
+ * memories are in. A trigger makes each insert keep a statement journal (a temporary file:
+ * 16 KB of writing per page an insert touches), which a full rebuild's 100k inserts need not pay.
  */
 export const LIVE_COUNTS_DDL = `
 CREATE TABLE IF NOT EXISTS live_counts (id INTEGER PRIMARY KEY CHECK (id = 1), records INTEGER NOT NULL, pending INTEGER NOT NULL);
@@ -120,7 +123,6 @@ CREATE TABLE IF NOT EXISTS checkouts (repo TEXT NOT NULL, root TEXT NOT NULL, se
 -- Terms of the keyword index held by many memories, counted now and then (store/term-docs.ts).
 CREATE TABLE IF NOT EXISTS term_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS file_hashes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, ino INTEGER NOT NULL, blob TEXT NOT NULL);
-${LIVE_COUNTS_DDL}
 -- The keyword index holds the analysed text (store/analyze.ts), not the text itself:
 -- contentless, with deletes by rowid. Columns: the memory's question and answer, and the
 -- beginning of the neighbouring turns of its session (context, a low weight).

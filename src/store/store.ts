@@ -786,7 +786,7 @@ export class Store {
     return this.liveCountsKept;
   }
 
-  /** A cache from before the live_counts table gains it, counted once. Call inside a write transaction: no write may fall between the count and the triggers. */
+  /** A cache without the live_counts table (one from before it, or one just built) gains it, counted once. Call inside a write transaction: no write may fall between the count and the triggers. */
   ensureLiveCounts(): void {
     if (this.hasLiveCounts()) return;
     const c = this.countLive();
