@@ -10,7 +10,7 @@ import { acquireLock, acquireLockAsync, processStart } from '../src/export/lock.
 import { openCache } from '../src/store/cache.js';
 import { buildKeywordQuery } from '../src/search/query.js';
 import { conversation, CWD, git, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
-import { CLI, makeWorld, rec, runCli, tempDir } from './helpers.js';
+import { CLI, makeWorld, rec, runCli, tempDir, writeJsonl } from './helpers.js';
 
 const place = (m: Machine, session: string, pairs: Array<[string, string]>) => placeTranscript(m, conversation(session, pairs));
 
@@ -143,6 +143,33 @@ describe('crash safety', () => {
     assert.equal(git(m.repo, 'status', '--porcelain', 'export'), '', 'everything whole is committed');
     assert.ok(!existsSync(join(m.repo, '.git', 'rebase-merge')) && !existsSync(join(m.repo, '.git', 'rebase-apply')));
     assert.equal(git(m.repo, 'rev-list', '--count', 'memory/main..HEAD'), '0', 'and pushed');
+  });
+
+  it('a full rebuild killed (SIGKILL) half-way leaves no file behind for long: the next rebuild removes it and loses nothing', async () => {
+    const w = makeWorld();
+    try {
+      const lines = [];
+      for (let i = 0; i < 6000; i++) lines.push(rec({ id: `kill-${i}`, question: `Question ${i} about the walrus colony and its ${i % 97} keepers`, answer: `Answer ${i}: ${'the walrus colony counts its keepers each morning. '.repeat(8)}` }));
+      writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), lines);
+      const cacheDir = join(w.dir, '.cache');
+      const builds = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.includes('.building-')) : []);
+      const child = spawn(process.execPath, [CLI, '-c', w.config, 'rebuild', '--full'], { stdio: 'ignore' });
+      const deadline = Date.now() + 30_000;
+      while (builds().length === 0 && child.exitCode === null && Date.now() < deadline) await sleep(5);
+      await sleep(50);
+      child.kill('SIGKILL');
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.on('exit', r)));
+      assert.equal(child.signalCode, 'SIGKILL', 'killed while it was building');
+      assert.ok(builds().includes(`memory.db.building-${child.pid}`), 'its half-built file is there');
+      // A build of a live process (its lock taken over) is not touched.
+      writeFileSync(join(cacheDir, `memory.db.building-${process.pid}`), 'a live build');
+      const r = runCli(['-c', w.config, 'rebuild', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal((JSON.parse(r.stdout) as { records: number }).records, 6000, 'every memory, from the JSONL');
+      assert.deepEqual(builds(), [`memory.db.building-${process.pid}`], 'the dead build removed, the live one kept');
+    } finally {
+      w.cleanup();
+    }
   });
 
   it('a lock left by a dead process is taken over at once', () => {

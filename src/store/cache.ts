@@ -4,12 +4,12 @@
  * a damaged database). Never loads the embedding model.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, existsSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ensureCacheDir } from '../config/paths.js';
 import { listExportFiles, type ExportFile } from '../export/files.js';
-import { acquireLock, acquireLockAsync, type Release } from '../export/lock.js';
+import { acquireLock, acquireLockAsync, processAlive, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
 import { errorMessage, UserError } from '../errors.js';
 import { Store, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
@@ -172,6 +172,30 @@ function removeDbFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
 }
 
+/**
+ * A build's file whose process is gone (killed, its machine switched off): as large as the
+ * cache itself, some 900 MB at 100k memories, and nothing else would ever remove it. Called
+ * under the cache lock; a live process's file is left alone (its lock was taken over).
+ */
+function removeStaleBuilds(dbPath: string): void {
+  const prefix = `${basename(dbPath)}.building-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(dbPath));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^(\d+)(?:-journal|-wal|-shm)?$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '')?.[1] ?? 0);
+    if (pid <= 0 || pid === process.pid || processAlive(pid)) continue;
+    try {
+      removeDbFiles(join(dirname(dbPath), `${prefix}${pid}`));
+    } catch {
+      /* not ours to remove after all (permissions): it costs disk space, not memories */
+    }
+  }
+}
+
 function buildFromScratch(opts: CacheOptions, files: ExportFile[], res: RebuildResult): void {
   const tmp = `${opts.dbPath}.building-${process.pid}`;
   removeDbFiles(tmp);
@@ -273,6 +297,7 @@ function servedAsIs(opts: CacheOptions, err: unknown, started: number): { store:
 function openHeld(opts: CacheOptions, release: Release, started: number): { store: Store; result: RebuildResult } {
   const res = emptyResult();
   try {
+    removeStaleBuilds(opts.dbPath);
     const files = listExportFiles(opts.exportDir);
     res.files = files.length;
     let store: Store | undefined;
