@@ -1,7 +1,7 @@
 /** monthly-merge, forget, show and model migration, on real git with several machines. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeEntry } from '../src/export/jsonl.js';
@@ -87,6 +87,32 @@ describe('monthly-merge', () => {
     assert.equal(ac.trim().split('\n').length, 2);
     assert.equal(git(c.repo, 'rev-parse', 'HEAD'), git(d.repo, 'rev-parse', 'HEAD'), 'both machines converge on one history');
     assert.equal(git(c.repo, 'status', '--porcelain'), '');
+  });
+
+  it('an archive half-written by a merge that was killed is never committed, and is removed at the next commit', () => {
+    const own = gitWorld(); // its July memories stay out of the other tests' months
+    try {
+      const m = own.machine('theta');
+      capture(m, 'm-t1', [['Theta question about the okapi exporter', 'The okapi exporter writes Parquet.']], '2026-07-03T10:00:00.000Z');
+      // What a monthly-merge killed inside its write leaves: the archive's temporary file, its process gone.
+      const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+      mkdirSync(join(m.exportDir, 'archive'), { recursive: true });
+      const half = join(m.exportDir, 'archive', `2026-07.jsonl.tmp-${dead}`);
+      writeFileSync(half, `${encodeEntry(rec({ id: 'half-1', question: 'half of an archive', answer: 'half' }))}\n{"v":1,"id":"half-2","quest`);
+      // A file of a live process (its own write going on) is not touched.
+      const live = join(m.exportDir, 'archive', `2026-08.jsonl.tmp-${process.pid}`);
+      writeFileSync(live, 'being written');
+      capture(m, 'm-t2', [['Theta question about the okapi retention', 'Okapi keeps 90 days.']], '2026-07-04T10:00:00.000Z');
+      const tracked = git(m.repo, 'ls-files', 'export').split('\n');
+      assert.ok(tracked.includes('export/2026-07_theta.jsonl'), 'the captures are committed');
+      assert.ok(!tracked.some((f) => f.includes('.tmp-')), `no temporary file committed: ${tracked.join(', ')}`);
+      assert.ok(!existsSync(half), 'the dead merge\'s file removed');
+      assert.ok(existsSync(live), 'the live one kept');
+      assert.equal(hits(m, 'okapi').length, 2);
+      rmSync(live);
+    } finally {
+      own.cleanup();
+    }
   });
 
   it('a late line for an archived month lands in a new per-machine file and is folded next time', () => {

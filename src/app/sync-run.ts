@@ -13,7 +13,7 @@ import {
   looseObjectsKb, otherClonesWritingAs, pullRebase, pushWithRetry, remoteUrlOf, repackAll, setRemote,
   type NetworkLimits, type PullOutcome, type PushOutcome, type RepairPulled, type Repo,
 } from '../sync/git.js';
-import { withWholeLines } from '../export/files.js';
+import { removeStaleWrites, withWholeLines } from '../export/files.js';
 import { describeSetAside, repairPulled } from './repair.js';
 import { brokenFor, readSyncState, recordOutcome, updateSyncState, type SyncState } from '../sync/state.js';
 import type { Runtime } from './runtime.js';
@@ -130,7 +130,8 @@ export async function commitPending(rt: Runtime, repo: Repo, message: string): P
   try {
     // A memory home also keeps the settings every machine shares (config.toml, .gitattributes, .gitignore).
     const also = isHomeRepo(rt, repo) ? settingsPaths(repo) : [];
-    // Half a record (a writer that died mid-line) is never committed.
+    // Half a record (a writer that died mid-line) is never committed, nor half a file (one that died mid-write).
+    for (const name of removeStaleWrites(rt.config.general.export_dir)) rt.log.info(`removed ${name}, left by a process that died while writing it`);
     const c = await withWholeLines(rt.config.general.export_dir, () => commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name, state.clone_id, also));
     if (c.committed) updateSyncState(repo.gitDir, (s) => (s.last_commit = rt.now().toISOString()));
     return c;

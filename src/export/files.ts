@@ -1,11 +1,11 @@
 /**
  * The export folder: month files per machine, the archive, and safe appends.
  */
-import { appendFileSync, closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExportEntry } from '../types.js';
 import { encodeEntry, monthFileName, monthOf, parseMonthFileName } from './jsonl.js';
-import { withLock, withLockAsync } from './lock.js';
+import { processAlive, withLock, withLockAsync } from './lock.js';
 
 export const ARCHIVE_DIR = 'archive';
 
@@ -44,6 +44,37 @@ export function listExportFiles(exportDir: string): ExportFile[] {
     }
   }
   return out;
+}
+
+/** A file written whole and then renamed into place (`<name>.tmp-<pid>`: monthly-merge's archives). */
+const TEMP_WRITE = /\.tmp-(\d+)$/;
+
+/**
+ * The `<name>.tmp-<pid>` files of writers that died before their rename (a monthly-merge killed
+ * while it wrote an archive): removed, and their names returned. Called under the repository
+ * lock, which every such writer holds; a file whose process still runs is left alone.
+ */
+export function removeStaleWrites(exportDir: string): string[] {
+  const removed: string[] = [];
+  for (const [dir, prefix] of [[exportDir, ''], [join(exportDir, ARCHIVE_DIR), `${ARCHIVE_DIR}/`]] as const) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pid = Number(TEMP_WRITE.exec(name)?.[1] ?? 0);
+      if (pid <= 0 || pid === process.pid || processAlive(pid)) continue;
+      try {
+        rmSync(join(dir, name), { force: true });
+        removed.push(`${prefix}${name}`);
+      } catch {
+        /* left for next time: it is never committed (sync/git.ts) */
+      }
+    }
+  }
+  return removed;
 }
 
 export function appendLockPath(exportDir: string): string {

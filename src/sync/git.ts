@@ -302,8 +302,9 @@ const INDEX_LOCK_WAITS_MS = [100, 250, 500, 1000, 2000];
 
 async function commitOnce(repo: Repo, exportDir: string, message: string, machine: string, cloneId: string | undefined, also: string[]): Promise<{ committed: boolean; sha?: string }> {
   const rel = relative(repo.root, exportDir) || '.';
-  // Never our lock files (held while this commit runs), whatever the repository ignores.
-  const paths = [rel, ...also, ':(exclude,glob)**/*.lock'];
+  // Never our lock files (held while this commit runs), nor a file still being written before
+  // its rename (`*.tmp-<pid>`: export/files.ts), whatever the repository ignores.
+  const paths = [rel, ...also, ':(exclude,glob)**/*.lock', ':(exclude,glob)**/*.tmp-*'];
   const g = git(repo.root);
   await g.raw(['add', '-A', '--', ...paths]);
   const staged = (await g.raw(['diff', '--cached', '--name-only', '--', ...paths])).trim();
