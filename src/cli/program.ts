@@ -19,9 +19,9 @@ type Register = (program: Command, run: Runner, hook: HookRunner) => void;
 
 /**
  * Every command, in the order `--help` lists them, each loaded only when it is asked for: a
- * command's module imports what it runs (SQLite, git, the MCP SDK, the viewer), and loading all
- * of them cost every call, session start included, about 110 ms before this (163 modules for
- * `memory rebuild`; measured in bench/RESULTS.md).
+ * command's module imports what it runs (SQLite, git, the MCP SDK, the viewer), and every call,
+ * session start included, loaded all of them (163 modules for `memory rebuild`, 96 now;
+ * bench/RESULTS.md).
  */
 const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
   ['search', async () => { const m = await import('./commands/search.js'); return (p, run) => m.registerSearch(p, run); }],

@@ -5,7 +5,7 @@ import { appendFileSync, closeSync, existsSync, fstatSync, fsyncSync, ftruncateS
 import { dirname, join } from 'node:path';
 import type { ExportEntry } from '../types.js';
 import { encodeEntry, monthFileName, monthOf, parseMonthFileName } from './jsonl.js';
-import { processAlive, withLock, withLockAsync } from './lock.js';
+import { leftByDeadProcess, withLock, withLockAsync } from './lock.js';
 
 export const ARCHIVE_DIR = 'archive';
 
@@ -64,8 +64,7 @@ export function removeStaleWrites(exportDir: string): string[] {
       continue;
     }
     for (const name of names) {
-      const pid = Number(TEMP_WRITE.exec(name)?.[1] ?? 0);
-      if (pid <= 0 || pid === process.pid || processAlive(pid)) continue;
+      if (!leftByDeadProcess(Number(TEMP_WRITE.exec(name)?.[1] ?? 0))) continue;
       try {
         rmSync(join(dir, name), { force: true });
         removed.push(`${prefix}${name}`);

@@ -58,6 +58,11 @@ function readOwner(path: string): Owner | undefined {
   }
 }
 
+/** A file named for a process (`…-<pid>`) that is not this one and no longer runs: one it left behind, dying. */
+export function leftByDeadProcess(pid: number): boolean {
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid);
+}
+
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ensureCacheDir } from '../config/paths.js';
 import { listExportFiles, type ExportFile } from '../export/files.js';
-import { acquireLock, acquireLockAsync, processAlive, type Release } from '../export/lock.js';
+import { acquireLock, acquireLockAsync, leftByDeadProcess, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
 import { errorMessage, UserError } from '../errors.js';
 import { Store, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
@@ -187,7 +187,7 @@ function removeStaleBuilds(dbPath: string): void {
   }
   for (const name of names) {
     const pid = Number(/^(\d+)(?:-journal|-wal|-shm)?$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '')?.[1] ?? 0);
-    if (pid <= 0 || pid === process.pid || processAlive(pid)) continue;
+    if (!leftByDeadProcess(pid)) continue;
     try {
       removeDbFiles(join(dirname(dbPath), `${prefix}${pid}`));
     } catch {
