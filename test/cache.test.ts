@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -439,6 +439,28 @@ describe('cache: the order of keyword matches and the counts a rebuild reports',
       store.close();
     }
     assert.deepEqual([sync().result.records, sync().result.pending], [4, 4], 'a no-op rebuild reports the same');
+  });
+});
+
+describe('cache: a build from scratch', () => {
+  it('journals in memory, not beside the file it builds (defensive mode refuses journal_mode = OFF)', () => {
+    const path = join(dir, 'fresh.db');
+    const db = openDatabase(path, { fast: true });
+    try {
+      assert.equal(db.pragma('journal_mode', { simple: true }), 'memory');
+      assert.equal(db.pragma('synchronous', { simple: true }), 0);
+      db.exec('BEGIN; CREATE TABLE t (x); INSERT INTO t VALUES (1);');
+      assert.ok(!existsSync(`${path}-journal`), 'no journal file while it writes');
+      db.exec('COMMIT');
+    } finally {
+      db.close();
+    }
+    const plain = openDatabase(join(dir, 'served.db'));
+    try {
+      assert.equal(plain.pragma('journal_mode', { simple: true }), 'wal', 'a cache that is served: WAL');
+    } finally {
+      plain.close();
+    }
   });
 });
 

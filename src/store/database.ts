@@ -67,8 +67,11 @@ export function openDatabase(path: string, opts: { fast?: boolean } = {}): DB {
     // 4 KB pages left much of each page unused (cache 919 → 874 MB at 100k: bench/RESULTS.md).
     db.pragma(`page_size = ${PAGE_SIZE}`);
     if (opts.fast) {
-      // A brand-new cache built into a temp file: no journal needed, a crash just discards it.
-      db.pragma('journal_mode = OFF');
+      // A brand-new cache built into a temp file: a crash just discards it. No journal on disk:
+      // better-sqlite3 runs SQLite in defensive mode, which refuses `journal_mode = OFF` (it
+      // stayed DELETE, a -journal file beside each build); MEMORY is allowed, and a fresh file
+      // has next to nothing to journal.
+      db.pragma('journal_mode = MEMORY');
       db.pragma('synchronous = OFF');
     } else {
       db.pragma('journal_mode = WAL');
