@@ -120,7 +120,7 @@ function parseFloor(dir: string): { ms: number; vectors: Float32Array; texts: Ar
  */
 function ftsFloor(texts: Array<[string, string]>, dir: string): number {
   const db = new Database(join(dir, 'fts-floor.db'));
-  db.pragma('journal_mode = OFF');
+  db.pragma('journal_mode = MEMORY'); // as the cache's own build (OFF is refused: store/database.ts)
   db.pragma('synchronous = OFF');
   db.exec(`CREATE TABLE m (rowid INTEGER PRIMARY KEY, q TEXT, a TEXT); CREATE VIRTUAL TABLE f USING fts5(q, a, content='', contentless_delete=1, tokenize='${KEYWORD_TOKENIZER}')`);
   const ins = db.prepare('INSERT INTO m (q, a) VALUES (?, ?)');
