@@ -29,3 +29,28 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/**
+ * What breaks around memory, by kind: git missing, the memory home unusable, an export folder
+ * inside a project, the model folder missing, the shared settings broken. Each is told to the
+ * person where they are (the session start's `systemMessage`, once a day per cause: its kind and
+ * its path, not its wording) and is a clear error of the CLI (exit 1), never a bug's exit 70.
+ */
+export type HealthKind = 'git' | 'home' | 'export' | 'model' | 'settings' | 'node' | 'sqlite';
+
+export class HealthError extends UserError {
+  constructor(
+    readonly kind: HealthKind,
+    /** What it concerns (a folder, a file, a program): with the kind, the cause told once a day. */
+    readonly path: string,
+    message: string,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
+}
+
+/** The once-a-day key of a cause: its kind and its path. */
+export function causeKey(kind: HealthKind, path: string): string {
+  return `${kind}:${path}`;
+}

@@ -27,9 +27,19 @@ function isOurs(cmd: string | undefined, specs: HookSpec[], mainJs: string): boo
   return cmd.includes(q(mainJs));
 }
 
-export function addHooks(settings: Settings, specs: HookSpec[]): { settings: Settings; changed: boolean } {
-  const out: Settings = structuredClone(settings);
+/**
+ * Our hooks in `settings`: each spec's command present once, and every older registration of
+ * ours that is not one of them (another node, a `--config` an earlier version wrote) gone — so a
+ * second install changes no byte, and an install over an older one replaces it.
+ */
+export function addHooks(settings: Settings, specs: HookSpec[], mainJs?: string): { settings: Settings; changed: boolean } {
+  let out: Settings = structuredClone(settings);
   let changed = false;
+  if (mainJs) {
+    const wanted = new Set(specs.map((s) => s.command));
+    const stale = removeHooks(out, [], mainJs, (cmd) => !wanted.has(cmd));
+    if (stale.changed) ({ settings: out, changed } = stale);
+  }
   for (const spec of specs) {
     out.hooks ??= {};
     const groups = (out.hooks[spec.event] ??= []);
@@ -40,7 +50,7 @@ export function addHooks(settings: Settings, specs: HookSpec[]): { settings: Set
   return { settings: out, changed };
 }
 
-export function removeHooks(settings: Settings, specs: HookSpec[], mainJs: string): { settings: Settings; changed: boolean } {
+export function removeHooks(settings: Settings, specs: HookSpec[], mainJs: string, only: (cmd: string) => boolean = () => true): { settings: Settings; changed: boolean } {
   const out: Settings = structuredClone(settings);
   let changed = false;
   if (!out.hooks) return { settings: out, changed };
@@ -49,7 +59,7 @@ export function removeHooks(settings: Settings, specs: HookSpec[], mainJs: strin
     const kept: Group[] = [];
     for (const g of groups) {
       const hooks = Array.isArray(g.hooks) ? g.hooks : [];
-      const remaining = hooks.filter((h) => !isOurs(h.command, specs, mainJs));
+      const remaining = hooks.filter((h) => !(isOurs(h.command, specs, mainJs) && only(h.command ?? '')));
       if (remaining.length !== hooks.length) changed = true;
       if (remaining.length > 0 || hooks.length === 0) kept.push({ ...g, hooks: remaining });
     }

@@ -43,7 +43,7 @@ export const MCP_NAME = 'memory-engine';
 /** Merge (or remove) our hooks in a JSON hooks file; lines saying what changed. */
 export function setupHookFile(path: string, specs: HookSpec[], mode: SetupMode, d: SetupDeps): string[] {
   const settings = readSettings(path);
-  const res = mode === 'install' ? addHooks(settings, specs) : removeHooks(settings, specs, d.mainJs);
+  const res = mode === 'install' ? addHooks(settings, specs, d.mainJs) : removeHooks(settings, specs, d.mainJs);
   const verb = d.dryRun ? 'would ' : '';
   if (!res.changed) return [`${path}: hooks already ${mode === 'install' ? 'installed' : 'absent'}, unchanged`];
   const lines: string[] = [];

@@ -6,7 +6,7 @@
  * need only its Runtime part.
  */
 import { folderRepositoryKey } from '../project/repository.js';
-import { loadConfig } from '../config/load.js';
+import { configArgOf, loadConfig } from '../config/load.js';
 import { useMyGitSettings } from '../sync/git.js';
 import { modelIdOf, modelIsCached, type EmbedderConfig } from '../embed/embedder.js';
 import { fileLogger, logPathFor, type Logger } from './log.js';
@@ -41,8 +41,7 @@ export async function makeContext(globals: GlobalOptions, io: IO): Promise<Conte
   const warn = (message: string) => io.stderr.write(`memory: ${message}\n`);
   for (const w of warnings) warn(`${w.file}: ${w.key}: ${w.message}`);
   if (machineNameDefaulted) await fixMachineName(config, warn);
-  const source = config.sources[0];
-  const configFile = source && !source.startsWith('env:') ? source : undefined;
+  const configFile = configArgOf(config);
   const log = fileLogger(logPathFor(config.general.db_path), { stderr: io.stderr });
   return {
     config,

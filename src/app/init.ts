@@ -170,13 +170,21 @@ export async function runSync(rt: Runtime): Promise<SyncReport & { remote: strin
   const repo = await repoOf(rt);
   // A read: the git remote and config.local.toml are written under the lock (syncNow), never before it.
   const remote = await configuredMemoryRemote(rt, repo);
-  if (!remote) throw new UserError('no memory remote is named: memories are committed on this machine only', `run \`${INIT_HINT}\``);
   // Captures still queued (a worker that deferred, crashed or has not run yet) go in first.
   let drained = false;
   if (readQueue(queueDirFor(rt.config.baseDir)).length > 0) {
     const d = await drainOnce(rt, { flush: true, push: false });
     if (d.commit === 'deferred') throw foreignStateError(foreignStateOf(repo) ?? 'detached');
     drained = d.commit === 'committed';
+  }
+  if (!remote) {
+    // Nothing to pull from or push to; what is captured is committed here all the same.
+    const local = await withMemoryRepo(rt, { timeoutMs: 60_000 }, async (state) => {
+      if (state.foreign) throw foreignStateError(state.foreign);
+      return commitPending(rt, repo, `memory: ${rt.config.general.machine_name} sync`);
+    });
+    const done = drained || local.committed ? 'pending captures were committed on this machine; ' : '';
+    throw new UserError(`no memory remote is named: ${done}memories are committed on this machine only`, `run \`${INIT_HINT}\``);
   }
   const report = await withMemoryRepo(rt, { timeoutMs: 60_000 }, async (state) => {
     if (state.foreign) throw foreignStateError(state.foreign);

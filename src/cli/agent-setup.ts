@@ -9,6 +9,7 @@ import { SKILL_NAME } from '../agents/skill.js';
 import { configFileFor, packageRoot } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../app/context.js';
+import { memoryRepoOf } from '../app/locks.js';
 
 export interface SetupFlags {
   claudeCode?: boolean;
@@ -31,15 +32,26 @@ export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined
   return undefined;
 }
 
+/**
+ * The `--config` the registered commands carry: none for the memory home they find by
+ * themselves (the default place); the whole configuration's `config.toml` otherwise (a
+ * MEMORY_HOME of this shell is not in the agent's environment; a `--config` of one's own).
+ * Decided by where the configuration is, never by which of its files exist yet, so install
+ * writes the same commands before and after the first session.
+ */
+export function hookConfigArg(ctx: Pick<Context, 'config' | 'io'>): string | undefined {
+  const defaultHome = configFileFor(undefined, { ...ctx.io.env, MEMORY_HOME: '', MEMORY_CONFIG: '' }, ctx.io.cwd).home;
+  if (ctx.config.home !== undefined && ctx.config.home === defaultHome) return undefined;
+  return ctx.config.file;
+}
+
 export async function runSetup(ctx: Context, flags: SetupFlags, mode: SetupMode): Promise<number> {
   if (!flags.claudeCode && !flags.codex) throw new UsageError(`say which agent: memory ${mode} --claude-code, --codex, or both`);
   const mainJs = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
-  const explicitConfig = ctx.config.sources.find((s) => !s.startsWith('env:'));
-  // Hooks name a config only when it is not the one they would find by themselves: the memory
-  // home's default place (a MEMORY_HOME of this shell is not in the agent's environment).
-  const defaultConfig = configFileFor(undefined, { ...ctx.io.env, MEMORY_HOME: '' }, ctx.io.cwd).file;
-  const configArg = explicitConfig && explicitConfig !== defaultConfig ? explicitConfig : undefined;
+  const configArg = hookConfigArg(ctx);
   const env = ctx.io.env;
+  // A memory home the commands name must be one when they first run (its config.toml may not exist yet).
+  if (configArg && ctx.config.home && mode === 'install' && flags.dryRun !== true) await memoryRepoOf(ctx);
   const deps: SetupDeps = {
     env,
     now: ctx.io.now(),

@@ -2,19 +2,20 @@
  * Config = defaults ← config.toml ← config.local.toml ← MEMORY_* environment.
  * Relative paths resolve against the folder of the file that set them (env: the cwd).
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
-import { UserError, errorMessage } from '../errors.js';
-import { configFileFor } from './paths.js';
+import { HealthError, UserError, errorMessage } from '../errors.js';
+import { memoryHomeFor } from '../home/place.js';
+import { configFileFor, localLayerOf } from './paths.js';
 import { SCHEMA, type Config, type KeySpec } from './schema.js';
-import { checkValue, parseEnvValue, sanitizeName, specFor, validateLayer, type Problem } from './validate.js';
+import { isSharedSettings, readLayerText, sharedLayer, type SettingsProblem } from './shared.js';
+import { checkValue, expectedType, parseEnvValue, sanitizeName, specFor, type Problem } from './validate.js';
 
 export { configFileFor, packageRoot } from './paths.js';
 
 export interface LoadOptions {
-  /** `--config`; falls back to MEMORY_CONFIG, then <checkout>/config.toml. */
+  /** `--config`; falls back to MEMORY_CONFIG, then the memory home's config.toml. */
   configPath?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
@@ -43,18 +44,49 @@ function expandPath(p: string, base: string, home: string): string {
   return isAbsolute(p) ? p : resolve(base, p);
 }
 
-function readLayer(file: string): { doc: Record<string, unknown> } {
-  let text: string;
+function readText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UserError(`cannot read config file ${file}: ${errorMessage(err)}`);
+    throw new UserError(`cannot read the config file ${file}: ${errorMessage(err)}`);
+  }
+}
+
+/**
+ * The memory home's folder, made now if it is missing (this machine's settings are written
+ * there at first use) — or a clear error naming it and where it was set, when it cannot be
+ * one: a file, a folder that cannot be made or written.
+ */
+export function ensureHomeFolder(home: string, env: NodeJS.ProcessEnv): void {
+  const where = env.MEMORY_HOME ? ' (set by MEMORY_HOME)' : '';
+  const fix = env.MEMORY_HOME ? `point MEMORY_HOME at a folder of its own that you can write, or unset it to use ${memoryHomeFor({ ...env, MEMORY_HOME: '' })}` : 'make that folder writable for you, or set MEMORY_HOME to a folder of your own';
+  const unusable = (why: string) => new HealthError('home', home, `the memory home ${home}${where} cannot be used: ${why}`, fix);
+  let st: ReturnType<typeof statSync> | undefined;
+  try {
+    st = statSync(home);
+  } catch {
+    /* made below */
+  }
+  if (st && !st.isDirectory()) throw unusable('it is a file, not a folder');
+  if (!st) {
+    try {
+      mkdirSync(home, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw unusable(code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of that path is a file' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? `the folder cannot be made (${code}: permission denied)` : `the folder cannot be made (${errorMessage(err)})`);
+    }
   }
   try {
-    return { doc: parseToml(text) as Record<string, unknown> };
+    accessSync(home, constants.W_OK | constants.X_OK);
   } catch (err) {
-    throw new UserError(`${file}: invalid TOML: ${errorMessage(err).split('\n')[0]}`, 'fix the syntax, or move the file away to use the defaults');
+    throw unusable(`it cannot be written (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)})`);
   }
+}
+
+/** Type problems in one clean sentence: what was typed, and what the key takes. */
+function envProblem(name: string, raw: string, dotted: string, spec: KeySpec, problem: string): Problem {
+  const typeWrong = problem.startsWith('expected ');
+  return { file: `environment ${name}`, key: dotted, message: typeWrong ? `${name} is ${JSON.stringify(raw)}, but ${dotted} takes ${expectedType(spec)}` : `${name}: ${problem}` };
 }
 
 export function loadConfig(opts: LoadOptions = {}): Loaded {
@@ -63,33 +95,46 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
   const home = opts.home ?? env.HOME ?? homedir();
   const place = configFileFor(opts.configPath, env, cwd);
   const { file: mainFile, explicit } = place;
+  if (place.home) ensureHomeFolder(place.home, env);
   // A checkout that moves into a new home brings its settings along (this machine's name
   // keeps its files; the shared settings and the memory remote stay as they were).
-  if (place.home) mkdirSync(place.home, { recursive: true, mode: 0o700 }); // this machine's settings are written there at first use
   if (place.home && place.legacy) adoptLegacySettings(place.legacy, place.home);
-  if (explicit && !existsSync(mainFile)) {
-    throw new UserError(`config file not found: ${mainFile}`, 'check --config / MEMORY_CONFIG');
+  const localFile = localLayerOf(mainFile);
+  // A configuration is there when either of its layers is (or it is a memory home's, made on first use).
+  if (explicit && !existsSync(place.named ?? mainFile) && !existsSync(localFile) && !place.home) {
+    throw new UserError(`config file not found: ${place.named ?? mainFile}`, 'check --config / MEMORY_CONFIG');
   }
   const baseDir = dirname(mainFile);
-  const localFile = join(baseDir, 'config.local.toml');
 
   const values = new Map<string, unknown>();
   const pathBase = new Map<string, string>();
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
   const sources: string[] = [];
+  let settingsProblem: SettingsProblem | undefined;
 
   for (const file of [mainFile, localFile]) {
     if (!existsSync(file)) continue;
-    const { doc } = readLayer(file);
-    const res = validateLayer(doc, file);
+    const text = readText(file);
+    let res = readLayerText(text, file);
+    let label = file;
+    // The shared settings travel: broken, they never turn memory off here (the last good version applies).
+    if (file === mainFile && (res.parseError || res.errors.length > 0) && isSharedSettings(file)) {
+      const shared = sharedLayer(file, text);
+      res = shared.read;
+      settingsProblem = shared.problem;
+      label = shared.usedCommit ? `${file} (as committed in ${shared.usedCommit.slice(0, 7)}: the file does not parse)` : `${file} (not applied: it does not parse)`;
+    }
+    if (res.parseError) {
+      throw new UserError(`${file}: invalid TOML${res.parseError.line ? ` at line ${res.parseError.line}` : ''}: ${res.parseError.message}`, 'fix the syntax, or move the file away to use the defaults');
+    }
     errors.push(...res.errors);
     warnings.push(...res.warnings);
     for (const [k, v] of res.layer) {
       values.set(k, v);
       pathBase.set(k, dirname(file));
     }
-    sources.push(file);
+    sources.push(label);
   }
 
   for (const [section, keys] of Object.entries(SCHEMA)) {
@@ -101,7 +146,7 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
         if (raw === undefined) continue;
         const value = parseEnvValue(spec, raw);
         const problem = checkValue(spec, value);
-        if (problem) errors.push({ file: `environment ${name}`, key: dotted, message: problem });
+        if (problem) errors.push(envProblem(name, raw, dotted, spec, problem));
         else {
           values.set(dotted, value);
           pathBase.set(dotted, cwd);
@@ -113,8 +158,9 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
   }
 
   if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.file}: ${e.key}: ${e.message}`);
-    throw new UserError(`invalid configuration:\n${lines.join('\n')}`, 'fix the values above (see config.toml for every key and its type)');
+    const one = (e: Problem) => (e.file.startsWith('environment ') ? e.message : `${e.file}: ${e.key}: ${e.message}`);
+    const message = errors.length === 1 ? `invalid configuration: ${one(errors[0] as Problem)}` : `invalid configuration:\n${errors.map((e) => `  ${one(e)}`).join('\n')}`;
+    throw new UserError(message, `fix ${errors.length === 1 ? 'it' : 'them'}; every key and its type are described in config.toml`);
   }
 
   const out: Record<string, Record<string, unknown>> = {};
@@ -141,10 +187,20 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
     embedding.model = expandPath(model, pathBase.get('embedding.model') ?? baseDir, home);
   }
 
-  const config = { ...(out as unknown as Omit<Config, 'sources' | 'baseDir'>), sources, baseDir } as Config;
+  const config = { ...(out as unknown as Omit<Config, 'sources' | 'baseDir' | 'file' | 'explicit'>), sources, baseDir, file: mainFile, explicit } as Config;
   if (place.home) config.home = place.home;
   if (place.legacy) config.legacy = place.legacy;
+  if (settingsProblem) config.settingsProblem = settingsProblem;
+  if (place.named) config.named = place.named;
   return { config, warnings, machineNameDefaulted };
+}
+
+/**
+ * The `--config` a command started by this one (the capture worker, the model download) or an
+ * agent's hook needs to read this same configuration: none for the memory home's own.
+ */
+export function configArgOf(config: Pick<Config, 'explicit' | 'file'>): string | undefined {
+  return config.explicit ? config.file : undefined;
 }
 
 /**

@@ -13,28 +13,46 @@ export function packageRoot(): string {
 }
 
 export interface ConfigPlace {
+  /**
+   * The shared layer of the configuration (`config.toml`; it may not exist yet). Its folder holds
+   * the machine's own layer, `config.local.toml`, and the working folder `.cache/`.
+   */
   file: string;
-  /** A config file was named (`--config`, MEMORY_CONFIG) and is used as it is. */
+  /** A configuration was named (`--config`, MEMORY_CONFIG) and is used as it is. */
   explicit: boolean;
+  /** What was named, when it was the machine's layer (`config.local.toml`) rather than the configuration's `config.toml`. */
+  named?: string;
   /** The memory home this config belongs to: its folder is the memory repository (created on first use). */
   home?: string;
   /** A checkout of the tool whose memories (today's layout, issue 25) still wait to move into the home. */
   legacy?: string;
 }
 
+/** This machine's own layer of a configuration, beside its `config.toml`: never committed. */
+export const LOCAL_CONFIG_NAME = 'config.local.toml';
+
+/** The machine's layer of the configuration whose shared layer is `file`. */
+export function localLayerOf(file: string): string {
+  return join(dirname(file), LOCAL_CONFIG_NAME);
+}
+
 /**
  * `--config`, else MEMORY_CONFIG, else the memory home's `config.toml` (MEMORY_HOME, else the
- * per-user data folder). A config file inside a checkout of the tool — the layout before the
- * memory home, or a contributor's clone — means the memory home: memories are never committed
- * on a branch of the tool's repository; that checkout's memories move into the home.
+ * per-user data folder). A name always means a whole configuration: naming its
+ * `config.local.toml` means the configuration of that folder (its `config.toml` under it), as
+ * hooks installed by an earlier version did — read alone, the shared settings (exclusions,
+ * [inject]) never reached them. A config file inside a checkout of the tool — the layout before
+ * the memory home, or a contributor's clone — means the memory home: memories are never
+ * committed on a branch of the tool's repository; that checkout's memories move into the home.
  */
 export function configFileFor(configPath: string | undefined, env: NodeJS.ProcessEnv, cwd: string): ConfigPlace {
-  const named = configPath ?? (env.MEMORY_CONFIG ? env.MEMORY_CONFIG : undefined);
-  const file = named ? resolve(cwd, named) : undefined;
+  const given = configPath ?? (env.MEMORY_CONFIG ? env.MEMORY_CONFIG : undefined);
+  const named = given ? resolve(cwd, given) : undefined;
+  const file = named && basename(named) === LOCAL_CONFIG_NAME ? join(dirname(named), 'config.toml') : named;
   const home = memoryHomeFor(env, cwd);
-  if (file && !isToolFolder(dirname(file))) {
+  if (file && named && !isToolFolder(dirname(file))) {
     const dir = dirname(file);
-    return { file, explicit: true, ...(isMemoryHome(dir) || dir === home ? { home: dir } : {}) };
+    return { file, explicit: true, ...(named !== file ? { named } : {}), ...(isMemoryHome(dir) || dir === home ? { home: dir } : {}) };
   }
   const checkout = file ? dirname(file) : packageRoot();
   return { file: join(home, 'config.toml'), explicit: false, home, ...(pendingLegacy(checkout, home) ? { legacy: checkout } : {}) };

@@ -2,6 +2,8 @@
  * Every configuration key: its type, default and one line of documentation.
  * `config.toml` at the repository root mirrors this table for users.
  */
+import type { SettingsProblem } from './shared.js';
+
 export type KeyType = 'string' | 'integer' | 'number' | 'boolean' | 'string[]';
 
 export interface KeySpec {
@@ -94,6 +96,14 @@ export type Config = {
   sources: string[];
   /** Folder of the main config file: relative paths resolve against it. */
   baseDir: string;
+  /** The configuration's shared layer, `config.toml` (it may not exist); `config.local.toml` is beside it. */
+  file: string;
+  /** Named by `--config` / MEMORY_CONFIG rather than found in the memory home. */
+  explicit: boolean;
+  /** What was named when it was the machine's layer (`config.local.toml`): an earlier version's hooks did (agents/heal.ts). */
+  named?: string;
+  /** The shared `config.toml` does not parse or validate: its last good committed version applies (config/shared.ts). */
+  settingsProblem?: SettingsProblem;
   /** Set when this is a memory home's config: the folder is the memory repository, created on first use. */
   home?: string;
   /** A checkout of the tool whose memories still wait to move into the home (the upgrade, home/upgrade.ts). */

@@ -26,6 +26,11 @@ export function specFor(dotted: string): KeySpec | undefined {
   return sec?.[key ?? ''];
 }
 
+/** What a key takes, in words: `an integer`, `true or false`. */
+export function expectedType(spec: KeySpec): string {
+  return TYPE_NAMES[spec.type];
+}
+
 export function checkValue(spec: KeySpec, value: unknown): string | undefined {
   const expected = TYPE_NAMES[spec.type];
   switch (spec.type) {
@@ -99,7 +104,8 @@ export function parseEnvValue(spec: KeySpec, text: string): unknown {
       return text;
     case 'integer':
     case 'number':
-      return text.trim() === '' ? text : Number(text);
+      // Text that is no number stays text, so the problem quotes what was typed ("five"), not NaN.
+      return text.trim() === '' || !Number.isFinite(Number(text)) ? text : Number(text);
     case 'string[]':
       return text
         .split(',')

@@ -4,8 +4,24 @@ import { sessionStartOutput } from '../../app/inject.js';
 import { queueDirFor, readQueue } from '../../app/queue.js';
 import { runSessionStart } from '../../app/session-start.js';
 import { spawnModelFetch } from '../../app/model-fetch.js';
-import { runtimeOf } from '../../app/context.js';
+import { runtimeOf, type Context } from '../../app/context.js';
+import type { Runtime } from '../../app/runtime.js';
+import { errorMessage } from '../../errors.js';
+import { configArgOf } from '../../config/load.js';
 import type { HookRunner } from '../hook-runner.js';
+
+async function healInstalls(ctx: Context, rt: Runtime): Promise<string[]> {
+  try {
+    const [{ healNamedLayer }, { hookConfigArg }] = await Promise.all([import('../../agents/heal.js'), import('../agent-setup.js')]);
+    const files = healNamedLayer(ctx.io.env, ctx.config.named as string, hookConfigArg(ctx), ctx.io.now());
+    if (files.length === 0) return [];
+    rt.log.info(`rewrote the commands that named ${ctx.config.named} in ${files.join(', ')}`);
+    return [`memory: the hooks an earlier \`memory install\` registered read ${ctx.config.named} alone, so the shared settings in config.toml (exclusions, [inject], [recall]) did not reach them; they read the whole configuration now (rewrote ${files.join(', ')}; backups beside them).`];
+  } catch (err) {
+    rt.log.warn(`cannot rewrite the hooks that name ${ctx.config.named}: ${errorMessage(err)}; they read the whole configuration anyway`);
+    return [];
+  }
+}
 
 export function registerSessionStart(program: Command, hook: HookRunner): void {
   program
@@ -17,8 +33,9 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
     .action((flags: { inject?: boolean; pull: boolean; cwd?: string }) =>
       hook(async (ctx, input) => {
         const rt = runtimeOf(ctx);
-        const configFile = ctx.config.sources.find((s) => !s.startsWith('env:'));
-        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, spawnModelFetch: spawnModelFetch(configFile, ctx.io.env) });
+        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env) });
+        // Hooks an earlier install registered with the machine's layer alone: rewritten once, and said.
+        if (ctx.config.named && !ctx.io.env.MEMORY_ENGINE_PLUGIN) report.notices.push(...(await healInstalls(ctx, rt)));
         const out = sessionStartOutput(flags.inject ? report.context : '', report.notices);
         if (out) ctx.io.stdout.write(`${out}\n`);
         // Work a Stop queued while no worker could run (a crash, a reboot) is picked up now.
