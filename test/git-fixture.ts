@@ -3,7 +3,7 @@
  * Whoever runs the tests may sign every commit and run hooks from a global config
  * (`commit.gpgsign`, `core.hooksPath`): the suite's own commits (seeds, the edits of another
  * person it plays) are never signed and run no hook, and every repository it makes has an
- * identity of its own. Only the suite's git: the product's git decides for itself (sync/git.ts),
+ * identity of its own. Only the suite's git: the product's git decides for itself (sync/process.ts),
  * and the tests of the person's own settings (git-settings.test.ts) see them as they are.
  */
 import { execFileSync } from 'node:child_process';

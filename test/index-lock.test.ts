@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { commitExport, findRepo, type Repo } from '../src/sync/git.js';
+import { commitExport } from '../src/sync/commit.js';
+import { findRepo, type Repo } from '../src/sync/process.js';
 import { tempDir } from './helpers.js';
 
 /** A repository holding one uncommitted memory file, with `.git/index.lock` taken as a person's git would. */

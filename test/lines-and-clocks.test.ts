@@ -121,6 +121,36 @@ describe('a line broken by hand on one machine and pushed', () => {
     committedLinesParse(a);
   });
 
+  it('an id changed by hand (valid JSON, a later line of a 14-turn file), pushed: no second memory on any machine, the line set aside', () => {
+    const a = world.machine('reid-a');
+    const b = world.machine('reid-b');
+    const kept = Array.from({ length: 14 }, () => capture(a, 'grebe'));
+    assert.equal(sync(b).code, 0);
+    const target = kept[11] as string;
+    const bad = handEdit(world, 'editor-3', target, (l) => l.replace(/"id":"([^"]*)"/, (_m, id: string) => `"id":"${id.slice(0, -4)}beef"`));
+    assert.doesNotThrow(() => JSON.parse(bad), 'the edited line still parses');
+    for (const m of [b, a]) {
+      const r = sync(m);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const found = searchIds(m, 'grebe');
+      assert.deepEqual(found.map((h) => h.question).sort(), [...kept].sort(), `${m.name}: each memory once`);
+      assert.ok(rejected(m.exportDir).includes(bad), `${m.name}: the edited line is kept in the rejects file`);
+      assert.deepEqual(liveIn(m.exportDir).filter((q) => q === target), [target]);
+    }
+  });
+
+  it('an id changed by hand in this machine\'s own work tree: the committed line is kept, the edit set aside, no second memory', () => {
+    const a = world.machine('reid-own');
+    const q = capture(a, 'avocet');
+    const file = jsonlFiles(a.exportDir).find((f) => readFileSync(f, 'utf8').includes(q)) as string;
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"id":"([^"]*)"/, (_m, id: string) => `"id":"${id}x"`));
+    sessionStart(a);
+    assert.equal(sync(a).code, 0);
+    assert.deepEqual(searchIds(a, 'avocet').map((h) => h.question), [q]);
+    assert.deepEqual(liveIn(a.exportDir).filter((x) => x.includes('avocet')), [q]);
+    assert.doesNotMatch(git(a.repo, 'show', 'HEAD:' + file.slice(a.repo.length + 1)), /x","/);
+  });
+
   it('edited in this machine\'s own work tree: the committed line is kept, the edit set aside, nothing damaged committed', () => {
     const a = world.machine('own-a');
     const q = capture(a, 'plover');

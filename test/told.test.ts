@@ -42,13 +42,13 @@ describe('told at session start, once a day per cause', () => {
   before(() => ({ dir: root, cleanup } = tempDir('memory-told-')));
   after(() => cleanup());
 
-  it('a config type error: the session start says memory is off and which key; the next start that day says nothing; recall stays silent', () => {
+  it('a type error in this machine\'s config.local.toml: the session start says memory is off and which key; the next start that day says nothing; recall stays silent', () => {
     const m = homeMachine(root, 'cfg');
     mkdirSync(m.home, { recursive: true });
-    writeFileSync(join(m.home, 'config.toml'), '[search]\ntop_k = "five"\n');
+    writeFileSync(join(m.home, 'config.local.toml'), '[search]\ntop_k = "five"\n');
     const first = m.cli(['session-start', '--inject'], { input: START });
     assert.equal(first.code, 0);
-    assert.match(systemMessage(first.stdout) ?? '', /^memory: memory is off for this session — invalid configuration: .*config\.toml: search\.top_k: expected an integer, got the string "five"/);
+    assert.match(systemMessage(first.stdout) ?? '', /^memory: memory is off for this session — invalid configuration: .*config\.local\.toml: search\.top_k: expected an integer, got the string "five"/);
     const again = m.cli(['session-start', '--inject'], { input: START });
     assert.equal(again.code, 0);
     assert.equal(again.stdout, '', 'told once a day');
@@ -56,6 +56,17 @@ describe('told at session start, once a day per cause', () => {
     const recall = m.cli(['recall'], { input: JSON.stringify({ prompt: 'how do we deploy the billing api', hook_event_name: 'UserPromptSubmit' }) });
     assert.equal(recall.code, 0);
     assert.equal(recall.stdout, '');
+  });
+
+  it('a type error in the shared config.toml: memory stays on (the defaults, before any good version was committed), and the session start names the file, the line and the key, once a day', () => {
+    const m = homeMachine(root, 'cfg-shared');
+    mkdirSync(m.home, { recursive: true });
+    writeFileSync(join(m.home, 'config.toml'), '[search]\ntop_k = "five"\n');
+    const first = m.cli(['session-start', '--inject'], { input: START });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(systemMessage(first.stdout) ?? '', /config\.toml \(line 2, key search\.top_k\): search\.top_k: expected an integer, got the string "five"\. Until it is fixed, the defaults apply on this machine/);
+    assert.doesNotMatch(systemMessage(first.stdout) ?? '', /memory is off/);
+    assert.doesNotMatch(systemMessage(m.cli(['session-start', '--inject'], { input: START }).stdout) ?? '', /config\.toml/, 'told once a day');
   });
 
   it('no model: the download starts by itself, named with its host; when it fails, the next start says what else works', async () => {
@@ -219,7 +230,7 @@ describe('memory doctor', () => {
     const r = m.cli(['doctor', '--offline', '--json']);
     assert.equal(r.code, 0, r.stdout);
     const checks = (JSON.parse(r.stdout) as { checks: Array<{ name: string; ok: boolean; detail: string }> }).checks;
-    assert.deepEqual(checks.map((c) => c.name), ['Node.js', 'SQLite', 'configuration', 'embedding model', 'memory repository', 'Claude Code']);
+    assert.deepEqual(checks.map((c) => c.name), ['Node.js', 'SQLite', 'git', 'configuration', 'memory home', 'embedding model', 'memory repository', 'Claude Code']);
     assert.ok(checks.every((c) => c.ok), JSON.stringify(checks));
     assert.match(checks.find((c) => c.name === 'Claude Code')?.detail ?? '', /hooks in settings\.json: SessionStart, UserPromptSubmit, Stop, SessionEnd/);
   });
@@ -232,7 +243,8 @@ describe('memory doctor', () => {
     writeFileSync(join(m.home, 'config.local.toml'), `[sync]\nremote_url = "http://127.0.0.1:${port}/memories.git"\n`);
     const r = m.cli(['doctor']);
     assert.equal(r.code, 1, r.stdout);
-    assert.match(r.stdout, /FAIL {2}embedding model {4}test-org\/absent-model is not on this machine; search is by keywords only\n\s+fix: memory model pull downloads it/);
+    assert.match(r.stdout, /FAIL {2}embedding model {4}test-org\/absent-model is not on this machine and downloads are off \(\[embedding\] allow_remote = false\); search is by keywords only\n\s+fix: where it can come from: a mirror of the hub/);
+    assert.doesNotMatch(r.stdout, /model pull/, 'never a command that cannot work now');
     assert.match(r.stdout, /FAIL {2}memory remote {6}http:\/\/127\.0\.0\.1:\d+\/memories\.git: .*\n\s+fix: check the URL and your credentials/);
   });
 });
@@ -294,8 +306,14 @@ describe('told inside a real Claude Code session', () => {
     const cfg = homeMachine(root, 'r-cfg');
     assert.equal(cfg.cli(['install', '--claude-code']).code, 0);
     mkdirSync(cfg.home, { recursive: true });
-    writeFileSync(join(cfg.home, 'config.toml'), '[search]\ntop_k = "five"\n');
+    writeFileSync(join(cfg.home, 'config.local.toml'), '[search]\ntop_k = "five"\n');
     assert.match(await sessionStartMessage(cfg), /memory is off for this session — invalid configuration: .*search\.top_k/);
+    // The same typo in the shared config.toml: memory stays on, the file, line and key told.
+    const shared = homeMachine(root, 'r-shared');
+    assert.equal(shared.cli(['install', '--claude-code']).code, 0);
+    mkdirSync(shared.home, { recursive: true });
+    writeFileSync(join(shared.home, 'config.toml'), '[search]\ntop_k = "five"\n');
+    assert.match(await sessionStartMessage(shared), /config\.toml \(line 2, key search\.top_k\): .*the defaults apply on this machine/);
 
     // No model, its host out of reach.
     const port = await closedPort();

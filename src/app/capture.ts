@@ -203,7 +203,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
   } catch (err) {
     // A model that cannot load never costs a memory: written pending, embedded later.
     out.pending = records.length;
-    out.problems.push(`${errorMessage(err)}; ${records.length} memories saved without embedding (run \`memory rebuild --with-model\` later)`);
+    out.problems.push(`${errorMessage(err)}; ${records.length} memories saved without embedding (found by keywords now, embedded once the model loads: \`memory status\` says how)`);
   }
   out.files = appendByMonth(config.general.export_dir, config.general.machine_name, records, (e) => monthOf((e as MemoryRecord).timestamp));
   return out;

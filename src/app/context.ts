@@ -7,7 +7,7 @@
  */
 import { folderRepositoryKey } from '../project/repository.js';
 import { configArgOf, loadConfig } from '../config/load.js';
-import { useMyGitSettings } from '../sync/git.js';
+import { useMyGitSettings } from '../sync/process.js';
 import { modelIdOf, modelIsCached, type EmbedderConfig } from '../embed/embedder.js';
 import { fileLogger, logPathFor, type Logger } from './log.js';
 import type { Runtime } from './runtime.js';

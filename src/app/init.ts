@@ -7,11 +7,12 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeRemoteUrl } from '../project/repository.js';
 import { writeLocalKeys } from '../config/local.js';
-import { UserError } from '../errors.js';
-import {
-  currentBranch, deleteRef, fetchInto, probeRemote, pullRebase, remoteUrlOf, removeRemote, setRemote,
-  sharesHistory, exportJsonlMatcher, type PullOutcome, type PushOutcome, type Repo,
-} from '../sync/git.js';
+import { HealthError, UserError } from '../errors.js';
+import { gitNotice } from './health.js';
+import { currentBranch, type Repo } from '../sync/process.js';
+import { deleteRef, fetchInto, probeRemote, remoteUrlOf, removeRemote, setRemote } from '../sync/remote.js';
+import { pullRebase, sharesHistory, type PullOutcome, type PushOutcome } from '../sync/replay.js';
+import { exportJsonlMatcher } from '../sync/memory-files.js';
 import { recordOutcome, updateSyncState } from '../sync/state.js';
 import { foreignStateError, foreignStateOf, memoryRepoOf, withMemoryRepo } from './locks.js';
 import { queueDirFor, readQueue } from './queue.js';
@@ -54,6 +55,8 @@ function localRepoPath(url: string): string {
 }
 
 async function repoOf(rt: Runtime): Promise<Repo> {
+  const git = gitNotice(rt.config);
+  if (git) throw new HealthError(git.kind, git.path, git.message, git.hint);
   const repo = await memoryRepoOf(rt);
   if (!repo) {
     throw new UserError(

@@ -5,19 +5,21 @@
  * behind (a stale index.lock, a rebase we started), and says whether the person's own git
  * work is in progress — then the writer defers instead of committing onto it.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLockAsync } from '../export/lock.js';
 import { errorMessage, UserError } from '../errors.js';
 import { packageRoot } from '../config/paths.js';
-import { MEMORY_BRANCH, memoryHomeFor } from '../home/place.js';
-import { ensureMemoryHome, judgeMemoryRepository, notAMemoryRepository } from '../home/repository.js';
+import { memoryRepository } from '../home/target.js';
 import { moveLegacyMemories } from './upgrade.js';
 import { damagedLine, keepSetAside } from './repair.js';
 import { updateSyncState } from '../sync/state.js';
-import { clearStaleIndexLock, exportJsonlMatcher, findRepo, recoverInterruptedRebase, repoLockPath, restoreShrunkMemoryFiles, type Repo } from '../sync/git.js';
+import { clearStaleIndexLock } from '../sync/commit.js';
+import { exportJsonlMatcher, restoreShrunkMemoryFiles } from '../sync/memory-files.js';
+import { repoLockPath, type Repo } from '../sync/process.js';
+import { recoverInterruptedRebase } from '../sync/replay.js';
 import type { Runtime } from './runtime.js';
-import { exportRelOf, isHomeRepo, prepareRepo } from './sync-run.js';
+import { exportRelOf, prepareRepo } from './sync-run.js';
 
 export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Repo | undefined }> {
   const repo = await memoryRepoOf(rt);
@@ -25,25 +27,13 @@ export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Rep
 }
 
 /**
- * The memory repository for writing: the memory home made on first use (a hand-made clone of
- * the memory remote there is put on its branch), else the repository that holds the export
- * folder — refused when that repository holds other files than memories (a person's project,
- * the tool's checkout): memories are never committed on a branch the person works on.
+ * The memory repository for writing (home/target.ts, the one answer): the memory home made on
+ * first use, else the repository that holds the export folder — refused when it holds other
+ * files than memories. Undefined without git: captures are kept in the export folder and the
+ * person is told (app/health.ts).
  */
 export async function memoryRepoOf(rt: Runtime): Promise<Repo | undefined> {
-  const { home } = rt.config;
-  if (home) {
-    const setup = ensureMemoryHome(home, join(packageRoot(), 'config.toml'));
-    if (setup.created) rt.log.info(`created the memory repository ${home} (branch ${MEMORY_BRANCH})`);
-    if (setup.checkedOut) rt.log.info(`the memory repository ${home} is a clone of the memory remote: checked out its branch ${setup.checkedOut}`);
-  }
-  // The folder may not exist yet (a fresh clone of an empty memory repository): writers create it anyway.
-  mkdirSync(rt.config.general.export_dir, { recursive: true });
-  const repo = await findRepo(rt.config.general.export_dir);
-  if (!repo || isHomeRepo(rt, repo)) return repo;
-  const judged = judgeMemoryRepository(repo, rt.config.general.export_dir);
-  if (!judged.ok) throw notAMemoryRepository(repo, rt.config.general.export_dir, judged.examples, home ?? memoryHomeFor(process.env));
-  return repo;
+  return memoryRepository(rt.config, { make: true, settingsTemplate: join(packageRoot(), 'config.toml'), info: (m) => rt.log.info(m) });
 }
 
 /** Git work of the person's that we must not commit onto, pull into or abort. */

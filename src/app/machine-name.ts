@@ -13,7 +13,8 @@ import type { Config } from '../config/schema.js';
 import { sanitizeName } from '../config/validate.js';
 import { errorMessage } from '../errors.js';
 import { acquireLock } from '../export/lock.js';
-import { findRepo, reflogHasSubject } from '../sync/git.js';
+import { memoryRepository } from '../home/target.js';
+import { reflogHasSubject } from '../sync/history.js';
 
 function nameInLocalFile(baseDir: string): string | undefined {
   const file = localConfigPath(baseDir);
@@ -39,7 +40,7 @@ export async function fixMachineName(config: Config, warn: (m: string) => void):
   try {
     name = nameInLocalFile(config.baseDir);
     if (!name) {
-      const repo = await findRepo(config.general.export_dir);
+      const repo = await memoryRepository(config, { make: false }).catch(() => undefined);
       const legacy = repo !== undefined && (await reflogHasSubject(repo, `memory: ${host} `));
       const fresh = legacy ? host : `${host.slice(0, 56)}-${randomBytes(2).toString('hex')}`;
       try {

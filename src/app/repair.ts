@@ -9,8 +9,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keepRejected, monthOfFile, REJECTS_SUFFIX } from '../export/files.js';
-import { decodeLine } from '../export/jsonl.js';
-import { exportJsonlMatcher, idOfWholeLine, idsPresent, lostLines, type LineChange, type Repo } from '../sync/git.js';
+import { decodeLine, idEdits } from '../export/jsonl.js';
+import { exportJsonlMatcher } from '../sync/memory-files.js';
+import { idOfWholeLine } from '../export/jsonl.js';
+import { idsPresent, lostLines, type LineChange } from '../sync/history.js';
+import { type Repo } from '../sync/process.js';
 import { updateSyncState } from '../sync/state.js';
 import type { Runtime } from './runtime.js';
 
@@ -36,7 +39,7 @@ export async function mendChanges(rt: Runtime, repo: Repo, rel: string, changes:
   const isMemory = exportJsonlMatcher(repo, rt.config.general.export_dir);
   const damaged = changes
     .filter((c) => isMemory(c.path) && !c.path.endsWith(REJECTS_SUFFIX))
-    .map((c) => ({ c, bad: new Set(c.added.filter(damagedLine)) }))
+    .map((c) => ({ c, bad: new Set([...c.added.filter(damagedLine), ...idEdits(c.removed, c.added)]) }))
     .filter((d) => d.bad.size > 0);
   if (damaged.length === 0) return undefined;
   const wanted = new Set<string>();

@@ -4,12 +4,14 @@
  * optionally hand the agent this project's recent memories.
  */
 import { changeNote, staleness } from '../changes/staleness.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, HealthError } from '../errors.js';
+import { healthNotices, noticeOf, settingsNotice, tellOnceADay } from './health.js';
+import { settingsProblemNow } from '../config/shared.js';
 import { placeHere } from '../project/place.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection } from './inject.js';
-import { repoLockPath, type Repo } from '../sync/git.js';
+import { repoLockPath, type Repo } from '../sync/process.js';
 import { lockOwner } from '../export/lock.js';
 import { describeForeign, foreignStateOf, memoryRepoOf, withMemoryRepo } from './locks.js';
 import type { Runtime } from './runtime.js';
@@ -39,13 +41,18 @@ export interface SessionStartReport {
 export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Promise<SessionStartReport> {
   const report: SessionStartReport = { records: 0, injected: 0, context: '', notices: [] };
   const { config } = rt;
+  // What breaks around memory (git, the model folder, the shared settings, the memory
+  // repository): told to the person once a day per cause, never to the agent.
+  const health = healthNotices(config);
   let repo: Repo | undefined;
   try {
     repo = await memoryRepoOf(rt);
   } catch (err) {
     // An export folder inside a repository the person works in: said, never written there.
-    report.notices.push(`memory: ${errorMessage(err)}`);
+    if (err instanceof HealthError) health.push(noticeOf(err));
+    else report.notices.push(`memory: ${errorMessage(err)}`);
   }
+
   let named: boolean | undefined;
   let held: string | undefined;
   if (repo && req.pull) {
@@ -74,6 +81,14 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       if (since && rt.now().getTime() - Date.parse(since) > 60_000) held = since;
     }
   }
+  // A config.toml the pull brought from another machine that does not parse here: not applied
+  // (this run loaded the last good one), and told now.
+  if (report.pulled === 'pulled' && config.home && !config.settingsProblem) {
+    const problem = settingsProblemNow(config.file);
+    const n = problem ? settingsNotice({ settingsProblem: problem }) : undefined;
+    if (n) health.push(n);
+  }
+  report.notices.push(...tellOnceADay(config.baseDir, health, rt.now()));
   if (repo) {
     try {
       // syncNow already knows; only a --no-pull start asks (one more git call per start otherwise).

@@ -12,7 +12,13 @@ import { listExportFiles } from '../export/files.js';
 import { countRejects } from '../maintain/monthly-merge.js';
 import { readPrivacyStats } from '../privacy/stats.js';
 import { dbBytes, openCacheAsync } from '../store/cache.js';
-import { aheadBehind, exportIsDirty, findRepo, ourRebaseOpen } from '../sync/git.js';
+import { aheadBehind } from '../sync/history.js';
+import { memoryRepository } from '../home/target.js';
+import { HealthError } from '../errors.js';
+import { healthNotices, noticeOf } from './health.js';
+import { exportIsDirty } from '../sync/commit.js';
+import type { Repo } from '../sync/process.js';
+import { ourRebaseOpen } from '../sync/replay.js';
 import { readSyncState } from '../sync/state.js';
 
 /** The facts `status` prints (and the viewer's overview shows). */
@@ -23,7 +29,15 @@ export async function statusFacts(ctx: Context) {
   const dim = store.dim;
   store.close();
   const files = listExportFiles(ctx.config.general.export_dir);
-  const repo = await findRepo(ctx.config.general.export_dir);
+  // The one answer (home/target.ts): never a project's repository, never one not made yet.
+  const problems = healthNotices(ctx.config);
+  let repo: Repo | undefined;
+  try {
+    repo = await memoryRepository(ctx.config, { make: false, env: ctx.io.env });
+  } catch (err) {
+    if (!(err instanceof HealthError)) throw err;
+    problems.push(noticeOf(err));
+  }
   // A read: what the configuration says, never a write to config.local.toml or git.
   const remote = repo ? await configuredMemoryRemote(runtimeOf(ctx, { quiet: true }), repo) : undefined;
   // Local refs only (no network): as of the last pull or push.
@@ -82,6 +96,8 @@ export async function statusFacts(ctx: Context) {
     privacy: readPrivacyStats(ctx.config.baseDir) ?? null,
     unknown_transcript_shapes: describeShapes(Object.values(readShapes(ctx.config.baseDir))) || null,
     sync,
+    /** What breaks around memory (git, the model folder, the shared settings, the repository): app/health.ts. */
+    problems,
     ...(c.oldest ? { oldest: c.oldest } : {}),
     ...(c.newest ? { newest: c.newest } : {}),
   };

@@ -3,16 +3,19 @@
  * named), commit what changed under export/, pull and push, and keep the clone's sync
  * health (sync/state.ts) up to date. Outcomes are logged in one line each.
  */
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { readLayerText } from '../config/shared.js';
 import { packageRoot } from '../config/paths.js';
 import { writeLocalKeys } from '../config/local.js';
 import { MAX_CLOCK_SKEW_MS, parseMonthFileName } from '../export/jsonl.js';
 import { errorMessage } from '../errors.js';
-import {
-  aheadOfRemote, clockGap, commitExport, currentBranch, ensureUnionMerge, exportIsDirty, exportJsonlMatcher, filesOnRemoteBranch,
-  looseObjectsKb, otherClonesWritingAs, pullRebase, pushWithRetry, remoteUrlOf, repackAll, setRemote,
-  type NetworkLimits, type PullOutcome, type PushOutcome, type RepairPulled, type Repo,
-} from '../sync/git.js';
+import { aheadOfRemote, clockGap, filesOnRemoteBranch, otherClonesWritingAs } from '../sync/history.js';
+import { changedPaths, commitExport, commitPaths, hasCommits, looseObjectsKb, repackAll } from '../sync/commit.js';
+import { currentBranch, type NetworkLimits, type Repo } from '../sync/process.js';
+import { ensureUnionMerge, exportJsonlMatcher } from '../sync/memory-files.js';
+import { pullRebase, pushWithRetry, type PullOutcome, type PushOutcome, type RepairPulled } from '../sync/replay.js';
+import { remoteUrlOf, setRemote } from '../sync/remote.js';
 import { removeStaleWrites, withWholeLines } from '../export/files.js';
 import { describeSetAside, repairPulled } from './repair.js';
 import { brokenFor, readSyncState, recordOutcome, updateSyncState, type SyncState } from '../sync/state.js';
@@ -21,6 +24,7 @@ import { joinOnto } from '../home/join.js';
 import { describeMove } from './moved.js';
 import { MEMORY_BRANCH } from '../home/place.js';
 import { settingsPaths, treeIsMemoryData } from '../home/repository.js';
+import { isHomeRepository } from '../home/target.js';
 
 export interface MemoryRemote {
   /** The git remote's name (never `origin` unless the user configured it). */
@@ -30,9 +34,9 @@ export interface MemoryRemote {
 
 export const INIT_HINT = 'memory init --remote <url of a private git repository>';
 
-/** Whether `repo` is this configuration's memory home (settings committed, unrelated homes joined, origin adopted). */
+/** Whether `repo` is this configuration's memory home (settings committed, unrelated homes joined, origin adopted): home/target.ts answers. */
 export function isHomeRepo(rt: Runtime, repo: Repo): boolean {
-  return rt.config.home !== undefined && repo.root === rt.config.home;
+  return isHomeRepository(rt.config, repo);
 }
 
 /**
@@ -124,22 +128,62 @@ function describeFailure(op: string, status: string, detail?: string): string {
   return `${op} ${status}: ${detail ?? ''}; commits kept locally`;
 }
 
-/** Commit what changed under export/ (nothing else), tagged with this clone. */
+/** Commit what changed under export/ (nothing else), tagged with this clone; shared settings first, in a commit of their own. */
 export async function commitPending(rt: Runtime, repo: Repo, message: string): Promise<{ committed: boolean; sha?: string; commitFailed?: string }> {
   const state = readSyncState(repo.gitDir);
   try {
-    // A memory home also keeps the settings every machine shares (config.toml, .gitattributes, .gitignore).
-    const also = isHomeRepo(rt, repo) ? settingsPaths(repo) : [];
+    const settings = await commitSettings(rt, repo, state.clone_id);
     // Half a record (a writer that died mid-line) is never committed, nor half a file (one that died mid-write).
     for (const name of removeStaleWrites(rt.config.general.export_dir)) rt.log.info(`removed ${name}, left by a process that died while writing it`);
-    const c = await withWholeLines(rt.config.general.export_dir, () => commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name, state.clone_id, also));
-    if (c.committed) updateSyncState(repo.gitDir, (s) => (s.last_commit = rt.now().toISOString()));
-    return c;
+    const c = await withWholeLines(rt.config.general.export_dir, () => commitExport(repo, rt.config.general.export_dir, message, rt.config.general.machine_name, state.clone_id));
+    if (c.committed || settings) {
+      updateSyncState(repo.gitDir, (s) => {
+        s.last_commit = rt.now().toISOString();
+        recordOutcome(s, 'commit', true, rt.now(), 'committed');
+      });
+    }
+    return c.committed || !settings ? c : { committed: true, sha: settings };
   } catch (err) {
     const msg = errorMessage(err).split('\n')[0] ?? '';
     rt.log.warn(`git commit failed: ${msg}; the memories are saved in the export folder and will be committed next time`);
     updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'commit', false, rt.now(), 'failed', msg));
     return { committed: false, commitFailed: msg };
+  }
+}
+
+/** Captures or shared settings not committed yet (one `git status`). */
+async function somethingToCommit(rt: Runtime, repo: Repo): Promise<boolean> {
+  return (await changedPaths(repo, [exportRelOf(rt, repo) || '.', ...(isHomeRepo(rt, repo) ? settingsPaths(repo) : [])])).length > 0;
+}
+
+/**
+ * The settings every machine shares (a memory home's config.toml, .gitattributes, .gitignore),
+ * committed apart from captures — `settings: …`, never inside a commit of captures — and only
+ * when config.toml parses and validates: a broken one would turn memory off on every machine
+ * that pulls it. It waits, uncommitted, until it is fixed (session start and status say so).
+ * Returns the commit made, if any.
+ */
+export async function commitSettings(rt: Runtime, repo: Repo, cloneId?: string): Promise<string | undefined> {
+  if (!isHomeRepo(rt, repo)) return undefined;
+  const changed = await changedPaths(repo, settingsPaths(repo));
+  if (changed.length === 0) return undefined;
+  const travel = changed.filter((p) => p !== 'config.toml' || settingsTravel(join(repo.root, p)));
+  if (travel.length < changed.length) rt.log.warn(`${join(repo.root, 'config.toml')} does not parse: it is not committed until it does (the last good version applies meanwhile)`);
+  if (travel.length === 0) return undefined;
+  const first = !(await hasCommits(repo));
+  const message = first ? `settings: the memory home of ${rt.config.general.machine_name}` : `settings: ${rt.config.general.machine_name} changed ${travel.join(', ')}`;
+  const c = await commitPaths(repo, travel, message, rt.config.general.machine_name, cloneId);
+  if (c.committed) rt.log.info(`committed the shared settings (${travel.join(', ')})`);
+  return c.sha;
+}
+
+/** Whether a config.toml may travel: it parses and every key validates. */
+export function settingsTravel(file: string): boolean {
+  try {
+    const r = readLayerText(readFileSync(file, 'utf8'), file);
+    return !r.parseError && r.errors.length === 0;
+  } catch {
+    return false;
   }
 }
 
@@ -208,7 +252,7 @@ export async function commitAndPush(rt: Runtime, repo: Repo, message: string, pu
  */
 export async function syncNow(rt: Runtime, repo: Repo, opts: { totalMs?: number; pushAttempts?: number; message?: string }): Promise<SyncReport> {
   const report: SyncReport = { committed: false };
-  if (await exportIsDirty(repo, rt.config.general.export_dir)) {
+  if (await somethingToCommit(rt, repo)) {
     Object.assign(report, await commitPending(rt, repo, opts.message ?? `memory: ${rt.config.general.machine_name} pending captures`));
   }
   const remote = await memoryRemote(rt, repo);

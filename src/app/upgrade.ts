@@ -20,7 +20,7 @@ import { ensurePrivateDir } from '../config/paths.js';
 import { errorMessage } from '../errors.js';
 import { memoryFilesAt, uniteInto, workTreeMemoryFiles } from '../home/join.js';
 import { movedMarkerPath, pendingLegacy, type MovedMarker } from '../home/place.js';
-import { ourGit, runNetworkGit, type Repo } from '../sync/git.js';
+import { ourGit, runNetworkGit, type Repo } from '../sync/process.js';
 import { updateSyncState, type MoveNote } from '../sync/state.js';
 import { describeMove } from './moved.js';
 import { queueDirFor } from './queue.js';

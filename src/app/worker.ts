@@ -9,7 +9,8 @@ import { basename } from 'node:path';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { acquireLock, adoptLock, lockOwner, processAlive, sleepSync, type Release } from '../export/lock.js';
-import { exportIsDirty, findRepo } from '../sync/git.js';
+import { exportIsDirty } from '../sync/commit.js';
+import { memoryRepository } from '../home/target.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { foreignStateOf, noteDeferred, withMemoryRepo } from './locks.js';
 import { dequeue, queueDirFor, readQueue, workerLockFor } from './queue.js';
@@ -164,7 +165,7 @@ export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Prom
     if (deferred) {
       // Held back by the person's git work. If it ended meanwhile, a session start that saw
       // our lock started no worker of its own: look once more, now that the lock is free.
-      const repo = await findRepo(rt.config.general.export_dir);
+      const repo = await memoryRepository(rt.config, { make: false }).catch(() => undefined);
       if (!repo || foreignStateOf(repo) !== undefined || readQueue(queueDir).length === 0) return;
       flush = true;
       continue;

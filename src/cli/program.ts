@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../errors.js';
-import { makeContext, type IO } from '../app/context.js';
+import { makeContext, type Context, type IO } from '../app/context.js';
 import { makeHookRunner, type HookRunner } from './hook-runner.js';
 import type { Runner } from './runner.js';
 import { readFileSync } from 'node:fs';
@@ -75,8 +75,15 @@ export async function main(argv: string[], io: IO): Promise<number> {
       writeErr: (s) => io.stderr.write(s),
     });
 
-  const run: Runner = async (body, globals) => {
-    const ctx = await makeContext(globals ?? program.opts<{ config?: string }>(), io);
+  const run: Runner = async (body, globals, opts = {}) => {
+    let ctx: Context;
+    try {
+      ctx = await makeContext(globals ?? program.opts<{ config?: string }>(), io);
+    } catch (err) {
+      if (!opts.orElse) throw err;
+      exitCode = await opts.orElse(err, io);
+      return;
+    }
     exitCode = await body(ctx);
   };
   const hook = makeHookRunner(io, () => program.opts<{ config?: string }>(), (code) => (exitCode = code));

@@ -12,6 +12,7 @@
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFileFor, workDirFor } from '../config/paths.js';
+import { looksLikeProject } from '../home/place.js';
 import { errorMessage } from '../errors.js';
 import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
 import { fileLogger } from '../app/log.js';
@@ -52,6 +53,11 @@ export async function stopHook(argv: string[], io: IO): Promise<number> {
     const codex = notify || str('agent') === 'codex';
     const cfg = configFileFor(str('config'), io.env, io.cwd);
     const baseDir = dirname(cfg.file);
+    if (cfg.home && looksLikeProject(cfg.home)) {
+      // A project named as the memory home: nothing is written there (the session start says why).
+      io.stderr.write(`memory: the memory home ${cfg.home} is a project's repository: this turn is not queued there\n`);
+      return 0;
+    }
     const log = fileLogger(join(workDirFor(baseDir), 'memory.log'), { stderr: io.stderr });
     const sessionId = str('session') ?? input.session_id;
     let transcript = str('transcript') ?? input.transcript_path;

@@ -7,6 +7,7 @@ import { homedir, hostname } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { HealthError, UserError, errorMessage } from '../errors.js';
 import { memoryHomeFor } from '../home/place.js';
+import { refuseProjectHome } from '../home/repository.js';
 import { configFileFor, localLayerOf } from './paths.js';
 import { SCHEMA, type Config, type KeySpec } from './schema.js';
 import { isSharedSettings, readLayerText, sharedLayer, type SettingsProblem } from './shared.js';
@@ -95,7 +96,11 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
   const home = opts.home ?? env.HOME ?? homedir();
   const place = configFileFor(opts.configPath, env, cwd);
   const { file: mainFile, explicit } = place;
-  if (place.home) ensureHomeFolder(place.home, env);
+  if (place.home) {
+    ensureHomeFolder(place.home, env);
+    // A project's repository named as the memory home: refused before anything is written there.
+    refuseProjectHome(place.home, env);
+  }
   // A checkout that moves into a new home brings its settings along (this machine's name
   // keeps its files; the shared settings and the memory remote stay as they were).
   if (place.home && place.legacy) adoptLegacySettings(place.legacy, place.home);
@@ -119,7 +124,7 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
     let res = readLayerText(text, file);
     let label = file;
     // The shared settings travel: broken, they never turn memory off here (the last good version applies).
-    if (file === mainFile && (res.parseError || res.errors.length > 0) && isSharedSettings(file)) {
+    if (file === mainFile && (res.parseError || res.errors.length > 0) && (isSharedSettings(file) || place.home === dirname(file))) {
       const shared = sharedLayer(file, text);
       res = shared.read;
       settingsProblem = shared.problem;

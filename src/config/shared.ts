@@ -175,5 +175,17 @@ export function sharedLayer(file: string, text: string): { read: ReadLayer; prob
 /** One sentence for the person: where the shared settings broke and what applies meanwhile. */
 export function describeSettingsProblem(p: SettingsProblem): string {
   const where = [p.line !== undefined ? `line ${p.line}` : undefined, p.key ? `key ${p.key}` : undefined].filter(Boolean).join(', ');
-  return `${p.file}${where ? ` (${where})` : ''}: ${p.message}. Until it is fixed, ${p.inForce} applies on this machine, and the file is neither committed nor pushed; capture goes on`;
+  const applies = p.inForce === 'the defaults' ? 'the defaults apply' : `${p.inForce} applies`;
+  return `${p.file}${where ? ` (${where})` : ''}: ${p.message}. Until it is fixed, ${applies} on this machine, and the file is neither committed nor pushed; capture goes on`;
+}
+
+/** The shared settings' problem as the file stands now (after a pull brought another machine's), or undefined. */
+export function settingsProblemNow(file: string): SettingsProblem | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return sharedLayer(file, text).problem;
 }

@@ -42,6 +42,25 @@ export function modelIsCached(cfg: Pick<EmbedderConfig, 'model' | 'cacheDir'>): 
   return existsSync(join(cfg.cacheDir, cfg.model, 'config.json')) && existsSync(join(cfg.cacheDir, cfg.model, 'onnx'));
 }
 
+/** The ONNX file transformers.js loads for a dtype (`onnx/model.onnx` for fp32, `onnx/model_quantized.onnx` for q8 …). */
+export function onnxFileFor(dtype: string): string {
+  if (dtype === 'fp32') return 'model.onnx';
+  if (dtype === 'q8') return 'model_quantized.onnx';
+  return `model_${dtype}.onnx`;
+}
+
+/**
+ * What keeps a model given as a local folder from loading, in words, or undefined: the folder
+ * is missing, or lacks a file the pipeline reads. (A hub model that is not here yet is no
+ * problem: it is downloaded on first use.)
+ */
+export function localModelProblem(cfg: Pick<EmbedderConfig, 'model' | 'dtype'>): string | undefined {
+  if (!isAbsolute(cfg.model)) return undefined;
+  if (!existsSync(cfg.model)) return `the embedding model folder ${cfg.model} does not exist`;
+  const missing = ['config.json', 'tokenizer.json', join('onnx', onnxFileFor(cfg.dtype))].filter((f) => !existsSync(join(cfg.model, f)));
+  return missing.length > 0 ? `the embedding model folder ${cfg.model} cannot be loaded: it has no ${missing.join(', ')} (dtype ${cfg.dtype})` : undefined;
+}
+
 /** Where a hub model is downloaded from: `[embedding] remote_host`, else the Hugging Face hub. */
 export function modelHost(cfg: Pick<EmbedderConfig, 'remoteHost'>): string {
   return cfg.remoteHost ? (cfg.remoteHost.endsWith('/') ? cfg.remoteHost : `${cfg.remoteHost}/`) : 'https://huggingface.co/';

@@ -4,7 +4,7 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExportEntry } from '../types.js';
-import { encodeEntry, monthFileName, monthOf, parseMonthFileName } from './jsonl.js';
+import { encodeEntry, isWholeRecord, monthFileName, monthOf, parseMonthFileName } from './jsonl.js';
 import { leftByDeadProcess, withLock, withLockAsync } from './lock.js';
 
 export const ARCHIVE_DIR = 'archive';
@@ -69,7 +69,7 @@ export function removeStaleWrites(exportDir: string): string[] {
         rmSync(join(dir, name), { force: true });
         removed.push(`${prefix}${name}`);
       } catch {
-        /* left for next time: it is never committed (sync/git.ts) */
+        /* left for next time: it is never committed (sync/commit.ts) */
       }
     }
   }
@@ -81,24 +81,20 @@ export function appendLockPath(exportDir: string): string {
 }
 
 /**
- * A last line without its newline. A whole record (it parses) only lacks the newline: add
- * it. Anything else is half a record (a full disk, a writer killed mid-line): closing it
- * with a newline would commit and push garbage, so it is cut off and kept verbatim in the
- * month's rejects file (`archive/<YYYY-MM>.rejects.jsonl`, which status counts and
- * monthly-merge keeps); the capture that was writing it is still queued and writes the
- * record again.
+ * A last line without its newline, judged by the one rule (jsonl.ts isWholeRecord): a whole
+ * record gets its newline; half a record is cut off and kept verbatim in the month's rejects
+ * file (`archive/<YYYY-MM>.rejects.jsonl`, which status counts and monthly-merge keeps) —
+ * closing it with a newline would commit and push garbage. The capture that was writing it is
+ * still queued and writes the record again.
  */
 function cutTornLine(fd: number, size: number, exportDir: string, fileName: string): void {
   const start = lastLineStart(fd, size);
   const buf = Buffer.alloc(size - start);
   readSync(fd, buf, 0, buf.length, start);
   const tail = buf.toString('utf8');
-  try {
-    JSON.parse(tail);
+  if (isWholeRecord(tail)) {
     writeSync(fd, '\n', size);
     return;
-  } catch {
-    /* half a record */
   }
   keepRejected(exportDir, monthOfFile(fileName), [tail]);
   ftruncateSync(fd, start);

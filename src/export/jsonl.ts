@@ -235,3 +235,77 @@ export function parseMonthFileName(name: string): { month: string; machine: stri
   const m = MONTH_FILE.exec(name);
   return m ? { month: m[1] as string, machine: m[2] as string } : undefined;
 }
+
+export const ID_IN_LINE = /"id":"((?:[^"\\]|\\.)*)"/;
+
+/**
+ * The id of a line that is a whole JSON object, else undefined: a line whose id survives a
+ * hand edit that broke its JSON (`"answer":"` → `"answer":`) is not a memory any more, so it
+ * neither keeps that memory present nor counts as one removed.
+ */
+export function idOfWholeLine(line: string): string | undefined {
+  const m = ID_IN_LINE.exec(line);
+  if (!m?.[1]) return undefined;
+  try {
+    const o = JSON.parse(line) as unknown;
+    return typeof o === 'object' && o !== null && typeof (o as { id?: unknown }).id === 'string' ? (o as { id: string }).id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The one rule for what a memory file holds: whole lines. A last line without its newline is a
+ * whole record that only lacks its newline when it parses; anything else there is half a
+ * record (a full disk, a writer killed mid-line), which is never appended to, committed or
+ * restored — it is kept verbatim in the month's rejects file. Appends, commits and restores of
+ * shrunk files all ask this (export/files.ts, sync/memory-files.ts).
+ */
+export function isWholeRecord(line: string): boolean {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/** A memory file's text as whole lines, and the torn last line apart (see isWholeRecord). */
+export function wholeLinesOf(text: string): { lines: string[]; torn?: string } {
+  const parts = text.split('\n');
+  const last = parts.pop() ?? '';
+  const lines = parts.filter((l) => l.length > 0);
+  if (last.length === 0) return { lines };
+  return isWholeRecord(last) ? { lines: [...lines, last] } : { lines, torn: last };
+}
+
+/**
+ * Lines of `added` that are a line of `removed` with only its id changed (a hand edit): ids are
+ * derived from the session and the prompt, so such a line is no new memory — kept, it became a
+ * second copy of the memory on every machine. Set aside like a line that no longer parses.
+ */
+export function idEdits(removed: readonly string[], added: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  if (removed.length === 0 || added.length === 0) return out;
+  const withoutId = (line: string): { id: string; rest: string } | undefined => {
+    try {
+      const o = JSON.parse(line) as Record<string, unknown>;
+      if (typeof o !== 'object' || o === null || typeof o.id !== 'string') return undefined;
+      const { id, ...rest } = o;
+      return { id: id as string, rest: JSON.stringify(rest) };
+    } catch {
+      return undefined;
+    }
+  };
+  const before = new Map<string, Set<string>>();
+  for (const l of removed) {
+    const r = withoutId(l);
+    if (r) before.set(r.rest, (before.get(r.rest) ?? new Set()).add(r.id));
+  }
+  for (const l of added) {
+    const a = withoutId(l);
+    const ids = a ? before.get(a.rest) : undefined;
+    if (a && ids && !ids.has(a.id)) out.add(l);
+  }
+  return out;
+}

@@ -9,7 +9,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ourGit, unionLines, type Repo } from '../sync/git.js';
+import { ourGit, type Repo } from '../sync/process.js';
+import { unionLines } from '../sync/memory-files.js';
 
 /** Whole lines of a memory file (a torn last line, half a record, is left behind). */
 export function wholeLines(text: string): string {

@@ -47,6 +47,22 @@ export function isMemoryHome(dir: string): boolean {
   return existsSync(homeMarkerPath(join(dir, '.git')));
 }
 
+/**
+ * A memory home folder that is a git repository we did not make and holds more than memory
+ * data at its top (`src/`, `package.json`…): a project named as the memory home. Read without
+ * git, for the Stop hook, which writes nothing there then (loadConfig refuses it by what git
+ * tracks; the session start tells).
+ */
+export function looksLikeProject(home: string): boolean {
+  if (!existsSync(join(home, '.git')) || existsSync(homeMarkerPath(join(home, '.git')))) return false;
+  const ours = new Set(['.git', 'export', '.cache', 'config.local.toml', ...SETTINGS_FILES]);
+  try {
+    return readdirSync(home).some((n) => !ours.has(n));
+  } catch {
+    return false;
+  }
+}
+
 /** A folder holding this tool itself (a clone of it, or the installed package). */
 export function isToolFolder(dir: string): boolean {
   try {

@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { UserError } from '../errors.js';
-import { ourGitArgs, type Repo } from '../sync/git.js';
+import { HealthError } from '../errors.js';
+import { ourGitArgs, type Repo } from '../sync/process.js';
 import { homeMarkerPath, MEMORY_BRANCH, SETTINGS_FILES } from './place.js';
 
 /** What a new memory home ignores: the cache, this machine's settings, our lock files. */
@@ -42,18 +42,23 @@ export interface HomeSetup {
  * could not check anything out (the remote's HEAD names another branch), the memory branch is
  * checked out. Cheap when there is nothing to do: a few file checks.
  */
-export function ensureMemoryHome(home: string, settingsTemplate?: string): HomeSetup {
-  mkdirSync(join(home, 'export'), { recursive: true, mode: 0o700 });
+export function ensureMemoryHome(home: string, settingsTemplate?: string, env: NodeJS.ProcessEnv = process.env): HomeSetup {
   const gitDir = join(home, '.git');
   const setup: HomeSetup = { created: false };
+  const marked = existsSync(homeMarkerPath(gitDir));
+  const born = !marked && existsSync(gitDir) && gitOr(home, ['rev-parse', '--verify', '-q', 'HEAD']) !== undefined;
+  if (born) refuseProjectHome(home, env);
+  mkdirSync(join(home, 'export'), { recursive: true, mode: 0o700 });
   if (!existsSync(gitDir)) {
     gitSync(home, ['init', '-q']);
     // Not `init -b`: the branch is ours whatever init.defaultBranch says, on any git.
     gitSync(home, ['symbolic-ref', 'HEAD', `refs/heads/${MEMORY_BRANCH}`]);
     setup.created = true;
-  } else if (existsSync(homeMarkerPath(gitDir))) {
+  } else if (marked) {
     return setup;
-  } else if (gitOr(home, ['rev-parse', '--verify', '-q', 'HEAD']) === undefined) {
+  } else if (born) {
+    /* joining: marked below */
+  } else {
     // An unborn clone: its remote's HEAD named a branch that does not exist there.
     const remote = gitOr(home, ['for-each-ref', '--format=%(refname)', `refs/remotes/*/${MEMORY_BRANCH}`])?.split('\n')[0];
     if (remote) {
@@ -69,6 +74,24 @@ export function ensureMemoryHome(home: string, settingsTemplate?: string): HomeS
   if (settingsTemplate && !existsSync(join(home, 'config.toml')) && existsSync(settingsTemplate)) copyFileSync(settingsTemplate, join(home, 'config.toml'));
   writeFileSync(homeMarkerPath(gitDir), `memory-engine memory repository, ${new Date().toISOString()}\n`);
   return setup;
+}
+
+/**
+ * A memory home folder that is already a git repository we did not make: a hand-made clone of
+ * the memory remote (memory data only) is joining; a project — files other than memories
+ * tracked there — is refused with what to do, before anything is written there.
+ */
+export function refuseProjectHome(home: string, env: NodeJS.ProcessEnv): void {
+  if (!existsSync(join(home, '.git')) || existsSync(homeMarkerPath(join(home, '.git')))) return;
+  const foreign = foreignPaths((gitOr(home, ['ls-files', '--full-name']) ?? '').split('\n'), 'export');
+  if (foreign.length === 0) return;
+  const named = env.MEMORY_HOME ? 'MEMORY_HOME names' : 'the memory home is';
+  throw new HealthError(
+    'home',
+    home,
+    `${named} ${home}, a git repository that holds other files than memories (${foreign.slice(0, 3).join(', ')}): memories are never committed on a branch you work on, so nothing was written there`,
+    env.MEMORY_HOME ? 'point MEMORY_HOME at a folder of its own (a new or empty one), or unset it to use the default memory home' : 'move that repository away: the memory home is a repository of memory data only',
+  );
 }
 
 /** The paths a memory repository holds besides the export folder, as git names them. */
@@ -94,19 +117,21 @@ export function treeIsMemoryData(repo: Repo, ref: string, exportRel = 'export'):
  * repository with other files — a project, the tool's own checkout — never gets a memory
  * commit: that is the branch a person works on and pushes.
  */
-export function judgeMemoryRepository(repo: Repo, exportDir: string): { ok: true } | { ok: false; examples: string[] } {
+export function judgeMemoryRepository(repo: Repo, exportDir: string, mark = true): { ok: true } | { ok: false; examples: string[] } {
   const marker = homeMarkerPath(repo.gitDir);
   if (existsSync(marker)) return { ok: true };
   const rel = relative(repo.root, exportDir).split('\\').join('/');
   const tracked = gitOr(repo.root, ['ls-files', '--full-name']) ?? '';
   const foreign = foreignPaths(tracked.split('\n'), rel);
   if (foreign.length > 0) return { ok: false, examples: foreign.slice(0, 3) };
-  writeFileSync(marker, `memory-engine memory repository (judged: memory data only), ${new Date().toISOString()}\n`);
+  if (mark) writeFileSync(marker, `memory-engine memory repository (judged: memory data only), ${new Date().toISOString()}\n`);
   return { ok: true };
 }
 
-export function notAMemoryRepository(repo: Repo, exportDir: string, examples: string[], home: string): UserError {
-  return new UserError(
+export function notAMemoryRepository(repo: Repo, exportDir: string, examples: string[], home: string): HealthError {
+  return new HealthError(
+    'export',
+    exportDir,
     `the export folder ${exportDir} is inside the git repository ${repo.root}, which holds other files than memories (${examples.join(', ')}): memories are never committed on a branch you work on, so nothing was written there`,
     `point [general] export_dir to a folder of its own, or leave it unset to use the memory home ${home}`,
   );

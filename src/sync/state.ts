@@ -114,14 +114,18 @@ export function updateSyncState(gitDir: string, change: (s: SyncState) => void):
   return s;
 }
 
-/** Record the outcome of one pull or push: success clears the failure clock. */
+/**
+ * Record the outcome of one pull, push or commit. A success clears the error of its own kind
+ * (a commit that works again clears "commit failed", a push a push's), and the failure clock
+ * once no error is left; another kind's error stays until that kind succeeds.
+ */
 export function recordOutcome(s: SyncState, op: SyncError['op'], ok: boolean, at: Date, status: string, message = ''): void {
   const iso = at.toISOString();
   if (ok) {
     if (op === 'pull') s.last_pull = iso;
     if (op === 'push') s.last_push = iso;
-    delete s.failing_since;
     if (s.last_error && s.last_error.op === op) delete s.last_error;
+    if (!s.last_error) delete s.failing_since;
     return;
   }
   s.last_error = { at: iso, op, status, message: message.slice(0, 500) };

@@ -1,75 +1,110 @@
 /**
  * `memory doctor`: the whole chain a memory needs, each link checked and, when it fails, the
- * fix printed — Node.js, the native SQLite module and sqlite-vec, the configuration, the
- * embedding model, the memory repository and its remote, and what is registered in each agent
- * (hooks, plugin, both). Exit 1 when a link is broken. It reads; it changes nothing.
+ * fix printed — Node.js, the native SQLite module and sqlite-vec, git, the configuration (the
+ * shared config.toml parsing), the memory home, the embedding model, the memory repository
+ * (never a project's) and its remote, and what is registered in each agent (hooks, plugin,
+ * both). A note is worth knowing (the model on its way at first run); exit 1 only when a link
+ * is broken. It runs even when the configuration cannot be loaded. It reads; it changes nothing.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { type Context } from '../../app/context.js';
+import { type Context, type IO } from '../../app/context.js';
 import { readFetchState } from '../../app/model-fetch.js';
 import { claudeDir } from '../../agents/claude-code/install.js';
 import { codexHome } from '../../agents/codex/sessions.js';
 import { configuredMemoryRemote, networkLimits } from '../../app/sync-run.js';
-import { modelAlternatives, modelHost, modelIdOf, modelIsCached } from '../../embed/embedder.js';
-import { errorMessage } from '../../errors.js';
+import { localModelProblem, modelAlternatives, modelHost, modelIdOf, modelIsCached } from '../../embed/embedder.js';
+import { errorMessage, HealthError, UserError } from '../../errors.js';
+import { describeSettingsProblem } from '../../config/shared.js';
+import { memoryRepository } from '../../home/target.js';
 import { MEMORY_BRANCH } from '../../home/place.js';
-import { currentBranch, findRepo, probeRemote } from '../../sync/git.js';
+import { currentBranch, gitProgram, type Repo } from '../../sync/process.js';
+import { probeRemote } from '../../sync/remote.js';
 import { CLAUDE_PLUGIN_ID, NODE_MAJOR_NEEDED } from '../../agents/plugin.js';
 import { printJson } from '../render.js';
 import type { Runner } from '../runner.js';
 
 export interface Check {
   name: string;
+  /** Not broken: `note` is worth knowing (the model is fetched on first use), never a failure. */
   ok: boolean;
+  level: 'ok' | 'note' | 'fail';
   /** What was found. */
   detail: string;
   /** What to do, when not ok (or a note when ok but worth knowing). */
   fix?: string;
 }
 
+const ok = (name: string, detail: string, fix?: string): Check => ({ name, ok: true, level: 'ok', detail, ...(fix ? { fix } : {}) });
+const note = (name: string, detail: string, fix?: string): Check => ({ name, ok: true, level: 'note', detail, ...(fix ? { fix } : {}) });
+const fail = (name: string, detail: string, fix?: string): Check => ({ name, ok: false, level: 'fail', detail, ...(fix ? { fix } : {}) });
+
 export function registerDoctor(program: Command, run: Runner): void {
   program
     .command('doctor')
-    .description('check everything memory needs (Node.js, SQLite, the model, the memory repository and remote, the agents\' hooks and plugins) and print the fix for each problem')
+    .description('check everything memory needs (Node.js, SQLite, git, the settings, the model, the memory home, repository and remote, the agents\' hooks and plugins) and print the fix for each problem')
     .option('--offline', 'do not ask the memory remote whether it answers')
     .option('--json', 'print the checks as JSON')
-    .action((flags: { offline?: boolean; json?: boolean }) => run((ctx) => doctor(ctx, flags)));
+    .action((flags: { offline?: boolean; json?: boolean }) =>
+      run((ctx) => doctor(ctx.io, flags, runChecks(ctx, flags.offline === true)), undefined, {
+        // A configuration that cannot be loaded (a memory home that is a file, a broken local layer)
+        // is one of the things doctor reports, with everything that does not need it.
+        orElse: (err, io) => doctor(io, flags, basicChecks().then(async (checks) => [...checks, fail(err instanceof HealthError && err.kind === 'home' ? 'memory home' : 'configuration', errorMessage(err).split('\n').join(' '), err instanceof UserError ? err.hint : undefined)])),
+      }),
+    );
 }
 
-async function doctor(ctx: Context, flags: { offline?: boolean; json?: boolean }): Promise<number> {
-  const checks = await runChecks(ctx, flags.offline === true);
-  if (flags.json) printJson(ctx.io, { ok: checks.every((c) => c.ok), checks });
+async function doctor(io: IO, flags: { json?: boolean }, pending: Promise<Check[]>): Promise<number> {
+  const checks = await pending;
+  if (flags.json) printJson(io, { ok: checks.every((c) => c.ok), checks });
   else {
-    const lines = checks.flatMap((c) => [`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(18)} ${c.detail}`, ...(c.fix ? [`      ${''.padEnd(18)} ${c.ok ? 'note' : 'fix'}: ${c.fix}`] : [])]);
-    ctx.io.stdout.write(`${lines.join('\n')}\n`);
+    const mark = { ok: 'ok  ', note: 'note', fail: 'FAIL' } as const;
+    const lines = checks.flatMap((c) => [`${mark[c.level]}  ${c.name.padEnd(18)} ${c.detail}`, ...(c.fix ? [`      ${''.padEnd(18)} ${c.ok ? 'note' : 'fix'}: ${c.fix}`] : [])]);
+    io.stdout.write(`${lines.join('\n')}\n`);
   }
+  // Non-zero only for what is broken: a note (the model on its way) is the normal first run.
   return checks.every((c) => c.ok) ? 0 : 1;
 }
 
-async function runChecks(ctx: Context, offline: boolean): Promise<Check[]> {
-  const checks: Check[] = [];
+/** What needs no configuration: Node.js, the SQLite module, git. */
+async function basicChecks(): Promise<Check[]> {
   const major = Number(process.versions.node.split('.')[0]);
-  checks.push({ name: 'Node.js', ok: major >= NODE_MAJOR_NEEDED, detail: `${process.version} (${process.execPath})`, ...(major >= NODE_MAJOR_NEEDED ? {} : { fix: `install Node.js ${NODE_MAJOR_NEEDED} or newer` }) });
-  checks.push(await sqliteCheck());
-  checks.push({ name: 'configuration', ok: true, detail: ctx.config.sources.join(', ') || 'defaults only' });
+  const node = major >= NODE_MAJOR_NEEDED ? ok('Node.js', `${process.version} (${process.execPath})`) : fail('Node.js', `${process.version} (${process.execPath})`, `install Node.js ${NODE_MAJOR_NEEDED} or newer`);
+  const g = gitProgram();
+  const git = g.ok ? ok('git', g.version) : fail('git', g.detail, 'install git (or put it on the PATH): without it memories are kept in the export folder but never committed or synced');
+  return [node, await sqliteCheck(), git];
+}
+
+async function runChecks(ctx: Context, offline: boolean): Promise<Check[]> {
+  const checks = await basicChecks();
+  const settings = ctx.config.settingsProblem;
+  checks.push(settings ? fail('configuration', describeSettingsProblem(settings), 'fix config.toml: until it parses, it is neither applied nor committed') : ok('configuration', ctx.config.sources.join(', ') || 'defaults only'));
+  if (ctx.config.home) checks.push(ok('memory home', `${ctx.config.home}${ctx.io.env.MEMORY_HOME ? ' (MEMORY_HOME)' : ''}`));
   checks.push(modelCheck(ctx));
-  const repo = await findRepo(ctx.config.general.export_dir);
+  let repo: Repo | undefined;
+  try {
+    repo = await memoryRepository(ctx.config, { make: false, env: ctx.io.env });
+  } catch (err) {
+    checks.push(fail('memory repository', errorMessage(err), err instanceof UserError ? err.hint : undefined));
+    checks.push(...agentChecks(ctx));
+    return checks;
+  }
   if (!repo) {
-    checks.push({
-      name: 'memory repository',
-      ok: ctx.config.home !== undefined,
-      detail: ctx.config.home ? `${ctx.config.home} (made at the first capture or session start)` : `${ctx.config.general.export_dir} is not in a git repository`,
-      ...(ctx.config.home ? {} : { fix: 'memories stay uncommitted on this machine: leave [general] export_dir unset to use the memory home, or `git init` that folder' }),
-    });
+    const made = ctx.config.home !== undefined;
+    checks.push(made || !g(checks) ? note('memory repository', made ? `${ctx.config.home} (made at the first capture or session start)` : `${ctx.config.general.export_dir}: not committed (git is missing)`) : fail('memory repository', `${ctx.config.general.export_dir} is not in a git repository`, 'memories stay uncommitted on this machine: leave [general] export_dir unset to use the memory home, or `git init` that folder'));
   } else {
     const branch = await currentBranch(repo);
-    checks.push({ name: 'memory repository', ok: true, detail: `${repo.root} (branch ${branch ?? 'detached'})`, ...(ctx.config.home && branch !== MEMORY_BRANCH ? { fix: `a memory home works on branch ${MEMORY_BRANCH}; this one is on ${branch ?? 'no branch'}` } : {}) });
+    checks.push(ctx.config.home && branch !== MEMORY_BRANCH ? note('memory repository', `${repo.root} (branch ${branch ?? 'detached'})`, `a memory home works on branch ${MEMORY_BRANCH}; this one is on ${branch ?? 'no branch'}`) : ok('memory repository', `${repo.root} (branch ${branch ?? 'detached'})`));
     checks.push(await remoteCheck(ctx, repo, offline));
   }
   checks.push(...agentChecks(ctx));
   return checks;
+}
+
+/** Whether the git check passed. */
+function g(checks: Check[]): boolean {
+  return checks.find((c) => c.name === 'git')?.ok === true;
 }
 
 async function sqliteCheck(): Promise<Check> {
@@ -80,34 +115,38 @@ async function sqliteCheck(): Promise<Check> {
     const v = db.prepare('select vec_version() as vec, sqlite_version() as sqlite').get() as { vec: string; sqlite: string };
     db.exec(`create virtual table t using fts5(a, tokenize = '${KEYWORD_TOKENIZER}')`);
     db.close();
-    return { name: 'SQLite', ok: true, detail: `better-sqlite3 with SQLite ${v.sqlite}, FTS5, sqlite-vec ${v.vec}` };
+    return ok('SQLite', `better-sqlite3 with SQLite ${v.sqlite}, FTS5, sqlite-vec ${v.vec}`);
   } catch (err) {
     const hint = (err as { hint?: string }).hint;
-    return { name: 'SQLite', ok: false, detail: errorMessage(err).split('\n')[0] ?? '', fix: hint ?? 'reinstall memory-engine (npm install -g memory-engine --ignore-scripts)' };
+    return fail('SQLite', errorMessage(err).split('\n')[0] ?? '', hint ?? 'reinstall memory-engine (npm install -g memory-engine --ignore-scripts)');
   }
 }
 
 function modelCheck(ctx: Context): Check {
   const cfg = ctx.embedderConfig();
   const id = modelIdOf(cfg.model);
-  if (modelIsCached(cfg)) return { name: 'embedding model', ok: true, detail: `${id} (${cfg.model.startsWith('/') ? cfg.model : join(cfg.cacheDir, cfg.model)})` };
+  const local = localModelProblem(cfg);
+  if (local) return fail('embedding model', local, 'fix [embedding] model (a folder with config.json, tokenizer.json and onnx/), or remove it to use the default model');
+  if (modelIsCached(cfg)) return ok('embedding model', `${id} (${cfg.model.startsWith('/') ? cfg.model : join(cfg.cacheDir, cfg.model)})`);
   const state = readFetchState(ctx.config.baseDir);
-  if (state?.status === 'running') return { name: 'embedding model', ok: true, detail: `${id}: downloading from ${state.host} since ${state.at.slice(0, 16).replace('T', ' ')}`, fix: 'keyword search works meanwhile' };
-  return {
-    name: 'embedding model',
-    ok: false,
-    detail: `${id} is not on this machine${state?.status === 'failed' ? `: the download from ${state.host} failed (${state.error ?? ''})` : ''}; search is by keywords only`,
-    fix: `memory model pull downloads it from ${modelHost(cfg)} now, with progress; where that host is out of reach${modelAlternatives(cfg).replace(/^ \([^;]*; /, ': ').replace(/\)$/, '')}`,
-  };
+  if (state?.status === 'running') return note('embedding model', `${id}: downloading from ${state.host} since ${state.at.slice(0, 16).replace('T', ' ')}`, 'keyword search works meanwhile');
+  if (!cfg.allowRemote) {
+    return fail('embedding model', `${id} is not on this machine and downloads are off ([embedding] allow_remote = false); search is by keywords only`, `where it can come from${modelAlternatives(cfg).replace(/^ \([^;]*; /, ': ').replace(/\)$/, '')}; or allow downloads: [embedding] allow_remote = true`);
+  }
+  if (state?.status === 'failed') {
+    return fail('embedding model', `${id} is not on this machine: the download from ${state.host} failed (${state.error ?? ''}); search is by keywords only`, `where that host is out of reach${modelAlternatives(cfg).replace(/^ \([^;]*; /, ': ').replace(/\)$/, '')}; \`memory model pull\` tries again`);
+  }
+  // The first run: not downloaded yet is normal (the first session starts the download).
+  return note('embedding model', `${id} is not downloaded yet: the first session start fetches it in the background (keyword search works meanwhile)`, `\`memory model pull\` fetches it now from ${modelHost(cfg)}, with progress`);
 }
 
 async function remoteCheck(ctx: Context, repo: { root: string; gitDir: string }, offline: boolean): Promise<Check> {
   const remote = await configuredMemoryRemote(ctx, repo);
-  if (!remote) return { name: 'memory remote', ok: true, detail: 'none: memories are committed on this machine only', fix: 'to share them with your other machines: memory init --remote <url of an empty private repository>' };
-  if (offline) return { name: 'memory remote', ok: true, detail: `${remote.url} (not asked: --offline)` };
+  if (!remote) return note('memory remote', 'none: memories are committed on this machine only', 'to share them with your other machines: memory init --remote <url of an empty private repository>');
+  if (offline) return ok('memory remote', `${remote.url} (not asked: --offline)`);
   const probe = await probeRemote(repo, remote.url, { ...networkLimits(ctx), totalMs: 15_000 });
-  if (!probe.ok) return { name: 'memory remote', ok: false, detail: `${remote.url}: ${probe.detail ?? 'no answer'}`, fix: 'check the URL and your credentials (`git ls-remote <url>` must work); memories wait here meanwhile' };
-  return { name: 'memory remote', ok: true, detail: `${remote.url} answers (${probe.branches.includes(MEMORY_BRANCH) ? `branch ${MEMORY_BRANCH} there` : `branches: ${probe.branches.join(', ') || 'none yet'}`})` };
+  if (!probe.ok) return fail('memory remote', `${remote.url}: ${probe.detail ?? 'no answer'}`, 'check the URL and your credentials (`git ls-remote <url>` must work); memories wait here meanwhile');
+  return ok('memory remote', `${remote.url} answers (${probe.branches.includes(MEMORY_BRANCH) ? `branch ${MEMORY_BRANCH} there` : `branches: ${probe.branches.join(', ') || 'none yet'}`})`);
 }
 
 function readJson(path: string): Record<string, unknown> | undefined {
@@ -140,6 +179,7 @@ function agentChecks(ctx: Context): Check[] {
     out.push({
       name: 'Claude Code',
       ok: plugin || missing.length === 0,
+      level: plugin || missing.length === 0 ? 'ok' : 'fail',
       detail,
       ...(plugin && events.length > 0
         ? { fix: 'both the plugin and `memory install --claude-code`: the settings hooks step aside while the plugin is enabled (`memory uninstall --claude-code` removes them)' }
@@ -161,14 +201,15 @@ function agentChecks(ctx: Context): Check[] {
   if (cplugin || cevents.length > 0 || existsSync(chome)) {
     const hooksOn = /\[features\][^[]*\b(codex_)?hooks\s*=\s*true/.test(config);
     const cmissing = OUR_EVENTS.filter((e) => !cevents.includes(e));
-    const ok = (cplugin || cmissing.length === 0) && hooksOn;
+    const fine = (cplugin || cmissing.length === 0) && hooksOn;
     out.push({
       name: 'Codex',
-      ok,
+      ok: fine,
+      level: fine ? 'ok' : 'fail',
       detail: [cplugin ? 'plugin memory-engine enabled' : undefined, cevents.length > 0 ? `hooks in hooks.json: ${cevents.join(', ')}` : undefined, hooksOn ? 'hooks on' : 'hooks off in config.toml'].filter(Boolean).join('; '),
       ...(!hooksOn
         ? { fix: `add \`hooks = true\` under [features] in ${join(chome, 'config.toml')} (Codex runs no hook without it)` }
-        : !ok
+        : !fine
           ? { fix: 'codex plugin add memory-engine@memory-engine (after codex plugin marketplace add <this repository>), or memory install --codex' }
           : {}),
     });

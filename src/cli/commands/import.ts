@@ -8,6 +8,7 @@ import type { TranscriptRef } from '../../app/capture.js';
 import { captureAndSync } from '../../app/session-end.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
+import { pendingAdvice } from '../../app/health.js';
 import { runtimeOf } from '../../app/context.js';
 import { parseDate } from '../../app/options.js';
 import { progressBar } from '../../app/progress.js';
@@ -106,7 +107,7 @@ async function runImport(ctx: Context, flags: ImportFlags): Promise<number> {
     `Imported ${c.transcripts} transcripts: ${c.added} new memories, ${c.updated} updated, ${c.unchanged} already saved` +
       `${c.excluded ? `, ${c.excluded} turns of ${c.excludedSessions} sessions excluded by [privacy]` : ''}${c.forgotten ? `, ${c.forgotten} forgotten (kept out)` : ''}.\n` +
       `${c.redactions ? `Redacted before saving: ${describeRedactions(c.redactionsByKind)}.\n` : ''}` +
-      `${c.pending ? `${c.pending} saved without embedding: run \`memory rebuild --with-model\` when the model is available.\n` : ''}` +
+      `${c.pending ? `${c.pending} saved without embedding: ${pendingAdvice(ctx.config.baseDir, ctx.embedderConfig())}.\n` : ''}` +
       `${res.sync?.committed ? `Committed${res.sync.push ? ` (push: ${res.sync.push.status})` : ''}.\n` : ''}`,
   );
   return 0;

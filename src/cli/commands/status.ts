@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../app/context.js';
 import { statusFacts } from '../../app/status.js';
+import { describeNotice, pendingAdvice } from '../../app/health.js';
 import { INIT_HINT, sharedNameNotice } from '../../app/sync-run.js';
 import { describeRedactions } from '../../privacy/stats.js';
 import { formatBytes, printJson } from '../render.js';
@@ -24,7 +25,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     `memories      ${out.records} live (${out.tombstones} forgotten), ${out.projects} projects`,
     `machines      ${out.machines.join(', ') || '-'} (this one: ${out.machine})`,
     `time span     ${out.oldest?.slice(0, 10) ?? '-'} … ${out.newest?.slice(0, 10) ?? '-'}`,
-    `embedding     ${out.model}${dim ? `, ${dim}-d` : ''}; ${out.pending} waiting for a vector${out.pending ? ' (run `memory rebuild --with-model`)' : ''}`,
+    `embedding     ${out.model}${dim ? `, ${dim}-d` : ''}; ${out.pending} waiting for a vector${out.pending ? ` (${pendingAdvice(ctx.config.baseDir, ctx.embedderConfig())})` : ''}`,
     `export        ${out.export_dir} — ${out.files} files, ${formatBytes(out.export_bytes)}`,
     `cache         ${out.db_path} — ${formatBytes(out.db_bytes)}${out.cache_not_updated ? ` (not updated: ${out.cache_not_updated}; the counts above are as of its last update)` : ''}`,
     ...(out.home ? [`home          ${out.home} (the memory repository: memories and shared settings only)`] : []),
@@ -35,6 +36,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     `withheld      ${out.privacy ? `${describeRedactions(out.privacy.redactions) || 'no redactions'}; ${out.privacy.excluded_sessions} excluded sessions (since ${out.privacy.since.slice(0, 10)})` : 'nothing redacted or excluded yet'}`,
     ...(out.rejected_lines > 0 ? [`rejects       ${out.rejected_lines} unreadable lines kept verbatim in export/archive/*.rejects.jsonl (a later version may recover them)`] : []),
     `config        ${out.config.join(', ') || 'defaults only'}`,
+    ...out.problems.map((p) => `problem       ${describeNotice(p).replace(/^memory: /, '')}`),
   ];
   ctx.io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
