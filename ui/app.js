@@ -1,27 +1,61 @@
 // memory-engine viewer. Plain JavaScript, no build step. Every piece of memory text is put
 // into the page as text (textContent, text nodes): conversations are full of <script>,
 // <img onerror=…>, markdown and ANSI codes, and none of it may run or render as markup.
+// Checked by tsc (tsconfig.ui.json: checkJs with these JSDoc types).
 'use strict';
 
-const $ = (id) => document.getElementById(id);
+/**
+ * @typedef {{ id: string, timestamp: string, machine: string, project?: string | null, source: string, question: string, answer: string, files_note?: string }} Hit
+ * @typedef {{ hits: Hit[], more: boolean, mode: string, model?: string, model_problem?: string, highlight?: string[] }} SearchPage
+ * @typedef {{ id: string, timestamp: string, question: string }} Neighbour
+ * @typedef {Hit & { updated_at?: string, git_branch?: string, cwd?: string, session_id?: string, files: string[], embedded: boolean }} Memory
+ * @typedef {{ memory: Memory, before: Neighbour[], after: Neighbour[] }} MemoryPage
+ * @typedef {{ op: string, status: string, message: string }} SyncError
+ * @typedef {{ memory_remote: { name: string, url: string } | null, last_push: string | null, last_pull: string | null, last_error: SyncError | null }} SyncFacts
+ * @typedef {{ facets: { projects: string[], machines: string[], sources: string[] }, perMachineMonth: Array<{ month: string, machine: string, n: number }>, sync: SyncFacts, redactions: Record<string, number>, records: number, tombstones: number, projects: number, machines: string[], machine: string, oldest?: string, newest?: string, model: string, pending: number, excluded_sessions: number }} Overview
+ * @typedef {{ q: string, filters: Record<string, string>, mode: string }} Shown
+ */
+
+/**
+ * An element of the page by its id, as the kind the caller knows it is.
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} id
+ * @returns {T}
+ */
+const $ = (id) => /** @type {T} */ (document.getElementById(id));
 const PAGE = 20;
 // `shown`: the query, filters and ranking mode of the list on screen — what "Forget all
 // matching…" forgets, never a search typed since that has not come back yet.
+/** @type {{ q: string, filters: Record<string, string>, offset: number, more: boolean, loading: boolean, selected: Set<string>, highlight: string[], openId: string | null, shown: Shown | null, inFlight: AbortController | null }} */
 const state = { q: '', filters: {}, offset: 0, more: false, loading: false, selected: new Set(), highlight: [], openId: null, shown: null, inFlight: null };
 
+/**
+ * An element with properties (`class`, `text` as text content, `data-*` attributes, any other
+ * as a property) and children.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, unknown>} [props]
+ * @param {Array<Node | string>} [children]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function el(tag, props = {}, children = []) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else if (k.startsWith('data-')) e.setAttribute(k, v);
-    else e[k] = v;
+    if (k === 'class') e.className = String(v);
+    else if (k === 'text') e.textContent = v === null || v === undefined ? '' : String(v);
+    else if (k.startsWith('data-')) e.setAttribute(k, String(v));
+    else /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (e))[k] = v;
   }
   for (const c of children) e.append(c);
   return e;
 }
 
-/** Text with the query's words marked: built from text nodes and <mark> elements only. */
+/**
+ * Text with the query's words marked: built from text nodes and <mark> elements only.
+ * @param {string} text
+ * @param {string[]} terms
+ * @returns {DocumentFragment}
+ */
 function marked(text, terms) {
   const frag = document.createDocumentFragment();
   const words = terms.filter((t) => t.length > 0).map((t) => t.toLowerCase());
@@ -52,40 +86,59 @@ function marked(text, terms) {
   return frag;
 }
 
+/**
+ * @param {string} path
+ * @param {unknown} [body] a POST's JSON body
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<any>}
+ */
 async function api(path, body, signal) {
   const res = await fetch(path, body === undefined ? { credentials: 'same-origin', signal } : {
     method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal,
   });
+  /** @type {any} */
   const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
   if (!res.ok) throw new Error(data.error || `${res.status}`);
   return data;
 }
 
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
+
+/** @param {string} text */
 function toast(text) {
   const t = $('toast');
   t.textContent = text;
   t.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (t.hidden = true), 4000);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (t.hidden = true), 4000);
 }
 
+/** @returns {Record<string, string>} */
 function readFilters() {
+  /** @type {Record<string, string>} */
   const f = {};
   for (const k of ['project', 'machine', 'source', 'since', 'until']) {
-    const v = $(`f-${k}`).value;
+    const v = /** @type {HTMLInputElement | HTMLSelectElement} */ ($(`f-${k}`)).value;
     if (v) f[k] = v;
   }
   return f;
 }
 
+/** @param {Record<string, string>} [extra] */
 function params(extra = {}) {
   const p = new URLSearchParams({ ...state.filters, ...extra });
   if (state.q) p.set('q', state.q);
   return p.toString();
 }
 
+/** @param {string | null | undefined} iso */
 const day = (iso) => (iso || '').slice(0, 10);
 
+/**
+ * @param {Hit} m
+ * @returns {HTMLLIElement}
+ */
 function itemView(m) {
   const box = el('input', { type: 'checkbox', 'data-testid': 'memory-select', title: 'select', checked: state.selected.has(m.id) });
   box.setAttribute('aria-label', 'select this memory');
@@ -105,6 +158,7 @@ function itemView(m) {
   q.append(marked(m.question, state.highlight));
   const a = el('div', { class: 'a' });
   a.append(marked(m.answer, state.highlight));
+  /** @type {HTMLElement[]} */
   const parts = [box, meta];
   if (m.files_note) parts.push(el('div', { class: 'files-note', 'data-testid': 'files-note', text: m.files_note }));
   parts.push(q, a);
@@ -118,11 +172,12 @@ function itemView(m) {
 
 function syncSelection() {
   const n = state.selected.size;
-  const b = $('forget-selected');
+  const b = /** @type {HTMLButtonElement} */ ($('forget-selected'));
   b.disabled = n === 0;
   b.textContent = n === 0 ? 'Forget selected' : `Forget ${n} selected`;
 }
 
+/** @param {boolean} reset */
 async function load(reset) {
   // A new search cancels the one in flight; "more" waits for the page it extends.
   if (reset) state.inFlight?.abort();
@@ -132,6 +187,7 @@ async function load(reset) {
   state.loading = true;
   const asked = { q: state.q, filters: { ...state.filters } };
   try {
+    /** @type {SearchPage} */
     const data = await api(`/api/search?${params({ offset: reset ? '0' : String(state.offset), limit: String(PAGE) })}`, undefined, controller.signal);
     if (reset) {
       state.offset = 0;
@@ -147,7 +203,8 @@ async function load(reset) {
     const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : data.model === 'unavailable' ? `by keywords (no embedding model${data.model_problem ? `: ${data.model_problem}` : ''})` : 'by keywords';
     $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}, ${how}`;
   } catch (err) {
-    if (err.name !== 'AbortError') toast(`Search failed: ${err.message}`);
+    const e = /** @type {Error} */ (err);
+    if (e.name !== 'AbortError') toast(`Search failed: ${e.message}`);
   } finally {
     if (state.inFlight === controller) {
       state.loading = false;
@@ -156,15 +213,21 @@ async function load(reset) {
   }
 }
 
+/**
+ * @param {string} label
+ * @param {string | null | undefined} value
+ */
 function row(label, value) {
   return [el('dt', { text: label }), el('dd', { text: value ?? '-' })];
 }
 
+/** @param {string} id */
 async function openMemory(id) {
   state.openId = id;
-  for (const li of $('list').children) li.classList.toggle('open', li.dataset.id === id);
+  for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ ($('list').children)) li.classList.toggle('open', li.dataset.id === id);
   const d = $('detail');
   try {
+    /** @type {MemoryPage} */
     const data = await api(`/api/memory/${encodeURIComponent(id)}`);
     const m = data.memory;
     const neigh = el('ol', { class: 'neigh' });
@@ -198,29 +261,36 @@ async function openMemory(id) {
     );
     d.hidden = false;
   } catch (err) {
-    toast(`Cannot open it: ${err.message}`);
+    toast(`Cannot open it: ${/** @type {Error} */ (err).message}`);
   }
 }
 
+/** @param {Neighbour} n */
 function neighbour(n) {
   const li = el('li', { text: `${n.timestamp.slice(0, 16).replace('T', ' ')} — ${n.question.slice(0, 140)}` });
   li.addEventListener('click', () => openMemory(n.id));
   return li;
 }
 
+/** @type {string[]} */
 let pending = [];
+/**
+ * @param {string[]} ids
+ * @param {string} [what]
+ */
 function confirmForget(ids, what = '') {
   if (ids.length === 0) return;
   pending = ids;
   $('confirm-text').textContent = `${what}Forget ${ids.length} ${ids.length === 1 ? 'memory' : 'memories'} on every machine? They disappear from search here now and from your other machines at their next session start. This cannot be undone from here.`;
-  $('confirm').showModal();
+  /** @type {HTMLDialogElement} */ ($('confirm')).showModal();
 }
 
 async function doForget() {
   const ids = pending;
   pending = [];
-  $('confirm').close();
+  /** @type {HTMLDialogElement} */ ($('confirm')).close();
   try {
+    /** @type {{ forgotten: string[], committed: boolean }} */
     const res = await api('/api/forget', { ids });
     for (const id of res.forgotten) {
       state.selected.delete(id);
@@ -234,7 +304,7 @@ async function doForget() {
     toast(`Forgot ${res.forgotten.length} ${res.forgotten.length === 1 ? 'memory' : 'memories'}${res.committed ? ' (committed)' : ''}.`);
     loadOverview();
   } catch (err) {
-    toast(`Nothing was forgotten: ${err.message}`);
+    toast(`Nothing was forgotten: ${/** @type {Error} */ (err).message}`);
   }
 }
 
@@ -243,6 +313,7 @@ async function forgetMatching() {
   const shown = state.shown;
   if (!shown) return;
   try {
+    /** @type {{ count: number, ids: string[], everything: boolean, capped: boolean }} */
     const res = await api('/api/match', { q: shown.q, ...shown.filters, mode: shown.mode });
     if (res.count === 0) {
       toast('Nothing matches.');
@@ -254,12 +325,16 @@ async function forgetMatching() {
       : `Everything the list holds for "${shown.q}"${scope ? ` (${scope})` : ''}${res.capped ? `, as far as it goes (${res.count})` : ''}. `;
     confirmForget(res.ids, what);
   } catch (err) {
-    toast(err.message);
+    toast(/** @type {Error} */ (err).message);
   }
 }
 
+/**
+ * @param {string} id
+ * @param {string[]} values
+ */
 function fillSelect(id, values) {
-  const s = $(id);
+  const s = /** @type {HTMLSelectElement} */ ($(id));
   const keep = s.value;
   s.replaceChildren(el('option', { value: '', text: 'all' }), ...values.map((v) => el('option', { value: v, text: v })));
   s.value = values.includes(keep) ? keep : '';
@@ -267,6 +342,7 @@ function fillSelect(id, values) {
 
 async function loadOverview() {
   try {
+    /** @type {Overview} */
     const o = await api('/api/overview');
     fillSelect('f-project', o.facets.projects);
     fillSelect('f-machine', o.facets.machines);
@@ -275,7 +351,7 @@ async function loadOverview() {
     t.append(el('tr', {}, [el('th', { text: 'month' }), el('th', { text: 'machine' }), el('th', { text: 'memories' })]));
     for (const r of o.perMachineMonth.slice(0, 36)) t.append(el('tr', {}, [el('td', { text: r.month }), el('td', { text: r.machine }), el('td', { class: 'n', text: String(r.n) })]));
     const s = o.sync;
-    const failing = s.last_error !== null;
+    const failing = s.last_error;
     const redactions = Object.entries(o.redactions).map(([k, n]) => `${n} ${k}`).join(', ') || 'none';
     $('overview').replaceChildren(
       el('h2', { text: 'Overview' }),
@@ -289,16 +365,16 @@ async function loadOverview() {
         ...row('last push', s.last_push ?? 'never'),
         ...row('last pull', s.last_pull ?? 'never'),
       ]),
-      el('p', { class: failing ? 'health-bad' : 'health-ok', text: failing ? `Sync failing: ${s.last_error.op} ${s.last_error.status}: ${s.last_error.message}` : 'Sync healthy.' }),
+      el('p', { class: failing ? 'health-bad' : 'health-ok', text: failing ? `Sync failing: ${failing.op} ${failing.status}: ${failing.message}` : 'Sync healthy.' }),
       t,
     );
   } catch (err) {
-    $('overview').replaceChildren(el('p', { text: `Overview unavailable: ${err.message}` }));
+    $('overview').replaceChildren(el('p', { text: `Overview unavailable: ${/** @type {Error} */ (err).message}` }));
   }
 }
 
 function search() {
-  state.q = $('q').value.trim();
+  state.q = /** @type {HTMLInputElement} */ ($('q')).value.trim();
   state.filters = readFilters();
   state.selected.clear();
   syncSelection();
@@ -315,14 +391,15 @@ document.addEventListener('DOMContentLoaded', () => {
   $('forget-selected').addEventListener('click', () => confirmForget([...state.selected]));
   $('forget-matching').addEventListener('click', forgetMatching);
   $('select-all').addEventListener('click', () => {
-    for (const box of document.querySelectorAll('[data-testid="memory-select"]')) {
-      box.checked = true;
-      state.selected.add(box.closest('[data-testid="memory-item"]').dataset.id);
+    for (const box of document.querySelectorAll('input[data-testid="memory-select"]')) {
+      /** @type {HTMLInputElement} */ (box).checked = true;
+      const id = /** @type {HTMLElement | null} */ (box.closest('[data-testid="memory-item"]'))?.dataset.id;
+      if (id) state.selected.add(id);
     }
     syncSelection();
   });
   $('confirm-ok').addEventListener('click', doForget);
-  $('confirm-cancel').addEventListener('click', () => $('confirm').close());
+  $('confirm-cancel').addEventListener('click', () => /** @type {HTMLDialogElement} */ ($('confirm')).close());
   // Infinite scroll: the next page when the "Load more" row comes into view.
   new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting) && state.more && !state.loading) load(false);

@@ -34,6 +34,8 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
       hook(async (ctx, input) => {
         const rt = runtimeOf(ctx);
         const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env) });
+        // The plugin's launcher set itself up inside this hook (plugin/run.mjs): said once, first.
+        if (ctx.io.env.MEMORY_ENGINE_SET_UP) report.notices.unshift(ctx.io.env.MEMORY_ENGINE_SET_UP);
         // Hooks an earlier install registered with the machine's layer alone: rewritten once, and said.
         if (ctx.config.named && !ctx.io.env.MEMORY_ENGINE_PLUGIN) report.notices.push(...(await healInstalls(ctx, rt)));
         const out = sessionStartOutput(flags.inject ? report.context : '', report.notices);
