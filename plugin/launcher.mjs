@@ -3,8 +3,8 @@
 //
 // A plugin is the committed tree: a marketplace added by git URL is a clone, so no build output
 // is there. On first use (and after an update, which is a new folder) the launcher makes what
-// the package ships — production dependencies, when the agent's installer did not install them
-// (`npm ci --ignore-scripts --omit=dev`: nothing compiles), and dist/ from the TypeScript sources
+// the package ships — its dependencies, when the agent's installer did not install them (`npm ci
+// --ignore-scripts`, the root's only: nothing compiles, no test tool), and dist/ from the TypeScript sources
 // by Node's own type stripping (no TypeScript in a user's install) — under a lock, in the
 // plugin's data folder, then runs the `memory` command line in this process.
 //
@@ -301,7 +301,7 @@ function lstatSafe(p) {
 }
 
 /** The files the app is built and run from, copied out of the plugin folder. */
-const APP_FILES = ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'tsconfig.build.json', 'config.toml', 'src', 'skills', 'ui', 'bin', 'plugin'];
+const APP_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'config.toml', 'src', 'skills', 'ui', 'bin', 'plugin'];
 
 /**
  * dist/src from src/ by Node's own type stripping (`module.stripTypeScriptTypes`, transform
@@ -344,9 +344,9 @@ export async function buildDist(root) {
 }
 
 /**
- * Copy the sources into the data folder, install the production dependencies (or use the ones
- * the agent's installer put beside the plugin: Claude Code runs `npm ci` there, production only
- * by the repository's .npmrc), build, stamp. Returns how long it took.
+ * Copy the sources into the data folder, install the dependencies (or use the ones the agent's
+ * installer put beside the plugin: Claude Code installs the root package's dependency closure,
+ * which holds no test tool — they are the test/ workspace's), build, stamp. Returns how long it took.
  * @param {Layout} l
  * @param {string} stamp
  * @returns {Promise<number>}
@@ -369,7 +369,8 @@ export async function setUp(l, stamp) {
     }
   }
   if (!existsSync(join(l.root, 'node_modules', 'better-sqlite3'))) {
-    run(npmCommand(), ['ci', '--ignore-scripts', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], l.root, 'installing the dependencies (npm ci --ignore-scripts --omit=dev)');
+    // The root's dependencies only: the test/ workspace (TypeScript, the browser driver) is for contributors.
+    run(npmCommand(), ['ci', '--ignore-scripts', '--omit=dev', '--workspaces=false', '--no-audit', '--no-fund', '--loglevel=error'], l.root, 'installing the dependencies (npm ci --ignore-scripts --omit=dev --workspaces=false)');
   }
   await buildDist(l.root);
   mkdirSync(dirname(stampFile(l)), { recursive: true });

@@ -61,7 +61,7 @@ describe('a plugin\'s first use', () => {
   /** A plugin folder as an agent lays it out, its data folder, and a machine whose memory home it serves. */
   function plugin(name: string): { dir: string; data: string; m: HomeMachine; env: (agent: string) => NodeJS.ProcessEnv; hook: (agent: string, args: string[], input: unknown) => { code: number | null; stdout: string; stderr: string } } {
     const dir = join(root, `${name}-plugin`);
-    for (const f of ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'tsconfig.build.json', 'config.toml', 'src', 'skills', 'ui', 'bin', 'plugin', '.claude-plugin']) cpSync(join(REPO, f), join(dir, f), { recursive: true });
+    for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'config.toml', 'src', 'skills', 'ui', 'bin', 'plugin', '.claude-plugin']) cpSync(join(REPO, f), join(dir, f), { recursive: true });
     symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
     const data = join(root, `${name}-data`);
     const m = homeMachine(root, name);
