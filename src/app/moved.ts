@@ -7,7 +7,12 @@ export function describeMove(m: MoveNote): string {
   if (m.checkoutCommits > 0) {
     parts.push(`The checkout's branch ${m.branch ?? ''} still holds ${m.checkoutCommits} memory commit(s) in its history: do not push it anywhere public (or re-clone the tool, or install the package: npm install -g memory-engine).`);
   }
-  parts.push('Memories now sync on branch "memories" of the same memory remote; once every machine has upgraded, the old branch there can be deleted.');
+  if (m.remoteDetail) {
+    // Never advise deleting what could not be read.
+    parts.push(`The old memory remote could not be read (${m.remoteDetail}): what other machines pushed there was not moved yet; it is tried again within the hour (or run \`memory upgrade\`). Keep the old branch there until that works.`);
+  } else {
+    parts.push('Memories now sync on branch "memories" of the same memory remote; once every machine has upgraded, the old branch there can be deleted.');
+  }
   return parts.join(' ');
 }
 

@@ -19,7 +19,7 @@ import { writeLocalKeys } from '../config/local.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { errorMessage } from '../errors.js';
 import { memoryFilesAt, uniteInto, workTreeMemoryFiles } from '../home/join.js';
-import { movedMarkerPath, pendingLegacy, type MovedMarker } from '../home/place.js';
+import { legacyFileSizes, movedMarkerPath, pendingLegacy, type MovedMarker } from '../home/place.js';
 import { ourGit, runNetworkGit, type Repo } from '../sync/process.js';
 import { updateSyncState, type MoveNote } from '../sync/state.js';
 import { describeMove } from './moved.js';
@@ -31,11 +31,13 @@ import { commitPending, exportRelOf, networkLimits } from './sync-run.js';
  * Move a pending checkout's memories into the home. Callers hold the home's lock (this runs
  * inside withMemoryRepo). Returns undefined when there is nothing to move.
  */
-export async function moveLegacyMemories(rt: Runtime, home: Repo): Promise<MoveNote | undefined> {
+export async function moveLegacyMemories(rt: Runtime, home: Repo, opts: { force?: boolean } = {}): Promise<MoveNote | undefined> {
   const checkout = rt.config.legacy;
   const to = rt.config.home;
-  if (!checkout || !to || !pendingLegacy(checkout, to)) return undefined;
+  if (!checkout || !to || !(opts.force || pendingLegacy(checkout, to, rt.now().getTime()))) return undefined;
   const exportRel = exportRelOf(rt, home);
+  // What the checkout holds as it is read now: the marker compares with it later (home/place.ts).
+  const sizes = legacyFileSizes(checkout);
   const files = new Map<string, string>();
   // The checkout's work tree: everything it committed and what it appended since.
   for (const [path, text] of workTreeMemoryFiles(join(checkout, 'export'), '')) files.set(`${exportRel}/${path}`, text);
@@ -58,13 +60,17 @@ export async function moveLegacyMemories(rt: Runtime, home: Repo): Promise<MoveN
   }
   const local = uniteInto(home.root, files);
   const fromRemote = uniteInto(home.root, remote);
-  report.files = local.files + fromRemote.files;
-  report.lines = local.lines + fromRemote.lines;
+  // What is in the home now, whoever moved it: a run killed half-way moved some of it already.
+  report.files = local.presentFiles;
+  report.lines = local.present;
   report.fromRemote = fromRemote.lines;
   report.queued = moveQueue(checkout, rt.config.baseDir);
   report.checkoutCommits = Number((await g.raw(['rev-list', '--count', '--grep=^Memory-Machine: ', 'HEAD']).catch(() => '0')).trim()) || 0;
   await commitPending(rt, home, `memory: ${rt.config.general.machine_name} moved its memories from ${checkout}`);
-  const marker: MovedMarker = { home: to, at: rt.now().toISOString(), memories: report.lines, files: report.files };
+  // The old memory remote could not be read: what it holds (another old-layout machine's pushes)
+  // is not here, so the checkout is not marked as done — the next run past the retry time tries again.
+  const unread = report.remoteDetail ? { detail: report.remoteDetail, retry_after: new Date(rt.now().getTime() + 3600_000).toISOString() } : undefined;
+  const marker: MovedMarker = { home: to, at: rt.now().toISOString(), memories: report.lines, files: report.files, sizes, ...(unread ? { remote_unread: unread } : {}) };
   ensurePrivateDir(join(checkout, '.cache'));
   writeFileSync(movedMarkerPath(checkout), `${JSON.stringify(marker)}\n`);
   updateSyncState(home.gitDir, (s) => (s.moved = [...(s.moved ?? []), report]));

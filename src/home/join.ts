@@ -31,6 +31,10 @@ export interface UniteResult {
   files: number;
   /** Lines added that the target did not have. */
   lines: number;
+  /** Distinct lines of the input the target holds now, added now or before (a move a killed run began). */
+  present: number;
+  /** Input files with a line in the target. */
+  presentFiles: number;
 }
 
 /**
@@ -38,11 +42,15 @@ export interface UniteResult {
  * distinct line once, the target's first. Returns what changed.
  */
 export function uniteInto(root: string, files: Map<string, string>): UniteResult {
-  const result: UniteResult = { files: 0, lines: 0 };
+  const result: UniteResult = { files: 0, lines: 0, present: 0, presentFiles: 0 };
   for (const [path, text] of files) {
     const target = join(root, path);
     const before = existsSync(target) ? wholeLines(readFileSync(target, 'utf8')) : '';
-    const after = unionLines(before, wholeLines(text));
+    const input = wholeLines(text);
+    const after = unionLines(before, input);
+    const mine = new Set(input.split('\n').filter((l) => l.length > 0)).size;
+    result.present += mine;
+    if (mine > 0) result.presentFiles++;
     if (after === before) continue;
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, after);

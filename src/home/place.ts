@@ -5,7 +5,7 @@
  * (`config.toml`), `.gitattributes` and `.gitignore` — never the tool's source, so no
  * `git push` from a checkout of the tool can carry a memory (issue 25).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -96,6 +96,10 @@ export interface MovedMarker {
   at: string;
   memories: number;
   files: number;
+  /** The checkout's memory files when they moved (path → size): lines it received since make it pending again. */
+  sizes?: Record<string, number>;
+  /** The old memory remote could not be read: what it holds was not moved; tried again after this time. */
+  remote_unread?: { detail: string; retry_after: string };
 }
 
 export function readMovedMarker(checkout: string): MovedMarker | undefined {
@@ -107,12 +111,42 @@ export function readMovedMarker(checkout: string): MovedMarker | undefined {
   }
 }
 
+/** The sizes of a checkout's memory files (`export/…jsonl`, `export/archive/…jsonl`), read without git. */
+export function legacyFileSizes(checkout: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [dir, prefix] of [[join(checkout, 'export'), ''], [join(checkout, 'export', 'archive'), 'archive/']] as const) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names.sort()) {
+      if (!n.endsWith('.jsonl')) continue;
+      try {
+        out[`${prefix}${n}`] = statSync(join(dir, n)).size;
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+  }
+  return out;
+}
+
 /**
- * A tool checkout whose memories still wait to move into `home`: it has memory files and no
- * marker saying they went there (moving again is harmless: lines are united, never doubled).
+ * A tool checkout whose memories still wait to move into `home`: it has memory files, and no
+ * marker says they all went there — compared, not trusted: lines the checkout received since
+ * (an agent's old hooks, a scheduler still running it) make it pending again, and so does an
+ * old memory remote that could not be read, once its retry time has come. Moving again is
+ * harmless: lines are united, never doubled.
  */
-export function pendingLegacy(checkout: string, home: string): boolean {
+export function pendingLegacy(checkout: string, home: string, now: number = Date.now()): boolean {
   if (!isToolFolder(checkout) || !hasLegacyMemories(checkout)) return false;
   const marker = readMovedMarker(checkout);
-  return !marker || resolve(marker.home) !== resolve(home) || !existsSync(join(home, '.git'));
+  if (!marker || resolve(marker.home) !== resolve(home) || !existsSync(join(home, '.git'))) return true;
+  if (marker.remote_unread && now >= Date.parse(marker.remote_unread.retry_after)) return true;
+  if (!marker.sizes) return true; // an older version's marker: nothing to compare with
+  const sizes = legacyFileSizes(checkout);
+  const keys = Object.keys(sizes);
+  return keys.length !== Object.keys(marker.sizes).length || keys.some((k) => marker.sizes?.[k] !== sizes[k]);
 }
