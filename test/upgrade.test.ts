@@ -8,7 +8,7 @@
  * Nothing is lost on either, nothing is doubled, the checkouts are left as they were.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeEntry } from '../src/export/jsonl.js';
@@ -159,5 +159,82 @@ describe('upgrading from memories committed in the tool checkout', () => {
       const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
       assert.equal(new Set(lines).size, lines.length, `${m.name}: a line twice in ${file}`);
     }
+  });
+});
+
+describe('an upgrade that is compared, never trusted', () => {
+  let root: string;
+  let cleanup: () => void;
+  let upstream: string;
+  before(() => {
+    ({ dir: root, cleanup } = tempDir('memory-upgrade2-'));
+    upstream = join(root, 'upstream.git');
+    git(root, 'init', '-q', '--bare', '-b', 'main', upstream);
+    const src = join(root, 'tool-src');
+    git(root, 'clone', '-q', upstream, src);
+    mkdirSync(join(src, 'export'), { recursive: true });
+    writeFileSync(join(src, 'package.json'), JSON.stringify({ name: 'memory-engine', version: '0.1.0' }));
+    writeFileSync(join(src, 'config.toml'), '[general]\nexport_dir = "export"\n');
+    writeFileSync(join(src, 'export', '.gitkeep'), '');
+    writeFileSync(join(src, '.gitignore'), '.cache/\nconfig.local.toml\n');
+    git(src, 'add', '-A');
+    git(src, '-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'the tool');
+    git(src, 'push', '-q', 'origin', 'main');
+  });
+  after(() => cleanup());
+
+  function world(name: string): { old: OldCheckout; m: HomeMachine; memoryRemote: string } {
+    const memoryRemote = join(root, `${name}-memory.git`);
+    git(root, 'init', '-q', '--bare', '-b', 'main', memoryRemote);
+    const old = oldCheckout(root, upstream, memoryRemote, name);
+    old.remember(`Why does the ${name} cron start at 04:10?`, 'To run after the nightly backup has finished.');
+    return { old, m: homeMachine(root, name), memoryRemote };
+  }
+
+  it('lines the old checkout received after `upgrade --from` (an old hook, a scheduler) are moved by the next run', () => {
+    const { old, m } = world('later');
+    const first = m.cli(['upgrade', '--from', old.dir]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /1 line\(s\) in 1 file\(s\)/);
+    old.remember('Which host runs the later cron?', 'The batch host, batch-2.', { commit: false });
+    const second = m.cli(['upgrade', '--from', old.dir]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /memories moved from .* \(2 line\(s\) in 1 file\(s\)\)/, second.stdout);
+    assert.deepEqual(questions(m, 'later cron'), ['Which host runs the later cron?', 'Why does the later cron start at 04:10?']);
+    assert.match(m.cli(['upgrade', '--from', old.dir]).stdout, /nothing to move/, 'then nothing new');
+  });
+
+  it('an old memory remote that cannot be read: the checkout is not marked as moved, the person is told and never told to delete the old branch; the next run moves what it holds', () => {
+    const { old, m, memoryRemote } = world('offline');
+    // Another machine still on the old layout pushed a memory this checkout never pulled.
+    const other = oldCheckout(root, upstream, memoryRemote, 'offline-other');
+    other.remember('What does the offline-other machine back up?', 'Its /srv/media folder, weekly.');
+    const hidden = `${memoryRemote}.away`;
+    renameSync(memoryRemote, hidden);
+    const first = m.cli(['upgrade', '--from', old.dir]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /The old memory remote could not be read/);
+    assert.doesNotMatch(first.stdout, /can be deleted/);
+    assert.deepEqual(questions(m, 'offline-other backs'), []);
+    renameSync(hidden, memoryRemote);
+    const second = m.cli(['upgrade', '--from', old.dir]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /1 from the old memory remote/, second.stdout);
+    assert.match(second.stdout, /can be deleted/);
+    assert.deepEqual(questions(m, 'offline-other machine back'), ['What does the offline-other machine back up?']);
+  });
+
+  it('a re-run of an upgrade killed after it united the lines counts them', () => {
+    const { old, m } = world('killed');
+    old.remember('Where does the killed job write its report?', 'To /var/reports/killed.txt.');
+    // What the killed run did: the lines are in the home, nothing committed, no marker.
+    const file = `${month}_killed.jsonl`;
+    assert.equal(m.cli(['status']).code, 0);
+    mkdirSync(join(m.home, 'export'), { recursive: true });
+    writeFileSync(join(m.home, 'export', file), readFileSync(join(old.dir, 'export', file), 'utf8'));
+    const r = m.cli(['upgrade', '--from', old.dir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\(2 line\(s\) in 1 file\(s\)\)/, r.stdout);
+    assert.doesNotMatch(r.stdout, /\(0 line/);
   });
 });
