@@ -215,13 +215,13 @@ describe('an upgrade that is compared, never trusted', () => {
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /The old memory remote could not be read/);
     assert.doesNotMatch(first.stdout, /can be deleted/);
-    assert.deepEqual(questions(m, 'offline-other backs'), []);
+    assert.ok(!questions(m, 'offline-other machine back up').includes('What does the offline-other machine back up?'), 'not moved: it could not be read');
     renameSync(hidden, memoryRemote);
     const second = m.cli(['upgrade', '--from', old.dir]);
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stdout, /1 from the old memory remote/, second.stdout);
     assert.match(second.stdout, /can be deleted/);
-    assert.deepEqual(questions(m, 'offline-other machine back'), ['What does the offline-other machine back up?']);
+    assert.ok(questions(m, 'offline-other machine back up').includes('What does the offline-other machine back up?'));
   });
 
   it('a re-run of an upgrade killed after it united the lines counts them', () => {

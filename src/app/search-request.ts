@@ -27,6 +27,11 @@ export interface SearchInput {
   candidates?: number;
   /** How the front end names its date options in errors (`--since`, `since`). */
   names?: { since: string; until: string };
+  /**
+   * The request is the agent's (the MCP server), not the person's: excluded projects stay
+   * hidden even when it names one — only the person may look into them (the CLI, the viewer).
+   */
+  byAgent?: boolean;
 }
 
 export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): SearchFilters {
@@ -44,8 +49,8 @@ export function searchRequest(rt: Pick<Runtime, 'config' | 'now'>, input: Search
   const { search: s, privacy } = rt.config;
   const filters = searchFilters(input, rt.now());
   // Memories of an excluded project (captured before it was excluded) stay out of sight
-  // unless the request names that project.
-  const hide = input.project ? undefined : hideExcluded(privacy.exclude_projects);
+  // unless the person's request names that project.
+  const hide = input.project && !input.byAgent ? undefined : hideExcluded(privacy.exclude_projects);
   return {
     query: input.query,
     mode: input.mode ?? 'hybrid',

@@ -241,6 +241,15 @@ export async function commitAndPush(rt: Runtime, repo: Repo, message: string, pu
   }
   if (!report.committed && (await aheadOfRemote(repo, remote.name)) === 0) return report;
   report.push = await pushNow(rt, repo, remote, {});
+  if (report.push.status === 'unrelated') {
+    // Another machine's home made the branch first (both named an empty remote before either
+    // pushed): joined here as session start joins it, then pushed — not refused until then.
+    const joined = await joinUnrelatedHome(rt, repo, remote);
+    if (joined) {
+      updateSyncState(repo.gitDir, (s) => recordOutcome(s, 'pull', true, rt.now(), joined.status, joined.detail));
+      report.push = await pushNow(rt, repo, remote, {});
+    }
+  }
   await noticeOtherClones(rt, repo);
   return report;
 }

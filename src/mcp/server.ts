@@ -12,6 +12,7 @@ import { placeHere } from '../project/place.js';
 import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
 import { scopedTo, searchRequest } from '../app/search-request.js';
+import { hideExcluded } from '../project/exclude.js';
 import { staleness, withChanges } from '../changes/staleness.js';
 import { excerpt } from '../app/text.js';
 import { lazyEmbedder } from '../embed/embedder.js';
@@ -107,7 +108,8 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const since = optString('since', args.since) ?? optString('after', args.after);
         const until = optString('until', args.until) ?? optString('before', args.before);
         const topK = count('top_k', args.top_k, 1, 50) ?? count('limit', args.limit, 1, 50);
-        const request = searchRequest(ctx, { query, mode, ...(project ? { project } : {}), ...(machine ? { machine } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(topK ? { topK } : {}) });
+        // The agent chose these arguments: an excluded project stays hidden even when named.
+        const request = searchRequest(ctx, { query, mode, byAgent: true, ...(project ? { project } : {}), ...(machine ? { machine } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(topK ? { topK } : {}) });
         const { store } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
         try {
           const res = await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
@@ -151,6 +153,8 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         try {
           const rows = rowsForIds(store, [id]);
           const row = rows[0] as NonNullable<(typeof rows)[0]>;
+          // Nor is an excluded project's memory shown by id: the agent may have the id from elsewhere.
+          if (hideExcluded(ctx.config.privacy.exclude_projects)?.(row)) throw new UserError(`no memory ${id}`, 'ids are printed by memory_search');
           const r = rowToRecord(row);
           const { embedding: _e, extra, ...rest } = r;
           void _e;

@@ -200,12 +200,26 @@ export function repoLockPath(repo: Repo): string {
   return join(repo.gitDir, 'memory-engine.lock');
 }
 
-export function classify(err: unknown): { kind: 'rejected' | 'offline' | 'auth' | 'conflict' | 'timeout' | 'signing' | 'hook' | 'other'; detail: string } {
+/** git's progress lines ("Enumerating objects: 5, done.", "remote: Counting objects…"): never what went wrong. */
+const PROGRESS = /^(remote: )?(Enumerating|Counting|Compressing|Writing|Receiving|Resolving|Total|Delta|Unpacking|Finding sources)\b|^To |^\s*$/;
+
+/** What git said that matters: its own words without the progress lines. */
+function gitSaid(msg: string): string[] {
+  return msg.split(/[\r\n]+/).map((l) => l.trim()).filter((l) => l.length > 0 && !PROGRESS.test(l));
+}
+
+export function classify(err: unknown): { kind: 'rejected' | 'offline' | 'auth' | 'conflict' | 'timeout' | 'signing' | 'hook' | 'refused' | 'other'; detail: string } {
   const msg = errorMessage(err);
-  const detail = msg.split('\n').map((l) => l.trim()).filter((l) => l.length > 0).slice(0, 3).join(' | ');
+  const said = gitSaid(msg);
+  const detail = said.slice(0, 3).join(' | ');
   if (err instanceof NetworkTimeout || /block timeout|timed out|timeout reached/i.test(msg)) return { kind: 'timeout', detail };
   // Before "conflict": a rebase whose commit failed to sign says "could not apply" too.
   if (/gpg failed to sign|failed to sign the data|cannot run gpg|error: (ssh-keygen|gpg)|signing failed/i.test(msg)) return { kind: 'signing', detail: `signing failed (your commit.gpgsign): ${detail}` };
+  // The remote's own hook (pre-receive, update) refused: its reason is on its `remote:` lines.
+  if (/\[remote rejected\]/.test(msg) && /hook declined/i.test(msg)) {
+    const reason = said.filter((l) => l.startsWith('remote:')).map((l) => l.replace(/^remote:\s*/, '')).filter((l) => l.length > 0);
+    return { kind: 'refused', detail: `the memory remote refused the push${reason.length > 0 ? `: ${reason.slice(0, 5).join(' | ')}` : ` (${detail})`}` };
+  }
   if (/hook declined|pre-push hook|pre-commit hook|hook .* (failed|exited)/i.test(msg)) return { kind: 'hook', detail: `a git hook refused: ${detail}` };
   // Refused because the branch moved: another machine pushed first, or at the same moment (the
   // remote could not lock or update the ref). Both are retried after a fetch and a rebase.
