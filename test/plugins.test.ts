@@ -177,11 +177,18 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const lines = memoryFilesInHome(b.m.home, 'plug-b').split('\n').filter((l) => l.includes(escaped(bPrompt)));
     assert.equal(lines.length, 1, 'one line for the turn, not one per registration');
 
-    // Removed the way the README says: nothing of it is left in Claude Code's folders.
+    // Removed the way the README says, leaving what it says: the uninstall takes the data folder
+    // (the built copy and its dependencies); Claude Code keeps the plugin's source folder marked
+    // as orphaned until removing the marketplace takes it too. The memories stay in the home.
     const removed = await claude(a, ['plugin', 'uninstall', 'memory-engine@memory-engine']);
     assert.equal(removed.code, 0, removed.stderr + removed.stdout);
     assert.equal(existsSync(join(a.m.user, '.claude', 'plugins', 'data', 'memory-engine-memory-engine')), false, 'the data folder (the built copy) went with it');
-    assert.equal(existsSync(rootA), false, 'the plugin folder went with it');
+    assert.ok(existsSync(join(rootA, '.orphaned_at')), 'the source folder is kept, marked orphaned');
+    assert.equal(existsSync(join(rootA, 'node_modules')), false, 'holding no dependencies');
+    const unmarket = await claude(a, ['plugin', 'marketplace', 'remove', 'memory-engine']);
+    assert.equal(unmarket.code, 0, unmarket.stderr + unmarket.stdout);
+    assert.equal(existsSync(rootA), false, 'removing the marketplace takes the source folder');
+    assert.ok(questionsIn(memoryFilesInHome(a.m.home, 'plug-a')).includes(prompt), 'the memories stay in the memory home');
   });
 
   it('Codex: added by git URL, a session on A is in B\'s next request', { skip: missing }, async () => {
@@ -230,5 +237,14 @@ describe('the plugins, added by git URL, in the real agents', () => {
     assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
+
+    // Removed the way the README says, leaving what it says.
+    const dataA = join(a.m.user, '.codex', 'plugins', 'data', 'memory-engine-memory-engine');
+    assert.ok(existsSync(join(dataA, 'app', 'node_modules', 'better-sqlite3')), 'built in its data folder, with production dependencies only');
+    for (const dev of ['typescript', 'playwright-core', 'onnx-proto']) assert.equal(existsSync(join(dataA, 'app', 'node_modules', dev)), false, dev);
+    const removed = await codex(a, ['plugin', 'remove', 'memory-engine@memory-engine']);
+    assert.equal(removed.code, 0, removed.stderr + removed.stdout);
+    assert.equal(existsSync(pluginRoot(a.m)), false, 'the plugin folder went with it');
+    assert.ok(existsSync(dataA), 'Codex leaves the data folder (the README says to delete it by hand)');
   });
 });
