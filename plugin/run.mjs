@@ -119,8 +119,9 @@ switch (step) {
     // Claude Code's SessionStart: set up inside the hook (it allows 180 s), so this first session
     // is injected, recalled and captured like any other.
     let s;
+    const began = Date.now();
     try {
-      s = await setUpHere(Date.now() + 150_000);
+      s = await setUpHere(began + 150_000);
     } catch (err) {
       writeFileSync(setUpLog(layout), `${err instanceof Error ? err.message : String(err)}\n`);
       tell(`memory-engine: memory is off for this session — setting it up failed: ${err instanceof Error ? err.message : String(err)}. The next session tries again.`);
@@ -130,7 +131,8 @@ switch (step) {
       tell('memory-engine: still setting up on first use (another process is at it); this session is remembered once that is done, nothing is lost meanwhile.');
       process.exit(0);
     }
-    if (s > 0) process.env.MEMORY_ENGINE_SET_UP = `memory-engine: set up on first use in ${s.toFixed(1)} s; memory is on from this session.`;
+    // Set up here, or by another process (the MCP server Claude Code starts with the session) while this hook waited.
+    process.env.MEMORY_ENGINE_SET_UP = `memory-engine: set up on first use in ${((Date.now() - began) / 1000).toFixed(1)} s; memory is on from this session.`;
     await runMain();
     break;
   }

@@ -72,4 +72,36 @@ describe('an excluded repository, by any of its names', () => {
       w.cleanup();
     }
   });
+
+  it('the MCP server never returns an excluded project\'s memories, whatever the agent asks: named by project, by its key, by id (the person\'s CLI still may)', async () => {
+    const w = makeWorld({ extra: '[privacy]\nexclude_projects = ["acme-api"]' });
+    try {
+      writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
+        rec({ id: 'acme-secret-1', project: 'api', question: 'the heron payroll export for acme', answer: 'heron-payroll', extra: { repo: 'github.com/acme/api' } }),
+        rec({ id: 'web-heron-1', project: 'web', question: 'the heron banner of the web site', answer: 'banner.png' }),
+      ]);
+      const elsewhere = join(w.dir, 'elsewhere');
+      mkdirSync(elsewhere, { recursive: true });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--config', w.config, 'mcp'], cwd: elsewhere, env: { ...process.env, MEMORY_CONFIG: '' } as Record<string, string>, stderr: 'pipe' });
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const ask = async (args: Record<string, unknown>) => JSON.parse(((await client.callTool({ name: 'memory_search', arguments: { query: 'heron', mode: 'keyword', ...args } })) as { content: Array<{ text: string }> }).content[0]?.text ?? '{}') as { hits: Array<{ id: string }> };
+        assert.deepEqual((await ask({})).hits.map((h) => h.id), ['web-heron-1'], 'a plain search: the visible one');
+        for (const project of ['api', 'acme-api', 'github.com/acme/api', 'https://github.com/acme/api']) {
+          assert.deepEqual((await ask({ project })).hits.map((h) => h.id), [], `named as ${project}`);
+        }
+        const shown = (await client.callTool({ name: 'memory_show', arguments: { id: 'acme-secret-1' } })) as { isError?: boolean; content: Array<{ text: string }> };
+        assert.equal(shown.isError, true);
+        assert.doesNotMatch(shown.content[0]?.text ?? '', /heron-payroll/);
+      } finally {
+        await client.close();
+      }
+      // The person may look: the CLI with --project names it.
+      const mine = JSON.parse(runCli(['-c', w.config, 'search', '--mode', 'keyword', '--json', '--project', 'api', 'heron']).stdout) as { hits: Array<{ id: string }> };
+      assert.deepEqual(mine.hits.map((h) => h.id), ['acme-secret-1']);
+    } finally {
+      w.cleanup();
+    }
+  });
 });
