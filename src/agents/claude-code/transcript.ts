@@ -31,19 +31,27 @@ interface Entry {
 }
 
 /**
- * Every entry shape seen in real transcripts (2.0.76–2.1.139), handled on purpose: user and
+ * Every entry shape seen in real transcripts (2.0.76–2.1.332), handled on purpose: user and
  * assistant carry the conversation; everything else is ignored by design — harness state
- * (`progress`, `file-history-snapshot`, `queue-operation`, `permission-mode`), resume and
- * title metadata (`summary`, `last-prompt` and its `leafUuid`, `custom-title`, `ai-title`,
- * `pr-link`), and context the harness injects (`attachment`). `system` entries never reach
- * the model as a request: `local_command` is a built-in command such as /mcp or /model.
- * Anything else is counted, never fatal.
+ * (`progress`, `file-history-snapshot`, `queue-operation`, `permission-mode`, `mode`,
+ * `atis-latch`, `cost-state`), the requests Claude Code records of its own calls to the model
+ * (`api-request`, `api-request-shape`, `api-request-blob`: the system prompt and reminders it
+ * sent, never what the person typed — 2.1.332 writes them on every turn), resume and title
+ * metadata (`summary`, `last-prompt` and its `leafUuid`, `custom-title`, `ai-title`, `pr-link`),
+ * and context the harness injects (`attachment`). `system` entries never reach the model as a
+ * request: `local_command` is a built-in command such as /mcp or /model. Anything else is
+ * counted, never fatal (test/formats.test.ts reads a real 2.1.332 session: nothing unknown).
  */
-const KNOWN_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'permission-mode', 'last-prompt', 'pr-link', 'custom-title', 'ai-title', 'tag', 'agent-name']);
+const KNOWN_TYPES = new Set([
+  'user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'permission-mode', 'last-prompt', 'pr-link', 'custom-title', 'ai-title', 'tag', 'agent-name',
+  'mode', 'atis-latch', 'cost-state', 'api-request', 'api-request-shape', 'api-request-blob',
+]);
 const KNOWN_SYSTEM = new Set(['local_command', 'turn_duration', 'stop_hook_summary', 'compact_boundary', 'microcompact_boundary', 'api_error', 'informational', 'away_summary']);
 const KNOWN_ATTACHMENTS = new Set([
   'task_reminder', 'plan_mode_exit', 'plan_mode', 'deferred_tools_delta', 'skill_listing', 'mcp_instructions_delta', 'hook_success', 'hook_additional_context', 'hook_system_message',
   'hook_non_blocking_error', 'hook_blocking_error', 'todo_reminder', 'critical_system_reminder', 'edited_text_file', 'new_file', 'file', 'directory', 'selected_lines_in_ide', 'opened_file_in_ide', 'queued_command', 'date_change', 'nested_memory', 'invoked_skills',
+  // 2.1.332: the session's setting as the harness describes it to the model.
+  'prompt_snapshot', 'environment', 'model', 'agent_listing_delta', 'session_context', 'date', 'remote_session_change',
 ]);
 
 /** Claude Code's own text in an assistant entry: an API error shown as a reply, "No response requested." after an interrupt. */
