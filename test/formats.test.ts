@@ -141,6 +141,28 @@ describe('Claude Code 2.1.79–2.1.139 shapes, each handled on purpose', () => {
   });
 });
 
+describe('Claude Code 2.1.332: a current, working setup shows no drift', () => {
+  it('its harness entries and attachments are known shapes: nothing counted, the requests captured', () => {
+    const t = transcript('s-332');
+    const v = { sessionId: t.session, version: '2.1.332' };
+    raw(t, { type: 'atis-latch', atis: '', sessionId: t.session });
+    raw(t, { type: 'mode', mode: 'normal', sessionId: t.session });
+    for (const a of ['environment', 'model', 'agent_listing_delta', 'session_context', 'date', 'remote_session_change', 'prompt_snapshot']) {
+      raw(t, { type: 'attachment', uuid: `att-${a}`, timestamp: T0, ...v, attachment: { type: a } });
+    }
+    raw(t, { type: 'api-request-shape', shapeHash: 'h1', timestamp: T0, ...v, shape: { system: [] } });
+    // The request Claude Code records of its own call: the reminders it sent as a "user" message, never a prompt.
+    raw(t, { type: 'api-request-blob', hash: 'b1', ...v, message: { role: 'user', content: [{ type: 'text', text: '<system-reminder>context</system-reminder>' }] } });
+    raw(t, { type: 'api-request', id: 'r1', timestamp: T0, ...v, querySource: 'sdk', params: {} });
+    user(t, 'Why does the checkout page time out when the quote service is slow?', { version: '2.1.332' });
+    assistant(t, [{ text: 'The page waits on the quote call without a deadline; a 2 s timeout fixes it.' }], { version: '2.1.332' });
+    raw(t, { type: 'cost-state', totalCostUSD: 0.001, ...v });
+    const parsed = parseTranscript(text(t));
+    assert.deepEqual(parsed.turns.map((x) => x.question), ['Why does the checkout page time out when the quote service is slow?']);
+    assert.equal(parsed.unknownShapes, undefined, JSON.stringify(parsed.unknownShapes));
+  });
+});
+
 describe('format drift made visible', () => {
   it('an unknown entry type and subtype are counted per agent and version, nothing is lost, and status and session-end say so', () => {
     const t = transcript('s-drift');
@@ -163,7 +185,11 @@ describe('format drift made visible', () => {
         const r = runCli(['-c', w.config, 'session-end', '--foreground', '--transcript', p, '--cwd', '/home/u/app']);
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stderr, /transcript shapes not recognised: hologram ×2 \(Claude Code 2\.1\.150\), attachment\/xyz ×1 \(Claude Code 2\.1\.150\)/);
+        assert.equal(r.stderr.split('not recognised').length - 1, 1, 'said once per command');
       }
+      const imported = runCli(['-c', w.config, 'import', '--project-dir', w.dir]);
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.equal(imported.stderr.split('not recognised').length - 1, 1, `import says it once: ${imported.stderr}`);
       const st = runCli(['-c', w.config, 'status']);
       assert.match(st.stdout, /formats +transcript shapes not recognised: hologram ×2 \(Claude Code 2\.1\.150\), attachment\/xyz ×1 \(Claude Code 2\.1\.150\)/);
       const json = JSON.parse(runCli(['-c', w.config, 'status', '--json']).stdout) as { records: number; unknown_transcript_shapes: string };

@@ -121,6 +121,8 @@ describe('inside the real agents: a session on one machine is in the next sessio
     });
     const memory = captured(pushed).find((r) => r.question === prompt);
     assert.deepEqual(memory && { question: memory.question, answer: memory.answer, source: memory.source, project: memory.project }, { question: prompt, answer, source: 'claude-code', project: 'shop' });
+    // The transcript the real client wrote holds no shape the parser does not know: no drift line.
+    assert.equal((JSON.parse(a.memory(['status', '--json']).stdout) as { unknown_transcript_shapes: string | null }).unknown_transcript_shapes, null);
 
     // Machine B's next session starts with it in the model's request.
     const seen = standIn.requests.length;
@@ -205,6 +207,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const memory = captured(pushed).filter((r) => r.question === prompt);
     assert.equal(memory.length, 1, 'captured once (the Stop hook and notify name the same turn)');
     assert.deepEqual({ question: memory[0]?.question, answer: memory[0]?.answer, source: memory[0]?.source, project: memory[0]?.project }, { question: prompt, answer, source: 'codex', project: 'shop' });
+    assert.equal((JSON.parse(a.memory(['status', '--json']).stdout) as { unknown_transcript_shapes: string | null }).unknown_transcript_shapes, null, 'Codex 0.171\'s rollout: no drift line');
 
     const seen = standIn.requests.length;
     const second = await codex(b, 'What should I check first in the shop service today?');
