@@ -80,4 +80,8 @@ export interface SearchHit {
   changed_files?: string[];
   /** One line naming them: "src/sse.ts changed since this memory" (absent when none changed). */
   files_note?: string;
+  /** A team memory's author (its handle) — someone else's notes, or one's own from another machine. */
+  author?: string;
+  /** The team a team memory comes from. */
+  team?: string;
 }

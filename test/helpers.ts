@@ -1,6 +1,6 @@
 /** Test worlds: temp folders, config files, the built CLI, the committed tiny model. */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,19 @@ export const CLI = join(REPO, 'dist', 'src', 'cli', 'main.js');
 export const TINY_MODEL = join(REPO, 'test', 'fixtures', 'tiny-model');
 export const TRACER = join(REPO, 'dist', 'test', 'tools', 'trace-imports.js');
 export const SHARED_FIXTURES = resolve(REPO, '..', 'shared', 'fixtures');
+
+/** Debian's libfaketime, when installed: a child process's clock set by its environment. */
+export const FAKETIME_LIB = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/faketime/libfaketime.so.1'].find((p) => existsSync(p));
+
+/**
+ * The environment of a child whose clock reads `ms` (and runs on from there): an absolute time, so
+ * that it holds whatever clock the suite itself runs under (CI runs it under faketime too).
+ */
+export function clockAt(ms: number): NodeJS.ProcessEnv {
+  if (!FAKETIME_LIB) throw new Error('libfaketime is not installed');
+  const d = new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+  return { LD_PRELOAD: FAKETIME_LIB, FAKETIME: `@${d}`, FAKETIME_DONT_FAKE_MONOTONIC: '1', TZ: 'UTC' };
+}
 
 export function tempDir(prefix = 'memory-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

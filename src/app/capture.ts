@@ -18,7 +18,7 @@ import { documentText, type Embedder } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { appendByMonth } from '../export/files.js';
 import { monthOf, supersedingTime } from '../export/jsonl.js';
-import { cleanRecordFields, cleanText } from '../privacy/redact.js';
+import { redactionKinds, cleanRecordFields, cleanText } from '../privacy/redact.js';
 import { sanitizeName } from '../config/validate.js';
 import type { Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
@@ -104,7 +104,18 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     }
     out.transcripts++;
     // Privacy first, on the whole text: cutting comes after (a key at the limit leaves no prefix).
-    const parsed = parseAnyTranscript(text, limitsOf(config), (s) => cleanText(s, config.privacy.redact).text);
+    // Texts a <private> span was removed from are noted: a memory holding one is never published
+    // to a team without the person's word (team/outbox.ts), though nothing of the span remains.
+    const privateTexts: string[] = [];
+    let privateWhole = false;
+    const parsed = parseAnyTranscript(text, limitsOf(config), (s) => {
+      const c = cleanText(s, config.privacy.redact);
+      if (c.counts.private) {
+        if (c.text.length === 0) privateWhole = true;
+        else privateTexts.push(c.text.slice(0, 64));
+      }
+      return c.text;
+    });
     const shapes = parsed.unknownShapes ? { agent: parsed.source === 'codex' ? 'Codex' : 'Claude Code', ...(parsed.agentVersion ? { version: parsed.agentVersion } : {}), unknown: parsed.unknownShapes, at: nowIso } : undefined;
     if (shapes) out.unknownShapes.push(shapes);
     deps.onShapes?.(ref.path, shapes);
@@ -133,6 +144,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       const storedProject = sanitizeName(cleanText(project, config.privacy.redact).text);
       // Question and answer were cleaned whole by the parser; the other stored fields here.
       const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso, source: parsed.source }), (s) => cleanText(s, config.privacy.redact).text);
+      if (privateWhole || privateTexts.some((t) => r.question.includes(t) || r.answer.includes(t))) r.extra = { ...r.extra, private_removed: true };
       if (repoKey) {
         r.extra = { ...r.extra, repo: repoKey, ...(head ? { head_commit: head } : {}) };
         const blobs = fileStates(turn, parsed.turns[turnIndex + 1], r.files ?? [], place, cwd, hasher, deps.now(), (x) => cleanText(x, config.privacy.redact).text);
@@ -246,18 +258,6 @@ function fileStates(turn: Turn, next: Turn | undefined, storedFiles: string[], p
     const blob = hasher.blobOf(abs);
     if (typeof blob === 'string') out.push({ file: stored, path: rel, blob });
   });
-  return out;
-}
-
-const TAG_RE = /\[REDACTED:([a-z0-9-]+)\]/g;
-
-/** The redactions a record's text fields hold, by kind. */
-function redactionKinds(r: { question: string; answer: string; cwd?: string | null; git_branch?: string | null; files?: string[] | string | null }): Record<string, number> {
-  const files = Array.isArray(r.files) ? r.files.join('\n') : (r.files ?? '');
-  const out: Record<string, number> = {};
-  for (const s of [r.question, r.answer, r.cwd ?? '', r.git_branch ?? '', files]) {
-    for (const m of s.matchAll(TAG_RE)) out[m[1] as string] = (out[m[1] as string] ?? 0) + 1;
-  }
   return out;
 }
 

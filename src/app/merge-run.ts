@@ -15,12 +15,23 @@ import { commitAndPush, exportRelOf, memoryRemote, networkLimits, repairOf } fro
 
 export interface MergeReport {
   months: Array<Omit<MonthFold, 'text' | 'rejectsText' | 'dropped' | 'noop'> & { dropped: number }>;
+  /** The person's own folders in their teams, folded the same way. */
+  teams?: Array<{ team: string; months: string[] }>;
   sync?: { committed: boolean; push?: string };
   attempts: number;
   error?: string;
 }
 
 export async function runMonthlyMerge(rt: Runtime, opts: { dryRun: boolean; push: boolean }): Promise<MergeReport> {
+  const report = await mergePersonal(rt, opts);
+  if (rt.config.teams.length > 0 && opts.push) {
+    const { mergeTeamFolders } = await import('./team.js');
+    report.teams = await mergeTeamFolders(rt, { dryRun: opts.dryRun });
+  }
+  return report;
+}
+
+async function mergePersonal(rt: Runtime, opts: { dryRun: boolean; push: boolean }): Promise<MergeReport> {
   const { config } = rt;
   const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {

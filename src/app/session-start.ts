@@ -10,8 +10,11 @@ import { settingsProblemNow } from '../config/shared.js';
 import { placeHere } from '../project/place.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
-import { formatInjection } from './inject.js';
-import { repoLockPath, type Repo } from '../sync/process.js';
+import { formatInjection, formatTeamInjection } from './inject.js';
+import { firstTodayFor } from './told.js';
+import { workDirFor } from '../config/paths.js';
+import type { Store } from '../store/store.js';
+import { gitProgram, repoLockPath, type Repo } from '../sync/process.js';
 import { lockOwner } from '../export/lock.js';
 import { describeForeign, foreignStateOf, memoryRepoOf, withMemoryRepo } from './locks.js';
 import type { Runtime } from './runtime.js';
@@ -36,6 +39,8 @@ export interface SessionStartReport {
   context: string;
   /** For the user (hook output `systemMessage` and stderr), never for the agent. */
   notices: string[];
+  /** A team's outbox holds memories due now: the caller starts the worker, which publishes them. */
+  teamDue?: boolean;
 }
 
 export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Promise<SessionStartReport> {
@@ -55,6 +60,8 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
 
   let named: boolean | undefined;
   let held: string | undefined;
+  // Each team's remote is pulled beside the personal one, in parallel, within the same bound.
+  const teamPulls = req.pull && config.teams.length > 0 && gitProgram().ok ? pullTeams(rt) : Promise.resolve();
   if (repo && req.pull) {
     try {
       // A worker may be committing: wait briefly, else start on local data.
@@ -81,6 +88,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       if (since && rt.now().getTime() - Date.parse(since) > 60_000) held = since;
     }
   }
+  await teamPulls;
   // A config.toml the pull brought from another machine that does not parse here: not applied
   // (this run loaded the last good one), and told now.
   if (report.pulled === 'pulled' && config.home && !config.settingsProblem) {
@@ -127,8 +135,56 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
         report.injected = injection.count;
       }
     }
+    if (config.teams.length > 0) await teamsAtStart(rt, req, store, report);
   } finally {
     store.close();
   }
   return report;
+}
+
+async function pullTeams(rt: Runtime): Promise<void> {
+  const { refreshTeam } = await import('./team.js');
+  await Promise.all(
+    rt.config.teams.map((t) =>
+      refreshTeam(rt, t, { totalMs: rt.config.sync.pull_timeout_ms }).catch((err: unknown) => rt.log.warn(`team ${t.name}: pull failed: ${errorMessage(err).split('\n')[0]}; its memories as last pulled`)),
+    ),
+  );
+}
+
+/** Teams at session start: their caches brought up to date, their memories of this project injected after one's own, the outbox told to the person. */
+async function teamsAtStart(rt: Runtime, req: SessionStartRequest, store: Store, report: SessionStartReport): Promise<void> {
+  const [{ outboxOf }, { openTeams, closeTeams }, { readTeamManifest, teamRepoOf }] = await Promise.all([import('./team.js'), import('./team-read.js'), import('../team/repo.js')]);
+  const { config } = rt;
+  const teams = openTeams(rt, store);
+  try {
+    const place = placeHere(req.cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: config.privacy.exclude_projects, filed: store.projects });
+    for (const t of teams) {
+      if (req.inject && !place.excluded && place.repo) {
+        const project = t.projectOf(place.repo.key);
+        const rows = project ? t.store.recent(project, 8).filter((r) => !t.hidden(r)).slice(0, 2) : [];
+        const room = 9_500 - Array.from(report.context).length;
+        const team = formatTeamInjection(rows, t.team.name, project ?? '', { answerChars: config.inject.answer_chars, maxChars: room });
+        if (team.count > 0) {
+          report.context = report.context ? `${report.context}\n\n${team.text}` : team.text;
+          report.injected += team.count;
+        }
+      }
+      // What will go, and when: told to the person (never to the agent), when it changed or once a day.
+      const manifest = readTeamManifest(teamRepoOf(config.baseDir, t.team.name));
+      if (!manifest) continue;
+      const ob = outboxOf(rt, t.team, manifest, teamRepoOf(config.baseDir, t.team.name), store);
+      if (ob.due.length > 0) report.teamDue = true;
+      const going = ob.waiting.length + ob.due.length;
+      if (going === 0 && ob.held.length === 0) continue;
+      const next = ob.due.length > 0 ? 'now' : ob.waiting.map((w) => w.due ?? '').sort()[0]?.replace('T', ' ').slice(0, 16) ?? '';
+      const cause = `team-outbox:${t.team.name}:${going}:${ob.held.length}`;
+      if (!firstTodayFor(workDirFor(config.baseDir), cause, rt.now())) continue;
+      const projects = [...new Set([...ob.waiting, ...ob.due, ...ob.held].map((x) => x.project))].join(', ');
+      report.notices.push(
+        `memory: ${going} memor${going === 1 ? 'y' : 'ies'} of ${projects} will go to team ${t.team.name}${going > 0 ? ` (the first ${next === 'now' ? 'now' : `at ${next} UTC`})` : ''}${ob.held.length > 0 ? `; ${ob.held.length} held (redacted or flagged: never sent without your word)` : ''}. Review: \`memory team review\` — \`memory team withhold <id>\` keeps one back.`,
+      );
+    }
+  } finally {
+    closeTeams(teams);
+  }
 }

@@ -16,6 +16,7 @@ import { aheadBehind } from '../sync/history.js';
 import { memoryRepository } from '../home/target.js';
 import { HealthError } from '../errors.js';
 import { healthNotices, noticeOf } from './health.js';
+import { readLocal } from './team.js';
 import { exportIsDirty } from '../sync/commit.js';
 import type { Repo } from '../sync/process.js';
 import { ourRebaseOpen } from '../sync/replay.js';
@@ -98,6 +99,11 @@ export async function statusFacts(ctx: Context) {
     sync,
     /** What breaks around memory (git, the model folder, the shared settings, the repository): app/health.ts. */
     problems,
+    /** Each team: how fresh this machine's copy is, when it last published, the last error. */
+    teams: ctx.config.teams.map((t) => {
+      const l = readLocal(ctx, t.name);
+      return { team: t.name, handle: t.handle, shared: t.projects, last_pull: l.last_pull ?? null, last_publish: l.last_publish ?? null, last_error: l.last_error ?? null };
+    }),
     ...(c.oldest ? { oldest: c.oldest } : {}),
     ...(c.newest ? { newest: c.newest } : {}),
   };

@@ -124,6 +124,19 @@ function tryLock(path: string): Release | undefined {
   }
 }
 
+/** Publish to every team what waited its window; a team that cannot be reached waits for the next run. */
+export async function publishDue(rt: Runtime): Promise<void> {
+  const { publishTeam } = await import('./team.js');
+  for (const team of rt.config.teams) {
+    try {
+      const r = await publishTeam(rt, team);
+      if (r.published > 0 || r.forgotten > 0) rt.log.info(`team ${team.name}: ${r.published} published, ${r.forgotten} forgotten (push ${r.push ?? '-'})`);
+    } catch (err) {
+      rt.log.warn(`team ${team.name}: publishing failed: ${errorMessage(err).split('\n')[0]}; it is tried again at the next session end`);
+    }
+  }
+}
+
 /**
  * Drain until nothing is queued and nothing captured is left uncommitted; wait for the
  * batch in between (new Stops are picked up while waiting). Returns when done, or at once
@@ -162,6 +175,8 @@ export async function runWorker(rt: Runtime, deps: { sleep: (ms: number) => Prom
     } finally {
       release();
     }
+    // Teams: what has passed its review window goes now, batched with the captures (never in a hook's time).
+    if (!deferred && rt.config.teams.length > 0) await publishDue(rt);
     if (deferred) {
       // Held back by the person's git work. If it ended meanwhile, a session start that saw
       // our lock started no worker of its own: look once more, now that the lock is free.

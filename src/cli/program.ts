@@ -45,6 +45,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
   ['projects', async () => { const m = await import('./commands/projects.js'); return (p, run) => m.registerProjects(p, run); }],
   ['upgrade', async () => { const m = await import('./commands/upgrade.js'); return (p, run) => m.registerUpgrade(p, run); }],
   ['doctor', async () => { const m = await import('./commands/doctor.js'); return (p, run) => m.registerDoctor(p, run); }],
+  ['team', async () => { const m = await import('./commands/team.js'); return (p, run) => m.registerTeam(p, run); }],
 ];
 
 /**
@@ -90,7 +91,14 @@ export async function main(argv: string[], io: IO): Promise<number> {
   const named = commandNamed(argv);
   const wanted = named === undefined ? COMMANDS : COMMANDS.filter(([name]) => name === named);
   for (const register of await Promise.all(wanted.map(([, load]) => load()))) register(program, run, hook);
-  for (const cmd of program.commands) cmd.exitOverride().showHelpAfterError('(run with --help for usage)');
+  // Subcommands too (`memory team review`): commander exits by itself unless told not to.
+  const manners = (cmds: readonly Command[]): void => {
+    for (const cmd of cmds) {
+      cmd.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput({ writeOut: (t) => io.stdout.write(t), writeErr: (t) => io.stderr.write(t) });
+      manners(cmd.commands);
+    }
+  };
+  manners(program.commands);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -13,7 +13,8 @@ import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
 import { hideExcluded } from '../project/exclude.js';
-import { formatRecall, recall } from '../search/recall.js';
+import { formatRecall, recall, type Recalled, type RecallOptions } from '../search/recall.js';
+import type { MemoryRow, Store } from '../store/store.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { IO } from '../app/context.js';
 
@@ -31,7 +32,34 @@ export interface RecallRequest {
   json?: boolean;
 }
 
-export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stderr'> & Partial<Pick<IO, 'now'>>, req: RecallRequest): void {
+/** The best teammate's memory for this prompt in this repository, across the person's teams, or undefined. */
+async function teamRecall(config: Config, repoKey: string, opts: Omit<RecallOptions, 'project' | 'hide'>, hide: ((row: MemoryRow) => boolean) | undefined, personal: Store): Promise<Recalled | undefined> {
+  const [{ manifestAsIs, teamCacheAsIs }, { latestDecisions, readDecisions }] = await Promise.all([import('../team/light.js'), import('../team/decisions.js')]);
+  const decisions = latestDecisions(readDecisions(config.general.export_dir));
+  let best: Recalled | undefined;
+  for (const team of config.teams) {
+    const accepted = manifestAsIs(config.baseDir, team.name)?.projects.find((p) => p.repo === repoKey);
+    if (!accepted) continue;
+    const store = teamCacheAsIs(config.baseDir, team.name, { model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
+    if (!store) continue;
+    try {
+      const hidden = (row: MemoryRow) => {
+        const slash = row.id.indexOf('/');
+        const author = row.id.slice(0, slash);
+        const id = row.id.slice(slash + 1);
+        // Hidden by this person, or their own (the personal copy is the one recalled).
+        return (hide?.(row) ?? false) || decisions.has(`${team.name}\u0000hide:${author}/${id}`) || (author === team.handle && personal.byId(id) !== undefined);
+      };
+      const r = recall(store, { ...opts, project: store.projects.resolveProject(accepted.repo), hide: hidden })[0];
+      if (r && (!best || r.coverage > best.coverage)) best = { ...r, team: team.name };
+    } finally {
+      store.close();
+    }
+  }
+  return best;
+}
+
+export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stderr'> & Partial<Pick<IO, 'now'>>, req: RecallRequest): Promise<void> {
   const cfg = config.recall;
   const prompt = req.prompt ?? req.input.prompt ?? '';
   const json = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
@@ -54,22 +82,26 @@ export function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stder
     const filed = placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded, filed: store.projects });
     if (filed.excluded) return;
     const project = filed.name;
-    const hits = recall(store, {
+    const base = {
       prompt,
-      project,
       ...(req.input.session_id ? { sessionId: req.input.session_id } : {}),
       maxItems: cfg.max_items,
       now: (io.now?.() ?? new Date()).getTime(),
       minCoverage: cfg.min_coverage,
       minRareWords: cfg.min_rare_words,
-      ...(hide ? { hide } : {}),
-    });
+    };
+    let hits = recall(store, { ...base, project, ...(hide ? { hide } : {}) });
+    // Teammates' notes of this repository: at most one of the slots, after the person's own.
+    if (config.teams.length > 0 && filed.repo && cfg.max_items > 0) {
+      const team = await teamRecall(config, filed.repo.key, { ...base, maxItems: 1 }, hide, store);
+      if (team) hits = [...hits.slice(0, cfg.max_items - 1), team];
+    }
     // Hashes are kept in this process only: the prompt must not wait on the cache's write lock.
     const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: false });
     if (req.json) {
       json({
         recalled: hits.map((h) => ({
-          id: h.row.id, coverage: Number(h.coverage.toFixed(3)), rare_words: Number(h.rareWords.toFixed(2)), matched: h.matched,
+          id: h.row.id, coverage: Number(h.coverage.toFixed(3)), rare_words: Number(h.rareWords.toFixed(2)), matched: h.matched, ...(h.team ? { team: h.team, author: h.row.id.slice(0, h.row.id.indexOf('/')) } : {}),
           timestamp: h.row.timestamp, machine: h.row.machine, project: h.row.project, question: h.row.question,
           ...withChanges({}, stale, h.row),
         })),
@@ -105,7 +137,7 @@ export async function recallHook(argv: string[], io: IO): Promise<number> {
     const { config } = loadConfig({ ...(configPath ? { configPath } : {}), env: io.env, cwd: io.cwd });
     const prompt = str('prompt');
     const cwd = str('cwd');
-    runRecall(config, io, { input: parsed.input, ...(prompt !== undefined ? { prompt } : {}), ...(cwd ? { cwd } : {}), ...(values.json === true ? { json: true } : {}) });
+    await runRecall(config, io, { input: parsed.input, ...(prompt !== undefined ? { prompt } : {}), ...(cwd ? { cwd } : {}), ...(values.json === true ? { json: true } : {}) });
   } catch (err) {
     io.stderr.write(`memory: recall: ${errorMessage(err).split('\n').join(' ')}\n`);
   }

@@ -24,7 +24,8 @@ export function renderHits(hits: SearchHit[], full: boolean): string {
   return hits
     .map((h, i) => {
       const date = h.timestamp.slice(0, 10);
-      const head = `[${i + 1}] ${date} / ${h.machine} / project:${h.project ?? '-'} / ${h.source ?? 'claude-code'}  (score ${h.score.toFixed(4)}, id ${h.id})`;
+      const who = h.author ? `${h.author} (team ${h.team ?? '?'}) / ` : '';
+      const head = `[${i + 1}] ${date} / ${who}${h.machine} / project:${h.project ?? '-'} / ${h.source ?? 'claude-code'}  (score ${h.score.toFixed(4)}, id ${h.id})`;
       const q = full ? h.question : cut(oneLine(h.question), ANSWER_PREVIEW_CHARS);
       const a = full ? h.answer : cut(oneLine(h.answer), ANSWER_PREVIEW_CHARS);
       const changed = h.files_note;

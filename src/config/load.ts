@@ -9,7 +9,7 @@ import { HealthError, UserError, errorMessage } from '../errors.js';
 import { memoryHomeFor } from '../home/place.js';
 import { refuseProjectHome } from '../home/repository.js';
 import { configFileFor, localLayerOf } from './paths.js';
-import { SCHEMA, type Config, type KeySpec } from './schema.js';
+import { SCHEMA, type Config, type KeySpec, type TeamConfig } from './schema.js';
 import { isSharedSettings, readLayerText, sharedLayer, type SettingsProblem } from './shared.js';
 import { checkValue, expectedType, parseEnvValue, sanitizeName, specFor, type Problem } from './validate.js';
 
@@ -192,7 +192,9 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
     embedding.model = expandPath(model, pathBase.get('embedding.model') ?? baseDir, home);
   }
 
-  const config = { ...(out as unknown as Omit<Config, 'sources' | 'baseDir' | 'file' | 'explicit'>), sources, baseDir, file: mainFile, explicit } as Config;
+  // Teams: the shared layer's, and this machine's own (rare) after them.
+  const teams = (values.get('team') as TeamConfig[] | undefined) ?? [];
+  const config = { ...(out as unknown as Omit<Config, 'sources' | 'baseDir' | 'file' | 'explicit' | 'teams'>), teams, sources, baseDir, file: mainFile, explicit } as Config;
   if (place.home) config.home = place.home;
   if (place.legacy) config.legacy = place.legacy;
   if (settingsProblem) config.settingsProblem = settingsProblem;

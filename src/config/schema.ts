@@ -88,10 +88,29 @@ type ValueOf<S extends KeySpec> = S['type'] extends 'string'
       ? string[]
       : number;
 
+/**
+ * A team this person belongs to (`[[team]]` in the memory home's config.toml, shared by all of
+ * their machines): its remote, their handle there, the projects they share with it, how long
+ * memories wait in the outbox before they go (team/README in TEAM.md; the team-memory issue).
+ */
+export interface TeamConfig {
+  name: string;
+  remote: string;
+  handle: string;
+  /** The team's project names this person shares (their own key: the team's team.toml is the other). */
+  projects: string[];
+  review_delay_h: number;
+}
+
+/** The default review window: a day to look at what would go before it goes. */
+export const DEFAULT_REVIEW_DELAY_H = 24;
+
 /** The validated, fully resolved configuration (paths absolute). */
 export type Config = {
   [Sec in SectionName]: { [K in keyof Schema[Sec]]: Schema[Sec][K] extends KeySpec ? ValueOf<Schema[Sec][K]> : never };
 } & {
+  /** The teams this person belongs to (`[[team]]`), in the order written. */
+  teams: TeamConfig[];
   /** Where the values came from, for `status` and error messages. */
   sources: string[];
   /** Folder of the main config file: relative paths resolve against it. */

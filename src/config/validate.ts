@@ -2,7 +2,7 @@
  * Pure validation of one parsed TOML layer: returns values and problems, never throws,
  * never prints. `load.ts` merges layers and decides what is fatal.
  */
-import { FILE_NAME_SAFE, SCHEMA, type KeySpec, type KeyType } from './schema.js';
+import { DEFAULT_REVIEW_DELAY_H, FILE_NAME_SAFE, SCHEMA, type KeySpec, type KeyType, type TeamConfig } from './schema.js';
 
 export interface Problem {
   file: string;
@@ -72,6 +72,11 @@ export function validateLayer(doc: Record<string, unknown>, file: string): { lay
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
   for (const [section, table] of Object.entries(doc)) {
+    if (section === 'team') {
+      const teams = validateTeams(table, file, errors, warnings);
+      if (teams) layer.set('team', teams);
+      continue;
+    }
     if (!(section in SCHEMA)) {
       warnings.push({ file, key: section, message: `unknown section [${section}] (ignored)` });
       continue;
@@ -93,6 +98,54 @@ export function validateLayer(doc: Record<string, unknown>, file: string): { lay
     }
   }
   return { layer, errors, warnings };
+}
+
+const TEAM_KEYS = new Set(['name', 'remote', 'handle', 'projects', 'review_delay_h']);
+
+/** `[[team]]` tables: each with a file-name-safe name and handle, a remote, its shared projects, a review delay. */
+function validateTeams(value: unknown, file: string, errors: Problem[], warnings: Problem[]): TeamConfig[] | undefined {
+  if (!Array.isArray(value)) {
+    errors.push({ file, key: 'team', message: 'expected [[team]] tables (an array of tables)' });
+    return undefined;
+  }
+  const out: TeamConfig[] = [];
+  const names = new Set<string>();
+  value.forEach((t, i) => {
+    const key = (k: string) => `team[${i}].${k}`;
+    if (typeof t !== 'object' || t === null || Array.isArray(t)) {
+      errors.push({ file, key: `team[${i}]`, message: 'expected a [[team]] table' });
+      return;
+    }
+    const o = t as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!TEAM_KEYS.has(k)) warnings.push({ file, key: key(k), message: 'unknown key (ignored)' });
+    const str = (k: string, safe: boolean): string | undefined => {
+      const v = o[k];
+      if (typeof v !== 'string' || v === '') {
+        errors.push({ file, key: key(k), message: `expected a string, got ${v === undefined ? 'nothing' : JSON.stringify(v)}` });
+        return undefined;
+      }
+      if (safe && (!FILE_NAME_SAFE.test(v) || v === '.' || v === '..')) {
+        errors.push({ file, key: key(k), message: `"${v}" is used in folder and file names: use only letters, digits, '.', '_' and '-'` });
+        return undefined;
+      }
+      return v;
+    };
+    const name = str('name', true);
+    const remote = str('remote', false);
+    const handle = str('handle', true);
+    const projects = o.projects === undefined ? [] : o.projects;
+    if (!Array.isArray(projects) || !projects.every((p) => typeof p === 'string')) errors.push({ file, key: key('projects'), message: 'expected an array of strings' });
+    const delayRaw = o.review_delay_h === undefined ? DEFAULT_REVIEW_DELAY_H : typeof o.review_delay_h === 'bigint' ? Number(o.review_delay_h) : o.review_delay_h;
+    if (typeof delayRaw !== 'number' || !Number.isFinite(delayRaw) || delayRaw < 0) errors.push({ file, key: key('review_delay_h'), message: `expected hours, 0 or more, got ${JSON.stringify(o.review_delay_h)}` });
+    if (!name || !remote || !handle || !Array.isArray(projects) || typeof delayRaw !== 'number' || delayRaw < 0) return;
+    if (names.has(name)) {
+      errors.push({ file, key: key('name'), message: `team "${name}" is named twice` });
+      return;
+    }
+    names.add(name);
+    out.push({ name, remote, handle, projects: [...new Set(projects as string[])], review_delay_h: delayRaw });
+  });
+  return out;
 }
 
 /** Parse an environment variable's text by the key's type. */

@@ -13,6 +13,8 @@ import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
 import { scopedTo, searchRequest } from '../app/search-request.js';
 import { hideExcluded } from '../project/exclude.js';
+import { closeTeams, mergeHits, openTeams, repoKeyOf, teamHits, type Scope } from '../app/team-read.js';
+import type { SearchHit } from '../types.js';
 import { staleness, withChanges } from '../changes/staleness.js';
 import { excerpt } from '../app/text.js';
 import { lazyEmbedder } from '../embed/embedder.js';
@@ -93,6 +95,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         mode: z.string().optional().describe('hybrid (default) | keyword | vector'),
         top_k: loose.describe('how many hits (1–50, default 5)'),
         limit: loose.describe('alias of top_k'),
+        scope: z.string().optional().describe('mine | team | all (default): the user\'s memories, their teams\' memories of this project, or both'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -110,13 +113,21 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const topK = count('top_k', args.top_k, 1, 50) ?? count('limit', args.limit, 1, 50);
         // The agent chose these arguments: an excluded project stays hidden even when named.
         const request = searchRequest(ctx, { query, mode, byAgent: true, ...(project ? { project } : {}), ...(machine ? { machine } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(topK ? { topK } : {}) });
+        const scope = (optString('scope', args.scope) ?? 'all') as Scope;
+        if (!['mine', 'team', 'all'].includes(scope)) throw new UserError(`scope must be mine, team or all (got "${scope}")`);
         const { store } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
+        const teams = scope === 'mine' || ctx.config.teams.length === 0 ? [] : openTeams(rt(), store);
         try {
-          const res = await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
-          const hits = res.hits.map((h) => {
+          const res = scope === 'team' ? { hits: [] as SearchHit[], period: undefined, degraded: undefined } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
+          // Teammates' memories of the project named, else of the folder the server runs in: attributed.
+          const repo = repoKeyOf(project, store) ?? (project ? undefined : herePlace.repo?.key);
+          const fromTeams = teams.length > 0 ? await teamHits(teams, { base: request, query, repo, scope, embedQuery, now: ctx.io.now().getTime() }) : [];
+          const merged = fromTeams.length > 0 ? mergeHits(res.hits, fromTeams, request.topK) : res.hits;
+          const hits = merged.map((h) => {
             return {
               id: h.id,
               date: h.timestamp.slice(0, 10),
+              ...(h.author ? { author: h.author, team: h.team, note: 'someone else\'s session, shared through the team' } : {}),
               machine: h.machine,
               project: h.project,
               source: h.source,
@@ -132,6 +143,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
           };
         } finally {
           store.close();
+          closeTeams(teams);
         }
       }),
   );

@@ -101,3 +101,15 @@ export function cleanRecordFields(r: MemoryRecord, clean: (s: string) => string)
   if (r.extra && typeof r.extra.repo === 'string') r.extra = { ...r.extra, repo: clean(r.extra.repo) };
   return r;
 }
+
+const TAG_RE = /\[REDACTED:([a-z0-9-]+)\]/g;
+
+/** The redactions a record's text fields hold, by kind. */
+export function redactionKinds(r: { question: string; answer: string; cwd?: string | null; git_branch?: string | null; files?: string[] | string | null }): Record<string, number> {
+  const files = Array.isArray(r.files) ? r.files.join('\n') : (r.files ?? '');
+  const out: Record<string, number> = {};
+  for (const s of [r.question, r.answer, r.cwd ?? '', r.git_branch ?? '', files]) {
+    for (const m of s.matchAll(TAG_RE)) out[m[1] as string] = (out[m[1] as string] ?? 0) + 1;
+  }
+  return out;
+}

@@ -12,6 +12,7 @@ import { listExportFiles, type ExportFile } from '../export/files.js';
 import { acquireLock, acquireLockAsync, leftByDeadProcess, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
 import { errorMessage, UserError } from '../errors.js';
+import type { ExportEntry } from '../types.js';
 import { Store, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
 
 export interface CacheOptions extends StoreIdentity {
@@ -24,6 +25,13 @@ export interface CacheOptions extends StoreIdentity {
   progress?: (done: number, total: number) => void;
   /** How long to wait for another process updating the cache (ms). */
   lockTimeoutMs?: number;
+  /** The memory files of the folder (default: a memory home's layout, export/files.ts; a team's: team/files.ts). */
+  listFiles?: (exportDir: string) => ExportFile[];
+  /**
+   * Each entry read, with its file: returned as kept (a team's renames to `<author>/<id>`), or
+   * undefined — set aside (a line not where its author may write), counted in `set_aside`.
+   */
+  admit?: (entry: ExportEntry, file: ExportFile) => ExportEntry | undefined;
 }
 
 export interface RebuildResult {
@@ -44,6 +52,8 @@ export interface RebuildResult {
   skipped_by_reason: Partial<Record<Skip['reason'], number>>;
   repaired_utf8_lines: number;
   dim_mismatch: number;
+  /** Lines `admit` set aside in this run (a team's: not where their author may write). */
+  set_aside?: number;
   /** Another process held the cache: served as it was. */
   stale?: boolean;
   /** Why the cache could not be written (a full disk): served as it was. */
@@ -113,11 +123,23 @@ function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts:
   for (const { file, from } of work) {
     let r;
     try {
+      const admit = opts.admit;
+      const keep = (e: ExportEntry): ExportEntry | undefined => {
+        if (!admit) return e;
+        const a = admit(e, file);
+        if (!a) res.set_aside = (res.set_aside ?? 0) + 1;
+        return a;
+      };
       r = readEntries(file.path, {
         fromOffset: from,
         onEntry: fresh
-          ? (e) => store.foldFresh(fresh, e, file.rel)
-          : (e) => {
+          ? (raw) => {
+              const e = keep(raw);
+              if (e) store.foldFresh(fresh, e, file.rel);
+            }
+          : (raw) => {
+              const e = keep(raw);
+              if (!e) return;
               store.apply(e, file.rel);
               seen?.add(e.id);
             },
@@ -298,7 +320,7 @@ function openHeld(opts: CacheOptions, release: Release, started: number): { stor
   const res = emptyResult();
   try {
     removeStaleBuilds(opts.dbPath);
-    const files = listExportFiles(opts.exportDir);
+    const files = (opts.listFiles ?? listExportFiles)(opts.exportDir);
     res.files = files.length;
     let store: Store | undefined;
     let reason = opts.full ? 'requested' : undefined;

@@ -750,6 +750,24 @@ export class Store {
       .all(project, limit);
   }
 
+  /** Live memories captured on `machine` in these repositories (what a team outbox looks at), oldest first. */
+  liveOfMachineIn(machine: string, repos: string[]): MemoryRow[] {
+    if (repos.length === 0) return [];
+    const marks = repos.map(() => '?').join(', ');
+    return this.db.prepare<unknown[], MemoryRow>(`SELECT * FROM memories WHERE machine = ? AND repo IN (${marks}) AND +deleted = 0 ORDER BY ts_ms, id`).all(machine, ...repos);
+  }
+
+  /** Which of these ids are forgotten (a tombstone wins). */
+  forgottenAmong(ids: string[]): Set<string> {
+    const out = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = this.db.prepare<unknown[], { id: string }>(`SELECT id FROM memories WHERE deleted = 1 AND id IN (${chunk.map(() => '?').join(', ')})`).all(...chunk);
+      for (const r of rows) out.add(r.id);
+    }
+    return out;
+  }
+
   /** Live memories with no vector for the configured model (need `rebuild --with-model`). */
   pendingRows(limit: number, afterRowid = 0): MemoryRow[] {
     return this.db

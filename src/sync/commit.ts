@@ -33,10 +33,10 @@ export async function commitExport(repo: Repo, exportDir: string, message: strin
 }
 
 /** Stage and commit what changed under `paths` (repository paths or pathspecs), nothing else. */
-export async function commitPaths(repo: Repo, paths: string[], message: string, machine: string, cloneId?: string): Promise<{ committed: boolean; sha?: string }> {
+export async function commitPaths(repo: Repo, paths: string[], message: string, machine: string, cloneId?: string, trailers: string[] = []): Promise<{ committed: boolean; sha?: string }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await commitOnce(repo, paths, message, machine, cloneId);
+      return await commitOnce(repo, paths, message, machine, cloneId, trailers);
     } catch (err) {
       const wait = INDEX_LOCK_WAITS_MS[attempt];
       if (wait === undefined || !/index\.lock'?: File exists/.test(errorMessage(err))) throw err;
@@ -52,7 +52,7 @@ export async function commitPaths(repo: Repo, paths: string[], message: string, 
  */
 const INDEX_LOCK_WAITS_MS = [100, 250, 500, 1000, 2000];
 
-async function commitOnce(repo: Repo, named: string[], message: string, machine: string, cloneId: string | undefined): Promise<{ committed: boolean; sha?: string }> {
+async function commitOnce(repo: Repo, named: string[], message: string, machine: string, cloneId: string | undefined, extra: string[] = []): Promise<{ committed: boolean; sha?: string }> {
   // Never our lock files (held while this commit runs), nor a file still being written before
   // its rename (`*.tmp-<pid>`: export/files.ts), whatever the repository ignores.
   const paths = [...named, ':(exclude,glob)**/*.lock', ':(exclude,glob)**/*.tmp-*'];
@@ -72,7 +72,7 @@ async function commitOnce(repo: Repo, named: string[], message: string, machine:
   const withId = email && name ? g : ourGit(repo.root, undefined, [`user.name=${name || 'memory-engine'}`, `user.email=${email || `memory-engine@${machine}.invalid`}`]);
   // Trailers say which machine name and which clone wrote the commit: a clone that sees
   // its name on another clone's commits tells the user (two laptops called MacBook-Pro).
-  const trailers = [`${MACHINE_TRAILER}: ${machine}`, ...(cloneId ? [`${CLONE_TRAILER}: ${cloneId}`] : [])].join('\n');
+  const trailers = [`${MACHINE_TRAILER}: ${machine}`, ...(cloneId ? [`${CLONE_TRAILER}: ${cloneId}`] : []), ...extra].join('\n');
   await withId.raw(['commit', '--no-verify', '-q', '-m', message, '-m', trailers, '--', ...paths]);
   const sha = (await g.revparse(['HEAD'])).trim();
   return { committed: true, sha };
@@ -81,6 +81,9 @@ async function commitOnce(repo: Repo, named: string[], message: string, machine:
 export const MACHINE_TRAILER = 'Memory-Machine';
 
 export const CLONE_TRAILER = 'Memory-Clone';
+
+/** On a team remote's commits: the handle whose folder the commit writes (team/verify.ts checks it). */
+export const AUTHOR_TRAILER = 'Memory-Author';
 
 /** Whether the current branch has a commit yet. */
 export async function hasCommits(repo: Repo): Promise<boolean> {

@@ -16,7 +16,7 @@ export function registerRecall(program: Command, hook: HookRunner): void {
     .option('--json', 'print the recalled memories, their coverage and rare words as JSON')
     .action((flags: { prompt?: string; cwd?: string; json?: boolean }) =>
       hook(async (ctx, input) => {
-        runRecall(ctx.config, ctx.io, { input, ...flags });
+        await runRecall(ctx.config, ctx.io, { input, ...flags });
         return 0;
       }),
     );

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { Context } from '../../app/context.js';
+import { runtimeOf, type Context } from '../../app/context.js';
+import { closeTeams, mergeHits, openTeams, repoKeyOf, teamHits, type Scope } from '../../app/team-read.js';
+import { placeHere } from '../../project/place.js';
+import type { SearchHit } from '../../types.js';
 import { nonNegative, positiveInt, searchMode } from '../../app/options.js';
 import { scopedTo, searchRequest } from '../../app/search-request.js';
 import { lazyEmbedder } from '../../embed/embedder.js';
@@ -22,6 +25,7 @@ interface SearchFlags {
   json?: boolean;
   full?: boolean;
   batch?: string;
+  scope: string;
 }
 
 export function registerSearch(program: Command, run: Runner): void {
@@ -39,6 +43,7 @@ export function registerSearch(program: Command, run: Runner): void {
     .option('--json', 'print {"query","hits":[…]} as JSON')
     .option('--full', 'print whole answers (default: first 300 characters)')
     .option('--batch <file>', "one query per line from a file ('-' = stdin); one JSON line per query")
+    .option('--scope <scope>', 'mine | team | all: your memories, your teams\' memories of the project at hand (or of --project), or both', 'all')
     .action((words: string[], flags: SearchFlags) => run((ctx) => runSearch(ctx, words.join(' '), flags)));
 }
 
@@ -63,14 +68,21 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
     queries = [query];
   }
 
+  const scope = flags.scope as Scope;
+  if (!['mine', 'team', 'all'].includes(scope)) throw new UsageError(`--scope takes mine, team or all (got "${flags.scope}")`);
   const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
+  const teams = scope === 'mine' || ctx.config.teams.length === 0 ? [] : openTeams(runtimeOf(ctx, { quiet: true }), store);
   try {
     const embedder = lazyEmbedder(ctx.embedderConfig());
     const embedQuery = async (text: string) => (await embedder()).embedQuery(text);
     let warned = false;
     const stale = staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name });
+    // The team memories of the project named, else of the folder's repository; `--scope team` with neither: all of the teams'.
+    const repo = repoKeyOf(flags.project, store) ?? (flags.project ? undefined : placeHere(ctx.io.cwd, { exclude: ctx.config.privacy.exclude_projects }).repo?.key);
     for (const q of queries) {
-      const res = await search({ store, embedQuery, now: now.getTime(), staleness: stale }, { ...scopedTo(store, base), query: q });
+      const res = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: now.getTime(), staleness: stale }, { ...scopedTo(store, base), query: q });
+      const fromTeams = teams.length > 0 ? await teamHits(teams, { base, query: q, repo, scope, embedQuery, now: now.getTime() }) : [];
+      if (fromTeams.length > 0) res.hits = mergeHits(res.hits, fromTeams, base.topK);
       if (res.degraded && !warned) {
         ctx.warn(res.degraded);
         warned = true;
@@ -84,6 +96,7 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
     }
   } finally {
     store.close();
+    closeTeams(teams);
   }
   return 0;
 }

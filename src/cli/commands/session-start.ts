@@ -40,8 +40,9 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
         if (ctx.config.named && !ctx.io.env.MEMORY_ENGINE_PLUGIN) report.notices.push(...(await healInstalls(ctx, rt)));
         const out = sessionStartOutput(flags.inject ? report.context : '', report.notices);
         if (out) ctx.io.stdout.write(`${out}\n`);
-        // Work a Stop queued while no worker could run (a crash, a reboot) is picked up now.
-        if (readQueue(queueDirFor(ctx.config.baseDir)).length > 0) await rt.startWorker?.();
+        // Work a Stop queued while no worker could run (a crash, a reboot) is picked up now; so are
+        // memories due to a team (the worker publishes them, the session does not wait).
+        if (readQueue(queueDirFor(ctx.config.baseDir)).length > 0 || report.teamDue) await rt.startWorker?.();
         return 0;
       }, { tellInAgent: true }),
     );

@@ -1,0 +1,112 @@
+/**
+ * Reading teams' memories beside one's own: search (the CLI, the MCP server, the viewer),
+ * per-prompt recall and session-start injection take the team memories of the project at hand
+ * from each team's cache, label them with their author, team and date, leave out what the
+ * person hid and what is their own (the personal copy is the one shown), and merge them in.
+ */
+import { readDecisions } from './team.js';
+import { openTeamCache } from './team.js';
+import { latestDecisions } from '../team/outbox.js';
+import { readTeamManifest, teamRepoOf } from '../team/repo.js';
+import { splitTeamId } from '../team/files.js';
+import { normalizeRemoteUrl } from '../project/remote-url.js';
+import type { TeamConfig } from '../config/schema.js';
+import type { Store, MemoryRow } from '../store/store.js';
+import type { SearchHit } from '../types.js';
+import { search, type SearchOptions } from '../search/search.js';
+import type { Runtime } from './runtime.js';
+
+export type Scope = 'mine' | 'team' | 'all';
+
+export interface OpenTeam {
+  team: TeamConfig;
+  store: Store;
+  /** The team cache's project (its filing) for a repository key, when the team accepts that repository. */
+  projectOf: (repo: string) => string | undefined;
+  /** Every project the team accepts, as its cache files them. */
+  projects: string[];
+  /** Memories this person hid (someone else's, `memory forget`), or their own published copies. */
+  hidden: (row: Pick<MemoryRow, 'id'>) => boolean;
+}
+
+/** The caches of this person's teams that have been pulled at least once (never the network). */
+export function openTeams(rt: Runtime, personal: Pick<Store, 'byId'> | undefined): OpenTeam[] {
+  const out: OpenTeam[] = [];
+  const decisions = latestDecisions(readDecisions(rt.config.general.export_dir));
+  for (const team of rt.config.teams) {
+    let opened;
+    try {
+      opened = openTeamCache(rt, team.name);
+    } catch (err) {
+      rt.log.warn(`team ${team.name}: its cache cannot be read (${(err as Error).message}); its memories are left out`);
+      continue;
+    }
+    if (!opened) continue;
+    const manifest = (() => {
+      try {
+        return readTeamManifest(teamRepoOf(rt.config.baseDir, team.name));
+      } catch {
+        return undefined;
+      }
+    })();
+    const store = opened.store;
+    const accepted = manifest?.projects ?? [];
+    const projectOf = (repo: string) => {
+      const p = accepted.find((x) => x.repo === repo);
+      return p ? store.projects.resolveProject(p.repo) : undefined;
+    };
+    const hidden = (row: Pick<MemoryRow, 'id'>) => {
+      const s = splitTeamId(row.id);
+      if (!s) return false;
+      if (decisions.has(`${team.name}\u0000hide:${s.author}/${s.id}`)) return true;
+      // One's own memories: the personal copy is the one shown.
+      return s.author === team.handle && personal?.byId(s.id) !== undefined;
+    };
+    out.push({ team, store, projectOf, projects: accepted.map((p) => store.projects.resolveProject(p.repo)), hidden });
+  }
+  return out;
+}
+
+export function closeTeams(teams: OpenTeam[]): void {
+  for (const t of teams) t.store.close();
+}
+
+/** The repository key a `--project` argument or a folder's repository names, if any. */
+export function repoKeyOf(arg: string | undefined, personal: Pick<Store, 'projects'> | undefined): string | undefined {
+  if (!arg) return undefined;
+  const url = normalizeRemoteUrl(arg);
+  if (url) return url;
+  if (/^[^/\s]+\.[^/\s]+\/.+/.test(arg)) return arg;
+  const names = personal?.projects.repoNames();
+  if (names) for (const [key, name] of names) if (name === arg) return key;
+  return undefined;
+}
+
+/** A team hit, attributed: its author and team; its id is `<author>/<id>`. */
+export function attributed(hit: SearchHit, team: string): SearchHit {
+  const s = splitTeamId(hit.id);
+  return { ...hit, team, ...(s ? { author: s.author } : {}) };
+}
+
+/** Personal and team hits in one list, by score, at most `topK`. */
+export function mergeHits(personal: SearchHit[], team: SearchHit[], topK: number): SearchHit[] {
+  return [...personal, ...team].sort((a, b) => b.score - a.score || (a.timestamp < b.timestamp ? 1 : -1)).slice(0, topK);
+}
+
+/**
+ * The teams' hits for a query, attributed: of the repository named (`repo`), or — asked for
+ * teams only and naming none — of every project the teams accept. The same options as the
+ * personal search (`base`: filters, top-k, what to hide), each team's hidden memories left out.
+ */
+export async function teamHits(teams: OpenTeam[], q: { base: SearchOptions; query: string; repo: string | undefined; scope: Scope; embedQuery?: (text: string) => Promise<Float32Array>; now: number }): Promise<SearchHit[]> {
+  const out: SearchHit[] = [];
+  for (const t of teams) {
+    const projects = q.repo ? [t.projectOf(q.repo)].filter((x): x is string => x !== undefined) : q.scope === 'team' ? t.projects : [];
+    for (const project of projects) {
+      const hide = (row: MemoryRow) => t.hidden(row) || (q.base.hide?.(row) ?? false);
+      const r = await search({ store: t.store, ...(q.embedQuery ? { embedQuery: q.embedQuery } : {}), now: q.now }, { ...q.base, query: q.query, filters: { ...q.base.filters, project }, hide });
+      out.push(...r.hits.map((h) => attributed(h, t.team.name)));
+    }
+  }
+  return out;
+}
