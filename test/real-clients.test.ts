@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { CLI, REPO, tempDir } from './helpers.js';
+import { CLI, clockAt, FAKETIME_LIB, REPO, tempDir } from './helpers.js';
 import { captured, clientBin, clientMissing, memoryFileOnRemote, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
 import { lastUserText, startStandIn, type StandIn } from './clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
@@ -172,6 +172,40 @@ describe('inside the real agents: a session on one machine is in the next sessio
     } finally {
       db.close();
     }
+  });
+
+  it('team memory: a real turn of alice in api is published after its window and reaches bob\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
+    const alice = agent('tm-alice', 'checkout', join('src', 'shop'));
+    const bob = agent('tm-bob', 'checkout', join('work', 'acme-shop'));
+    const teamRemote = join(root, 'team-acme.git');
+    git(root, 'init', '-q', '--bare', teamRemote);
+    for (const x of [alice, bob]) assert.equal(x.memory(['install', '--claude-code']).code, 0);
+    const created = alice.memory(['team', 'create', 'acme', '--remote', teamRemote, '--handle', 'alice', '--project', ORIGIN, '--review-delay', '1']);
+    assert.equal(created.code, 0, created.stderr);
+    const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    const claude = (x: Agent, prompt: string) => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env: claudeEnv(x) });
+    const prompt = 'Why did the shop checkout start double-charging when the payment webhook retried?';
+    const turn = await claude(alice, prompt);
+    assert.equal(turn.code, 0, turn.stderr);
+    const answer = resultText(turn.stdout) as string;
+    // Captured (SessionEnd commits at once): in alice's home, waiting in her outbox.
+    await eventually(() => ((JSON.parse(alice.memory(['search', '--json', '--mode', 'keyword', '--scope', 'mine', 'payment webhook retried']).stdout) as { hits: unknown[] }).hits.length > 0 ? true : undefined));
+    const inside = alice.memory(['team', 'publish']);
+    assert.equal(inside.code, 0, inside.stderr);
+    assert.equal(memoryFileOnRemote(teamRemote, 'tm-alice'), undefined, 'inside the window: nothing on the team remote');
+    const later = spawnSync(process.execPath, [CLI, 'team', 'publish'], { env: { ...alice.env, ...clockAt(Date.now() + 2 * 3_600_000) }, cwd: alice.m.user, encoding: 'utf8' });
+    assert.equal(later.status, 0, later.stderr + later.stdout);
+    const published = spawnSync('git', ['--git-dir', teamRemote, 'log', '-p', 'memories'], { encoding: 'utf8' }).stdout;
+    assert.ok(published.includes(prompt), `after the window: published (publish said: ${later.stdout})`);
+    assert.equal(bob.memory(['team', 'join', 'acme', '--remote', teamRemote, '--handle', 'bob']).code, 0);
+    const seen = standIn.requests.length;
+    const bobTurn = await claude(bob, 'What should I know before touching the shop checkout today?');
+    assert.equal(bobTurn.code, 0, bobTurn.stderr);
+    for (const h of hookResponses(bobTurn.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    const carried = bodies.find((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1)));
+    assert.ok(carried, 'alice\'s memory, verbatim, in bob\'s model request');
+    assert.match(carried, /alice \(team acme\)/, 'attributed');
   });
 
   it('Codex: package on A, checkout on B', { skip: missing }, async () => {

@@ -11,9 +11,9 @@ export interface Running {
   token: string;
 }
 
-/** `memory ui --no-open` with a config (and an environment: a machine's HOME); its URL, port and token from the first line. */
-export async function startUi(w: { config: string }, env?: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, '--config', w.config, 'ui', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
+/** `memory ui --no-open` with a config, or the default home's (an environment: a machine's HOME); its URL, port and token from the first line. */
+export async function startUi(w: { config?: string }, env?: NodeJS.ProcessEnv): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, ...(w.config ? ['--config', w.config] : []), 'ui', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env: { ...process.env, ...env } } : {}) });
   const first = await new Promise<string>((resolve, reject) => {
     let buf = '';
     child.stdout?.on('data', (d: Buffer) => {

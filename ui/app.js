@@ -5,7 +5,7 @@
 'use strict';
 
 /**
- * @typedef {{ id: string, timestamp: string, machine: string, project?: string | null, source: string, question: string, answer: string, files_note?: string }} Hit
+ * @typedef {{ id: string, timestamp: string, machine: string, project?: string | null, source: string, question: string, answer: string, files_note?: string, author?: string, team?: string }} Hit
  * @typedef {{ hits: Hit[], more: boolean, mode: string, model?: string, model_problem?: string, highlight?: string[] }} SearchPage
  * @typedef {{ id: string, timestamp: string, question: string }} Neighbour
  * @typedef {Hit & { updated_at?: string, git_branch?: string, cwd?: string, session_id?: string, files: string[], embedded: boolean }} Memory
@@ -150,6 +150,8 @@ function itemView(m) {
   });
   const meta = el('div', { class: 'meta' }, [
     el('span', { text: day(m.timestamp) }),
+    // A teammate's memory: whose, and through which team.
+    ...(m.author ? [el('span', { class: 'tag team', 'data-testid': 'memory-author', text: `${m.author} · team ${m.team ?? '?'}` })] : []),
     el('span', { class: 'tag', text: m.machine }),
     el('span', { class: 'tag', text: m.project ?? '-' }),
     el('span', { class: 'tag', text: m.source }),
@@ -240,6 +242,7 @@ async function openMemory(id) {
       el('h2', { text: `${day(m.timestamp)} · ${m.machine} · ${m.project ?? '-'}` }),
       el('dl', {}, [
         ...row('id', m.id),
+        ...(m.author ? row('author', `${m.author} (team ${m.team ?? '?'}): someone else's session`) : []),
         ...row('source', m.source),
         ...row('captured', m.timestamp),
         ...row('updated', m.updated_at),

@@ -4,8 +4,8 @@
  * from each team's cache, label them with their author, team and date, leave out what the
  * person hid and what is their own (the personal copy is the one shown), and merge them in.
  */
-import { readDecisions } from './team.js';
-import { openTeamCache } from './team.js';
+import { openTeamCache, readDecisions, recordDecision } from './team.js';
+import { UserError } from '../errors.js';
 import { latestDecisions } from '../team/outbox.js';
 import { readTeamManifest, teamRepoOf } from '../team/repo.js';
 import { splitTeamId } from '../team/files.js';
@@ -109,4 +109,30 @@ export async function teamHits(teams: OpenTeam[], q: { base: SearchOptions; quer
     }
   }
   return out;
+}
+
+/** Team ids: the person's own (forgotten as theirs) and the others' (hidden for them alone). */
+export async function teamForgets(rt: Runtime, ids: string[]): Promise<{ mine: string[]; hidden: Array<{ team: string; author: string; id: string }> }> {
+  const mine: string[] = [];
+  const hidden: Array<{ team: string; author: string; id: string }> = [];
+  const teams = openTeams(rt, undefined);
+  try {
+    for (const given of ids) {
+      const slash = given.indexOf('/');
+      const author = given.slice(0, slash);
+      const raw = given.slice(slash + 1);
+      const holding = teams.filter((t) => t.store.byId(given) !== undefined || (raw.length >= 6 && t.store.idsWithPrefix(given, 2).length === 1));
+      if (holding.length === 0) throw new UserError(`no team memory ${given}`, 'nothing was forgotten; team ids (author/id) are printed by `memory search`');
+      for (const t of holding) {
+        const full = t.store.byId(given)?.id ?? (t.store.idsWithPrefix(given, 2)[0] as string);
+        const id = full.slice(slash + 1);
+        if (author === t.team.handle) mine.push(id);
+        else hidden.push({ team: t.team.name, author, id });
+      }
+    }
+  } finally {
+    closeTeams(teams);
+  }
+  for (const h of hidden) await recordDecision(rt, { team: h.team, id: h.id, author: h.author, decision: 'hide', at: rt.now().toISOString() });
+  return { mine: [...new Set(mine)], hidden };
 }

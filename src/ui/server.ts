@@ -20,6 +20,7 @@ import { Hono, type Context as HonoContext } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
+import { closeTeams, mergeHits, openTeams, repoKeyOf, teamForgets, teamHits } from '../app/team-read.js';
 import { scopedTo, searchRequest } from '../app/search-request.js';
 import { staleness, withChanges, type Staleness } from '../changes/staleness.js';
 import { excerpt } from '../app/text.js';
@@ -27,6 +28,7 @@ import { packageRoot } from '../config/load.js';
 import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rowsForIds } from '../app/edit-run.js';
+import { publishDue } from '../app/worker.js';
 import { buildKeywordQuery } from '../search/query.js';
 import { search, type SearchOptions } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
@@ -174,14 +176,44 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     try {
       // The same candidates for every page and for "forget all matching": each page is a
       // slice of one ranking, not a ranking of its own.
-      const res = await search({ store, ...(model ? { embedQuery: async (t: string) => (model as Embedder).embedQuery(t) } : {}), now: ctx.io.now().getTime() }, { ...scopedTo(store, req), topK: n });
-      return res.hits.map((h) => ({
+      const embedQuery = model ? async (t: string) => (model as Embedder).embedQuery(t) : undefined;
+      const res = await search({ store, ...(embedQuery ? { embedQuery } : {}), now: ctx.io.now().getTime() }, { ...scopedTo(store, req), topK: n });
+      // Teammates' memories: of the project filtered on, else of every project the teams accept; attributed.
+      let hits = res.hits;
+      if (ctx.config.teams.length > 0) {
+        const teams = openTeams(rt, store);
+        try {
+          const repo = repoKeyOf(req.filters.project, store);
+          const fromTeams = await teamHits(teams, { base: { ...req, topK: n }, query: req.query, repo, scope: repo ? 'all' : 'team', ...(embedQuery ? { embedQuery } : {}), now: ctx.io.now().getTime() });
+          hits = mergeHits(hits, fromTeams, n);
+        } finally {
+          closeTeams(teams);
+        }
+      }
+      return hits.map((h) => ({
         id: h.id,
-        view: () => ({ id: h.id, timestamp: h.timestamp, machine: h.machine, project: h.project, source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW) }),
+        view: () => ({ id: h.id, timestamp: h.timestamp, machine: h.machine, project: h.project, source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.author ? { author: h.author, team: h.team } : {}) }),
       }));
     } finally {
       store.close();
     }
+  };
+
+  /** A teammate's memory in full, from the team cache that holds it. */
+  const teamMemory = (id: string) => {
+    const teams = openTeams(rt, undefined);
+    try {
+      for (const t of teams) {
+        const row = t.store.byId(id);
+        if (!row || row.deleted === 1 || t.hidden(row)) continue;
+        const n = t.store.neighbours(row, 2);
+        const attribution = { author: id.slice(0, id.indexOf('/')), team: t.team.name };
+        return { memory: { ...fullView(row), cwd: null, ...attribution }, before: n.before.map(listView), after: n.after.map(listView) };
+      }
+    } finally {
+      closeTeams(teams);
+    }
+    throw new UserError(`no memory ${id}`);
   };
 
   const app = new Hono();
@@ -258,6 +290,8 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
 
   app.get('/api/memory/:id', async (c) => {
     try {
+      // A teammate's memory (`author/id`): from its team's cache.
+      if (c.req.param('id').includes('/')) return c.json(teamMemory(c.req.param('id')));
       return c.json(
         await withStore((s) => {
           const row = rowsForIds(s, [c.req.param('id')])[0] as MemoryRow;
@@ -292,9 +326,16 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       const body = (await c.req.json()) as { ids?: unknown };
       const ids = Array.isArray(body.ids) ? body.ids.filter((x): x is string => typeof x === 'string' && x.length > 0) : [];
       if (ids.length === 0) throw new UserError('no ids to forget');
-      // The same path as `memory forget`: tombstones, the cache, commit and push.
-      const res = await forgetSelected(rt, (store) => rowsForIds(store, ids), true);
-      return c.json({ forgotten: res.rows.map((r) => r.id), committed: res.sync?.committed ?? false, push: res.sync?.push?.status ?? null });
+      // The same path as `memory forget`: tombstones, the cache, commit and push; a teammate's
+      // memory is hidden for this person alone, one's own published copy forgotten as one's own.
+      const team = ids.filter((id) => id.includes('/'));
+      const { mine, hidden } = team.length > 0 ? await teamForgets(rt, team) : { mine: [], hidden: [] };
+      const own = [...ids.filter((id) => !id.includes('/')), ...mine];
+      const res = own.length > 0 ? await forgetSelected(rt, (store) => rowsForIds(store, own), true) : { rows: [] as MemoryRow[] };
+      // The author's forget reaches the team now, as `memory forget` does.
+      if (res.rows.length > 0 && ctx.config.teams.length > 0) await publishDue(rt);
+      const forgotten = [...res.rows.map((r) => r.id), ...hidden.map((h) => `${h.author}/${h.id}`), ...team.filter((id) => mine.includes(id.slice(id.indexOf('/') + 1)))];
+      return c.json({ forgotten, hidden: hidden.map((h) => `${h.author}/${h.id}`), committed: 'sync' in res ? (res.sync?.committed ?? false) : false, push: 'sync' in res ? (res.sync?.push?.status ?? null) : null });
     } catch (err) {
       return fail(c, err);
     }

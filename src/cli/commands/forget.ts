@@ -1,9 +1,8 @@
 /** `memory forget`: tombstones on every machine, by id or by a keyword query. */
 import { cut, printJson } from '../render.js';
 import type { Command } from 'commander';
-import { UsageError, UserError } from '../../errors.js';
-import { closeTeams, openTeams } from '../../app/team-read.js';
-import { recordDecision } from '../../app/team.js';
+import { UsageError } from '../../errors.js';
+import { teamForgets } from '../../app/team-read.js';
 import { publishDue } from '../../app/worker.js';
 import { forgetSelected, rowsForIds } from '../../app/edit-run.js';
 import { openCache } from '../../store/cache.js';
@@ -48,7 +47,7 @@ async function forget(ctx: Context, ids: string[], flags: { query?: string; topK
   // A team memory's id is `<author>/<id>`: one's own is forgotten as any memory of one's own (and
   // then for everyone in the team); someone else's is hidden for this person alone.
   const teamIds = query ? [] : ids.filter((id) => id.includes('/'));
-  const { mine, hidden } = teamIds.length > 0 ? await teamForgets(ctx, teamIds) : { mine: [], hidden: [] };
+  const { mine, hidden } = teamIds.length > 0 ? await teamForgets(runtimeOf(ctx, { quiet: true }), teamIds) : { mine: [], hidden: [] };
   const personalIds = [...ids.filter((id) => !id.includes('/')), ...mine];
   const res = personalIds.length > 0 || query ? await forgetSelected(rt, (store) => (query ? keywordHits(store, query, {}, positiveInt('--top-k', flags.topK)) : rowsForIds(store, personalIds)), flags.push) : { rows: [] };
   // The author's forget reaches the team now: a tombstone in their folder, which every cache drops at its next pull.
@@ -66,29 +65,3 @@ async function forget(ctx: Context, ids: string[], flags: { query?: string; topK
   return 0;
 }
 
-/** Team ids: the person's own (forgotten as theirs) and the others' (hidden for them alone). */
-async function teamForgets(ctx: Context, ids: string[]): Promise<{ mine: string[]; hidden: Array<{ team: string; author: string; id: string }> }> {
-  const rt = runtimeOf(ctx, { quiet: true });
-  const mine: string[] = [];
-  const hidden: Array<{ team: string; author: string; id: string }> = [];
-  const teams = openTeams(rt, undefined);
-  try {
-    for (const given of ids) {
-      const slash = given.indexOf('/');
-      const author = given.slice(0, slash);
-      const raw = given.slice(slash + 1);
-      const holding = teams.filter((t) => t.store.byId(given) !== undefined || (raw.length >= 6 && t.store.idsWithPrefix(given, 2).length === 1));
-      if (holding.length === 0) throw new UserError(`no team memory ${given}`, 'nothing was forgotten; team ids (author/id) are printed by `memory search`');
-      for (const t of holding) {
-        const full = t.store.byId(given)?.id ?? (t.store.idsWithPrefix(given, 2)[0] as string);
-        const id = full.slice(slash + 1);
-        if (author === t.team.handle) mine.push(id);
-        else hidden.push({ team: t.team.name, author, id });
-      }
-    }
-  } finally {
-    closeTeams(teams);
-  }
-  for (const h of hidden) await recordDecision(rt, { team: h.team, id: h.id, author: h.author, decision: 'hide', at: rt.now().toISOString() });
-  return { mine: [...new Set(mine)], hidden };
-}
