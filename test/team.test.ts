@@ -6,6 +6,8 @@
  * the built CLI; the clock is libfaketime (an absolute time per command).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +16,7 @@ import { clockAt, FAKETIME_LIB, tempDir } from './helpers.js';
 import { conversation } from './gitworld.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
 import { text } from './transcript-builder.js';
+import { http, startUi } from './viewer-process.js';
 
 interface Hit {
   id: string;
@@ -194,6 +197,133 @@ describe('team memory', () => {
       assert.deepEqual(search(m, 'retry budget three', cwd), [], `${m.name}: gone after the next session start`);
     }
     assert.deepEqual(search(alice, 'retry budget three', api), []);
+  });
+
+  it('the viewer: a teammate\'s memory listed with its author and team, its detail without a path, and its forget a hide for this person alone', async () => {
+    const team = bare('viewer-team');
+    const alice = person('v-alice');
+    const bob = person('v-bob');
+    const api = checkout(alice, 'api', 'git@github.com:acme/api.git');
+    ok(alice, ['team', 'create', 'acme', '--remote', team, '--handle', 'alice', '--project', 'github.com/acme/api', '--review-delay', '0']);
+    session(alice, api, [['Why does the api invoice job lock by customer?', 'Two workers billed one customer twice before the advisory lock.']]);
+    ok(alice, ['team', 'publish']);
+    ok(bob, ['team', 'join', 'acme', '--remote', team, '--handle', 'bob']);
+    const bobApi = checkout(bob, 'api', 'https://github.com/acme/api');
+    assert.equal(bob.cli(['session-start'], { input: JSON.stringify({ session_id: 'bob-v1', cwd: bobApi, hook_event_name: 'SessionStart' }) }).code, 0);
+    session(bob, bobApi, [['Where does the api invoice job run?', 'On the billing worker pool, nightly.']]);
+    const ui = await startUi({}, bob.env);
+    try {
+      const cookie = `memory_viewer_${ui.port}=${ui.token}`;
+      const listed = JSON.parse((await http(ui.port, '/api/search?q=invoice%20job', { headers: { cookie } })).body) as { hits: Array<{ id: string; author?: string; team?: string; question: string }> };
+      const theirs = listed.hits.find((h) => h.author === 'alice');
+      assert.ok(theirs, JSON.stringify(listed));
+      assert.equal(theirs.team, 'acme');
+      assert.match(theirs.id, /^alice\//);
+      assert.ok(listed.hits.some((h) => h.author === undefined && h.question.includes('Where does the api invoice job run')), 'his own beside it');
+      const detail = JSON.parse((await http(ui.port, `/api/memory/${encodeURIComponent(theirs.id)}`, { headers: { cookie } })).body) as { memory: { question: string; cwd: unknown; author: string; team: string } };
+      assert.deepEqual([detail.memory.author, detail.memory.team, detail.memory.cwd], ['alice', 'acme', null]);
+      assert.match(detail.memory.question, /lock by customer/);
+      const forgot = await http(ui.port, '/api/forget', { method: 'POST', headers: { cookie, 'content-type': 'application/json', origin: `http://127.0.0.1:${ui.port}` }, body: JSON.stringify({ ids: [theirs.id] }) });
+      assert.equal(forgot.status, 200, forgot.body);
+      assert.deepEqual((JSON.parse(forgot.body) as { hidden: string[] }).hidden, [theirs.id]);
+      const after = JSON.parse((await http(ui.port, '/api/search?q=invoice%20job', { headers: { cookie } })).body) as { hits: Array<{ author?: string }> };
+      assert.equal(after.hits.filter((h) => h.author === 'alice').length, 0, 'hidden for bob');
+      assert.equal(after.hits.length, 1, 'his own still there');
+    } finally {
+      ui.child.kill('SIGINT');
+    }
+    assert.equal(search(alice, 'invoice job lock customer', api).length, 1, 'alice still has it');
+    assert.match(wholeHistory(team), /advisory lock/);
+  });
+
+  it('a person\'s clone holds what they read: joined, nothing of the projects; a session in api brings api (fetched from a host that filters), never web; a pull brings what is new there', () => {
+    const team = bare('cone-team');
+    // As GitHub and GitLab serve: partial clones allowed.
+    git(root, '--git-dir', team, 'config', 'uploadpack.allowFilter', 'true');
+    const alice = person('c-alice');
+    const bob = person('c-bob');
+    const api = checkout(alice, 'api', 'git@github.com:acme/api.git');
+    const web = checkout(alice, 'web', 'git@github.com:acme/web.git');
+    ok(alice, ['team', 'create', 'acme', '--remote', team, '--handle', 'alice', '--project', 'github.com/acme/api', '--project', 'github.com/acme/web', '--review-delay', '0']);
+    session(alice, api, [['Why does the api use idempotency keys on POST /orders?', 'Clients retry on timeouts; the key makes the retry a no-op.']]);
+    session(alice, web, [['Why does the web checkout page debounce the coupon field?', 'Each keystroke called the pricing service; 300 ms debounce.']]);
+    ok(alice, ['team', 'publish']);
+    const joined = ok(bob, ['team', 'join', 'acme', '--remote', team, '--handle', 'bob']);
+    assert.match(joined, /reading no project yet/);
+    const clone = join(bob.home, '.cache', 'teams', 'acme', 'repo');
+    const missing = () => git(clone, 'rev-list', '--objects', '--missing=print', '--all').split('\n').filter((l) => l.startsWith('?')).length;
+    assert.ok(existsSync(join(clone, 'team.toml')));
+    assert.ok(!existsSync(join(clone, 'api')) && !existsSync(join(clone, 'web')), 'nothing of the projects checked out');
+    assert.ok(missing() >= 2, 'their memory files not fetched');
+    const bobApi = checkout(bob, 'api', 'https://github.com/acme/api');
+    const start = bob.cli(['session-start', '--inject'], { input: JSON.stringify({ session_id: 'bob-c1', cwd: bobApi, hook_event_name: 'SessionStart' }) });
+    assert.equal(start.code, 0, start.stderr);
+    assert.match(start.stdout, /idempotency keys/, 'api\'s team memory injected in the first session there');
+    assert.ok(existsSync(join(clone, 'api', 'alice')), 'api checked out');
+    assert.ok(!existsSync(join(clone, 'web')), 'web never');
+    assert.ok(missing() >= 1, 'web\'s blobs still not fetched');
+    const teamWide = (q: string) => (JSON.parse(ok(bob, ['search', '--json', '--mode', 'keyword', '--scope', 'team', q], {}, bob.user)) as { hits: Hit[] }).hits.map((h) => h.question);
+    assert.deepEqual(teamWide('idempotency keys'), ['Why does the api use idempotency keys on POST /orders?']);
+    assert.deepEqual(teamWide('debounce coupon'), [], 'web is not read here');
+    assert.match(ok(bob, ['team', 'status']), /read here: api\b/);
+    // Alice publishes again in api: bob's next start has it, fetched within the pull.
+    session(alice, api, [['Where are the api idempotency keys kept, and for how long?', 'In Redis, 24 hours, keyed by client and key.']]);
+    ok(alice, ['team', 'publish']);
+    const again = bob.cli(['session-start', '--inject'], { input: JSON.stringify({ session_id: 'bob-c2', cwd: bobApi, hook_event_name: 'SessionStart' }) });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /kept, and for how long/);
+    assert.equal(git(clone, 'status', '--porcelain'), '', 'a clean clone');
+    assert.ok(!existsSync(join(clone, 'web')), 'still no web');
+  });
+
+  it('search in a checkout the team accepts reads it from then on, without a session start first', () => {
+    const team = bare('cone2-team');
+    const alice = person('c2-alice');
+    const bob = person('c2-bob');
+    const api = checkout(alice, 'api', 'git@github.com:acme/api.git');
+    ok(alice, ['team', 'create', 'acme', '--remote', team, '--handle', 'alice', '--project', 'github.com/acme/api', '--review-delay', '0']);
+    session(alice, api, [['How are api webhooks signed?', 'HMAC-SHA256 over the raw body with the per-endpoint secret.']]);
+    ok(alice, ['team', 'publish']);
+    ok(bob, ['team', 'join', 'acme', '--remote', team, '--handle', 'bob']);
+    const bobApi = checkout(bob, 'api', 'ssh://git@github.com/acme/api.git');
+    assert.deepEqual(search(bob, 'webhooks signed', bobApi).map((h) => h.author), ['alice']);
+  });
+
+  it('a team remote that accepts the connection and never answers: session start ends within the silence limit with the team\'s memories as last pulled, capture goes on, status tells', async () => {
+    const sockets: Socket[] = [];
+    const server = createServer((c) => sockets.push(c)); // accepts, reads nothing, says nothing
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const team = bare('silent-team');
+      const alice = person('q-alice');
+      const bob = person('q-bob');
+      const api = checkout(alice, 'api', 'git@github.com:acme/api.git');
+      ok(alice, ['team', 'create', 'acme', '--remote', team, '--handle', 'alice', '--project', 'github.com/acme/api', '--review-delay', '0']);
+      session(alice, api, [['Why is the api session cookie SameSite=Lax?', 'The OAuth redirect back from the bank needs it sent on top-level GETs.']]);
+      ok(alice, ['team', 'publish']);
+      ok(bob, ['team', 'join', 'acme', '--remote', team, '--handle', 'bob']);
+      const bobApi = checkout(bob, 'api', 'https://github.com/acme/api');
+      const start = (id: string) => bob.cli(['session-start', '--inject'], { input: JSON.stringify({ session_id: id, cwd: bobApi, hook_event_name: 'SessionStart' }), env: { MEMORY_SYNC_NETWORK_SILENCE_S: '2' } });
+      assert.match(start('bob-s1').stdout, /SameSite=Lax/);
+      const configFile = join(bob.home, 'config.toml');
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/team.git`;
+      writeFileSync(configFile, readFileSync(configFile, 'utf8').replace(team, url));
+      const t0 = Date.now();
+      const silent = start('bob-s2');
+      const ms = Date.now() - t0;
+      assert.equal(silent.code, 0, silent.stderr);
+      assert.ok(ms < 20_000, `session start took ${ms} ms`);
+      assert.match(silent.stdout, /SameSite=Lax/, 'the team\'s memories as last pulled');
+      session(bob, bobApi, [['Does the api cookie change break the mobile app?', 'No: the app sends the token header, not the cookie.']]);
+      assert.equal(search(bob, 'mobile app token header', bobApi, ['--scope', 'mine']).length, 1, 'captured');
+      const status = ok(bob, ['team', 'status']);
+      assert.match(status, /last error: pull timeout/);
+      const left = spawnSync('pgrep', ['-f', url], { encoding: 'utf8' }).stdout.trim();
+      assert.equal(left, '', 'no git left running');
+    } finally {
+      for (const c of sockets) c.destroy();
+      server.close();
+    }
   });
 
   it('ten clones of five people, partitioned from the team remote, capture and then publish in random order: every clone converges on the same live set, no conflict marker, no line lost', () => {

@@ -8,6 +8,7 @@ import { errorMessage, HealthError } from '../errors.js';
 import { healthNotices, noticeOf, settingsNotice, tellOnceADay } from './health.js';
 import { settingsProblemNow } from '../config/shared.js';
 import { placeHere } from '../project/place.js';
+import { repoIdentity } from '../project/repository.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection, formatTeamInjection } from './inject.js';
@@ -61,7 +62,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
   let named: boolean | undefined;
   let held: string | undefined;
   // Each team's remote is pulled beside the personal one, in parallel, within the same bound.
-  const teamPulls = req.pull && config.teams.length > 0 && gitProgram().ok ? pullTeams(rt) : Promise.resolve();
+  const teamPulls = req.pull && config.teams.length > 0 && gitProgram().ok ? pullTeams(rt, req.cwd) : Promise.resolve();
   if (repo && req.pull) {
     try {
       // A worker may be committing: wait briefly, else start on local data.
@@ -142,11 +143,13 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
   return report;
 }
 
-async function pullTeams(rt: Runtime): Promise<void> {
+async function pullTeams(rt: Runtime, cwd: string | undefined): Promise<void> {
   const { refreshTeam } = await import('./team.js');
+  // The repository at hand: a project the team accepts is read from this session on.
+  const here = cwd ? repoIdentity(cwd)?.key : undefined;
   await Promise.all(
     rt.config.teams.map((t) =>
-      refreshTeam(rt, t, { totalMs: rt.config.sync.pull_timeout_ms }).catch((err: unknown) => rt.log.warn(`team ${t.name}: pull failed: ${errorMessage(err).split('\n')[0]}; its memories as last pulled`)),
+      refreshTeam(rt, t, { totalMs: rt.config.sync.pull_timeout_ms, ...(here ? { here } : {}) }).catch((err: unknown) => rt.log.warn(`team ${t.name}: pull failed: ${errorMessage(err).split('\n')[0]}; its memories as last pulled`)),
     ),
   );
 }

@@ -33,9 +33,10 @@ import { admitTeamLine, listTeamFiles } from '../team/files.js';
 import { MANIFEST_FILE, memberOf, renderManifest, type TeamManifest, type TeamProject } from '../team/manifest.js';
 import { heldReason, latestDecisions, teamRecord, type Decision } from '../team/outbox.js';
 import { DECISIONS_FILE, readDecisions } from '../team/decisions.js';
+import { manifestAsIs } from '../team/light.js';
 
 export { readDecisions };
-import { openTeamClone, pullTeam, pushTeam, readTeamManifest, remoteBranches, teamDir, teamRepoOf, writeTeamFile } from '../team/repo.js';
+import { coneOf, openTeamClone, pullTeam, pushTeam, readTeamManifest, remoteBranches, setCone, teamDir, teamRepoOf, writeTeamFile } from '../team/repo.js';
 import { readVerified, verifyHistory } from '../team/verify.js';
 import type { Repo } from '../sync/process.js';
 import type { PullOutcome, PushOutcome } from '../sync/replay.js';
@@ -71,6 +72,8 @@ export interface TeamLocal {
   last_publish?: string;
   published_total?: number;
   last_error?: { op: string; at: string; message: string };
+  /** The projects this person reads whole (those they share or had a session in); the rest of the team remote is not checked out. */
+  reading?: string[];
 }
 
 function localPath(rt: Runtime, team: string): string {
@@ -153,7 +156,7 @@ function personalCache(rt: Runtime): { store: Store } {
 // The team clone
 
 /** The clone pulled (bounded), its history's authorship verified, its team.toml. */
-export async function refreshTeam(rt: Runtime, team: TeamConfig, opts: { totalMs?: number } = {}): Promise<{ repo: Repo; pull: PullOutcome; manifest: TeamManifest | undefined }> {
+export async function refreshTeam(rt: Runtime, team: TeamConfig, opts: { totalMs?: number; here?: string } = {}): Promise<{ repo: Repo; pull: PullOutcome; manifest: TeamManifest | undefined }> {
   const dir = teamDir(rt.config.baseDir, team.name);
   ensurePrivateDir(dir);
   const repo = teamRepoOf(rt.config.baseDir, team.name);
@@ -170,8 +173,53 @@ export async function refreshTeam(rt: Runtime, team: TeamConfig, opts: { totalMs
     if (!ok) rt.log.warn(`team ${team.name}: pull ${pull.status}${pull.detail ? ` (${pull.detail})` : ''}; its memories as last pulled`);
     const manifest = readTeamManifest(repo);
     if (manifest) await verifyHistory(repo, dir, manifest);
+    if (manifest && ok) {
+      try {
+        await followCone(rt, team, repo, manifest, opts.here, networkLimits(rt, opts.totalMs));
+      } catch (err) {
+        rt.log.warn(`team ${team.name}: could not check out what you read (${String((err as Error).message).split('\n')[0]}); tried again at the next pull`);
+      }
+    }
     return { repo, pull, manifest };
   });
+}
+
+const sameList = (a: readonly string[], b: readonly string[] | undefined) => b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * What this person reads of a team: the projects they share and those they had a session in
+ * (`here`: the repository at hand), each whole; of every other project the team accepts, their
+ * own folder only (what they publish and forget there). The rest is neither checked out nor,
+ * from a host that filters, fetched.
+ */
+async function followCone(rt: Runtime, team: TeamConfig, repo: Repo, manifest: TeamManifest, here: string | undefined, limits: ReturnType<typeof networkLimits>): Promise<void> {
+  const local = readLocal(rt, team.name);
+  const accepted = manifest.projects.map((p) => p.name);
+  const atHand = here ? manifest.projects.find((p) => p.repo === here)?.name : undefined;
+  const reading = [...new Set([...(local.reading ?? []), ...team.projects, ...(atHand ? [atHand] : [])])].filter((p) => accepted.includes(p)).sort();
+  if (!sameList(reading, local.reading)) updateLocal(rt, team.name, (st) => (st.reading = reading));
+  const cone = [...reading, ...accepted.filter((p) => !reading.includes(p)).map((p) => `${p}/${team.handle}`)];
+  if ((await setCone(repo, cone, limits)) === 'set') rt.log.info(`team ${team.name}: reading ${reading.join(', ') || 'no project yet'}`);
+}
+
+/**
+ * The repository at hand (or named), when a team accepts it and this machine does not read it
+ * yet: read from now on — fetched, bounded — as a session start there would. `search` and the
+ * MCP server ask this before they look.
+ */
+export async function readHere(rt: Runtime, repoKey: string | undefined, totalMs: number): Promise<void> {
+  if (!repoKey) return;
+  for (const t of rt.config.teams) {
+    const p = manifestAsIs(rt.config.baseDir, t.name)?.projects.find((x) => x.repo === repoKey);
+    if (!p || readLocal(rt, t.name).reading?.includes(p.name)) continue;
+    await refreshTeam(rt, t, { here: repoKey, totalMs }).catch((err: unknown) => rt.log.warn(`team ${t.name}: could not read ${p.name} (${String((err as Error).message).split('\n')[0]})`));
+  }
+}
+
+/** Whether a project's folder of this person is checked out (publishing writes there). */
+async function mayWrite(repo: Repo, project: string, handle: string): Promise<boolean> {
+  const cone = await coneOf(repo);
+  return cone === undefined || cone.includes(project) || cone.includes(`${project}/${handle}`);
 }
 
 /** Options of a team's cache: its own database, the clone's files, every memory keyed by its author. */
@@ -363,6 +411,11 @@ export async function publishTeam(rt: Runtime, team: TeamConfig, opts: { ids?: s
       writeTeamFile(repo, MANIFEST_FILE, renderManifest(manifest));
       await commitPaths(repo, [MANIFEST_FILE], `team: ${team.handle} publishes from ${machine}`, machine, undefined, trailers);
     }
+    // A project whose folder is not checked out yet (the cone could not be set): it waits for the next publish.
+    const writable = new Map<string, boolean>();
+    for (const p of new Set(entries.map((e) => e.project))) writable.set(p, await mayWrite(repo, p, team.handle));
+    entries = entries.filter((e) => writable.get(e.project));
+    if (entries.length === 0) return;
     const projects = [...new Set(entries.map((e) => e.project))];
     for (const p of projects) {
       const dir = join(repo.root, p, team.handle);
@@ -408,7 +461,7 @@ export interface TeamSetup {
 }
 
 function checkName(kind: string, v: string): void {
-  if (!/^[A-Za-z0-9._-]+$/.test(v) || v === '.' || v === '..') throw new UsageError(`${kind} "${v}" is used in folder names: use only letters, digits, '.', '_' and '-'`);
+  if (!/^[A-Za-z0-9._-]+$/.test(v) || v === '.' || v === '..' || v.startsWith('-')) throw new UsageError(`${kind} "${v}" is used in folder names: use only letters, digits, '.', '_' and '-' (not first)`);
 }
 
 export async function createTeam(rt: Runtime, s: TeamSetup): Promise<{ manifest: TeamManifest; team: TeamConfig }> {
@@ -454,7 +507,7 @@ export async function createTeam(rt: Runtime, s: TeamSetup): Promise<{ manifest:
   return { manifest, team };
 }
 
-export async function joinTeam(rt: Runtime, s: TeamSetup): Promise<{ manifest: TeamManifest; team: TeamConfig }> {
+export async function joinTeam(rt: Runtime, s: TeamSetup, progress?: (done: number, total: number) => void): Promise<{ manifest: TeamManifest; team: TeamConfig; reading: string[]; memories: number }> {
   requireHome(rt);
   checkName('the handle', s.handle);
   if (rt.config.teams.some((t) => t.name === s.name)) throw new UserError(`you are already in a team named "${s.name}"`, 'this machine has it through your config.toml: `memory team status`');
@@ -482,7 +535,23 @@ export async function joinTeam(rt: Runtime, s: TeamSetup): Promise<{ manifest: T
   const team: TeamConfig = { name: s.name, remote: s.remote, handle: s.handle, projects: [], review_delay_h: s.reviewDelayH ?? DEFAULT_REVIEW_DELAY_H };
   writeTeamsOf(rt, [...rt.config.teams, team]);
   await shareSettings(rt);
-  return { manifest, team };
+  // What to read: the projects the team accepts that this person has memories of (others come
+  // with their first session there); fetched and taken into the team's cache now, so the first
+  // session is as quick as any.
+  const known = (() => {
+    const { store } = personalCache(rt);
+    try {
+      return new Set(store.projects.repoNames().keys());
+    } finally {
+      store.close();
+    }
+  })();
+  updateLocal(rt, s.name, (st) => (st.reading = manifest.projects.filter((p) => known.has(p.repo)).map((p) => p.name).sort()));
+  await refreshTeam(rt, team, { totalMs: 600_000 });
+  const cache = openTeamCache(rt, s.name, { ...(progress ? { progress } : {}), lockTimeoutMs: 60_000 });
+  const memories = cache?.store.liveCounts().records ?? 0;
+  cache?.store.close();
+  return { manifest, team, reading: readLocal(rt, s.name).reading ?? [], memories };
 }
 
 /** Share (or stop sharing) a project with a team: the person's own key. A maintainer's share also makes the team accept it. */

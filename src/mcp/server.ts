@@ -14,6 +14,7 @@ import { runtimeOf } from '../app/context.js';
 import { scopedTo, searchRequest } from '../app/search-request.js';
 import { hideExcluded } from '../project/exclude.js';
 import { closeTeams, mergeHits, openTeams, repoKeyOf, teamHits, type Scope } from '../app/team-read.js';
+import { readHere } from '../app/team.js';
 import type { SearchHit } from '../types.js';
 import { staleness, withChanges } from '../changes/staleness.js';
 import { excerpt } from '../app/text.js';
@@ -116,11 +117,13 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const scope = (optString('scope', args.scope) ?? 'all') as Scope;
         if (!['mine', 'team', 'all'].includes(scope)) throw new UserError(`scope must be mine, team or all (got "${scope}")`);
         const { store } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));
-        const teams = scope === 'mine' || ctx.config.teams.length === 0 ? [] : openTeams(rt(), store);
+        // Teammates' memories of the project named, else of the folder the server runs in: attributed.
+        const repo = repoKeyOf(project, store) ?? (project ? undefined : herePlace.repo?.key);
+        const reading = scope !== 'mine' && ctx.config.teams.length > 0;
+        if (reading) await readHere(rt(), repo, ctx.config.sync.pull_timeout_ms);
+        const teams = reading ? openTeams(rt(), store) : [];
         try {
           const res = scope === 'team' ? { hits: [] as SearchHit[], period: undefined, degraded: undefined } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
-          // Teammates' memories of the project named, else of the folder the server runs in: attributed.
-          const repo = repoKeyOf(project, store) ?? (project ? undefined : herePlace.repo?.key);
           const fromTeams = teams.length > 0 ? await teamHits(teams, { base: request, query, repo, scope, embedQuery, now: ctx.io.now().getTime() }) : [];
           const merged = fromTeams.length > 0 ? mergeHits(res.hits, fromTeams, request.topK) : res.hits;
           const hits = merged.map((h) => {

@@ -7,6 +7,14 @@ import { CLONE_TRAILER, MACHINE_TRAILER } from './commit.js';
 import { ID_IN_LINE, idOfWholeLine } from '../export/jsonl.js';
 import { type Repo, currentBranch, git, ourGit } from './process.js';
 
+/** Where memory files are: a folder of the repository ('' for all of it), or these folders. */
+export type MemoryScope = string | string[];
+
+/** Pathspecs of a scope (plain folders: ls-tree takes no pathspec magic). */
+function pathsOf(scope: MemoryScope): string[] {
+  return Array.isArray(scope) ? scope : [scope || '.'];
+}
+
 export interface LineChange {
   /** Repository path of a memory file that lost lines. */
   path: string;
@@ -19,10 +27,11 @@ export interface LineChange {
  * lines. Most pulls only add lines: the (possibly large) line diff is read only of files
  * that lost some.
  */
-export async function lostLines(repo: Repo, before: string, after: string, rel: string): Promise<LineChange[]> {
+export async function lostLines(repo: Repo, before: string, after: string, rel: MemoryScope): Promise<LineChange[]> {
+  if (pathsOf(rel).length === 0) return [];
   // Paths as they are (a machine name may not be ASCII), not quoted.
   const g = ourGit(repo.root, undefined, ['core.quotePath=false']);
-  const numstat = await g.raw(['diff', '--numstat', '--no-renames', before, after, '--', rel || '.']);
+  const numstat = await g.raw(['diff', '--numstat', '--no-renames', before, after, '--', ...pathsOf(rel)]);
   const shrunk = numstat.split('\n').map((l) => l.split('\t')).filter((f) => f.length >= 3 && f[1] !== '0' && f[1] !== '-').map((f) => f[2] as string);
   if (shrunk.length === 0) return [];
   // Prefixes, colour and drivers as parsed below, whatever the person's diff settings say.
@@ -53,10 +62,10 @@ export async function lostLines(repo: Repo, before: string, after: string, rel: 
 }
 
 /** Which of `wanted` are ids of whole lines in the memory files of commit `at` under `rel`. */
-export async function idsPresent(repo: Repo, at: string, rel: string, wanted: Set<string>): Promise<Set<string>> {
+export async function idsPresent(repo: Repo, at: string, rel: MemoryScope, wanted: Set<string>): Promise<Set<string>> {
   const present = new Set<string>();
-  if (wanted.size === 0) return present;
-  const files = (await git(repo.root).raw(['ls-tree', '-r', '--name-only', at, '--', rel || '.'])).split('\n').filter((f) => f.endsWith('.jsonl'));
+  if (wanted.size === 0 || pathsOf(rel).length === 0) return present;
+  const files = (await git(repo.root).raw(['ls-tree', '-r', '--name-only', at, '--', ...pathsOf(rel)])).split('\n').filter((f) => f.endsWith('.jsonl'));
   for (const f of files) {
     const text = await git(repo.root).raw(['show', `${at}:${f}`]);
     for (const line of text.split('\n')) {
@@ -75,7 +84,7 @@ export async function idsPresent(repo: Repo, at: string, rel: string, wanted: Se
  * are rare (monthly-merge moves them into the archive, which keeps the ids); an id that
  * vanishes entirely was lost, not forgotten — a tombstone keeps it.
  */
-export async function droppedIds(repo: Repo, before: string, after: string, rel: string): Promise<string[]> {
+export async function droppedIds(repo: Repo, before: string, after: string, rel: MemoryScope): Promise<string[]> {
   const removed = new Set<string>();
   const added = new Set<string>();
   for (const c of await lostLines(repo, before, after, rel)) {

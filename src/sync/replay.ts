@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { errorMessage } from '../errors.js';
-import { droppedIds } from './history.js';
+import { droppedIds, type MemoryScope } from './history.js';
 import { unionLines } from './memory-files.js';
 import { DEFAULT_LIMITS, type NetworkLimits, type Repo, classify, currentBranch, git, hasRemote, ourGit, runNetworkGit } from './process.js';
 
@@ -134,7 +134,12 @@ export type RepairPulled = (before: string) => Promise<string | undefined>;
  * pushed again. A remote branch with unrelated history is refused, never joined; a result
  * that would drop memories is undone and reported.
  */
-export async function pullRebase(repo: Repo, remote: string, limits: NetworkLimits, isMemoryFile: (path: string) => boolean = () => false, exportRel = '', repair?: RepairPulled): Promise<PullOutcome> {
+/**
+ * `scope`: where memory files are whose lines must survive (a folder, '' for all; or these
+ * folders: a team clone's cone). `prepare`: run after the fetch, before anything is replayed
+ * (a partial clone fetches, bounded, what the replay will read).
+ */
+export async function pullRebase(repo: Repo, remote: string, limits: NetworkLimits, isMemoryFile: (path: string) => boolean = () => false, exportRel: MemoryScope = '', repair?: RepairPulled, prepare?: (upstream: string) => Promise<void>): Promise<PullOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', detail: 'HEAD is detached: not pulling' };
   if (!(await hasRemote(repo, remote))) return { status: 'no-remote', detail: `no remote "${remote}"` };
@@ -160,6 +165,14 @@ export async function pullRebase(repo: Repo, remote: string, limits: NetworkLimi
   const remoteSha = (await g.revparse([upstream])).trim();
   // Already holding everything the remote has: nothing to replay (what we have beyond it is pushed next).
   if (await isAncestor(repo, remoteSha, before)) return { status: 'up-to-date' };
+  if (prepare) {
+    try {
+      await prepare(upstream);
+    } catch (err) {
+      const c = classify(err);
+      return { status: c.kind === 'offline' || c.kind === 'auth' || c.kind === 'timeout' ? c.kind : 'failed', detail: c.detail };
+    }
+  }
   const stashed = await trackedChanges(g);
   const marker = join(repo.gitDir, REBASE_MARKER);
   let settled = false;
@@ -233,7 +246,7 @@ async function isAncestor(repo: Repo, a: string, b: string): Promise<boolean> {
 export async function pushWithRetry(
   repo: Repo,
   remote: string,
-  opts: { attempts?: number; limits?: NetworkLimits; isMemoryFile?: (path: string) => boolean; exportRel?: string; repair?: RepairPulled } = {},
+  opts: { attempts?: number; limits?: NetworkLimits; isMemoryFile?: (path: string) => boolean; exportRel?: MemoryScope; repair?: RepairPulled; prepare?: (upstream: string) => Promise<void> } = {},
 ): Promise<PushOutcome> {
   const branch = await currentBranch(repo);
   if (!branch) return { status: 'detached', attempts: 0, detail: 'HEAD is detached: commit kept, not pushed' };
@@ -253,7 +266,7 @@ export async function pushWithRetry(
         const status = c.kind === 'offline' || c.kind === 'auth' || c.kind === 'timeout' ? c.kind : 'failed';
         return { status, attempts: i, detail: c.detail };
       }
-      const pulled = await pullRebase(repo, remote, opts.limits ?? DEFAULT_LIMITS, opts.isMemoryFile, opts.exportRel, opts.repair);
+      const pulled = await pullRebase(repo, remote, opts.limits ?? DEFAULT_LIMITS, opts.isMemoryFile, opts.exportRel, opts.repair, opts.prepare);
       const stop = ['conflict', 'offline', 'auth', 'timeout', 'unrelated', 'lost', 'failed', 'detached'] as const;
       for (const st of stop) if (pulled.status === st) return { status: st, attempts: i, detail: pulled.detail ?? last };
     }

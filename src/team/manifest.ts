@@ -32,7 +32,7 @@ export interface TeamManifest {
 
 export const MANIFEST_FILE = 'team.toml';
 
-const safe = (v: unknown): v is string => typeof v === 'string' && FILE_NAME_SAFE.test(v) && v !== '.' && v !== '..';
+const safe = (v: unknown): v is string => typeof v === 'string' && FILE_NAME_SAFE.test(v) && v !== '.' && v !== '..' && !v.startsWith('-');
 
 /** Parse a team.toml; a clear error naming what is wrong. */
 export function parseManifest(text: string, where: string): TeamManifest {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
 import { closeTeams, mergeHits, openTeams, repoKeyOf, teamHits, type Scope } from '../../app/team-read.js';
+import { readHere } from '../../app/team.js';
 import { placeHere } from '../../project/place.js';
 import type { SearchHit } from '../../types.js';
 import { nonNegative, positiveInt, searchMode } from '../../app/options.js';
@@ -71,14 +72,16 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
   const scope = flags.scope as Scope;
   if (!['mine', 'team', 'all'].includes(scope)) throw new UsageError(`--scope takes mine, team or all (got "${flags.scope}")`);
   const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
-  const teams = scope === 'mine' || ctx.config.teams.length === 0 ? [] : openTeams(runtimeOf(ctx, { quiet: true }), store);
+  // The team memories of the project named, else of the folder's repository; `--scope team` with neither: all of the teams'.
+  const repo = repoKeyOf(flags.project, store) ?? (flags.project ? undefined : placeHere(ctx.io.cwd, { exclude: ctx.config.privacy.exclude_projects }).repo?.key);
+  const reading = scope !== 'mine' && ctx.config.teams.length > 0;
+  if (reading) await readHere(runtimeOf(ctx, { quiet: true }), repo, 60_000);
+  const teams = reading ? openTeams(runtimeOf(ctx, { quiet: true }), store) : [];
   try {
     const embedder = lazyEmbedder(ctx.embedderConfig());
     const embedQuery = async (text: string) => (await embedder()).embedQuery(text);
     let warned = false;
     const stale = staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name });
-    // The team memories of the project named, else of the folder's repository; `--scope team` with neither: all of the teams'.
-    const repo = repoKeyOf(flags.project, store) ?? (flags.project ? undefined : placeHere(ctx.io.cwd, { exclude: ctx.config.privacy.exclude_projects }).repo?.key);
     for (const q of queries) {
       const res = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: now.getTime(), staleness: stale }, { ...scopedTo(store, base), query: q });
       const fromTeams = teams.length > 0 ? await teamHits(teams, { base, query: q, repo, scope, embedQuery, now: now.getTime() }) : [];

@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
 import { createTeam, decide, joinTeam, localFor, openTeamCache, publishTeam, reviewTeam, shareProject, teamNamed, type Outbox, type PublishReport } from '../../app/team.js';
 import { UsageError } from '../../errors.js';
+import { progressBar } from '../../app/progress.js';
 import { printJson, cut } from '../render.js';
 import type { Runner } from '../runner.js';
 
@@ -65,9 +66,14 @@ export function registerTeam(program: Command, run: Runner): void {
     .option('--json', 'print the outcome as JSON')
     .action((name: string, f: { remote: string; handle: string; reviewDelay?: number; json?: boolean }) =>
       run(async (ctx) => {
-        const r = await joinTeam(runtimeOf(ctx, { quiet: true }), { name, remote: f.remote, handle: f.handle, ...(f.reviewDelay !== undefined ? { reviewDelayH: f.reviewDelay } : {}) });
-        if (f.json) printJson(ctx.io, { team: r.team, members: r.manifest.members.map((m) => m.handle), projects: r.manifest.projects });
-        else ctx.io.stdout.write(`joined team ${name} as ${f.handle} (members: ${r.manifest.members.map((m) => m.handle).join(', ')}; projects: ${r.manifest.projects.map((p) => p.name).join(', ') || 'none'}). Nothing of yours goes until you share a project: memory team share ${name} --project <p>\n`);
+        const bar = progressBar('reading the team\'s memories', process.stderr, 10_000_000);
+        const r = await joinTeam(runtimeOf(ctx, { quiet: true }), { name, remote: f.remote, handle: f.handle, ...(f.reviewDelay !== undefined ? { reviewDelayH: f.reviewDelay } : {}) }, bar.update);
+        bar.done();
+        if (f.json) printJson(ctx.io, { team: r.team, members: r.manifest.members.map((m) => m.handle), projects: r.manifest.projects, reading: r.reading, memories: r.memories });
+        else {
+          ctx.io.stdout.write(`joined team ${name} as ${f.handle} (members: ${r.manifest.members.map((m) => m.handle).join(', ')}; projects: ${r.manifest.projects.map((p) => p.name).join(', ') || 'none'}). Nothing of yours goes until you share a project: memory team share ${name} --project <p>\n`);
+          ctx.io.stdout.write(r.reading.length > 0 ? `reading ${r.reading.join(', ')}: ${r.memories} memories of the team, here now; another project's come with your first session in it\n` : 'reading no project yet: a project\'s team memories come with your first session in it\n');
+        }
         return 0;
       }),
     );
@@ -163,6 +169,7 @@ async function teamStatus(ctx: Context, json: boolean): Promise<number> {
       maintainers: manifest?.maintainers ?? [],
       accepted: manifest?.projects ?? [],
       shared: t.projects,
+      reading: local.reading ?? [],
       review_delay_h: t.review_delay_h,
       waiting: outbox.waiting.length + outbox.due.length,
       held: outbox.held.length,
@@ -186,7 +193,7 @@ async function teamStatus(ctx: Context, json: boolean): Promise<number> {
   const lines = out.flatMap((t) => [
     `team ${t.team} (${t.remote}), you: ${t.handle}`,
     `  members     ${t.members.join(', ') || '-'} (maintainers: ${t.maintainers.join(', ') || '-'})`,
-    `  projects    accepted: ${t.accepted.map((p) => p.name).join(', ') || '-'}; shared by you: ${t.shared.join(', ') || '-'}`,
+    `  projects    accepted: ${t.accepted.map((p) => p.name).join(', ') || '-'}; shared by you: ${t.shared.join(', ') || '-'}; read here: ${t.reading.join(', ') || '- (a project\'s come with your first session in it)'}`,
     `  outbox      ${t.waiting} waiting (${t.review_delay_h} h), ${t.held} held, ${t.withheld} withheld; ${t.published} of yours published`,
     `  memories    ${t.team_memories} in the team cache${t.set_aside ? `; ${t.set_aside} line(s) set aside (not where their author may write)` : ''}`,
     `  sync        last pull ${when(t.last_pull ?? undefined)}, last publish ${when(t.last_publish ?? undefined)}${t.last_error ? `; last error: ${t.last_error.op} ${t.last_error.message} (${when(t.last_error.at)})` : ''}`,
