@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { encodeEntry } from '../src/export/jsonl.js';
 import { loadEmbedder } from '../src/embed/embedder.js';
 import { embedPending } from '../src/maintain/embed-pending.js';
-import { openCache, openCacheAsIs, type CacheOptions } from '../src/store/cache.js';
+import { CacheDeferred, openCache, openCacheAsIs, type CacheOptions } from '../src/store/cache.js';
 import { search } from '../src/search/search.js';
 import { openDatabase } from '../src/store/store.js';
 import type { MemoryRecord } from '../src/types.js';
@@ -54,6 +54,21 @@ describe('cache: incremental ingest', () => {
     assert.equal(inc.result.lines_read, 1, 'only the appended line is read');
     assert.deepEqual(inc.ids, ['a', 'b']);
     assert.equal(inc.result.records, 2);
+  });
+
+  it('a hook\'s bound (maxBytes): more to read is served as it was, marked deferred, and no cache yet is CacheDeferred; the next unbounded run catches up', () => {
+    const f = join(opts.exportDir, '2026-11_laptop.jsonl');
+    writeJsonl(f, [rec({ id: 'a', question: 'a question about the bounded cache', answer: 'an answer of some length' })]);
+    assert.throws(() => sync({ maxBytes: 10 }), CacheDeferred, 'no cache yet, more than the bound');
+    assert.equal(existsSync(opts.dbPath), false, 'nothing built');
+    assert.deepEqual(sync({ maxBytes: 1_000_000 }).ids, ['a'], 'within the bound: built');
+    appendFileSync(f, `${encodeEntry(rec({ id: 'b', question: 'second question', answer: 'second answer' }))}\n`);
+    const held = sync({ maxBytes: 10 });
+    assert.equal(held.result.deferred, true);
+    assert.deepEqual(held.ids, ['a'], 'as it was');
+    const caught = sync();
+    assert.equal(caught.result.deferred, undefined);
+    assert.deepEqual(caught.ids, ['a', 'b']);
   });
 
   it('picks up new files, including other machines\' and the archive', () => {

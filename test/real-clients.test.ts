@@ -251,4 +251,43 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
     assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
   });
+
+  it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
+    const carol = agent('tm-carol', 'package', join('src', 'shop'));
+    const dan = agent('tm-dan', 'checkout', join('work', 'acme-shop'));
+    const teamRemote = join(root, 'team-acme-codex.git');
+    git(root, 'init', '-q', '--bare', teamRemote);
+    for (const x of [carol, dan]) {
+      const codexHome = x.env.CODEX_HOME as string;
+      mkdirSync(codexHome, { recursive: true });
+      writeFileSync(
+        join(codexHome, 'config.toml'),
+        ['model = "stand-in"', 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${standIn.url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
+      );
+      assert.equal(x.memory(['install', '--codex']).code, 0);
+    }
+    const created = carol.memory(['team', 'create', 'acme', '--remote', teamRemote, '--handle', 'carol', '--project', ORIGIN, '--review-delay', '1']);
+    assert.equal(created.code, 0, created.stderr);
+    const codex = (x: Agent, prompt: string) =>
+      runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
+    const prompt = 'Why does the shop refund job skip orders that are still in the fraud review queue?';
+    const turn = await codex(carol, prompt);
+    assert.equal(turn.code, 0, turn.stderr);
+    const answer = replyTo({ input: [{ role: 'user', content: prompt }] });
+    await eventually(() => ((JSON.parse(carol.memory(['search', '--json', '--mode', 'keyword', '--scope', 'mine', 'refund job fraud review']).stdout) as { hits: unknown[] }).hits.length > 0 ? true : undefined));
+    assert.equal(carol.memory(['team', 'publish']).code, 0);
+    assert.ok(!spawnSync('git', ['--git-dir', teamRemote, 'log', '-p', 'memories'], { encoding: 'utf8' }).stdout.includes(prompt), 'inside the window: nothing on the team remote');
+    const later = spawnSync(process.execPath, [CLI, 'team', 'publish'], { env: { ...carol.env, ...clockAt(Date.now() + 2 * 3_600_000) }, cwd: carol.m.user, encoding: 'utf8' });
+    assert.equal(later.status, 0, later.stderr + later.stdout);
+    assert.ok(spawnSync('git', ['--git-dir', teamRemote, 'log', '-p', 'memories'], { encoding: 'utf8' }).stdout.includes(prompt), `after the window: published (publish said: ${later.stdout})`);
+    assert.equal(dan.memory(['team', 'join', 'acme', '--remote', teamRemote, '--handle', 'dan']).code, 0);
+    const seen = standIn.requests.length;
+    const danTurn = await codex(dan, 'What should I know before touching the shop refunds today?');
+    assert.equal(danTurn.code, 0, danTurn.stderr);
+    assert.doesNotMatch(danTurn.stderr, /hook: \w+ Failed/);
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
+    const carried = bodies.find((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1)));
+    assert.ok(carried, 'carol\'s memory, verbatim, in dan\'s model request');
+    assert.match(carried, /carol \(team acme\)/, 'attributed');
+  });
 });

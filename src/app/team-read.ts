@@ -15,6 +15,7 @@ import type { Store, MemoryRow } from '../store/store.js';
 import type { SearchHit } from '../types.js';
 import { search, type SearchOptions } from '../search/search.js';
 import type { Runtime } from './runtime.js';
+import { CacheDeferred } from '../store/cache.js';
 
 export type Scope = 'mine' | 'team' | 'all';
 
@@ -30,18 +31,27 @@ export interface OpenTeam {
 }
 
 /** The caches of this person's teams that have been pulled at least once (never the network). */
-export function openTeams(rt: Runtime, personal: Pick<Store, 'byId'> | undefined): OpenTeam[] {
+/**
+ * `maxBytes`: a hook's bound on what a team cache may read now (CacheOptions.maxBytes); a team
+ * over it is served as it is, or left out before its first build, and named in `behind`.
+ */
+export function openTeams(rt: Runtime, personal: Pick<Store, 'byId'> | undefined, opts: { maxBytes?: number; behind?: string[] } = {}): OpenTeam[] {
   const out: OpenTeam[] = [];
   const decisions = latestDecisions(readDecisions(rt.config.general.export_dir));
   for (const team of rt.config.teams) {
     let opened;
     try {
-      opened = openTeamCache(rt, team.name);
+      opened = openTeamCache(rt, team.name, opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {});
     } catch (err) {
+      if (err instanceof CacheDeferred) {
+        opts.behind?.push(team.name);
+        continue;
+      }
       rt.log.warn(`team ${team.name}: its cache cannot be read (${(err as Error).message}); its memories are left out`);
       continue;
     }
     if (!opened) continue;
+    if (opened.deferred) opts.behind?.push(team.name);
     const manifest = (() => {
       try {
         return readTeamManifest(teamRepoOf(rt.config.baseDir, team.name));

@@ -156,13 +156,23 @@ function personalCache(rt: Runtime): { store: Store } {
 // The team clone
 
 /** The clone pulled (bounded), its history's authorship verified, its team.toml. */
-export async function refreshTeam(rt: Runtime, team: TeamConfig, opts: { totalMs?: number; here?: string } = {}): Promise<{ repo: Repo; pull: PullOutcome; manifest: TeamManifest | undefined }> {
+/**
+ * Pull a team's remote into its clone (bounded by `totalMs`, all of its network calls together),
+ * check its history's authorship, and check out what the person reads. `lockMs`: how long to
+ * wait for another process working in the clone (a hook waits briefly and goes on with the
+ * memories as last pulled).
+ */
+export async function refreshTeam(rt: Runtime, team: TeamConfig, opts: { totalMs?: number; here?: string; lockMs?: number } = {}): Promise<{ repo: Repo; pull: PullOutcome; manifest: TeamManifest | undefined; behind: boolean }> {
   const dir = teamDir(rt.config.baseDir, team.name);
   ensurePrivateDir(dir);
   const repo = teamRepoOf(rt.config.baseDir, team.name);
-  return withLockAsync(join(dir, 'team.lock'), { timeoutMs: 60_000, purpose: `the clone of team ${team.name}` }, async () => {
+  // One bound for everything this pull asks of the network (fetch, what the checkout needs, a project newly read).
+  const limits = { ...networkLimits(rt, opts.totalMs), ...(opts.totalMs ? { deadline: Date.now() + opts.totalMs } : {}) };
+  return withLockAsync(join(dir, 'team.lock'), { timeoutMs: opts.lockMs ?? 60_000, purpose: `the clone of team ${team.name}` }, async () => {
+    const t0 = performance.now();
     await openTeamClone(repo, team.remote);
-    const pull = await pullTeam(repo, networkLimits(rt, opts.totalMs));
+    const pull = await pullTeam(repo, limits);
+    const t1 = performance.now();
     const ok = pull.status === 'pulled' || pull.status === 'up-to-date';
     updateLocal(rt, team.name, (s) => {
       if (ok) {
@@ -173,14 +183,18 @@ export async function refreshTeam(rt: Runtime, team: TeamConfig, opts: { totalMs
     if (!ok) rt.log.warn(`team ${team.name}: pull ${pull.status}${pull.detail ? ` (${pull.detail})` : ''}; its memories as last pulled`);
     const manifest = readTeamManifest(repo);
     if (manifest) await verifyHistory(repo, dir, manifest);
+    const t2 = performance.now();
+    let behind = false;
     if (manifest && ok) {
       try {
-        await followCone(rt, team, repo, manifest, opts.here, networkLimits(rt, opts.totalMs));
+        await followCone(rt, team, repo, manifest, opts.here, limits);
       } catch (err) {
-        rt.log.warn(`team ${team.name}: could not check out what you read (${String((err as Error).message).split('\n')[0]}); tried again at the next pull`);
+        behind = true;
+        rt.log.warn(`team ${team.name}: could not check out what you read (${String((err as Error).message).split('\n')[0]}); the capture worker tries again`);
       }
     }
-    return { repo, pull, manifest };
+    rt.log.info(`team ${team.name}: pull ${pull.status} in ${Math.round(t1 - t0)} ms, history checked in ${Math.round(t2 - t1)} ms, what you read in ${Math.round(performance.now() - t2)} ms`);
+    return { repo, pull, manifest, behind };
   });
 }
 
@@ -237,11 +251,11 @@ export function teamCacheOptions(rt: Runtime, team: string, extra: Partial<Cache
 }
 
 /** A team's cache, brought up to date with its clone (never the network), or undefined before the first pull. */
-export function openTeamCache(rt: Runtime, team: string, extra: Partial<CacheOptions> = {}): { store: Store; setAside: number } | undefined {
+export function openTeamCache(rt: Runtime, team: string, extra: Partial<CacheOptions> = {}): { store: Store; setAside: number; deferred?: boolean } | undefined {
   const root = teamRepoOf(rt.config.baseDir, team).root;
   if (!existsSync(join(root, MANIFEST_FILE))) return undefined;
   const { store, result } = openCache(teamCacheOptions(rt, team, { lockTimeoutMs: 3000, ...extra }));
-  return { store, setAside: readVerified(teamDir(rt.config.baseDir, team)).setAside.length + (result.set_aside ?? 0) };
+  return { store, setAside: readVerified(teamDir(rt.config.baseDir, team)).setAside.length + (result.set_aside ?? 0), ...(result.deferred || result.stale ? { deferred: true } : {}) };
 }
 
 /** Each line of this person's folders in the team clone: id → the newest version there, and its project. */
@@ -507,7 +521,7 @@ export async function createTeam(rt: Runtime, s: TeamSetup): Promise<{ manifest:
   return { manifest, team };
 }
 
-export async function joinTeam(rt: Runtime, s: TeamSetup, progress?: (done: number, total: number) => void): Promise<{ manifest: TeamManifest; team: TeamConfig; reading: string[]; memories: number }> {
+export async function joinTeam(rt: Runtime, s: TeamSetup, progress?: (done: number, total: number) => void): Promise<{ manifest: TeamManifest; team: TeamConfig; reading: string[]; memories: number; behind: boolean }> {
   requireHome(rt);
   checkName('the handle', s.handle);
   if (rt.config.teams.some((t) => t.name === s.name)) throw new UserError(`you are already in a team named "${s.name}"`, 'this machine has it through your config.toml: `memory team status`');
@@ -547,11 +561,11 @@ export async function joinTeam(rt: Runtime, s: TeamSetup, progress?: (done: numb
     }
   })();
   updateLocal(rt, s.name, (st) => (st.reading = manifest.projects.filter((p) => known.has(p.repo)).map((p) => p.name).sort()));
-  await refreshTeam(rt, team, { totalMs: 600_000 });
+  const { behind } = await refreshTeam(rt, team, { totalMs: 1_800_000 });
   const cache = openTeamCache(rt, s.name, { ...(progress ? { progress } : {}), lockTimeoutMs: 60_000 });
   const memories = cache?.store.liveCounts().records ?? 0;
   cache?.store.close();
-  return { manifest, team, reading: readLocal(rt, s.name).reading ?? [], memories };
+  return { manifest, team, reading: readLocal(rt, s.name).reading ?? [], memories, behind };
 }
 
 /** Share (or stop sharing) a project with a team: the person's own key. A maintainer's share also makes the team accept it. */

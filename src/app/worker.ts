@@ -124,15 +124,26 @@ function tryLock(path: string): Release | undefined {
   }
 }
 
-/** Publish to every team what waited its window; a team that cannot be reached waits for the next run. */
-export async function publishDue(rt: Runtime): Promise<void> {
-  const { publishTeam } = await import('./team.js');
+/**
+ * Publish to every team what waited its window (a team that cannot be reached waits for the
+ * next run); the pull before it checks out what the person now reads, and the team's cache
+ * catches up here — what a hook left for the background (a project newly read, a large pull).
+ */
+export async function publishDue(rt: Runtime, opts: { catchUp?: boolean } = {}): Promise<void> {
+  const { publishTeam, openTeamCache } = await import('./team.js');
   for (const team of rt.config.teams) {
     try {
       const r = await publishTeam(rt, team);
       if (r.published > 0 || r.forgotten > 0) rt.log.info(`team ${team.name}: ${r.published} published, ${r.forgotten} forgotten (push ${r.push ?? '-'})`);
     } catch (err) {
       rt.log.warn(`team ${team.name}: publishing failed: ${errorMessage(err).split('\n')[0]}; it is tried again at the next session end`);
+    }
+    if (opts.catchUp === false) continue;
+    try {
+      const cache = openTeamCache(rt, team.name, { lockTimeoutMs: 60_000 });
+      cache?.store.close();
+    } catch (err) {
+      rt.log.warn(`team ${team.name}: its cache could not catch up: ${errorMessage(err).split('\n')[0]}`);
     }
   }
 }

@@ -121,7 +121,8 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const repo = repoKeyOf(project, store) ?? (project ? undefined : herePlace.repo?.key);
         const reading = scope !== 'mine' && ctx.config.teams.length > 0;
         if (reading) await readHere(rt(), repo, ctx.config.sync.pull_timeout_ms);
-        const teams = reading ? openTeams(rt(), store) : [];
+        // A project newly read is caught up by the capture worker, not in the agent's tool call.
+        const teams = reading ? openTeams(rt(), store, { maxBytes: 32 * 1024 * 1024 }) : [];
         try {
           const res = scope === 'team' ? { hits: [] as SearchHit[], period: undefined, degraded: undefined } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
           const fromTeams = teams.length > 0 ? await teamHits(teams, { base: request, query, repo, scope, embedQuery, now: ctx.io.now().getTime() }) : [];

@@ -32,7 +32,16 @@ export interface CacheOptions extends StoreIdentity {
    * undefined — set aside (a line not where its author may write), counted in `set_aside`.
    */
   admit?: (entry: ExportEntry, file: ExportFile) => ExportEntry | undefined;
+  /**
+   * More than this many bytes to read (new files, appended lines, files to read again): the
+   * cache as it is, `deferred` — a background run catches up (a hook never ingests a team's
+   * project in its own time). With no cache yet, CacheDeferred is thrown.
+   */
+  maxBytes?: number;
 }
+
+/** The cache would have to read more than `maxBytes` and does not exist yet. */
+export class CacheDeferred extends Error {}
 
 export interface RebuildResult {
   full: boolean;
@@ -52,6 +61,8 @@ export interface RebuildResult {
   skipped_by_reason: Partial<Record<Skip['reason'], number>>;
   repaired_utf8_lines: number;
   dim_mismatch: number;
+  /** More to read than `maxBytes`: served as it was, for a background run to catch up. */
+  deferred?: boolean;
   /** Lines `admit` set aside in this run (a team's: not where their author may write). */
   set_aside?: number;
   /** Another process held the cache: served as it was. */
@@ -111,6 +122,11 @@ function plan(store: Store, files: ExportFile[]): Plan {
     else p.work.push({ file, from: row.offset });
   }
   return p;
+}
+
+/** Bytes a plan reads. */
+function planBytes(p: Plan): number {
+  return p.work.reduce((n, w) => n + (w.file.size - w.from), 0) + p.reread.reduce((n, f) => n + f.size, 0);
 }
 
 function resetCounters(res: RebuildResult): void {
@@ -333,6 +349,10 @@ function openHeld(opts: CacheOptions, release: Release, started: number): { stor
       const s = store;
       const why = s.vectorMismatch();
       const p = plan(s, files);
+      if (opts.maxBytes !== undefined && !why && planBytes(p) > opts.maxBytes) {
+        res.deferred = true;
+        return { store: s, result: finish(s, res, started) };
+      }
       let orphanReason: string | undefined;
       try {
         orphanReason = s.transaction(() => {
@@ -362,6 +382,7 @@ function openHeld(opts: CacheOptions, release: Release, started: number): { stor
       }
     }
     if (!store) {
+      if (opts.maxBytes !== undefined && files.reduce((n, f) => n + f.size, 0) > opts.maxBytes) throw new CacheDeferred(`the cache at ${opts.dbPath} is to be built by a background run`);
       res.full = true;
       if (reason) res.reason = reason;
       try {

@@ -151,6 +151,8 @@ export class ProjectFiling {
     if (aliased !== arg) return aliased;
     const name = this.registry.nameOfRepository(arg);
     if (name) return name;
+    // A repository key (a name never holds '/') that no memory here is of: nothing to look for.
+    if (arg.includes('/')) return arg;
     // A name memories were captured under before they joined their repository (feat-x).
     const joined = this.db
       .prepare<[string], { project: string | null }>('SELECT project FROM memories WHERE project_raw = ? AND deleted = 0 GROUP BY project ORDER BY count(*) DESC LIMIT 1')

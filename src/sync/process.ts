@@ -93,6 +93,8 @@ export const SSH_BOUNDED = 'ssh -o ConnectTimeout=15 -o ServerAliveInterval=15 -
 export interface NetworkLimits {
   silenceMs: number;
   totalMs?: number;
+  /** Epoch ms by which every call sharing these limits is over (several calls, one bound). */
+  deadline?: number;
 }
 
 export class NetworkTimeout extends Error {}
@@ -129,7 +131,8 @@ export function runNetworkGit(cwd: string, args: string[], limits: NetworkLimits
     };
     const silent = () => setTimeout(() => killAll(`timed out: no answer from the remote for ${Math.round(limits.silenceMs / 1000)} s`), limits.silenceMs);
     let silence = silent();
-    const total = limits.totalMs ? setTimeout(() => killAll(`timed out after ${Math.round((limits.totalMs ?? 0) / 1000)} s`), limits.totalMs) : undefined;
+    const totalMs = limits.deadline !== undefined ? Math.max(1, Math.min(limits.totalMs ?? Infinity, limits.deadline - Date.now())) : limits.totalMs;
+    const total = totalMs ? setTimeout(() => killAll(`timed out after ${Math.round((limits.totalMs ?? totalMs) / 1000)} s`), totalMs) : undefined;
     const heard = () => {
       clearTimeout(silence);
       silence = silent();

@@ -146,7 +146,8 @@ async function prefetchChanged(repo: Repo, from: string, to: string, cone: strin
 async function prefetch(repo: Repo, oids: string[], limits: NetworkLimits): Promise<void> {
   if (oids.length === 0 || !(await isPartial(repo))) return;
   for (let i = 0; i < oids.length; i += 1000) {
-    await runNetworkGit(repo.root, ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', 'origin', ...oids.slice(i, i + 1000)], limits);
+    // --progress: the remote counts and compresses a large set in silence otherwise, which the silence limit would take for a stalled remote.
+    await runNetworkGit(repo.root, ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--progress', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', 'origin', ...oids.slice(i, i + 1000)], limits);
   }
 }
 

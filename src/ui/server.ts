@@ -333,7 +333,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       const own = [...ids.filter((id) => !id.includes('/')), ...mine];
       const res = own.length > 0 ? await forgetSelected(rt, (store) => rowsForIds(store, own), true) : { rows: [] as MemoryRow[] };
       // The author's forget reaches the team now, as `memory forget` does.
-      if (res.rows.length > 0 && ctx.config.teams.length > 0) await publishDue(rt);
+      if (res.rows.length > 0 && ctx.config.teams.length > 0) await publishDue(rt, { catchUp: false });
       const forgotten = [...res.rows.map((r) => r.id), ...hidden.map((h) => `${h.author}/${h.id}`), ...team.filter((id) => mine.includes(id.slice(id.indexOf('/') + 1)))];
       return c.json({ forgotten, hidden: hidden.map((h) => `${h.author}/${h.id}`), committed: 'sync' in res ? (res.sync?.committed ?? false) : false, push: 'sync' in res ? (res.sync?.push?.status ?? null) : null });
     } catch (err) {

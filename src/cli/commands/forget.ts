@@ -51,7 +51,7 @@ async function forget(ctx: Context, ids: string[], flags: { query?: string; topK
   const personalIds = [...ids.filter((id) => !id.includes('/')), ...mine];
   const res = personalIds.length > 0 || query ? await forgetSelected(rt, (store) => (query ? keywordHits(store, query, {}, positiveInt('--top-k', flags.topK)) : rowsForIds(store, personalIds)), flags.push) : { rows: [] };
   // The author's forget reaches the team now: a tombstone in their folder, which every cache drops at its next pull.
-  if (res.rows.length > 0 && ctx.config.teams.length > 0) await publishDue(rt);
+  if (res.rows.length > 0 && ctx.config.teams.length > 0) await publishDue(rt, { catchUp: false });
   if (res.rows.length === 0 && hidden.length === 0) {
     if (!flags.json) ctx.io.stdout.write('Nothing to forget.\n');
     else printJson(ctx.io, { forgotten: [], hidden: [] });

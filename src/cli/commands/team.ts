@@ -69,10 +69,11 @@ export function registerTeam(program: Command, run: Runner): void {
         const bar = progressBar('reading the team\'s memories', process.stderr, 10_000_000);
         const r = await joinTeam(runtimeOf(ctx, { quiet: true }), { name, remote: f.remote, handle: f.handle, ...(f.reviewDelay !== undefined ? { reviewDelayH: f.reviewDelay } : {}) }, bar.update);
         bar.done();
-        if (f.json) printJson(ctx.io, { team: r.team, members: r.manifest.members.map((m) => m.handle), projects: r.manifest.projects, reading: r.reading, memories: r.memories });
+        if (f.json) printJson(ctx.io, { team: r.team, members: r.manifest.members.map((m) => m.handle), projects: r.manifest.projects, reading: r.reading, memories: r.memories, fetched: !r.behind });
         else {
           ctx.io.stdout.write(`joined team ${name} as ${f.handle} (members: ${r.manifest.members.map((m) => m.handle).join(', ')}; projects: ${r.manifest.projects.map((p) => p.name).join(', ') || 'none'}). Nothing of yours goes until you share a project: memory team share ${name} --project <p>\n`);
-          ctx.io.stdout.write(r.reading.length > 0 ? `reading ${r.reading.join(', ')}: ${r.memories} memories of the team, here now; another project's come with your first session in it\n` : 'reading no project yet: a project\'s team memories come with your first session in it\n');
+          if (r.behind) ctx.io.stdout.write(`reading ${r.reading.join(', ')}: the team's memories of it could not be fetched now (the log says why: memory status); they come with your next session start\n`);
+          else ctx.io.stdout.write(r.reading.length > 0 ? `reading ${r.reading.join(', ')}: ${r.memories} memories of the team, here now; another project's come with your first session in it\n` : 'reading no project yet: a project\'s team memories come with your first session in it\n');
         }
         return 0;
       }),
