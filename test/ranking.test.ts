@@ -165,6 +165,38 @@ describe('time in the question', () => {
     }
   });
 
+  it('a period named is a rule: on Thursday 2026-12-10, "last week", "in March 2026", 先週, 2026年3月 each put that period\'s memory on the topic first, however much better another month\'s matches; without a time the best match wins', async () => {
+    const thursday = new Date(2026, 11, 10, 11, 0, 0).getTime();
+    const w = world([
+      // Much better word matches, in another month.
+      { id: 'oct-cache', timestamp: at(2026, 10, 8), question: 'cache eviction policy: decide the cache eviction policy for the session cache eviction', answer: 'We decided the cache eviction policy: LRU cache eviction for the session cache, cache eviction every hour.' },
+      { id: 'jan-ja', timestamp: at(2026, 1, 20), question: 'キャッシュの削除方針を決めた、キャッシュの削除方針', answer: 'キャッシュの削除方針はLRU。キャッシュの削除方針を文書にした。' },
+      // The periods' own, on the topic, matching less well.
+      { id: 'last-week', timestamp: at(2026, 12, 2), question: 'what eviction policy for the cache?', answer: 'Decided: LRU.' },
+      { id: 'march', timestamp: at(2026, 3, 17), question: 'cache eviction, again', answer: 'We decided on a policy of LRU for now.' },
+      { id: 'ja-last-week', timestamp: at(2026, 12, 3), question: 'キャッシュの方針は?', answer: '決めた: LRU。' },
+      { id: 'ja-march', timestamp: at(2026, 3, 18), question: 'キャッシュの方針について', answer: 'LRUに決めた。削除は月に一度。' },
+      // In the period, off the topic: never first.
+      { id: 'off-topic', timestamp: at(2026, 12, 4), question: 'lunch options near the office', answer: 'The noodle place decided to close on Mondays.' },
+    ]);
+    try {
+      const { store } = w.open();
+      try {
+        const first = async (q: string, readTime = true) => (await search({ store, now: thursday }, { query: q, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, readTime })).hits[0]?.id;
+        assert.equal(await first('what did we decide about the cache eviction policy', false), 'oct-cache', 'no time: the best match');
+        assert.equal(await first('what did we decide last week about the cache eviction policy'), 'last-week');
+        assert.equal(await first('the cache eviction policy we decided in March 2026'), 'march');
+        assert.equal(await first('キャッシュの削除方針', false), 'jan-ja', 'no time: the best match');
+        assert.equal(await first('先週決めたキャッシュの削除方針'), 'ja-last-week');
+        assert.equal(await first('2026年3月に決めたキャッシュの削除方針'), 'ja-march');
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+
   it('a memory of the days after the period comes after the period’s own and before another period’s better match', async () => {
     const w = world([
       { id: 'older', timestamp: at(2026, 11, 10), question: 'the osprey exporter stalls: the osprey exporter stalls on big exports', answer: 'The osprey exporter stalls; raise its osprey exporter timeout.' },

@@ -104,6 +104,9 @@ describe('words that are not time expressions', () => {
     'I go hiking on weekends',
     'what did we decide about weekend deploys',
     'the weekend shift schedule',
+    'ask Jan 3 times before merging',
+    'It broke. May I see the log?',
+    'Mar 2 retries were not enough',
   ]) {
     it(q, () => {
       const r = readTime(q, NOW);
@@ -125,6 +128,16 @@ describe('words that are not time expressions', () => {
     const sunday = new Date(2026, 11, 6, 11, 0, 0).getTime();
     assert.equal(readTime('the deploy over the weekend', sunday).period?.label, '2026-12-05 – 2026-12-06');
     assert.equal(readTime('the deploy last weekend', sunday).period?.label, '2026-11-28 – 2026-12-06');
+  });
+  it('three misreadings found in review: the past month on the 31st, a count after a name, "May I" after a sentence', () => {
+    // On 31 March the past month began on 1 March (28 February's next day), not on 3 March.
+    assert.equal(readTime('what broke in the past month', new Date(2026, 2, 31, 11).getTime()).period?.sinceMs, d(2026, 3, 1));
+    assert.equal(readTime('what broke in the past month', new Date(2026, 11, 31, 11).getTime()).period?.sinceMs, d(2026, 12, 1));
+    assert.equal(readTime('what broke in the past month', NOW).period?.sinceMs, d(2026, 11, 2), 'on other days as before');
+    assert.equal(readTime('ask Jan 3 times before merging', NOW).period, undefined);
+    assert.equal(readTime('the Jan 3 deploy', NOW).period?.sinceMs, d(2026, 1, 3), 'a date after a month name still is one');
+    assert.equal(readTime('It broke. May I see the log?', NOW).period, undefined);
+    assert.equal(readTime('It broke. In May we had the same error', NOW).period?.sinceMs, d(2026, 5, 1));
   });
   it('a month still to come this year means last year’s', () => {
     const r = readTime('in December', new Date(2026, 5, 10).getTime());

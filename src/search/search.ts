@@ -195,15 +195,45 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   const rows = deps.store.rowsByRowid(ids);
   const shown = ids.map((id) => rows.get(id)).filter((row): row is MemoryRow => row !== undefined && !opts.hide?.(row) && !wrongSource?.(row));
   const held = byCoverage(deps.store, opts.query, shown.filter((row) => byWords.has(row.rowid)), opts.coverageBoost ?? PAIR_COVERAGE_BOOST, opts.wordsBoost ?? WORDS_COVERAGE_BOOST);
+  // A period the question names is a rule, not a weight: among the memories on the question's
+  // topic, the period's come first (then those of the days after it), whatever another period's
+  // better match scores; the boosts order the rest.
+  const topical = within ? onTopic(deps.store, opts.query, shown) : undefined;
   const scored = shown.map((row) => {
     const relevance = (byWords.get(row.rowid) ?? 0) * (held.get(row.rowid) ?? 1) + (byVector.get(row.rowid) ?? 0);
     const inPeriod = within !== undefined && row.ts_ms >= (within.sinceMs as number) && row.ts_ms < (within.untilMs as number);
-    const timeBoost = !inPeriod ? 1 : row.ts_ms < (period?.periodEndMs as number) ? (opts.periodBoost ?? PERIOD_BOOST) : (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST);
-    return { row, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * timeBoost };
+    const ownPeriod = inPeriod && row.ts_ms < (period?.periodEndMs as number);
+    const timeBoost = !inPeriod ? 1 : ownPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST);
+    const tier = !inPeriod || !topical?.has(row.rowid) ? 2 : ownPeriod ? 0 : 1;
+    return { row, tier, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * timeBoost };
   });
-  scored.sort((a, b) => b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
+  scored.sort((a, b) => a.tier - b.tier || b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps.staleness));
   return degraded ? { hits, degraded } : { hits };
+}
+
+/** On the question's topic: a memory holding at least this share of its content (character pairs, or words weighted by rarity). */
+export const TOPIC_SHARE = 0.5;
+
+/**
+ * The memories (rowids) on the question's topic: their question and answer hold at least
+ * TOPIC_SHARE of the question's character pairs (Japanese, Chinese) or of its words, weighted by
+ * how rare each is. Words alone, so a period's rule never rests on what a model thinks close.
+ */
+function onTopic(store: Store, query: string, rows: MemoryRow[]): Set<number> {
+  const out = new Set<number>();
+  const pairs = questionPairs(query);
+  if (pairs.length > 0) {
+    for (const r of rows) if (heldShare(pairs, foldForCoverage(`${r.question}\n${r.answer}`)) >= TOPIC_SHARE) out.add(r.rowid);
+    return out;
+  }
+  const terms = buildKeywordQuery(query).terms;
+  if (terms.length === 0) return out;
+  const n = Math.max(1, store.terms.indexedBound());
+  const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
+  const weights = terms.map((t) => idf(n, store.ftsCountUpTo(toFts(t), cap)));
+  for (const r of rows) if (weightedShare(terms, weights, questionWords(`${r.question}\n${r.answer}`)) >= TOPIC_SHARE) out.add(r.rowid);
+  return out;
 }
 
 /** How much a memory holding every character pair of a Japanese or Chinese question gains over one holding none of them (×(1 + boost × share)): bench/QUALITY.md. */

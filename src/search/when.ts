@@ -126,7 +126,13 @@ function rolling(unit: string, n: number, now: Date): Period | undefined {
   const tomorrow = addDays(today, 1);
   if (/^(day|日)/.test(unit)) return span(addDays(today, -(n - 1)), tomorrow);
   if (/^(week|週)/.test(unit)) return span(addDays(today, -7 * n + 1), tomorrow);
-  if (MONTH_UNIT.test(unit)) return span(new Date(today.getFullYear(), today.getMonth() - n, today.getDate() + 1), tomorrow);
+  if (MONTH_UNIT.test(unit)) {
+    // The same day n months back, or that month's last day when it is shorter (on 31 March, a
+    // month back is 28 February, not 3 March), and the day after it.
+    const back = new Date(today.getFullYear(), today.getMonth() - n, 1);
+    const last = new Date(back.getFullYear(), back.getMonth() + 1, 0).getDate();
+    return span(new Date(back.getFullYear(), back.getMonth(), Math.min(today.getDate(), last) + 1), tomorrow);
+  }
   return undefined;
 }
 
@@ -176,7 +182,8 @@ const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, �
 function isMonthWord(word: string, before: string, after: string, atStart: boolean): boolean {
   const lower = word.toLowerCase().replace(/\.$/, '');
   const cue = /\b(in|during|since|from|until|till|by|last|this|early|late|mid|of|on|before|after)[\s-]+$/i.test(before);
-  const dated = /^\s*(\d{1,2}(st|nd|rd|th)?\b|,?\s*\d{4}\b)/.test(after);
+  // A day after it, not a count ("ask Jan 3 times", "Mar 2 retries").
+  const dated = /^\s*(\d{1,2}(st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b)|,?\s*\d{4}\b)/.test(after);
   if (lower === 'may') {
     if (word[0] !== 'M') return false;
     if (atStart && /^\s+(i|we|you|it|this|that|they|he|she)\b/i.test(after)) return false;
@@ -396,13 +403,14 @@ const RULES: Rule[] = [
   },
   // English months: March 5(th)(, 2026), 5(th) (of) March (2026), (in) March (2026), last March.
   {
-    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from|of|until|by)\s+)?(?:(last|this)\s+)?(?:(early|late|mid)[\s-]+)?(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?\b)?(?:,?\s+(\d{4})\b)?`, 'gi'),
+    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from|of|until|by)\s+)?(?:(last|this)\s+)?(?:(early|late|mid)[\s-]+)?(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b))?(?:,?\s+(\d{4})\b)?`, 'gi'),
     read: (m, now, input) => {
       const word = m[4] as string;
       const start = m.index + m[0].indexOf(word);
       const before = input.slice(0, start);
       const after = input.slice(start + word.length);
-      if (!isMonthWord(word, before, after, before.trim().length === 0)) return undefined;
+      // At the start of a sentence, not only of the question: "It broke. May I…".
+      if (!isMonthWord(word, before, after, /(^|[.!?。！？]\s)\s*$/.test(before))) return undefined;
       const mo = monthIndex(word);
       if (mo < 0) return undefined;
       const lastOne = (m[1] ?? '').toLowerCase() === 'last';
