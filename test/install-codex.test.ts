@@ -81,6 +81,33 @@ describe('memory install --codex', () => {
     assert.ok(!existsSync(join(home, 'skills', 'memory-recall')));
   });
 
+  it('the door into Codex\'s own memory: memories/extensions/memory-engine/instructions.md names how to search; twice changes nothing; uninstall removes exactly it', () => {
+    const ext = join(home, 'memories', 'extensions');
+    // Another extension of the person's, and Codex's own memory files: never touched.
+    mkdirSync(join(ext, 'ad_hoc', 'notes'), { recursive: true });
+    writeFileSync(join(ext, 'ad_hoc', 'notes', 'mine.md'), 'my note\n');
+    writeFileSync(join(home, 'memories', 'MEMORY.md'), '# What Codex remembers\n');
+    assert.equal(cli('install', '--codex').code, 0);
+    const path = join(ext, 'memory-engine', 'instructions.md');
+    const text = readFileSync(path, 'utf8');
+    assert.match(text, /verbatim/);
+    assert.match(text, /memory_search/);
+    assert.ok(text.includes(`"${CLI}" --config "${w.config}" search`), 'the command as this install runs it');
+    assert.match(text, /last time/);
+    const again = cli('install', '--codex');
+    assert.match(again.stdout, /memory extension already written, unchanged/);
+    assert.equal(readFileSync(path, 'utf8'), text);
+    assert.equal(cli('uninstall', '--codex').code, 0);
+    assert.ok(!existsSync(join(ext, 'memory-engine')), 'its file and folder gone');
+    assert.equal(readFileSync(join(ext, 'ad_hoc', 'notes', 'mine.md'), 'utf8'), 'my note\n');
+    assert.equal(readFileSync(join(home, 'memories', 'MEMORY.md'), 'utf8'), '# What Codex remembers\n');
+    // A file of that name the person wrote themselves is not ours to remove.
+    mkdirSync(join(ext, 'memory-engine'), { recursive: true });
+    writeFileSync(path, 'my own instructions\n');
+    assert.equal(cli('uninstall', '--codex').code, 0);
+    assert.equal(readFileSync(path, 'utf8'), 'my own instructions\n');
+  });
+
   it('keeps a notify program of the user\'s own; --dry-run writes nothing; no config.toml yet is fine', () => {
     const own = 'notify = ["terminal-notifier"]\n';
     writeFileSync(join(home, 'config.toml'), own);

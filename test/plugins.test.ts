@@ -239,6 +239,9 @@ describe('the plugins, added by git URL, in the real agents', () => {
     assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
+    // The door into Codex's own memory, written by the plugin's session start.
+    const ext = readFileSync(join(b.env.CODEX_HOME as string, 'memories', 'extensions', 'memory-engine', 'instructions.md'), 'utf8');
+    assert.match(ext, /memory_search/);
 
     // Removed the way the README says, leaving what it says.
     const dataA = join(a.m.user, '.codex', 'plugins', 'data', 'memory-engine-memory-engine');

@@ -10,6 +10,7 @@ import { UserError } from '../../errors.js';
 import { writeWithBackup, type HookSpec } from '../hooks-json.js';
 import { commandPrefix, MCP_NAME, mcpArgv, setupHookFile, setupSkill, type SetupDeps, type SetupMode } from '../setup.js';
 import { codexHome } from './sessions.js';
+import { setupCodexMemoryExtension } from './memory-extension.js';
 
 /**
  * Codex's hook output schemas reject unknown fields: SessionStart and UserPromptSubmit
@@ -20,6 +21,8 @@ export function codexHooks(d: Pick<SetupDeps, 'nodePath' | 'mainJs' | 'configArg
   return [
     { event: 'SessionStart', command: `${base} session-start --inject`, timeout: 30 },
     { event: 'UserPromptSubmit', command: `${base} recall`, timeout: 5 },
+    // Codex edits files through apply_patch (its input names them); it reads them with shell commands, which name no file for certain.
+    { event: 'PostToolUse', matcher: 'apply_patch', command: `${base} file-recall`, timeout: 5 },
     { event: 'Stop', command: `${base} session-end --agent codex`, timeout: 15 },
   ];
 }
@@ -99,12 +102,13 @@ export function setupCodex(mode: SetupMode, d: SetupDeps): string[] {
     ...setupHookFile(join(home, 'hooks.json'), codexHooks(d), mode, d),
     ...setupConfigToml(join(home, 'config.toml'), mode, d),
     ...setupSkill(join(home, 'skills'), mode, d),
+    ...setupCodexMemoryExtension(home, mode, d),
   ];
   if (mode === 'install' && !d.dryRun) {
     lines.push(
       '',
       'One step is yours: Codex runs a new or changed hook only after you trust it. Start `codex`, type /hooks,',
-      'and trust the three memory-engine hooks (SessionStart, UserPromptSubmit, Stop). Until then the notify',
+      'and trust the four memory-engine hooks (SessionStart, UserPromptSubmit, PostToolUse, Stop). Until then the notify',
       'program still captures every turn, but nothing is recalled into Codex sessions. Codex versions that keep',
       'hooks behind a feature flag also need `codex_hooks = true` under [features] in config.toml.',
       'Next: `memory import --codex --all` saves the Codex sessions you already have.',

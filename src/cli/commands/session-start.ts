@@ -23,6 +23,18 @@ async function healInstalls(ctx: Context, rt: Runtime): Promise<string[]> {
   }
 }
 
+/** The Codex memory extension, as this plugin's copy runs its commands; nothing when it is already so. */
+async function codexPluginExtension(ctx: Context, rt: Runtime): Promise<void> {
+  try {
+    const [{ setupCodexMemoryExtension }, { codexHome }, { fileURLToPath }] = await Promise.all([import('../../agents/codex/memory-extension.js'), import('../../agents/codex/sessions.js'), import('node:url')]);
+    const mainJs = fileURLToPath(new URL('../main.js', import.meta.url));
+    const lines = setupCodexMemoryExtension(codexHome(ctx.io.env), 'install', { env: ctx.io.env, now: ctx.io.now(), nodePath: process.execPath, mainJs, skillTemplate: '', dryRun: false, ...(configArgOf(ctx.config) ? { configArg: configArgOf(ctx.config) as string } : {}) });
+    if (!lines.every((l) => l.includes('unchanged') || l.includes('kept as it is'))) rt.log.info(lines.join('; '));
+  } catch (err) {
+    rt.log.warn(`cannot write the Codex memory extension: ${errorMessage(err)}`);
+  }
+}
+
 export function registerSessionStart(program: Command, hook: HookRunner): void {
   program
     .command('session-start')
@@ -38,6 +50,8 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
         if (ctx.io.env.MEMORY_ENGINE_SET_UP) report.notices.unshift(ctx.io.env.MEMORY_ENGINE_SET_UP);
         // Hooks an earlier install registered with the machine's layer alone: rewritten once, and said.
         if (ctx.config.named && !ctx.io.env.MEMORY_ENGINE_PLUGIN) report.notices.push(...(await healInstalls(ctx, rt)));
+        // The Codex plugin has no install step of ours: its door into Codex's own memory is written here.
+        if (ctx.io.env.MEMORY_ENGINE_PLUGIN === 'codex') await codexPluginExtension(ctx, rt);
         const out = sessionStartOutput(flags.inject ? report.context : '', report.notices);
         if (out) ctx.io.stdout.write(`${out}\n`);
         // Work a Stop queued while no worker could run (a crash, a reboot) is picked up now; so are
