@@ -9,9 +9,11 @@ import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 
 export interface HookSpec {
-  event: 'SessionStart' | 'UserPromptSubmit' | 'Stop' | 'SessionEnd';
+  event: 'SessionStart' | 'UserPromptSubmit' | 'Stop' | 'SessionEnd' | 'PostToolUse';
   command: string;
   timeout: number;
+  /** Tool hooks: the tools (a regular expression over their names) it runs for. */
+  matcher?: string;
 }
 
 type HookEntry = { type?: string; command?: string; timeout?: number; [k: string]: unknown };
@@ -43,8 +45,11 @@ export function addHooks(settings: Settings, specs: HookSpec[], mainJs?: string)
   for (const spec of specs) {
     out.hooks ??= {};
     const groups = (out.hooks[spec.event] ??= []);
-    if (groups.some((g) => g.hooks?.some((h) => h.command === spec.command))) continue;
-    groups.push({ hooks: [{ type: 'command', command: spec.command, timeout: spec.timeout }] });
+    if (groups.some((g) => g.hooks?.some((h) => h.command === spec.command) && g.matcher === spec.matcher)) continue;
+    // The same command under another matcher (an older install's): replaced.
+    for (const g of groups) if (g.matcher !== spec.matcher && g.hooks?.some((h) => h.command === spec.command)) g.hooks = g.hooks.filter((h) => h.command !== spec.command);
+    out.hooks[spec.event] = groups.filter((g) => (g.hooks?.length ?? 0) > 0 || !Array.isArray(g.hooks));
+    out.hooks[spec.event]?.push({ ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: spec.command, timeout: spec.timeout }] });
     changed = true;
   }
   return { settings: out, changed };

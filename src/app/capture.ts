@@ -4,7 +4,7 @@
  * ones are never captured again, a turn whose answer grew gets a new version.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { turnToRecord, type CaptureLimits, type Turn } from '../capture/turn.js';
 import { parseAnyTranscript } from '../agents/transcripts.js';
 import type { TranscriptShapes } from '../capture/shapes.js';
@@ -149,6 +149,9 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
         r.extra = { ...r.extra, repo: repoKey, ...(head ? { head_commit: head } : {}) };
         const blobs = fileStates(turn, parsed.turns[turnIndex + 1], r.files ?? [], place, cwd, hasher, deps.now(), (x) => cleanText(x, config.privacy.redact).text);
         if (blobs.length > 0) r.extra.file_blobs = blobs;
+        // Where in the repository each file is, whatever is known of its state: what recall by file looks up.
+        const inRepo = repoFiles(turn, place, cwd, (x) => cleanText(x, config.privacy.redact).text);
+        if (inRepo.length > 0) r.extra.repo_files = inRepo;
       }
       let existing = store.byId(r.id);
       if (!existing) {
@@ -230,6 +233,18 @@ const FILE_STATE_MAX_AGE_MS = 24 * 3600_000;
  * after the next turn began (a later turn or the person changed it; then nothing is claimed).
  * A file absent now was deleted in the turn only if no turn came after it.
  */
+/** The files a turn touched inside its repository, as paths in it (forward slashes), each once; none outside it. */
+function repoFiles(turn: Turn, place: ProjectPlace, cwd: string | undefined, clean: (s: string) => string): string[] {
+  const repo = place.repo;
+  if (!repo) return [];
+  const out = new Set<string>();
+  for (const f of turn.files.slice(0, MAX_TRACKED_FILES)) {
+    const rel = pathInRepo(f, repo.top, turn.cwd ?? cwd);
+    if (rel && clean(rel) === rel) out.add(rel.split(sep).join('/'));
+  }
+  return [...out];
+}
+
 function fileStates(turn: Turn, next: Turn | undefined, storedFiles: string[], place: ProjectPlace, cwd: string | undefined, hasher: FileHasher, now: Date, clean: (s: string) => string): FileBlob[] {
   const repo = place.repo;
   if (!repo || turn.files.length === 0) return [];

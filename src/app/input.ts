@@ -10,6 +10,9 @@ export interface HookInput {
   stop_hook_active?: boolean;
   /** UserPromptSubmit: what the person just typed. */
   prompt?: string;
+  /** PreToolUse/PostToolUse: the tool (Read, Edit, apply_patch, …) and its input. */
+  tool_name?: string;
+  tool_input?: Record<string, unknown>;
 }
 
 export function parseHookInput(text: string): { input: HookInput; problem?: string } {
@@ -28,6 +31,8 @@ export function parseHookInput(text: string): { input: HookInput; problem?: stri
     if (typeof o[k] === 'string' && (o[k] as string).length > 0) input[k] = o[k] as string;
   }
   if (typeof o.stop_hook_active === 'boolean') input.stop_hook_active = o.stop_hook_active;
+  if (typeof o.tool_name === 'string' && o.tool_name.length > 0) input.tool_name = o.tool_name;
+  if (typeof o.tool_input === 'object' && o.tool_input !== null && !Array.isArray(o.tool_input)) input.tool_input = o.tool_input as Record<string, unknown>;
   return { input };
 }
 

@@ -9,6 +9,8 @@ import { healthNotices, noticeOf, settingsNotice, tellOnceADay } from './health.
 import { settingsProblemNow } from '../config/shared.js';
 import { placeHere } from '../project/place.js';
 import { repoIdentity } from '../project/repository.js';
+import { workInProgress } from '../project/work-tree.js';
+import { pickForStart } from './start-pick.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
 import { formatInjection, formatTeamInjection } from './inject.js';
@@ -62,7 +64,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
   let named: boolean | undefined;
   let held: string | undefined;
   // Each team's remote is pulled beside the personal one, in parallel, within the same bound.
-  const teamPulls = req.pull && config.teams.length > 0 && gitProgram().ok ? pullTeams(rt, req.cwd) : Promise.resolve();
+  const teamPulls = req.pull && config.teams.length > 0 && gitProgram().ok ? pullTeams(rt, req.cwd) : Promise.resolve(false);
   if (repo && req.pull) {
     try {
       // A worker may be committing: wait briefly, else start on local data.
@@ -89,7 +91,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       if (since && rt.now().getTime() - Date.parse(since) > 60_000) held = since;
     }
   }
-  await teamPulls;
+  if (await teamPulls) report.teamDue = true;
   // A config.toml the pull brought from another machine that does not parse here: not applied
   // (this run loaded the last good one), and told now.
   if (report.pulled === 'pulled' && config.home && !config.settingsProblem) {
@@ -129,9 +131,12 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       report.project = project;
       if (place.repo) store.fileStates.noteCheckout(place.repo.key, place.repo.top, rt.now().getTime());
       if (!place.excluded) {
-        const rows = store.recent(project, config.inject.recent);
+        // The work in progress picks first: memories of the files changed here, of this branch; then the most recent.
+        const wip = place.repo ? workInProgress(place.repo.top) : undefined;
+        const picked = pickForStart(store, project, config.inject.recent, place.repo && wip ? { repo: place.repo.key, wip } : undefined);
+        const why = new Map(picked.map((p) => [p.row.id, p.why]));
         const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });
-        const injection = formatInjection(rows, project, { answerChars: config.inject.answer_chars, changes: (r) => changeNote(stale, r) });
+        const injection = formatInjection(picked.map((p) => p.row), project, { answerChars: config.inject.answer_chars, changes: (r) => changeNote(stale, r), why: (r) => why.get(r.id) });
         report.context = injection.text;
         report.injected = injection.count;
       }
@@ -143,22 +148,39 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
   return report;
 }
 
-async function pullTeams(rt: Runtime, cwd: string | undefined): Promise<void> {
+/** Each team pulled, bounded; whether any was left behind for the capture worker (a project newly read that did not come in time). */
+async function pullTeams(rt: Runtime, cwd: string | undefined): Promise<boolean> {
   const { refreshTeam } = await import('./team.js');
   // The repository at hand: a project the team accepts is read from this session on.
   const here = cwd ? repoIdentity(cwd)?.key : undefined;
-  await Promise.all(
+  const behind = await Promise.all(
     rt.config.teams.map((t) =>
-      refreshTeam(rt, t, { totalMs: rt.config.sync.pull_timeout_ms, ...(here ? { here } : {}) }).catch((err: unknown) => rt.log.warn(`team ${t.name}: pull failed: ${errorMessage(err).split('\n')[0]}; its memories as last pulled`)),
+      // Another process in the clone (the worker checking out a project): its memories as last pulled.
+      refreshTeam(rt, t, { totalMs: rt.config.sync.pull_timeout_ms, lockMs: 3000, ...(here ? { here } : {}) }).then(
+        (r) => r.behind,
+        (err: unknown) => {
+          rt.log.warn(`team ${t.name}: pull failed: ${errorMessage(err).split('\n')[0]}; its memories as last pulled`);
+          return false;
+        },
+      ),
     ),
   );
+  return behind.some((b) => b);
 }
+
+/** What a team cache may read in a session start's time (about 6,000 memories with their vectors, ~2 s here); more is caught up in the background. */
+const HOOK_TEAM_BYTES = 32 * 1024 * 1024;
 
 /** Teams at session start: their caches brought up to date, their memories of this project injected after one's own, the outbox told to the person. */
 async function teamsAtStart(rt: Runtime, req: SessionStartRequest, store: Store, report: SessionStartReport): Promise<void> {
   const [{ outboxOf }, { openTeams, closeTeams }, { readTeamManifest, teamRepoOf }] = await Promise.all([import('./team.js'), import('./team-read.js'), import('../team/repo.js')]);
   const { config } = rt;
-  const teams = openTeams(rt, store);
+  // A team cache reads what the pull brought within a hook's budget; more (a project newly read) is the capture worker's.
+  const behind: string[] = [];
+  const t0 = performance.now();
+  const teams = openTeams(rt, store, { maxBytes: HOOK_TEAM_BYTES, behind });
+  rt.log.info(`team caches read in ${Math.round(performance.now() - t0)} ms${behind.length > 0 ? ` (${behind.join(', ')}: left to the capture worker)` : ''}`);
+  if (behind.length > 0) report.teamDue = true;
   try {
     const place = placeHere(req.cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: config.privacy.exclude_projects, filed: store.projects });
     for (const t of teams) {

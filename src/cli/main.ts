@@ -39,6 +39,12 @@ export function isRecallCall(argv: string[]): boolean {
   return rest[0] === 'recall' && !rest.some((a) => a === '--help' || a === '-h');
 }
 
+/** `file-recall` (not help): the tool hook's light path. */
+export function isFileRecallCall(argv: string[]): boolean {
+  const rest = argv.filter((a, i) => !(a === '-c' || a === '--config' || argv[i - 1] === '-c' || argv[i - 1] === '--config' || a.startsWith('--config=') || a === '--debug'));
+  return rest[0] === 'file-recall' && !rest.some((a) => a === '--help' || a === '-h');
+}
+
 /** `session-start` as a hook (not help). */
 function isSessionStartCall(argv: string[]): boolean {
   return argv.includes('session-start') && !argv.some((a) => a === '--help' || a === '-h');
@@ -52,7 +58,7 @@ function isSessionStartCall(argv: string[]): boolean {
 export function pluginServes(argv: string[], env: NodeJS.ProcessEnv): boolean {
   if (env.MEMORY_ENGINE_PLUGIN) return false; // this is the plugin
   if (!env.CLAUDE_PROJECT_DIR && env.CLAUDECODE !== '1') return false; // not run by Claude Code
-  if (!(isStopHookCall(argv) || isRecallCall(argv) || isSessionStartCall(argv)) || argv.includes('--agent')) return false;
+  if (!(isStopHookCall(argv) || isRecallCall(argv) || isFileRecallCall(argv) || isSessionStartCall(argv)) || argv.includes('--agent')) return false;
   try {
     const dir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
     const settings = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as { enabledPlugins?: Record<string, unknown> };
@@ -78,7 +84,7 @@ async function olderNode(argv: string[], io: IO): Promise<number> {
     return 0;
   }
   io.stderr.write(`memory: ${message}\nhint: ${hint}\n`);
-  return isStopHookCall(argv) || isRecallCall(argv) ? 0 : 1;
+  return isStopHookCall(argv) || isRecallCall(argv) || isFileRecallCall(argv) ? 0 : 1;
 }
 
 export async function main(argv: string[], io: IO): Promise<number> {
@@ -86,6 +92,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   if (pluginServes(argv, io.env)) return 0;
   if (isStopHookCall(argv)) return (await import('./stop-hook.js')).stopHook(argv, io);
   if (isRecallCall(argv)) return (await import('./recall-hook.js')).recallHook(argv, io);
+  if (isFileRecallCall(argv)) return (await import('./file-recall-hook.js')).fileRecallHook(argv, io);
   if (argv.includes('session-end') && argv.includes('--worker')) await new Promise((r) => setTimeout(r, WORKER_START_DELAY_MS));
   return (await import('./program.js')).main(argv, io);
 }

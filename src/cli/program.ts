@@ -28,6 +28,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
   ['session-start', async () => { const m = await import('./commands/session-start.js'); return (p, _run, hook) => m.registerSessionStart(p, hook); }],
   ['session-end', async () => { const m = await import('./commands/session-end.js'); return (p, run, hook) => m.registerSessionEnd(p, hook, run); }],
   ['recall', async () => { const m = await import('./commands/recall.js'); return (p, _run, hook) => m.registerRecall(p, hook); }],
+  ['file-recall', async () => { const m = await import('./commands/file-recall.js'); return (p, _run, hook) => m.registerFileRecall(p, hook); }],
   ['mcp', async () => { const m = await import('./commands/mcp.js'); return (p, run) => m.registerMcp(p, run); }],
   ['ui', async () => { const m = await import('./commands/ui.js'); return (p, run) => m.registerUi(p, run); }],
   ['import', async () => { const m = await import('./commands/import.js'); return (p, run) => m.registerImport(p, run); }],

@@ -72,7 +72,7 @@ export function cleanText(text: string, redact: boolean): RedactResult {
 
 /** Every field that reaches git, as one comparable value: what scrub calls "changed" (the same fields cleanRecordFields cleans). */
 export function storedFieldsKey(r: MemoryRecord): string {
-  return JSON.stringify([r.question, r.answer, r.project, r.cwd, r.git_branch, r.files, r.extra?.tools, r.extra?.file_blobs, r.extra?.repo]);
+  return JSON.stringify([r.question, r.answer, r.project, r.cwd, r.git_branch, r.files, r.extra?.tools, r.extra?.file_blobs, r.extra?.repo_files, r.extra?.repo]);
 }
 
 /**
@@ -98,6 +98,8 @@ export function cleanRecordFields(r: MemoryRecord, clean: (s: string) => string)
       }),
     };
   }
+  const inRepo = r.extra?.repo_files;
+  if (r.extra && Array.isArray(inRepo)) r.extra = { ...r.extra, repo_files: inRepo.map((p) => (typeof p === 'string' ? clean(p) : p)) };
   if (r.extra && typeof r.extra.repo === 'string') r.extra = { ...r.extra, repo: clean(r.extra.repo) };
   return r;
 }

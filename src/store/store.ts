@@ -13,6 +13,7 @@ import { analysisFeed } from './analyze-feed.js';
 import { bulkOrder, KeywordIndex, neighbourKey, type BulkRow } from './keyword-index.js';
 import { ProjectFiling } from './projects.js';
 import { FileStates } from './file-states.js';
+import { FileIndex, recordedPaths } from './file-index.js';
 import { TermDocs } from './term-docs.js';
 import { BASE_DDL, bm25Of, COLUMN_WEIGHTS, KEYWORD_TOKENIZER, LIVE_COUNTS_DDL, rankFunction, STORE_VERSION, vecDdl, type ColumnWeights } from './schema.js';
 import { indexText } from './analyze.js';
@@ -150,6 +151,7 @@ export class Store {
     if (dim > 0 && this.hasVecTable()) this.vecDim = dim;
     this.projects = new ProjectFiling(db, this, identity.exportDir, identity.repoOfFolder);
     this.fileStates = new FileStates(db);
+    this.files = new FileIndex(db);
     this.terms = new TermDocs(db, this);
   }
 
@@ -163,6 +165,8 @@ export class Store {
   readonly projects: ProjectFiling;
   /** Where this machine's checkouts are and the blob ids of their files (store/file-states.ts). */
   readonly fileStates: FileStates;
+  /** Each memory's files by repository and path (store/file-index.ts). */
+  readonly files: FileIndex;
   /** The keyword index's common terms, counted now and then (store/term-docs.ts). */
   readonly terms: TermDocs;
 
@@ -279,6 +283,7 @@ export class Store {
     } else {
       rowid = Number(this.stmts.insert.run({ ...params, rowid: null, ctx: null }).lastInsertRowid);
     }
+    this.files.set(rowid, params.repo, recordedPaths(entry));
     if (isTombstone(entry)) return 'deleted';
     this.keywords.add({ rowid, session_id: params.session_id, question: params.question, answer: params.answer, ts_ms: params.ts_ms });
     if (params.has_vector && entry.embedding) this.insertVector(rowid, entry, entry.embedding);
@@ -339,6 +344,7 @@ export class Store {
         insert.run({ ...p, rowid, ctx: p.session_id === null ? '' : neighbourKey(side(o.prev ? k - 1 : -1), side(o.next ? k + 1 : -1)) });
         const e = (all[liveAt[o.i] as number] as FreshEntry).entry;
         if (p.has_vector && !isTombstone(e) && e.embedding) this.insertVector(rowid, e, e.embedding, p.project ?? '');
+        this.files.set(rowid, p.repo, recordedPaths(e), true);
       });
       let rowid = order.length;
       params.forEach((p) => {
@@ -748,6 +754,13 @@ export class Store {
     return this.db
       .prepare<[string, number], MemoryRow>('SELECT * FROM memories WHERE project = ? AND +deleted = 0 ORDER BY ts_ms DESC LIMIT ?')
       .all(project, limit);
+  }
+
+  /** Live memories of a repository captured on a branch, newest first. */
+  onBranch(repo: string, branch: string, limit: number): MemoryRow[] {
+    return this.db
+      .prepare<[string, string, number], MemoryRow>('SELECT * FROM memories WHERE repo = ? AND git_branch = ? AND +deleted = 0 ORDER BY ts_ms DESC LIMIT ?')
+      .all(repo, branch, limit);
   }
 
   /** Live memories captured on `machine` in these repositories (what a team outbox looks at), oldest first. */

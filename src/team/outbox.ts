@@ -61,7 +61,8 @@ export function teamRecord(r: MemoryRecord, opts: { author: string; project: str
   const relative = (f: string) => !f.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(f) && !f.startsWith('~');
   const blobs = Array.isArray(r.extra?.file_blobs) ? (r.extra.file_blobs as Array<{ path?: unknown; blob?: unknown }>) : [];
   // A recorded file becomes the path inside its repository (file_blobs knows it); one outside it is not sent.
-  const files = blobs.length > 0 ? blobs.map((b) => b.path).filter((p): p is string => typeof p === 'string' && relative(p)) : (r.files ?? []).filter(relative);
+  const inRepo = Array.isArray(r.extra?.repo_files) ? (r.extra.repo_files as unknown[]).filter((p): p is string => typeof p === 'string' && relative(p)) : [];
+  const files = blobs.length > 0 || inRepo.length > 0 ? [...blobs.map((b) => b.path).filter((p): p is string => typeof p === 'string' && relative(p)), ...inRepo] : (r.files ?? []).filter(relative);
   const out: MemoryRecord = {
     v: 1,
     id: r.id,

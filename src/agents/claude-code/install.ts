@@ -4,11 +4,15 @@ import { join } from 'node:path';
 import type { HookSpec } from '../hooks-json.js';
 import { commandPrefix, MCP_NAME, mcpArgv, setupHookFile, setupSkill, type SetupDeps, type SetupMode } from '../setup.js';
 
+/** Claude Code's tools that read or change a file: the file-recall hook runs after them. */
+export const CLAUDE_FILE_TOOLS = 'Read|Edit|Write|MultiEdit|NotebookEdit';
+
 export function claudeCodeHooks(nodePath: string, mainJs: string, configPath?: string): HookSpec[] {
   const base = commandPrefix({ nodePath, mainJs, ...(configPath ? { configArg: configPath } : {}) });
   return [
     { event: 'SessionStart', command: `${base} session-start --inject`, timeout: 30 },
     { event: 'UserPromptSubmit', command: `${base} recall`, timeout: 5 },
+    { event: 'PostToolUse', matcher: CLAUDE_FILE_TOOLS, command: `${base} file-recall`, timeout: 5 },
     { event: 'Stop', command: `${base} session-end`, timeout: 15 },
     { event: 'SessionEnd', command: `${base} session-end`, timeout: 15 },
   ];

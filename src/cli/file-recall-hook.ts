@@ -1,0 +1,154 @@
+/**
+ * `memory file-recall`, the tool hook (Claude Code: PostToolUse on Read, Edit, Write, MultiEdit,
+ * NotebookEdit; Codex: PostToolUse on apply_patch), on a light path: config, SQLite and this
+ * code. When the agent touches a file, the earlier sessions on it in this repository
+ * (search/file-recall.ts), as additionalContext. Each memory once per session (the ids given are
+ * kept in the memory home's `.cache/file-recall/`); nothing for a file no memory recorded, for an
+ * excluded project, or from the session in progress. Whatever happens: exit 0, diagnostics on
+ * stderr. Measured in bench/RESULTS.md against node's own start-up.
+ */
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { IO } from '../app/context.js';
+import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
+import { changedFiles, describeChanges, staleness } from '../changes/staleness.js';
+import { loadConfig } from '../config/load.js';
+import { workDirFor } from '../config/paths.js';
+import type { Config } from '../config/schema.js';
+import { modelIdOf } from '../embed/embedder.js';
+import { errorMessage } from '../errors.js';
+import { hideExcluded } from '../project/exclude.js';
+import { placeHere } from '../project/place.js';
+import { repoIdentity } from '../project/repository.js';
+import { formatFileRecall, memoriesOfFile } from '../search/file-recall.js';
+import { openCacheAsIs } from '../store/cache.js';
+import type { MemoryRow } from '../store/store.js';
+
+/** The files a tool call touches, as absolute paths: Claude Code's file tools, Codex's patches. */
+export function touchedFiles(input: HookInput, cwd: string): string[] {
+  const t = input.tool_input ?? {};
+  const out: string[] = [];
+  for (const k of ['file_path', 'notebook_path', 'path']) {
+    const v = t[k];
+    if (typeof v === 'string' && v.length > 0) out.push(resolve(cwd, v));
+  }
+  // A Codex patch names its files on its own lines: `*** Update File: src/x.ts`.
+  for (const k of ['patch', 'input', 'command']) {
+    const v = t[k];
+    const text = typeof v === 'string' ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join('\n') : '';
+    for (const m of text.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm)) out.push(resolve(cwd, (m[1] as string).trim()));
+  }
+  return [...new Set(out)];
+}
+
+/** The hook's stdout: the fields both agents accept for a tool hook. */
+export function fileRecallOutput(event: string, additionalContext: string): string | undefined {
+  if (!additionalContext) return undefined;
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
+}
+
+const SESSION_FILE_DAYS = 3;
+
+/** The ids this session was given, and a way to add to them (a small file per session; old ones pruned). */
+function sessionMemory(config: Config, sessionId: string | undefined, now: number): { given: Set<string>; add: (ids: string[]) => void } {
+  if (!sessionId) return { given: new Set(), add: () => {} };
+  const dir = join(workDirFor(config.baseDir), 'file-recall');
+  const path = join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+  let given: string[] = [];
+  try {
+    given = JSON.parse(readFileSync(path, 'utf8')) as string[];
+  } catch {
+    /* the session's first */
+  }
+  return {
+    given: new Set(given),
+    add: (ids) => {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(path, JSON.stringify([...new Set([...given, ...ids])]));
+      if (given.length === 0) {
+        // A session's first: the folder is tidied of sessions long over.
+        for (const f of readdirSync(dir)) {
+          try {
+            if (now - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
+          } catch {
+            /* gone meanwhile */
+          }
+        }
+      }
+    },
+  };
+}
+
+const real = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    // A file the tool is about to write: its folder is real.
+    try {
+      return join(realpathSync(dirname(p)), p.slice(dirname(p).length + 1));
+    } catch {
+      return p;
+    }
+  }
+};
+
+export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'now'>, input: HookInput): Promise<void> {
+  const cfg = config.recall;
+  if (!cfg.files || cfg.file_max_items === 0) return;
+  const cwd = input.cwd ?? io.cwd;
+  const files = touchedFiles(input, cwd);
+  if (files.length === 0) return;
+  const excluded = config.privacy.exclude_projects;
+  if (placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded }).excluded) return;
+  const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
+  if (!store) return;
+  try {
+    const now = io.now().getTime();
+    const session = sessionMemory(config, input.session_id, now);
+    const hide = hideExcluded(excluded);
+    const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: false });
+    const parts: string[] = [];
+    const given: string[] = [];
+    for (const file of files) {
+      const abs = real(file);
+      const repo = repoIdentity(dirname(abs));
+      if (!repo) continue;
+      const rel = relative(real(repo.top), abs);
+      if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
+      const path = rel.split(sep).join('/');
+      const rows = memoriesOfFile(store, { repo: repo.key, path, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems: cfg.file_max_items, ...(hide ? { hide } : {}) });
+      if (rows.length === 0) continue;
+      const note = (r: MemoryRow) => {
+        const changes = changedFiles(stale, r);
+        if (changes === undefined) return undefined;
+        const mine = changes.filter((c) => c.path === path);
+        return mine.length > 0 ? describeChanges(mine) : `${path} is unchanged since this memory`;
+      };
+      const text = formatFileRecall(path, rows, Math.floor(cfg.file_max_chars / files.length), note);
+      if (!text) continue;
+      parts.push(text);
+      given.push(...rows.map((r) => r.id));
+    }
+    if (parts.length === 0) return;
+    session.add(given);
+    const out = fileRecallOutput(input.hook_event_name ?? 'PostToolUse', parts.join('\n\n'));
+    if (out) io.stdout.write(`${out}\n`);
+  } finally {
+    store.close();
+  }
+}
+
+export async function fileRecallHook(argv: string[], io: IO): Promise<number> {
+  try {
+    const { values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { config: { type: 'string', short: 'c' }, debug: { type: 'boolean' } } });
+    const parsed = parseHookInput(await readHookStdin(io));
+    if (parsed.problem) io.stderr.write(`memory: ${parsed.problem}\n`);
+    const configPath = typeof values.config === 'string' ? values.config : undefined;
+    const { config } = loadConfig({ ...(configPath ? { configPath } : {}), env: io.env, cwd: io.cwd });
+    await runFileRecall(config, io, parsed.input);
+  } catch (err) {
+    io.stderr.write(`memory: file-recall: ${errorMessage(err).split('\n').join(' ')}\n`);
+  }
+  return 0;
+}

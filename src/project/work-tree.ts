@@ -1,0 +1,60 @@
+/**
+ * What a checkout's working tree says about the work in progress: the files changed (staged,
+ * unstaged, untracked) and the branch. One `git status`, with a time limit: a huge tree (10,000
+ * changed files) costs no more than the limit, and a git that cannot answer in time says nothing.
+ */
+import { spawnSync } from 'node:child_process';
+
+export interface WorkInProgress {
+  /** The branch checked out (undefined: detached, or not known). */
+  branch?: string;
+  /** Changed paths inside the repository, at most `maxFiles` of them. */
+  changed: string[];
+  /** More changed files than were read. */
+  more: boolean;
+}
+
+/** Branches that say nothing about what is being worked on: every memory of the repository is on them. */
+export const MAINLINE = new Set(['main', 'master', 'trunk', 'develop', 'development', 'default']);
+
+/** The porcelain v1 -z output of `git status --branch`, parsed (pure). */
+export function parseStatus(out: string, maxFiles: number): WorkInProgress {
+  const parts = out.split('\0');
+  const res: WorkInProgress = { changed: [], more: false };
+  for (let i = 0; i < parts.length; i++) {
+    const e = parts[i] as string;
+    if (e === '') continue;
+    if (e.startsWith('## ')) {
+      const head = e.slice(3);
+      if (!head.startsWith('HEAD (no branch)')) {
+        const name = head.replace(/^No commits yet on /, '').split('...')[0]?.split(' ')[0];
+        if (name) res.branch = name;
+      }
+      continue;
+    }
+    const xy = e.slice(0, 2);
+    const path = e.slice(3);
+    // A rename or copy names its source next: the new path is the one being worked on.
+    if (xy.includes('R') || xy.includes('C')) i++;
+    if (xy === '!!' || path === '') continue;
+    if (res.changed.length >= maxFiles) {
+      res.more = true;
+      break;
+    }
+    if (!path.endsWith('/')) res.changed.push(path);
+  }
+  return res;
+}
+
+/** The work in progress in the checkout at `top`, or undefined when git does not answer within `timeoutMs`. */
+export function workInProgress(top: string, opts: { timeoutMs?: number; maxFiles?: number } = {}): WorkInProgress | undefined {
+  const r = spawnSync('git', ['-C', top, '-c', 'core.quotePath=false', 'status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all', '--no-renames'], {
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 1000,
+    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+  });
+  if (r.error || r.status !== 0 || typeof r.stdout !== 'string') return undefined;
+  return parseStatus(r.stdout, opts.maxFiles ?? 200);
+}

@@ -1,0 +1,73 @@
+/**
+ * The files each memory records, by repository and path inside it (`memory_files`): what the
+ * file-recall hook asks when the agent touches a file — the memories of that file in this
+ * repository, whatever machine or checkout folder they came from. Kept in step with the
+ * memories by the store's apply and its fresh load.
+ */
+import type Database from 'better-sqlite3';
+import type { DB } from './database.js';
+import type { ExportEntry } from '../types.js';
+
+/** A path inside a repository: relative, forward slashes, no `..`. */
+function insideRepository(p: string): string | undefined {
+  const s = p.replace(/\\/g, '/').replace(/^\.\//, '');
+  if (s === '' || s.startsWith('/') || /^[A-Za-z]:\//.test(s) || s.startsWith('~') || s.split('/').includes('..')) return undefined;
+  return s;
+}
+
+/**
+ * The repository-relative paths a record holds: `repo_files` (every file the turn touched in its
+ * checkout), `file_blobs` paths (those whose state is known), and relative `files` (a team's
+ * records carry them so).
+ */
+export function recordedPaths(e: ExportEntry): string[] {
+  if ('deleted' in e && e.deleted === true) return [];
+  const out = new Set<string>();
+  const extra = (e as { extra?: Record<string, unknown> }).extra;
+  const blobs = extra?.file_blobs;
+  if (Array.isArray(blobs)) {
+    for (const b of blobs) {
+      const p = (b as { path?: unknown } | null)?.path;
+      const rel = typeof p === 'string' ? insideRepository(p) : undefined;
+      if (rel) out.add(rel);
+    }
+  }
+  if (Array.isArray(extra?.repo_files)) {
+    for (const p of extra.repo_files as unknown[]) {
+      const rel = typeof p === 'string' ? insideRepository(p) : undefined;
+      if (rel) out.add(rel);
+    }
+  }
+  const files = (e as { files?: unknown }).files;
+  if (Array.isArray(files)) {
+    for (const f of files) {
+      const rel = typeof f === 'string' ? insideRepository(f) : undefined;
+      if (rel) out.add(rel);
+    }
+  }
+  return [...out];
+}
+
+export class FileIndex {
+  private readonly add: Database.Statement;
+  private readonly clear: Database.Statement;
+  private readonly byFile: Database.Statement<[string, string], { rowid: number }>;
+
+  constructor(db: DB) {
+    this.add = db.prepare('INSERT OR IGNORE INTO memory_files (repo, path, memory_rowid) VALUES (?, ?, ?)');
+    this.clear = db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?');
+    this.byFile = db.prepare('SELECT f.memory_rowid AS rowid FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid WHERE f.repo = ? AND f.path = ? AND m.deleted = 0 ORDER BY m.ts_ms DESC');
+  }
+
+  /** A memory's files now (none for a tombstone or a memory with no repository). */
+  set(rowid: number, repo: string | null, paths: string[], fresh = false): void {
+    if (!fresh) this.clear.run(rowid);
+    if (!repo) return;
+    for (const p of paths) this.add.run(repo, p, rowid);
+  }
+
+  /** Live memories that recorded this file of this repository, newest first. */
+  rowidsOf(repo: string, path: string): number[] {
+    return this.byFile.all(repo, path).map((r) => r.rowid);
+  }
+}

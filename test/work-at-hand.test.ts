@@ -1,0 +1,206 @@
+/**
+ * Recall where the work is: the memories of a file when the agent touches it (the tool hook
+ * `install` registers, run exactly as the agent runs it), and session start by the working tree
+ * (files changed, the branch). Two machines, each with its own home, checkout folder and URL
+ * spelling of one repository, a memory remote of bare git; real git for the code too.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
+import { parseStatus } from '../src/project/work-tree.js';
+import { cloneRepo, initRepo } from './git-fixture.js';
+import { tempDir } from './helpers.js';
+import { git, homeMachine, type HomeMachine } from './homes.js';
+import { assistant, text, transcript, user } from './transcript-builder.js';
+
+let root: string;
+let cleanup: () => void;
+
+const FILES: Record<string, string> = {
+  'src/checkout.ts': 'export function capture(p) { return retryOnce(p); }\n',
+  'src/cart.ts': 'export const cart = [];\n',
+  'src/search.ts': 'export function search() {}\n',
+  'src/shipping.ts': 'export function quote() {}\n',
+  'src/tax.ts': 'export const rate = 0.2;\n',
+  'src/users.ts': 'export function user() {}\n',
+  'src/orders.ts': 'export function order() {}\n',
+  'src/invoice.ts': 'export function invoice() {}\n',
+  'src/untouched.ts': 'export {};\n',
+};
+
+function codeOrigin(name: string): string {
+  const work = join(root, `${name}-seed`);
+  initRepo(work, 't');
+  for (const [p, c] of Object.entries(FILES)) {
+    mkdirSync(join(work, p, '..'), { recursive: true });
+    writeFileSync(join(work, p), c);
+  }
+  git(work, 'add', '-A');
+  git(work, 'commit', '-q', '-m', 'seed');
+  const bare = join(root, `${name}.git`);
+  git(root, 'clone', '-q', '--bare', work, bare);
+  return bare;
+}
+
+function checkout(origin: string, dir: string, url: string): string {
+  cloneRepo(origin, dir, 't');
+  git(dir, 'remote', 'set-url', 'origin', url);
+  return realpathSync(dir);
+}
+
+/** A Claude Code session in `cwd` at `startIso`: each turn reads its files (absolute paths, as Claude Code records them). */
+function session(m: HomeMachine, id: string, cwd: string, start: string | number, turns: Array<{ q: string; a: string; read?: string[] }>, branch = 'main'): void {
+  const t = transcript(id, cwd);
+  t.clock = typeof start === 'number' ? start : Date.parse(start);
+  for (const turn of turns) {
+    user(t, turn.q, { gitBranch: branch });
+    assistant(t, [...(turn.read ?? []).map((f) => ({ tool: 'Read', input: { file_path: join(cwd, f) } })), { text: turn.a }], { gitBranch: branch });
+  }
+  const dir = join(m.projects, encodeProjectDir(cwd));
+  mkdirSync(dir, { recursive: true });
+  const p = join(dir, `${id}.jsonl`);
+  writeFileSync(p, text(t));
+  const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', cwd]);
+  assert.equal(r.code, 0, r.stderr);
+}
+
+/** The command `install --claude-code` registered for an event (and a tool), from the machine's settings.json. */
+function registered(m: HomeMachine, event: string, tool?: string): string {
+  const settings = JSON.parse(readFileSync(join(m.user, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> };
+  const group = settings.hooks[event]?.find((g) => tool === undefined || (g.matcher !== undefined && new RegExp(`^(?:${g.matcher})$`).test(tool)));
+  const cmd = group?.hooks.find((h) => h.command.includes('main.js'))?.command;
+  assert.ok(cmd, `no ${event} hook for ${tool ?? 'any tool'} in settings.json`);
+  return cmd;
+}
+
+/** Run a registered hook as Claude Code does: through a shell, the JSON on stdin, in the session's folder. */
+function runHook(m: HomeMachine, command: string, input: Record<string, unknown>, cwd: string): { code: number | null; stdout: string; stderr: string; context: string } {
+  const r = spawnSync('sh', ['-c', command], { input: JSON.stringify(input), cwd, env: { ...process.env, ...m.env, CLAUDE_PROJECT_DIR: cwd }, encoding: 'utf8' });
+  const out = r.stdout.trim();
+  const context = out ? ((JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '') : '';
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, context };
+}
+
+describe('recall by file: the tool hook', () => {
+  before(() => ({ dir: root, cleanup } = tempDir('memory-work-')));
+  after(() => cleanup());
+
+  it('on machine B, a Read of src/checkout.ts brings A\'s October turn on it (dated, machine named) and none of the later sessions on other files; once per session; nothing for a file no memory touched', () => {
+    const remote = join(root, 'memories.git');
+    git(root, 'init', '-q', '--bare', remote);
+    const origin = codeOrigin('api');
+    const a = homeMachine(root, 'laptop');
+    const b = homeMachine(root, 'desktop');
+    for (const m of [a, b]) assert.equal(m.cli(['init', '--remote', remote]).code, 0);
+    const apiA = checkout(origin, join(a.user, 'src', 'api'), 'https://github.com/acme/api');
+    const apiB = checkout(origin, join(b.user, 'work', 'acme-api'), 'git@github.com:acme/api.git');
+    // Captured as it happened (the Stop hook's way): the file's state then is known.
+    const t0 = Date.now();
+    const day = new Date(t0).toISOString().slice(0, 10);
+    session(a, 'first', apiA, t0, [{ q: 'Why does checkout retry the payment capture only once?', a: 'A second retry double-charged cards when the gateway was slow; once, then the reconciliation job.', read: ['src/checkout.ts'] }]);
+    const others = ['cart', 'search', 'shipping', 'tax', 'users', 'orders', 'invoice'];
+    others.forEach((f, i) => session(a, `later-${i}`, apiA, t0 + (i + 1) * 60_000, [{ q: `How is the ${f} module organised now?`, a: `The ${f} module keeps one exported function per concern.`, read: [`src/${f}.ts`] }]));
+    // An older memory of the file, captured long after (its state then unknown): given too, without a note.
+    session(a, 'oct-1', apiA, '2026-10-14T09:00:00Z', [{ q: 'Should checkout log the full card token on failures?', a: 'Never: only the last four digits.', read: ['src/checkout.ts'] }]);
+    assert.equal(a.cli(['sync']).code, 0);
+    assert.equal(b.cli(['install', '--claude-code']).code, 0);
+    // B's session starts in its checkout (pull, cache), then the agent reads the file.
+    const start = runHook(b, registered(b, 'SessionStart'), { session_id: 'b-1', cwd: apiB, hook_event_name: 'SessionStart', source: 'startup' }, apiB);
+    assert.equal(start.code, 0, start.stderr);
+    const hook = registered(b, 'PostToolUse', 'Read');
+    assert.equal(registered(b, 'PostToolUse', 'Edit'), hook, 'one hook for the file tools');
+    const read = (sessionId: string, file: string) =>
+      runHook(b, hook, { session_id: sessionId, cwd: apiB, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(apiB, file) }, tool_response: { type: 'text' } }, apiB);
+    const first = read('b-1', 'src/checkout.ts');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.context, /earlier sessions on src\/checkout\.ts/);
+    assert.match(first.context, new RegExp(`## ${day} · laptop · id [0-9a-f]{12}\\n\\(src/checkout\\.ts is unchanged since this memory\\)\\nQ: Why does checkout retry the payment capture only once\\?`));
+    assert.match(first.context, /## 2026-10-14 · laptop · id [0-9a-f]{12}\nQ: Should checkout log the full card token/, 'the older one, its state then not known: no note');
+    assert.ok(first.context.indexOf('retry the payment capture') < first.context.indexOf('full card token'), 'newest first');
+    for (const f of others) assert.doesNotMatch(first.context, new RegExp(`${f} module`), `${f}'s session is not about this file`);
+    assert.ok(Array.from(first.context).length <= 1200, 'within 1,200 characters');
+    assert.equal(read('b-1', 'src/checkout.ts').stdout.trim(), '', 'the same memory once per session');
+    assert.equal(read('b-1', 'src/untouched.ts').stdout.trim(), '', 'a file no memory touched: nothing');
+    // A new session, the file changed here since: said.
+    writeFileSync(join(apiB, 'src', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');
+    assert.match(read('b-2', 'src/checkout.ts').context, /src\/checkout\.ts changed since this memory/);
+  });
+
+  it('nothing from the session in progress, nothing in an excluded project; recall.files = false turns it off', () => {
+    const origin = codeOrigin('vault');
+    const m = homeMachine(root, 'solo');
+    const vault = checkout(origin, join(m.user, 'src', 'vault'), 'https://github.com/acme/vault');
+    session(m, 'v-1', vault, '2026-11-02T09:00:00Z', [{ q: 'Why does checkout keep the capture idempotency key for a day?', a: 'Gateways retry webhooks for up to 24 hours.', read: ['src/checkout.ts'] }]);
+    assert.equal(m.cli(['install', '--claude-code']).code, 0);
+    assert.equal(m.cli(['rebuild']).code, 0);
+    const hook = registered(m, 'PostToolUse', 'Read');
+    const input = (sessionId: string) => ({ session_id: sessionId, cwd: vault, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(vault, 'src', 'checkout.ts'), old_string: 'a', new_string: 'b' } });
+    assert.match(runHook(m, hook, input('v-2'), vault).context, /idempotency key for a day/, 'another session: given (a positive check)');
+    assert.equal(runHook(m, hook, input('v-1'), vault).stdout.trim(), '', 'the session in progress: never');
+    const off = spawnSync('sh', ['-c', hook], { input: JSON.stringify(input('v-3')), cwd: vault, env: { ...process.env, ...m.env, MEMORY_RECALL_FILES: 'false' }, encoding: 'utf8' });
+    assert.equal(off.stdout.trim(), '');
+    const excluded = spawnSync('sh', ['-c', hook], { input: JSON.stringify(input('v-4')), cwd: vault, env: { ...process.env, ...m.env, MEMORY_PRIVACY_EXCLUDE_PROJECTS: 'vault' }, encoding: 'utf8' });
+    assert.equal(excluded.status, 0);
+    assert.equal(excluded.stdout.trim(), '', 'an excluded project: nothing');
+  });
+});
+
+describe('session start by the work in progress', () => {
+  before(() => ({ dir: root, cleanup } = tempDir('memory-wip-')));
+  after(() => cleanup());
+
+  const start = (m: HomeMachine, cwd: string, env: NodeJS.ProcessEnv = {}) => {
+    const r = m.cli(['session-start', '--inject'], { input: JSON.stringify({ session_id: `s-${Date.now()}`, cwd, hook_event_name: 'SessionStart' }), env });
+    assert.equal(r.code, 0, r.stderr);
+    return (JSON.parse(r.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
+  };
+
+  it('src/checkout.ts changed (uncommitted) and 21 newer memories on other files, recent = 5: the earlier work on src/checkout.ts is injected, saying why; a clean tree gives the most recent as before', () => {
+    const origin = codeOrigin('shop');
+    const m = homeMachine(root, 'wip', { env: { MEMORY_INJECT_RECENT: '5' } });
+    const shop = checkout(origin, join(m.user, 'src', 'shop'), 'https://github.com/acme/shop');
+    session(m, 'old-checkout', shop, '2026-09-03T09:00:00Z', [{ q: 'Why does checkout round the tax before the discount?', a: 'The auditors asked for tax on the list price; the discount applies after.', read: ['src/checkout.ts'] }]);
+    for (let i = 0; i < 21; i++) session(m, `newer-${i}`, shop, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Newer question ${i} about the cart totals`, a: `Newer answer ${i}.`, read: ['src/cart.ts'] }]);
+    const clean = start(m, shop);
+    assert.match(clean, /recent memories of project "shop"/);
+    assert.doesNotMatch(clean, /round the tax before the discount/, 'a clean tree: the five most recent, as before');
+    assert.match(clean, /Newer question 20/);
+    writeFileSync(join(shop, 'src', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');
+    const changed = start(m, shop);
+    assert.match(changed, /round the tax before the discount/);
+    assert.match(changed, /· you are changing src\/checkout\.ts/);
+    assert.match(changed, /Newer question 20/, 'then the most recent');
+    assert.equal((changed.match(/^## /gm) ?? []).length, 5, 'still five');
+  });
+
+  it('a branch that is not the mainline: its memories first, headed "branch …"; with 10,000 untracked files too', () => {
+    const origin = codeOrigin('crm');
+    const m = homeMachine(root, 'branchy', { env: { MEMORY_INJECT_RECENT: '3' } });
+    const crm = checkout(origin, join(m.user, 'src', 'crm'), 'https://github.com/acme/crm');
+    git(crm, 'checkout', '-q', '-b', 'feature/retry');
+    session(m, 'on-branch', crm, '2026-10-01T09:00:00Z', [{ q: 'How should the retry back-off grow on the feature branch?', a: 'Exponentially from 200 ms, capped at 30 s.' }], 'feature/retry');
+    git(crm, 'checkout', '-q', 'main');
+    for (let i = 0; i < 5; i++) session(m, `main-${i}`, crm, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Mainline question ${i} about the contacts page`, a: `Mainline answer ${i}.` }]);
+    assert.doesNotMatch(start(m, crm), /retry back-off grow/, 'on main: the most recent');
+    git(crm, 'checkout', '-q', 'feature/retry');
+    const onBranch = start(m, crm);
+    assert.match(onBranch, /retry back-off grow/);
+    assert.match(onBranch, /· branch feature\/retry/);
+    // A huge working tree: read up to its bound (parseStatus below), the branch still counts.
+    const many = join(crm, 'generated');
+    mkdirSync(many);
+    for (let i = 0; i < 10_000; i++) writeFileSync(join(many, `f${i}.txt`), `${i}\n`);
+    assert.match(start(m, crm), /retry back-off grow/);
+  });
+
+  it('git status read: the branch, changed and untracked paths, a rename\'s new path; at most maxFiles of them (pure)', () => {
+    const out = ['## feature/x...origin/feature/x [ahead 1]', ' M src/a.ts', 'A  src/b.ts', '?? notes/c.md', 'R  src/new.ts', 'src/old.ts', ''].join('\0');
+    assert.deepEqual(parseStatus(out, 10), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts', 'notes/c.md', 'src/new.ts'], more: false });
+    assert.deepEqual(parseStatus(out, 2), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts'], more: true });
+    assert.equal(parseStatus('## HEAD (no branch)\0 M a\0', 5).branch, undefined);
+    assert.equal(parseStatus('## No commits yet on main\0', 5).branch, 'main');
+  });
+});
