@@ -193,8 +193,8 @@ describe('commands that must not load the embedding library', () => {
     }
     assert.ok(loaded(['status', '--json']).includes('simple-git'), 'the tracer sees git when a command uses it');
     const all = commandsIn(loaded(['--help']));
-    assert.equal(all.length, 22, `the full help registers every command: ${all.join(' ')}`);
-    assert.ok(all.includes('team') && all.includes('doctor'));
+    assert.equal(all.length, 23, `the full help registers every command: ${all.join(' ')}`);
+    assert.ok(all.includes('team') && all.includes('doctor') && all.includes('file-recall'));
   });
 
   it('the tracer does see the library when a command embeds', () => {
