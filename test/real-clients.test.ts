@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { CLI, clockAt, FAKETIME_LIB, REPO, tempDir } from './helpers.js';
 import { captured, clientBin, clientMissing, memoryFileOnRemote, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
-import { lastUserText, startStandIn, type StandIn } from './clients/stand-in.js';
+import { lastUserText, startStandIn, type StandIn, type ToolCall } from './clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
 
 const ORIGIN = 'https://git.example.com/acme/shop.git';
@@ -23,6 +23,27 @@ const ORIGIN = 'https://git.example.com/acme/shop.git';
 function replyTo(body: unknown): string {
   const asked = lastUserText(body).trim().split('\n').pop() ?? '';
   return `Stand-in answer: for "${asked.slice(0, 80)}" the fix was to pin the carrier API client to v3 and retry twice on 503.`;
+}
+
+/**
+ * The stand-in's model: "Open <absolute path> …" asks for the Read tool first (the client runs
+ * it, and its hooks); once the tool's result is back, or for any other prompt, a text reply.
+ */
+function model(body: unknown): string | ToolCall {
+  const messages = (body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
+  const last = messages[messages.length - 1];
+  const toolDone = Array.isArray(last?.content) && last.content.some((c) => (c as { type?: string }).type === 'tool_result');
+  const open = /^Open (\/\S+)/m.exec(lastUserText(body));
+  if (open && !toolDone) return { tool: 'Read', input: { file_path: open[1] as string } };
+  // Codex: "Patch src/… so that …" asks for apply_patch (retryOnce → retryTwice) until its output is back.
+  const input = (body as { input?: Array<{ type?: string }> }).input ?? [];
+  const patched = input.some((i) => i.type === 'custom_tool_call_output' || i.type === 'function_call_output');
+  const patch = /^Patch (\S+)/m.exec(lastUserText(body));
+  if (patch && !patched) {
+    const file = patch[1] as string;
+    return { tool: 'apply_patch', input: { patch: ['*** Begin Patch', `*** Update File: ${file}`, '@@', '-export function capture(p) { return retryOnce(p); }', '+export function capture(p) { return retryTwice(p); }', '*** End Patch', ''].join('\n') } };
+  }
+  return replyTo(body);
 }
 
 interface Agent {
@@ -55,7 +76,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
 
   before(async () => {
     ({ dir: root, cleanup } = tempDir('memory-clients-'));
-    standIn = await startStandIn(replyTo);
+    standIn = await startStandIn(model);
     if (missing) return;
     remote = join(root, 'memories.git');
     git(root, 'init', '-q', '--bare', remote);
@@ -174,6 +195,42 @@ describe('inside the real agents: a session on one machine is in the next sessio
     }
   });
 
+  it('recall by file: a real Read of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file', { skip: missing }, async () => {
+    const a = agent('rf-laptop', 'checkout', join('src', 'shop'));
+    const b = agent('rf-desktop', 'checkout', join('work', 'shop-b'));
+    const fileRemote = join(root, 'memories-rf.git');
+    git(root, 'init', '-q', '--bare', fileRemote);
+    for (const x of [a, b]) {
+      mkdirSync(join(x.project, 'src'), { recursive: true });
+      writeFileSync(join(x.project, 'src', 'checkout.ts'), 'export function capture(p) { return retryOnce(p); }\n');
+      assert.equal(x.memory(['install', '--claude-code']).code, 0);
+      assert.equal(x.memory(['init', '--remote', fileRemote]).code, 0);
+    }
+    const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    const claude = (x: Agent, prompt: string) => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', 'Read'], { cwd: x.project, env: claudeEnv(x) });
+    const promptA = `Open ${join(a.project, 'src', 'checkout.ts')} and tell me why the payment capture retries only once.`;
+    const first = await claude(a, promptA);
+    assert.equal(first.code, 0, first.stderr);
+    const pushed = await eventually(() => {
+      const text = memoryFileOnRemote(fileRemote, 'rf-laptop');
+      return text && captured(text).some((r) => r.question === promptA) ? text : undefined;
+    });
+    const memory = captured(pushed).find((r) => r.question === promptA) as unknown as { extra?: Record<string, unknown> } & Record<string, unknown>;
+    assert.deepEqual((memory.repo_files ?? memory.extra?.repo_files) as unknown, ['src/checkout.ts'], 'the real transcript\'s Read recorded as a path in the repository');
+    // B: a new session reads its own checkout's file.
+    const seen = standIn.requests.length;
+    const second = await claude(b, `Open ${join(b.project, 'src', 'checkout.ts')} and check the retry.`);
+    assert.equal(second.code, 0, second.stderr);
+    const post = hookResponses(second.stdout).filter((h) => h.event === 'PostToolUse');
+    assert.ok(post.length > 0, `the PostToolUse hook ran: ${JSON.stringify(hookResponses(second.stdout).map((h) => h.event))}`);
+    for (const h of post) assert.equal(h.outcome, 'success', JSON.stringify(h));
+    const afterTool = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body)).filter((t) => t.includes('tool_result'));
+    const carried = afterTool.find((t) => t.includes('earlier sessions on src/checkout.ts'));
+    assert.ok(carried, 'the hook\'s context in the request after the Read');
+    assert.ok(carried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file, verbatim');
+    assert.match(carried, /· rf-laptop · id /);
+  });
+
   it('team memory: a real turn of alice in api is published after its window and reaches bob\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
     const alice = agent('tm-alice', 'checkout', join('src', 'shop'));
     const bob = agent('tm-bob', 'checkout', join('work', 'acme-shop'));
@@ -250,6 +307,51 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
     assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
+  });
+
+  it('recall by file in Codex: a real apply_patch of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file', { skip: missing }, async () => {
+    const a = agent('rfx-laptop', 'checkout', join('src', 'shop'));
+    const b = agent('rfx-desktop', 'checkout', join('work', 'shop-b'));
+    const fileRemote = join(root, 'memories-rfx.git');
+    git(root, 'init', '-q', '--bare', fileRemote);
+    for (const x of [a, b]) {
+      mkdirSync(join(x.project, 'src'), { recursive: true });
+      writeFileSync(join(x.project, 'src', 'checkout.ts'), 'export function capture(p) { return retryOnce(p); }\n');
+      const codexHome = x.env.CODEX_HOME as string;
+      mkdirSync(codexHome, { recursive: true });
+      // A model Codex knows (gpt-5.5) is offered apply_patch; the stand-in answers for it.
+      writeFileSync(
+        join(codexHome, 'config.toml'),
+        ['model = "gpt-5.5"', 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${standIn.url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
+      );
+      assert.equal(x.memory(['install', '--codex']).code, 0);
+      assert.equal(x.memory(['init', '--remote', fileRemote]).code, 0);
+    }
+    const codex = (x: Agent, prompt: string) =>
+      runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-s', 'workspace-write', prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
+    // Codex has no session end: captures go at the batch interval, which init's settings commit just started.
+    a.env.MEMORY_SYNC_COMMIT_INTERVAL_S = '0';
+    const promptA = 'Patch src/checkout.ts so that the payment capture retries twice, not once.';
+    const first = await codex(a, promptA);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(readFileSync(join(a.project, 'src', 'checkout.ts'), 'utf8'), /retryTwice/, 'Codex applied the patch');
+    assert.match(first.stderr, /hook: PostToolUse Completed/, first.stderr);
+    const pushed = await eventually(() => {
+      const text = memoryFileOnRemote(fileRemote, 'rfx-laptop');
+      return text && captured(text).some((r) => r.question === promptA) ? text : undefined;
+    });
+    const memory = captured(pushed).find((r) => r.question === promptA) as unknown as { extra?: Record<string, unknown> } & Record<string, unknown>;
+    assert.deepEqual((memory.repo_files ?? memory.extra?.repo_files) as unknown, ['src/checkout.ts'], 'the rollout\'s patch recorded as a path in the repository');
+    const seen = standIn.requests.length;
+    const second = await codex(b, 'Patch src/checkout.ts so that it retries twice.');
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, /hook: PostToolUse Completed/, second.stderr);
+    assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
+    const afterTool = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).filter((t) => t.includes('custom_tool_call_output'));
+    const carried = afterTool.find((t) => t.includes('earlier sessions on src/checkout.ts'));
+    assert.ok(carried, `the hook's context in the request after the patch: ${afterTool.length} request(s) after it`);
+    assert.ok(carried.includes(promptA), 'A\'s turn on the file, verbatim');
+    assert.match(carried, /· rfx-laptop · id /);
   });
 
   it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {

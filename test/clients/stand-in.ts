@@ -17,8 +17,17 @@ export interface StandIn {
   close: () => Promise<void>;
 }
 
-/** `reply` gives the assistant's text for a request; the default names the last user text. */
-export async function startStandIn(reply: (body: unknown) => string): Promise<StandIn> {
+/** A tool the model asks the client to run, instead of a text reply (Claude Code: `tool_use`; Codex: a function call). */
+export interface ToolCall {
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * `reply` gives the assistant's text for a request — or a tool call, which makes the client run
+ * the tool (and its hooks) and ask again with the result; the default names the last user text.
+ */
+export async function startStandIn(reply: (body: unknown) => string | ToolCall): Promise<StandIn> {
   const requests: StandIn['requests'] = [];
   const server: Server = createServer((req, res) => {
     void handle(req, res);
@@ -45,13 +54,16 @@ export async function startStandIn(reply: (body: unknown) => string): Promise<St
       return;
     }
     if (path.endsWith('/v1/messages')) {
-      const text = reply(body);
+      const r = reply(body);
       const stream = (body as { stream?: boolean } | undefined)?.stream === true;
-      anthropic(res, text, stream, ++turn);
+      if (typeof r === 'string') anthropic(res, r, stream, ++turn);
+      else anthropicTool(res, r, stream, ++turn);
       return;
     }
     if (path.endsWith('/responses')) {
-      openai(res, reply(body), ++turn);
+      const r = reply(body);
+      if (typeof r === 'string') openai(res, r, ++turn);
+      else openaiTool(res, r, ++turn);
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not here"}');
@@ -93,6 +105,40 @@ function anthropic(res: ServerResponse, text: string, stream: boolean, n: number
     ['content_block_stop', { type: 'content_block_stop', index: 0 }],
     ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }],
     ['message_stop', { type: 'message_stop' }],
+  ]);
+}
+
+function anthropicTool(res: ServerResponse, call: ToolCall, stream: boolean, n: number): void {
+  const id = `msg_standin_${n}`;
+  const block = { type: 'tool_use', id: `toolu_standin_${n}`, name: call.tool, input: call.input };
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({ id, type: 'message', role: 'assistant', model: 'stand-in', content: [block], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 } }),
+    );
+    return;
+  }
+  sse(res, [
+    ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: 'stand-in', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } } }],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) } }],
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } }],
+    ['message_stop', { type: 'message_stop' }],
+  ]);
+}
+
+function openaiTool(res: ServerResponse, call: ToolCall, n: number): void {
+  const id = `resp_standin_${n}`;
+  // apply_patch is a freeform (custom) tool in Codex; anything else a function with JSON arguments.
+  const item =
+    call.tool === 'apply_patch'
+      ? { id: `ctc_standin_${n}`, type: 'custom_tool_call', status: 'completed', call_id: `call_standin_${n}`, name: call.tool, input: String(call.input.patch ?? '') }
+      : { id: `fc_standin_${n}`, type: 'function_call', status: 'completed', call_id: `call_standin_${n}`, name: call.tool, arguments: JSON.stringify(call.input) };
+  sse(res, [
+    ['response.created', { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } }],
+    ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
+    ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
+    ['response.completed', { type: 'response.completed', response: { id, object: 'response', status: 'completed', output: [item], usage: { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 } } }],
   ]);
 }
 
