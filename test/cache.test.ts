@@ -7,6 +7,7 @@ import { encodeEntry } from '../src/export/jsonl.js';
 import { loadEmbedder } from '../src/embed/embedder.js';
 import { embedPending } from '../src/maintain/embed-pending.js';
 import { CacheDeferred, openCache, openCacheAsIs, type CacheOptions } from '../src/store/cache.js';
+import { modelStrength, VECTOR_FLOOR, vectorWeight } from '../src/search/fuse.js';
 import { search } from '../src/search/search.js';
 import { openDatabase } from '../src/store/store.js';
 import type { MemoryRecord } from '../src/types.js';
@@ -345,6 +346,47 @@ describe('cache: vectors', () => {
     } finally {
       store.close();
     }
+  });
+
+  it('hybrid: the vector list weighs as much as the model deserves on the question (its measured strength, the lists\' agreement)', async () => {
+    writeJsonl(join(opts.exportDir, '2026-10_laptop.jsonl'), [
+      // The words' only match, far from the question's vector.
+      rec({ id: 'words', timestamp: '2026-10-01T00:00:00.000Z', question: 'kestrel balancer notes', answer: 'It spreads the load.', model: 'm', embedding: vec(0, 1, 0) }),
+      // The vectors' nearest: none of the words.
+      rec({ id: 'near', timestamp: '2026-10-02T00:00:00.000Z', question: 'the proxy in front of staging', answer: 'A reverse proxy.', model: 'm', embedding: vec(1, 0, 0) }),
+    ]);
+    const { store } = openCache(opts);
+    try {
+      const deps = { store, embedQuery: async () => vec(1, 0, 0), now: Date.UTC(2026, 10, 1) };
+      const run = async (query: string, vectorStrength?: number) =>
+        (await search(deps, { query, mode: 'hybrid', filters: {}, topK: 5, halfLifeDays: 0, rrfK: 60, wordsBoost: 0, ...(vectorStrength !== undefined ? { vectorStrength } : {}) })).hits;
+      const round = (x: number) => Number(x.toPrecision(6));
+      // A model not measured here counts as 1; the lists disagree on their top: the vectors weigh the floor.
+      const disagree = await run('kestrel balancer');
+      assert.deepEqual(disagree.map((h) => h.id), ['words', 'near'], 'the words\' confident match stays first');
+      assert.equal(disagree[1]?.score, round(VECTOR_FLOOR / 61));
+      // A model that knows nothing the words do not (strength 0): what the vectors alone found comes after, still listed.
+      const none = await run('kestrel balancer', 0);
+      assert.deepEqual(none.map((h) => h.id), ['words', 'near']);
+      assert.equal(none[1]?.score, 0);
+      // Where the words find nothing, the vectors are all there is, at full weight.
+      const noWords = await run('zzyzx quorum', 0);
+      assert.deepEqual(noWords.map((h) => h.id).slice(0, 1), ['near']);
+      assert.equal(noWords[0]?.score, round(1 / 61));
+    } finally {
+      store.close();
+    }
+  });
+
+  it('the vector weight (pure): strength × agreement of the tops, from the floor up; 1 without keyword hits; the measured strengths by model name', () => {
+    assert.equal(vectorWeight([], [1, 2], 0), 1);
+    assert.equal(vectorWeight([1, 2], [1, 2], 0), 0);
+    assert.equal(vectorWeight([1, 2], [2, 1], 0.5), 0.5);
+    assert.equal(vectorWeight([1, 2], [3, 4], 1), VECTOR_FLOOR);
+    assert.equal(vectorWeight([1, 2, 3, 4], [1, 5, 6, 7], 1), VECTOR_FLOOR + (1 - VECTOR_FLOOR) * 0.25);
+    assert.equal(modelStrength(join('test', 'fixtures', 'tiny-model')), 0);
+    assert.equal(modelStrength('Xenova/some-model-not-measured'), 1);
+    assert.equal(modelStrength(undefined), 1);
   });
 
   it('vector search finds memories years old: no recency window hides them', async () => {

@@ -54,3 +54,42 @@ export function freshness(timestampMs: number, nowMs: number, halfLifeDays: numb
 export function recencyBoost(timestampMs: number, nowMs: number, halfLifeDays: number, weight: number): number {
   return 1 + weight * freshness(timestampMs, nowMs, halfLifeDays);
 }
+
+/**
+ * How much a model's vector list may weigh against the keywords' in fusion, as measured by
+ * `npm run bench:quality` on the development set (bench/QUALITY.md): the largest strength at
+ * which hybrid stays at or above keyword search alone at hit@1 and hit@10 on every set. By the
+ * model's name (its last path part); a model not measured here counts as 1.
+ */
+export const MODEL_STRENGTH: Readonly<Record<string, number>> = {
+  // The test model's token vectors are random: it knows nothing the words do not.
+  'tiny-model': 0,
+  // Universal Sentence Encoder lite, the bench's stand-in for a real but weak English model.
+  'use-lite-en': 0.1,
+};
+
+export function modelStrength(model: string | undefined): number {
+  if (!model) return 1;
+  const name = model.split(/[\\/]/).filter(Boolean).pop() ?? model;
+  return MODEL_STRENGTH[name] ?? 1;
+}
+
+/** Share of the vector list's weight a question gets even when its top agrees with nothing the keywords found. */
+export const VECTOR_FLOOR = 0.25;
+const AGREEMENT_TOP = 10;
+
+/**
+ * The vector list's weight in fusion for one question: the model's strength, times how far its
+ * top agrees with the keyword list's (the share of its top k in the keywords' top k, k at most
+ * 10 and the shorter list's length; from VECTOR_FLOOR up to 1). Where the words found nothing
+ * the vectors are all there is (1); where they agree, vectors reorder what the words found;
+ * where they disagree, the words' order stands.
+ */
+export function vectorWeight(keywordTop: readonly number[], vectorTop: readonly number[], strength: number, floor = VECTOR_FLOOR): number {
+  if (keywordTop.length === 0) return 1;
+  if (vectorTop.length === 0 || strength <= 0) return Math.max(0, strength);
+  const k = Math.min(AGREEMENT_TOP, keywordTop.length, vectorTop.length);
+  const kw = new Set(keywordTop.slice(0, k));
+  const agree = vectorTop.slice(0, k).filter((id) => kw.has(id)).length / k;
+  return strength * (floor + (1 - floor) * agree);
+}

@@ -8,13 +8,14 @@ import { UserError } from '../errors.js';
 import { ownText } from '../store/schema.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
-import { fuseRanks, recencyBoost, scoreRanks, type Ranking } from './fuse.js';
+import { fuseRanks, modelStrength, recencyBoost, scoreRanks, vectorWeight, type Ranking } from './fuse.js';
 import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
 import { foldForCoverage, heldShare, idf, questionPairs, questionWords, weightedShare } from './coverage.js';
 import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
 import { readTime, type Period } from './when.js';
+import { asksForAdvice, selfStatements } from './preference.js';
 
 export interface SearchOptions {
   query: string;
@@ -42,6 +43,12 @@ export interface SearchOptions {
   coverageBoost?: number;
   /** How much a memory whose question holds all of another question's words gains (default WORDS_COVERAGE_BOOST; 0: none). */
   wordsBoost?: number;
+  /** For a question asking for advice: how much a memory gains whose own statements (taste, habit, possession) hold all of its words (default PREFERENCE_BOOST; 0: none). */
+  preferenceBoost?: number;
+  /** How much the vector list may weigh against the keywords' (default: the model's measured strength, fuse.ts MODEL_STRENGTH); scaled per question by their agreement. */
+  vectorStrength?: number;
+  /** The vector list's share of its strength where its top agrees with nothing the keywords found (default VECTOR_FLOOR). */
+  vectorFloor?: number;
 }
 
 export interface SearchDeps {
@@ -188,6 +195,9 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   // (byCoverage) weighs its keyword part only, so a memory the vectors found is not put behind for words it lacks.
   const byWords = fuseRanks(keywordRanked, opts.rrfK);
   const byVector = fuseRanks(vectorRanked, opts.rrfK);
+  // The vector list weighs as much as the model deserves on this question (fuse.ts vectorWeight).
+  const keywordTop = [...byWords.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([id]) => id);
+  const vw = vectorRanked.length === 0 ? 0 : vectorWeight(keywordTop, vectorRanked[0] ?? [], opts.vectorStrength ?? modelStrength(deps.store.meta('model')), opts.vectorFloor);
   const ids = [...new Set([...byWords.keys(), ...byVector.keys()])];
   // The vector index has no source column: a source filter applies to its candidates here.
   const src = opts.filters.source;
@@ -195,12 +205,14 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   const rows = deps.store.rowsByRowid(ids);
   const shown = ids.map((id) => rows.get(id)).filter((row): row is MemoryRow => row !== undefined && !opts.hide?.(row) && !wrongSource?.(row));
   const held = byCoverage(deps.store, opts.query, shown.filter((row) => byWords.has(row.rowid)), opts.coverageBoost ?? PAIR_COVERAGE_BOOST, opts.wordsBoost ?? WORDS_COVERAGE_BOOST);
+  const prefBoost = opts.preferenceBoost ?? PREFERENCE_BOOST;
+  const self = prefBoost > 0 && asksForAdvice(opts.query) ? bySelf(deps.store, opts.query, shown, prefBoost) : undefined;
   // A period the question names is a rule, not a weight: among the memories on the question's
   // topic, the period's come first (then those of the days after it), whatever another period's
   // better match scores; the boosts order the rest.
   const topical = within ? onTopic(deps.store, opts.query, shown) : undefined;
   const scored = shown.map((row) => {
-    const relevance = (byWords.get(row.rowid) ?? 0) * (held.get(row.rowid) ?? 1) + (byVector.get(row.rowid) ?? 0);
+    const relevance = ((byWords.get(row.rowid) ?? 0) * (held.get(row.rowid) ?? 1) + vw * (byVector.get(row.rowid) ?? 0)) * (self?.get(row.rowid) ?? 1);
     const inPeriod = within !== undefined && row.ts_ms >= (within.sinceMs as number) && row.ts_ms < (within.untilMs as number);
     const ownPeriod = inPeriod && row.ts_ms < (period?.periodEndMs as number);
     const timeBoost = !inPeriod ? 1 : ownPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST);
@@ -210,6 +222,34 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   scored.sort((a, b) => a.tier - b.tier || b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps.staleness));
   return degraded ? { hits, degraded } : { hits };
+}
+
+/** For a question asking for advice, how much a memory whose statements of the person's taste, habits or possessions hold all of its words gains (×(1 + boost × share)): bench/QUALITY.md. */
+export const PREFERENCE_BOOST = 1;
+
+/** Words that ask for advice, not what it is about. */
+const ADVICE_WORDS = new Set(['suggest', 'suggestion', 'suggestions', 'recommend', 'recommendation', 'recommendations', 'tip', 'tips', 'idea', 'ideas', 'advice', 'help', 'should']);
+
+/**
+ * For a question asking for advice (preference.ts): each memory's factor by how much of the
+ * question's content (its words weighted by rarity, without the asking words; a Japanese
+ * question's character pairs) the person's own statements in it hold.
+ */
+function bySelf(store: Store, query: string, rows: MemoryRow[], boost: number): Map<number, number> {
+  const out = new Map<number, number>();
+  const pairs = questionPairs(query);
+  const terms = pairs.length > 0 ? [] : buildKeywordQuery(query).terms.filter((t) => !ADVICE_WORDS.has(t.toLowerCase()));
+  if (pairs.length === 0 && terms.length === 0) return out;
+  const n = Math.max(1, store.terms.indexedBound());
+  const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
+  const weights = terms.map((t) => idf(n, store.ftsCountUpTo(toFts(t), cap)));
+  for (const r of rows) {
+    const said = selfStatements(r.question).join('\n');
+    if (!said) continue;
+    const share = pairs.length > 0 ? heldShare(pairs, foldForCoverage(said)) : weightedShare(terms, weights, questionWords(said));
+    if (share > 0) out.set(r.rowid, 1 + boost * share);
+  }
+  return out;
 }
 
 /** On the question's topic: a memory holding at least this share of its content (character pairs, or words weighted by rarity). */
