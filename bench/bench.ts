@@ -202,6 +202,8 @@ interface Row {
   hybP95: number;
   /** The recall hook as a whole process on this cache, and `node -e 0`, ms. */
   hook: { p50: number; p95: number; pluginP50: number; pluginP95: number; nodeP50: number; nodeP95: number; n: number };
+  /** The file-recall hook (PostToolUse on a Read) as a whole process, ms; Reads given memories (3 in 4 of the files were touched). */
+  fileRecall: { p50: number; p95: number; nodeP95: number; n: number; given: number };
   noopS: number;
   nodeFloorS: number;
   kw: number;
@@ -307,6 +309,23 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
       pluginMs.push(timeIt(() => execFileSync('sh', [NODE_SH, '-c', cfg, 'recall'], { input: hookInput(prompt), env: pluginEnv, stdio: ['pipe', 'pipe', 'pipe'] })));
       hookFloor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
     }
+    // PostToolUse file recall as a whole process (its budget: node's start + 40 ms at p95): Reads
+    // in the checkout of files the memories touched, each in a new session (once per session never
+    // cuts it short), and of a file none touched.
+    const fileMs: number[] = [];
+    const fileFloor: number[] = [];
+    let fileGiven = 0;
+    if (withFiles) {
+      writeFileSync(join(code.cwd, 'src', 'untouched.ts'), 'export {};\n');
+      for (let i = 0; i < 40; i++) {
+        const path = i % 4 === 3 ? 'src/untouched.ts' : (code.files[(i * 7) % code.files.length] as { path: string }).path;
+        const input = JSON.stringify({ session_id: `bench-file-${i}`, cwd: code.cwd, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(code.cwd, path) } });
+        let out = '';
+        fileMs.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'file-recall'], { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
+        if (out.includes('earlier sessions on')) fileGiven++;
+        fileFloor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
+      }
+    }
     const dbBytes = readFileSync(dbPath).length;
     const scans: number[] = [];
     for (let i = 0; i < 5; i++) scans.push(scanFloor(floor.vectors, qvec));
@@ -325,6 +344,7 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         kw: p50(modes.keyword),
         kwP95: pct(modes.keyword, 0.95),
         hybP95: pct(modes.hybrid, 0.95),
+        fileRecall: { p50: p50(fileMs), p95: pct(fileMs, 0.95), nodeP95: pct(fileFloor, 0.95), n: fileMs.length, given: fileGiven },
         hook: { p50: p50(hookMs), p95: pct(hookMs, 0.95), pluginP50: p50(pluginMs), pluginP95: pct(pluginMs, 0.95), nodeP50: p50(hookFloor), nodeP95: pct(hookFloor, 0.95), n: hookMs.length },
         vec: p50(modes.vector),
         hyb: p50(modes.hybrid),
@@ -440,6 +460,14 @@ const lines = [
   '| records | recall in process p50 ms | p95 ms | with changed files p50 ms | p95 ms | prompts | given memories |',
   '|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map((r) => `| ${r.records} | ${r.recall.p50.toFixed(1)} | ${r.recall.p95.toFixed(1)} | ${r.recall.staleP50.toFixed(1)} | ${r.recall.staleP95.toFixed(1)} | ${r.recall.n} | ${r.recall.given} of ${r.recall.n / 2} |`),
+  ...(rows.some((r) => r.fileRecall.n > 0)
+    ? [
+        '',
+        '| records | file-recall hook (PostToolUse Read) p50 ms | p95 ms | floor: node start p95 ms | hook p95 − node p95 ms | Reads | given memories |',
+        '|---:|---:|---:|---:|---:|---:|---:|',
+        ...rows.filter((r) => r.fileRecall.n > 0).map((r) => `| ${r.records} | ${r.fileRecall.p50.toFixed(0)} | ${r.fileRecall.p95.toFixed(0)} | ${r.fileRecall.nodeP95.toFixed(0)} | ${(r.fileRecall.p95 - r.fileRecall.nodeP95).toFixed(0)} | ${r.fileRecall.n} | ${r.fileRecall.given} of ${(r.fileRecall.n * 3) / 4} |`),
+      ]
+    : []),
 ];
 if (rows.length === 0) lines.splice(2);
 type Hooks = Awaited<ReturnType<typeof hookLatency>>;

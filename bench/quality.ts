@@ -3,11 +3,12 @@
  * corpora from the development set in ../shared/eval/ (LongMemEval oracle, English;
  * JSQuAD test, Japanese) and from a small identifier set written for this project, through
  * the library path a user's search takes (JSONL export → cache → search), and prints
- * hit@1/5/10 and MRR per dataset and slice, for keyword mode and for hybrid with the tiny
- * test model, each at `--half-life 0` and at the default. LongMemEval is dated so that its
+ * hit@1/5/10 and MRR per dataset and slice, for keyword mode and for vector and hybrid with the
+ * tiny test model and (English only) the stand-in encoder (use-embedder.ts), each at
+ * `--half-life 0` and at the default. LongMemEval is dated so that its
  * last session was yesterday. Writes bench/QUALITY.md's "current" table.
  *
- * Usage: npm run bench:quality [-- --out FILE] [--only en|ja|id] [--no-hybrid] [--tune H:W,…] [--columns Q:A:C,…] [--time off,B,B/A,…] [--coverage 0,B,…] [--words 0,B,…]
+ * Usage: npm run bench:quality [-- --out FILE] [--only en|ja|id] [--no-hybrid] [--modes vector,hybrid] [--strength 0,B,…] [--floor F] [--tune H:W,…] [--columns Q:A:C,…] [--time off,B,B/A,…] [--coverage 0,B,…] [--words 0,B,…] [--pref 0,B,…]
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +18,13 @@ import { gunzipSync } from 'node:zlib';
 import { loadConfig } from '../src/config/load.js';
 import { loadEmbedder, type Embedder } from '../src/embed/embedder.js';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { AFTER_PERIOD_BOOST, PAIR_COVERAGE_BOOST, PERIOD_BOOST, WORDS_COVERAGE_BOOST, search } from '../src/search/search.js';
+import { AFTER_PERIOD_BOOST, PAIR_COVERAGE_BOOST, PERIOD_BOOST, PREFERENCE_BOOST, WORDS_COVERAGE_BOOST, search } from '../src/search/search.js';
 import { readTime } from '../src/search/when.js';
+import { modelStrength } from '../src/search/fuse.js';
+import { useEmbedder } from './use-embedder.js';
+
+/** --floor F: the vector list's floor (fuse.ts VECTOR_FLOOR) for this run. */
+const VECTOR_FLOOR_OVERRIDE = ((i) => (i >= 0 ? Number(process.argv[i + 1]) : undefined))(process.argv.indexOf('--floor'));
 import { dbBytes, openCache } from '../src/store/cache.js';
 import { COLUMN_WEIGHTS, type ColumnWeights } from '../src/store/schema.js';
 import type { MemoryRecord, SearchMode } from '../src/types.js';
@@ -118,7 +124,7 @@ export function longMemEval(now: number): Corpus {
     }
     const gold = new Set(list(q.haystack_session_ids).flatMap((sid) => evidence.get(sid) ?? []));
     if (gold.size === 0) continue;
-    queries.push({ text: q.question, gold, slice: q.question_type === 'knowledge-update' ? 'knowledge-update' : 'other', now: lmeDate(q.question_date) });
+    queries.push({ text: q.question, gold, slice: q.question_type === 'knowledge-update' ? 'knowledge-update' : q.question_type === 'single-session-preference' ? 'preference' : 'other', now: lmeDate(q.question_date) });
   }
   return { name: 'English (LongMemEval oracle)', records, queries, unanswerable, now };
 }
@@ -197,10 +203,16 @@ interface Run {
   coverage: number;
   /** Other questions' words coverage boost (search.ts byCoverage; 0: none). */
   words: number;
+  /** Advice questions' boost of the person's own statements (search.ts bySelf; 0: none). */
+  pref: number;
+  /** The embedding model (its last path part), '-' for keyword runs. */
+  model: string;
+  /** Hybrid: the vector list's strength (fuse.ts vectorWeight). */
+  strength: number | undefined;
   slices: Map<string, Metrics>;
 }
 
-async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[], columns: Array<ColumnWeights | undefined> = [undefined], times: Array<TimeBoost | false> = [DEFAULT_TIME], coverages: number[] = [PAIR_COVERAGE_BOOST], wordsBoosts: number[] = [WORDS_COVERAGE_BOOST]): Promise<Run[]> {
+async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[], columns: Array<ColumnWeights | undefined> = [undefined], times: Array<TimeBoost | false> = [DEFAULT_TIME], coverages: number[] = [PAIR_COVERAGE_BOOST], wordsBoosts: number[] = [WORDS_COVERAGE_BOOST], prefs: number[] = [PREFERENCE_BOOST], strengths: Array<number | undefined> = [undefined]): Promise<Run[]> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-quality-'));
   try {
     const exportDir = join(dir, 'export');
@@ -224,7 +236,9 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
       for (const time of times) {
       for (const coverage of coverages) {
       for (const words of wordsBoosts) {
+      for (const pref of prefs) {
       for (const mode of modes) {
+      for (const strength of mode === 'hybrid' ? strengths : [undefined]) {
         for (const { halfLife, weight, spread } of settings) {
           const slices = new Map<string, Metrics>();
           for (const q of c.queries) {
@@ -242,7 +256,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
                     }
                   : {}),
               },
-              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60, readTime: time !== false, ...(time !== false ? { periodBoost: time.period, afterPeriodBoost: time.after } : {}), coverageBoost: coverage, wordsBoost: words },
+              { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60, readTime: time !== false, ...(time !== false ? { periodBoost: time.period, afterPeriodBoost: time.after } : {}), coverageBoost: coverage, wordsBoost: words, preferenceBoost: pref, ...(strength !== undefined ? { vectorStrength: strength } : {}), ...(VECTOR_FLOOR_OVERRIDE !== undefined ? { vectorFloor: VECTOR_FLOOR_OVERRIDE } : {}) },
             );
             const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
             const sessions = [...new Set(r.hits.map((h) => sessionOf.get(h.id) ?? h.id))];
@@ -263,8 +277,10 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
               slices.set(key, m);
             }
           }
-          out.push({ mode, halfLife, weight, time, coverage, words, slices, ...(spread !== undefined ? { spread } : {}), ...(columnsLabel ? { columns: columnsLabel } : {}) });
+          out.push({ mode, model: embedder ? embedder.model.split(/[\\/]/).pop() ?? embedder.model : '-', strength: mode === 'hybrid' ? (strength ?? modelStrength(embedder?.model)) : undefined, halfLife, weight, time, coverage, words, pref, slices, ...(spread !== undefined ? { spread } : {}), ...(columnsLabel ? { columns: columnsLabel } : {}) });
         }
+      }
+      }
       }
       }
       }
@@ -282,7 +298,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
 const defaultColumns = `${COLUMN_WEIGHTS.question}:${COLUMN_WEIGHTS.answer}:${COLUMN_WEIGHTS.context}`;
 const f = (x: number, n: number) => (n === 0 ? '-' : (x / n).toFixed(3));
 
-export async function runQuality(opts: { only?: string; hybrid: boolean; settings?: Setting[]; columns?: ColumnWeights[]; times?: Array<TimeBoost | false>; coverages?: number[]; words?: number[] }): Promise<string | undefined> {
+export async function runQuality(opts: { only?: string; hybrid: boolean; settings?: Setting[]; columns?: ColumnWeights[]; times?: Array<TimeBoost | false>; coverages?: number[]; words?: number[]; prefs?: number[]; strengths?: Array<number | undefined>; modes?: SearchMode[] }): Promise<string | undefined> {
   if (!existsSync(EVAL)) return undefined;
   const { config } = loadConfig({ configPath: join(REPO, 'config.toml'), env: {} });
   const defaultHalfLife = config.search.half_life_days;
@@ -293,29 +309,34 @@ export async function runQuality(opts: { only?: string; hybrid: boolean; setting
   if (!opts.only || opts.only === 'ja') corpora.push(jsquad(now));
   if (!opts.only || opts.only === 'id') corpora.push(identifiers(now));
   const embedder = opts.hybrid ? await loadEmbedder({ model: TINY_MODEL, dtype: 'fp32', queryPrefix: '', documentPrefix: '', cacheDir: join(tmpdir(), 'memory-quality-models'), allowRemote: false, batchSize: 64 }) : undefined;
+  // The bench's stand-in for a real model (English): Universal Sentence Encoder lite.
+  const standIn = opts.hybrid && (!opts.only || opts.only === 'en') ? await useEmbedder() : undefined;
+  const modes: SearchMode[] = opts.modes ?? ['vector', 'hybrid'];
   const lines = [
-    `| dataset | slice | mode | half-life | recency weight | columns q:a:ctx | period boost | pairs boost | words boost | n | hit@1 | hit@5 | hit@10 | MRR | session hit@1 | session hit@5 |`,
-    `|---|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
+    `| dataset | slice | mode | model | vector strength | half-life | recency weight | columns q:a:ctx | period boost | pairs boost | words boost | preference boost | n | hit@1 | hit@5 | hit@10 | MRR | session hit@1 | session hit@5 |`,
+    `|---|---|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
   ];
   const notes: string[] = [];
   for (const c of corpora) {
     const runs = [
-      ...(await evaluate(c, undefined, ['keyword'], settings, opts.columns, opts.times, opts.coverages, opts.words)),
-      ...(embedder ? await evaluate(c, embedder, ['hybrid'], settings, opts.columns, opts.times, opts.coverages, opts.words) : []),
+      ...(await evaluate(c, undefined, ['keyword'], settings, opts.columns, opts.times, opts.coverages, opts.words, opts.prefs)),
+      ...(embedder ? await evaluate(c, embedder, modes, settings, opts.columns, opts.times, opts.coverages, opts.words, opts.prefs, opts.strengths) : []),
+      ...(c.name.startsWith('English') && standIn && typeof standIn !== 'string' ? await evaluate(c, standIn, modes, settings, opts.columns, opts.times, opts.coverages, opts.words, opts.prefs, opts.strengths) : []),
     ];
+    if (c.name.startsWith('English') && typeof standIn === 'string') notes.push(`- ${c.name}: ${standIn}`);
     for (const r of runs) {
       for (const [slice, m] of [...r.slices].sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)))) {
         if (slice !== 'all' && slice !== 'names a time' && r.slices.size <= 2) continue; // one slice only: 'all' says it
-        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight}${r.spread !== undefined ? ` (spread ${r.spread})` : ''} | ${r.columns ?? defaultColumns} | ${r.time === false ? 'no' : `×${r.time.period}${r.time.after === 1 ? '' : `, after ×${r.time.after}`}`} | ${r.coverage === 0 ? 'no' : r.coverage} | ${r.words === 0 ? 'no' : r.words} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} | ${f(m.sess1, m.n)} | ${f(m.sess5, m.n)} |`);
+        lines.push(`| ${c.name} | ${slice} | ${r.mode} | ${r.model} | ${r.strength ?? '-'} | ${r.halfLife} | ${r.halfLife === 0 ? '-' : r.weight}${r.spread !== undefined ? ` (spread ${r.spread})` : ''} | ${r.columns ?? defaultColumns} | ${r.time === false ? 'no' : `×${r.time.period}${r.time.after === 1 ? '' : `, after ×${r.time.after}`}`} | ${r.coverage === 0 ? 'no' : r.coverage} | ${r.words === 0 ? 'no' : r.words} | ${r.pref === 0 ? 'no' : r.pref} | ${m.n} | ${f(m.hit1, m.n)} | ${f(m.hit5, m.n)} | ${f(m.hit10, m.n)} | ${f(m.mrr, m.n)} | ${f(m.sess1, m.n)} | ${f(m.sess5, m.n)} |`);
       }
       if (c.name.startsWith('Identifiers')) {
         const m = r.slices.get('all') as Metrics;
-        notes.push(`- Identifier set, ${r.mode}, half-life ${r.halfLife}, weight ${r.weight}, columns ${r.columns ?? defaultColumns}: ${m.hit3}/${m.n} expected hits in the top 3${m.misses.length > 0 ? `; not: ${m.misses.join('; ')}` : ''}`);
+        notes.push(`- Identifier set, ${r.mode}${r.mode === 'keyword' ? '' : ` (${r.model}${r.strength !== undefined ? `, strength ${r.strength}` : ''})`}, half-life ${r.halfLife}, weight ${r.weight}, columns ${r.columns ?? defaultColumns}: ${m.hit3}/${m.n} expected hits in the top 3${m.misses.length > 0 ? `; not: ${m.misses.join('; ')}` : ''}`);
       }
     }
     process.stderr.write(`quality: ${c.name} done (${c.records.length} memories, ${c.queries.length} queries)\n`);
   }
-  return [`Sizes: ${sizes.join('; ')}.`, '', `Corpora: ${corpora.map((c) => `${c.name} ${c.records.length} memories / ${c.queries.length} queries`).join('; ')}; default half-life ${defaultHalfLife} days, recency weight ${config.search.recency_weight}; tiny test model for hybrid (static token vectors: measures the plumbing, not a real model's semantics).`, '', ...lines, '', ...notes].join('\n');
+  return [`Sizes: ${sizes.join('; ')}.`, '', `Corpora: ${corpora.map((c) => `${c.name} ${c.records.length} memories / ${c.queries.length} queries`).join('; ')}; default half-life ${defaultHalfLife} days, recency weight ${config.search.recency_weight}; tiny test model (static token vectors: measures the plumbing, not a real model's semantics) and, for English, Universal Sentence Encoder lite (use-lite-en, bench/use-embedder.ts) as the stand-in for a real but weak model.`, '', ...lines, '', ...notes].join('\n');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -355,7 +376,15 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   // --words 0,0.25: other questions' words coverage boosts (0: none; default: the product's).
   const wv = val('--words');
   const words = wv === undefined ? [WORDS_COVERAGE_BOOST] : wv.split(',').map(Number);
-  const table = await runQuality({ times, coverages, words, ...(only ? { only } : {}), hybrid: !args.includes('--no-hybrid'), ...(settings ? { settings } : {}), ...(columns ? { columns } : {}) });
+  // --pref 0,1: advice questions' boost of the person's own statements (0: none; default: the product's).
+  const pv = val('--pref');
+  const prefs = pv === undefined ? [PREFERENCE_BOOST] : pv.split(',').map(Number);
+  // --strength 0,0.5,1: the vector list's strength in hybrid (default: the model's measured one, fuse.ts MODEL_STRENGTH).
+  const sv = val('--strength');
+  const strengths = sv === undefined ? [undefined] : sv.split(',').map(Number);
+  // --modes hybrid: which model-using modes to run (default vector,hybrid).
+  const mv = val('--modes');
+  const table = await runQuality({ strengths, ...(mv ? { modes: mv.split(',') as SearchMode[] } : {}), times, coverages, words, prefs, ...(only ? { only } : {}), hybrid: !args.includes('--no-hybrid'), ...(settings ? { settings } : {}), ...(columns ? { columns } : {}) });
   if (table === undefined) {
     process.stdout.write(`bench:quality: no development set at ${EVAL} (it sits beside the project only in its own workspace and CI); nothing measured\n`);
   } else {
