@@ -27,12 +27,13 @@ function replyTo(body: unknown): string {
 
 /**
  * The stand-in's model: "Open <absolute path> …" asks for the Read tool first (the client runs
- * it, and its hooks); once the tool's result is back, or for any other prompt, a text reply.
+ * it, and its hooks); once a tool's result is in the conversation, or for any other prompt, a text reply.
  */
 function model(body: unknown): string | ToolCall {
+  // Once any tool result is in the conversation, the tool has run: a text reply (a hook's context
+  // may come as a message of its own after the result).
   const messages = (body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
-  const last = messages[messages.length - 1];
-  const toolDone = Array.isArray(last?.content) && last.content.some((c) => (c as { type?: string }).type === 'tool_result');
+  const toolDone = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => (c as { type?: string }).type === 'tool_result'));
   const open = /^Open (\/\S+)/m.exec(lastUserText(body));
   if (open && !toolDone) return { tool: 'Read', input: { file_path: open[1] as string } };
   // Codex: "Patch src/… so that …" asks for apply_patch (retryOnce → retryTwice) until its output is back.
@@ -210,7 +211,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const claude = (x: Agent, prompt: string) => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', 'Read'], { cwd: x.project, env: claudeEnv(x) });
     const promptA = `Open ${join(a.project, 'src', 'checkout.ts')} and tell me why the payment capture retries only once.`;
     const first = await claude(a, promptA);
-    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.code, 0, `${first.stderr}\n${first.stdout.slice(-3000)}\n${standIn.requests.length} request(s) to the stand-in`);
     const pushed = await eventually(() => {
       const text = memoryFileOnRemote(fileRemote, 'rf-laptop');
       return text && captured(text).some((r) => r.question === promptA) ? text : undefined;

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
+import { classify } from '../src/sync/process.js';
 import { conversation, CWD, git, gitOr, gitWorld, placeTranscript, remoteLog, type GitWorld, type Machine } from './gitworld.js';
 import { CLI, parseJsonLines, TRACER } from './helpers.js';
 import { assistant, text, user } from './transcript-builder.js';
@@ -282,5 +283,14 @@ describe('import', () => {
     const r = m.cli(['import']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /no transcripts found/);
+  });
+});
+
+describe('what git said, classified', () => {
+  it('a remote path that holds the digits 403 is unreachable, not refused credentials; an HTTP 403 is refused credentials', () => {
+    const gone = new Error("fatal: '/tmp/memory-git-R40338/no-such-remote.git' does not appear to be a git repository\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.");
+    assert.equal(classify(gone).kind, 'offline');
+    assert.equal(classify(new Error("fatal: unable to access 'https://git.example.com/acme/memories.git/': The requested URL returned error: 403")).kind, 'auth');
+    assert.equal(classify(new Error("remote: Permission to acme/memories.git denied to bob.\nfatal: unable to access 'https://git.example.com/acme/memories.git/': The requested URL returned error: 403")).kind, 'auth');
   });
 });

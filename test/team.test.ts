@@ -95,9 +95,9 @@ describe('team memory', () => {
     const review = ok(alice, ['team', 'review', '--json'], {}, api);
     const held = (JSON.parse(review) as { teams: Array<{ held: Array<{ question: string; held: string }> }> }).teams[0]?.held ?? [];
     assert.deepEqual(held.map((h) => h.held), ['a <private> span was removed from it'], review);
-    ok(alice, ['team', 'publish']);
+    const published = ok(alice, ['team', 'publish']);
     const history = wholeHistory(team);
-    assert.match(history, /sliding window/, 'the shared project\'s memory was published (a positive check)');
+    assert.match(history, /sliding window/, `the shared project's memory was published (a positive check): ${published}; review: ${review}`);
     for (const never of ['carousel', 'wraps the vault', 'hunter2', 'staging credentials', alice.user, mine, api]) {
       assert.ok(!history.includes(never), `the team history holds "${never}"`);
     }

@@ -329,7 +329,9 @@ export function outboxOf(rt: Runtime, team: TeamConfig, manifest: TeamManifest, 
       ob.published++;
       continue;
     }
-    seen[row.id] ??= now.toISOString();
+    // First seen now; a first-seen time ahead of now (this clock went back) counts from now,
+    // so a window is never longer than it says.
+    if (seen[row.id] === undefined || Date.parse(seen[row.id] as string) > now.getTime()) seen[row.id] = now.toISOString();
     const released = d?.decision === 'release';
     const held = released ? undefined : heldReason(rowToRecord(row));
     if (held) {
@@ -337,7 +339,7 @@ export function outboxOf(rt: Runtime, team: TeamConfig, manifest: TeamManifest, 
       continue;
     }
     const due = new Date(Date.parse(seen[row.id] as string) + team.review_delay_h * 3_600_000);
-    if (released || due.getTime() <= now.getTime()) ob.due.push(item);
+    if (released || team.review_delay_h === 0 || due.getTime() <= now.getTime()) ob.due.push(item);
     else ob.waiting.push({ ...item, due: due.toISOString() });
   }
   // Forgotten by its author (any machine of theirs): its team copy goes too.

@@ -51,7 +51,7 @@ export function fileRecallOutput(event: string, additionalContext: string): stri
 const SESSION_FILE_DAYS = 3;
 
 /** The ids this session was given, and a way to add to them (a small file per session; old ones pruned). */
-function sessionMemory(config: Config, sessionId: string | undefined, now: number): { given: Set<string>; add: (ids: string[]) => void } {
+function sessionMemory(config: Config, sessionId: string | undefined): { given: Set<string>; add: (ids: string[]) => void } {
   if (!sessionId) return { given: new Set(), add: () => {} };
   const dir = join(workDirFor(config.baseDir), 'file-recall');
   const path = join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
@@ -67,10 +67,12 @@ function sessionMemory(config: Config, sessionId: string | undefined, now: numbe
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writeFileSync(path, JSON.stringify([...new Set([...given, ...ids])]));
       if (given.length === 0) {
-        // A session's first: the folder is tidied of sessions long over.
+        // A session's first: the folder is tidied of sessions long over — by the file system's
+        // clock (the file just written is "now"), so a wrong clock here never removes a live one.
+        const ref = statSync(path).mtimeMs;
         for (const f of readdirSync(dir)) {
           try {
-            if (now - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
+            if (join(dir, f) !== path && ref - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
           } catch {
             /* gone meanwhile */
           }
@@ -104,8 +106,7 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
   if (!store) return;
   try {
-    const now = io.now().getTime();
-    const session = sessionMemory(config, input.session_id, now);
+    const session = sessionMemory(config, input.session_id);
     const hide = hideExcluded(excluded);
     const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: false });
     const parts: string[] = [];

@@ -234,7 +234,7 @@ export function classify(err: unknown): { kind: 'rejected' | 'offline' | 'auth' 
   if (/failed to push some refs/i.test(msg) && !/remote rejected|could not read from remote|unable to access/i.test(msg)) {
     return { kind: 'hook', detail: `a git hook refused (pre-push): ${detail}` };
   }
-  if (/authentication failed|permission denied|could not read username|access denied|403/i.test(msg)) return { kind: 'auth', detail };
+  if (/authentication failed|permission denied|could not read username|access denied|returned error: 403|\b403 forbidden/i.test(msg)) return { kind: 'auth', detail };
   if (/CONFLICT|could not apply|resolve all conflicts|needs merge/i.test(msg)) return { kind: 'conflict', detail };
   if (/could not resolve host|unable to access|connection (refused|timed out)|network is unreachable|does not appear to be a git repository|could not read from remote|no such file or directory/i.test(msg)) {
     return { kind: 'offline', detail };
