@@ -339,7 +339,7 @@ export function outboxOf(rt: Runtime, team: TeamConfig, manifest: TeamManifest, 
       continue;
     }
     const due = new Date(Date.parse(seen[row.id] as string) + team.review_delay_h * 3_600_000);
-    if (released || team.review_delay_h === 0 || due.getTime() <= now.getTime()) ob.due.push(item);
+    if (released || due.getTime() <= now.getTime()) ob.due.push(item);
     else ob.waiting.push({ ...item, due: due.toISOString() });
   }
   // Forgotten by its author (any machine of theirs): its team copy goes too.

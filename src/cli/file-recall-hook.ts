@@ -72,7 +72,7 @@ function sessionMemory(config: Config, sessionId: string | undefined): { given: 
         const ref = statSync(path).mtimeMs;
         for (const f of readdirSync(dir)) {
           try {
-            if (join(dir, f) !== path && ref - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
+            if (ref - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
           } catch {
             /* gone meanwhile */
           }

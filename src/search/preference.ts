@@ -12,6 +12,9 @@
 const ADVICE_EN = /\b(suggest(ions?)?|recommend(ations?)?|any (tips|advice|ideas|suggestions)|tips (for|on)|ideas (for|on)|advice (for|on)|what should i|which .{1,40} should i|should i (get|buy|try|use|pick|choose|go)|what (would|do) you (suggest|recommend)|help me (choose|pick|find|decide|plan))\b/i;
 const ADVICE_JA = /おすすめ|オススメ|お勧め|お薦め|提案|アドバイス|どうしたら(いい|良い)|何が(いい|良い)|どれが(いい|良い)|コツ|ヒント/;
 
+/** Words that ask for advice, not what it is about: left out of the question's content. */
+export const ADVICE_WORDS: ReadonlySet<string> = new Set(['suggest', 'suggestion', 'suggestions', 'recommend', 'recommendation', 'recommendations', 'tip', 'tips', 'idea', 'ideas', 'advice', 'help', 'should']);
+
 export function asksForAdvice(question: string): boolean {
   return ADVICE_EN.test(question) || ADVICE_JA.test(question);
 }

@@ -15,7 +15,7 @@ import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
 import { readTime, type Period } from './when.js';
-import { asksForAdvice, selfStatements } from './preference.js';
+import { ADVICE_WORDS, asksForAdvice, selfStatements } from './preference.js';
 
 export interface SearchOptions {
   query: string;
@@ -226,9 +226,6 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
 
 /** For a question asking for advice, how much a memory whose statements of the person's taste, habits or possessions hold all of its words gains (×(1 + boost × share)): bench/QUALITY.md. */
 export const PREFERENCE_BOOST = 1;
-
-/** Words that ask for advice, not what it is about. */
-const ADVICE_WORDS = new Set(['suggest', 'suggestion', 'suggestions', 'recommend', 'recommendation', 'recommendations', 'tip', 'tips', 'idea', 'ideas', 'advice', 'help', 'should']);
 
 /**
  * For a question asking for advice (preference.ts): each memory's factor by how much of the
