@@ -24,7 +24,7 @@ export function pickForStart(store: Store, project: string, limit: number, work:
   // Memories of the changed files: how many of them each touched.
   const touched = new Map<number, string[]>();
   for (const path of wip.changed) {
-    for (const rowid of store.files.rowidsOf(repo, path).slice(0, limit * 2)) {
+    for (const rowid of store.files.rowidsOf(repo, path, limit * 2)) {
       const paths = touched.get(rowid) ?? [];
       paths.push(path);
       touched.set(rowid, paths);

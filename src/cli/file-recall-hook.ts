@@ -103,7 +103,7 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd
   if (files.length === 0) return;
   const excluded = config.privacy.exclude_projects;
   if (placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded }).excluded) return;
-  const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
+  const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim }, { vectors: false });
   if (!store) return;
   try {
     const session = sessionMemory(config, input.session_id);

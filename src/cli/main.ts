@@ -6,6 +6,7 @@
  * line (program.ts).
  */
 import { readFileSync, realpathSync } from 'node:fs';
+import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,6 +131,9 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  // V8's compiled code of the modules loaded from here on, kept by Node (in the temp folder)
+  // and reused by the next process: the hooks start a process on every prompt and file.
+  module.enableCompileCache?.();
   // Output piped into `head` (or any reader that stops early) ends the command quietly.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {

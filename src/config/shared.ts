@@ -8,14 +8,16 @@
  * remembered in `.cache/` by the broken text's hash, so a hook does not ask git again until
  * the file changes.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { errorMessage } from '../errors.js';
+import { later } from '../later.js';
 import { ensurePrivateDir, workDirFor, writeKeepingMode } from './paths.js';
 import { validateLayer, type Layer, type Problem } from './validate.js';
+
+const childProcess = later<typeof import('node:child_process')>('node:child_process');
 
 /** Where the shared settings broke, and what is in force instead. */
 export interface SettingsProblem {
@@ -91,7 +93,7 @@ export function isSharedSettings(file: string): boolean {
 }
 
 function git(dir: string, args: string[]): string {
-  return execFileSync('git', ['-c', 'core.quotePath=false', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000, maxBuffer: 8 * 1024 * 1024 });
+  return childProcess().execFileSync('git', ['-c', 'core.quotePath=false', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000, maxBuffer: 8 * 1024 * 1024 });
 }
 
 interface LastGood {

@@ -3,10 +3,10 @@
  * cloned the memory remote there by hand, and refused when an export folder lies inside a
  * repository the person works in (memories are never committed on a branch of theirs).
  */
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { HealthError } from '../errors.js';
+import { later } from '../later.js';
 import { ourGitArgs, type Repo } from '../sync/process.js';
 import { homeMarkerPath, MEMORY_BRANCH, SETTINGS_FILES } from './place.js';
 
@@ -16,8 +16,10 @@ const HOME_GITIGNORE = ['# memory-engine: what stays on this machine', '.cache/'
 /** Memory files merge as append-only lines everywhere, also for a person's own `git` (see DESIGN.md). */
 const HOME_GITATTRIBUTES = ['# memory-engine: memories are append-only lines; a merge keeps both sides', '*.jsonl text eol=lf', 'export/**/*.jsonl merge=union', '*.toml text eol=lf', ''].join('\n');
 
+const childProcess = later<typeof import('node:child_process')>('node:child_process');
+
 function gitSync(cwd: string, args: string[]): string {
-  return execFileSync('git', [...ourGitArgs(), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return childProcess().execFileSync('git', [...ourGitArgs(), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
 function gitOr(cwd: string, args: string[]): string | undefined {

@@ -19,11 +19,12 @@ export interface FileRecallOptions {
 }
 
 export function memoriesOfFile(store: Store, o: FileRecallOptions): MemoryRow[] {
-  const rowids = store.files.rowidsOf(o.repo, o.path);
+  // The newest 50: more than a session's reads of one file can have been given already.
+  const rowids = store.files.rowidsOf(o.repo, o.path, 50);
   if (rowids.length === 0) return [];
-  const rows = store.rowsByRowid(rowids.slice(0, 50));
+  const rows = store.rowsByRowid(rowids);
   const out: MemoryRow[] = [];
-  for (const id of rowids.slice(0, 50)) {
+  for (const id of rowids) {
     const r = rows.get(id);
     if (!r || r.deleted === 1 || o.given.has(r.id) || (o.sessionId !== undefined && r.session_id === o.sessionId) || o.hide?.(r)) continue;
     out.push(r);

@@ -7,8 +7,11 @@
  * and takes each batch with receiveMessageOnPort. Small rebuilds, or a worker that cannot
  * start or stops answering, are analysed here instead: same function, same result.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import { later } from '../later.js';
 import { analyseMemory, type Analysed } from './analyze.js';
+
+const threads = later<typeof import('node:worker_threads')>('node:worker_threads');
 
 /** Below this many memories a worker's start-up (~40 ms) is not worth it. */
 export const WORKER_MIN = 4000;
@@ -33,6 +36,7 @@ export function analysisFeed(texts: Array<[string, string]>, opts: { worker?: bo
   if ((opts.worker ?? texts.length >= WORKER_MIN) && texts.length > 0) {
     try {
       signal = new Int32Array(new SharedArrayBuffer(4));
+      const { MessageChannel, Worker } = threads();
       const channel = new MessageChannel();
       port = channel.port1;
       worker = new Worker(new URL('./analyze-worker.js', import.meta.url), { workerData: { port: channel.port2, signal }, transferList: [channel.port2] });
@@ -51,7 +55,7 @@ export function analysisFeed(texts: Array<[string, string]>, opts: { worker?: bo
     const deadline = Date.now() + STALL_MS;
     for (;;) {
       const seen = Atomics.load(signal, 0);
-      const m = receiveMessageOnPort(port);
+      const m = threads().receiveMessageOnPort(port);
       if (m) {
         for (const r of m.message as Analysed[]) results[received++] = r;
         return true;

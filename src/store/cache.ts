@@ -259,16 +259,20 @@ function buildFromScratch(opts: CacheOptions, files: ExportFile[], res: RebuildR
   renameSync(tmp, opts.dbPath);
 }
 
-/** The cache as it is, not caught up with the export (per-prompt recall must not wait): undefined when absent or of another schema. */
-export function openCacheAsIs(opts: CacheOptions): Store | undefined {
-  return openExisting(opts).store;
+/**
+ * The cache as it is, not caught up with the export (per-prompt recall must not wait): undefined
+ * when absent or of another schema. `vectors: false`: for a reader that never touches the vectors
+ * and writes nothing (the extension is not loaded).
+ */
+export function openCacheAsIs(opts: CacheOptions, read: { vectors?: boolean } = {}): Store | undefined {
+  return openExisting(opts, read).store;
 }
 
-function openExisting(opts: CacheOptions): { store?: Store; reason?: string } {
+function openExisting(opts: CacheOptions, read: { vectors?: boolean } = {}): { store?: Store; reason?: string } {
   if (!existsSync(opts.dbPath)) return { reason: 'no cache yet' };
   let db;
   try {
-    db = openDatabase(opts.dbPath);
+    db = openDatabase(opts.dbPath, read);
     const why = Store.mismatch(db, opts);
     if (why) {
       db.close();

@@ -4,9 +4,11 @@
  */
 import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
 import { packageRoot } from '../config/paths.js';
 import { UserError } from '../errors.js';
+import { later } from '../later.js';
+
+const sqliteVec = later<typeof import('sqlite-vec')>('sqlite-vec');
 
 export type DB = Database.Database;
 
@@ -51,8 +53,11 @@ function makePrivate(path: string): void {
   }
 }
 
-/** Open a connection with sqlite-vec loaded, WAL and a busy timeout. Throws on a damaged file. */
-export function openDatabase(path: string, opts: { fast?: boolean } = {}): DB {
+/**
+ * Open a connection with sqlite-vec loaded (`vectors: false`: not loaded, for a reader that never
+ * touches the vectors), WAL and a busy timeout. Throws on a damaged file.
+ */
+export function openDatabase(path: string, opts: { fast?: boolean; vectors?: boolean } = {}): DB {
   makePrivate(path);
   let db: DB;
   try {
@@ -61,7 +66,7 @@ export function openDatabase(path: string, opts: { fast?: boolean } = {}): DB {
     throw nativeModuleProblem(err) ?? err;
   }
   try {
-    sqliteVec.load(db);
+    if (opts.vectors !== false) sqliteVec().load(db);
     db.pragma('busy_timeout = 10000');
     // 16 KB pages for a new file (an existing one keeps its own): a memory's row is a few KB, so
     // 4 KB pages left much of each page unused (cache 919 → 874 MB at 100k: bench/RESULTS.md).

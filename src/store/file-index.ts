@@ -51,12 +51,12 @@ export function recordedPaths(e: ExportEntry): string[] {
 export class FileIndex {
   private readonly add: Database.Statement;
   private readonly clear: Database.Statement;
-  private readonly byFile: Database.Statement<[string, string], { rowid: number }>;
+  private readonly byFile: Database.Statement<[string, string, number], { rowid: number }>;
 
   constructor(db: DB) {
     this.add = db.prepare('INSERT OR IGNORE INTO memory_files (repo, path, memory_rowid) VALUES (?, ?, ?)');
     this.clear = db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?');
-    this.byFile = db.prepare('SELECT f.memory_rowid AS rowid FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid WHERE f.repo = ? AND f.path = ? AND m.deleted = 0 ORDER BY m.ts_ms DESC');
+    this.byFile = db.prepare('SELECT f.memory_rowid AS rowid FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid WHERE f.repo = ? AND f.path = ? AND m.deleted = 0 ORDER BY m.ts_ms DESC LIMIT ?');
   }
 
   /** A memory's files now (none for a tombstone or a memory with no repository). */
@@ -66,8 +66,8 @@ export class FileIndex {
     for (const p of paths) this.add.run(repo, p, rowid);
   }
 
-  /** Live memories that recorded this file of this repository, newest first. */
-  rowidsOf(repo: string, path: string): number[] {
-    return this.byFile.all(repo, path).map((r) => r.rowid);
+  /** The newest `limit` live memories that recorded this file of this repository, newest first. */
+  rowidsOf(repo: string, path: string, limit: number): number[] {
+    return this.byFile.all(repo, path, limit).map((r) => r.rowid);
   }
 }

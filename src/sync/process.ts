@@ -4,12 +4,11 @@
  * remote, the words git fails with sorted into kinds, and where a folder's repository is.
  * Sees paths and messages, never record contents; returns outcomes, never prints.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
 import type { SimpleGit } from 'simple-git';
 import { errorMessage } from '../errors.js';
+import { later } from '../later.js';
 
 /**
  * simple-git is loaded at the first git call, not with this module: importing it takes about
@@ -17,13 +16,11 @@ import { errorMessage } from '../errors.js';
  * git or no git (`memory search` from the skill, `rebuild`, `show`). Its CommonJS build, the
  * same code as its ES module build, so that the load can be synchronous like ourGit.
  */
-const requireHere = createRequire(import.meta.url);
-
-let simpleGitModule: typeof import('simple-git') | undefined;
+const simpleGitModule = later<typeof import('simple-git')>('simple-git');
+const childProcess = later<typeof import('node:child_process')>('node:child_process');
 
 function simpleGit(...args: Parameters<typeof import('simple-git').simpleGit>): SimpleGit {
-  simpleGitModule ??= requireHere('simple-git') as typeof import('simple-git');
-  return simpleGitModule.simpleGit(...args);
+  return simpleGitModule().simpleGit(...args);
 }
 
 export interface Repo {
@@ -103,7 +100,7 @@ export function runNetworkGit(cwd: string, args: string[], limits: NetworkLimits
   const ssh = process.env.GIT_SSH_COMMAND || process.env.GIT_SSH || hasConfig(cwd, 'core.sshCommand') ? [] : ['-c', `core.sshCommand=${SSH_BOUNDED}`];
   const config = [...ourGitArgs(), '-c', 'http.lowSpeedLimit=1000', '-c', 'http.lowSpeedTime=30', ...ssh];
   return new Promise((resolveRun, reject) => {
-    const child = spawn('git', [...config, ...args], {
+    const child = childProcess().spawn('git', [...config, ...args], {
       cwd,
       detached: true, // its own process group: killed whole
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -160,7 +157,7 @@ export function runNetworkGit(cwd: string, args: string[], limits: NetworkLimits
 
 function hasConfig(dir: string, key: string): boolean {
   try {
-    return execFileSync('git', ['config', '--get', key], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().length > 0;
+    return childProcess().execFileSync('git', ['config', '--get', key], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().length > 0;
   } catch {
     return false;
   }
@@ -176,7 +173,7 @@ let gitChecked: { ok: true; version: string } | { ok: false; detail: string } | 
 export function gitProgram(): { ok: true; version: string } | { ok: false; detail: string } {
   if (gitChecked) return gitChecked;
   try {
-    const out = execFileSync('git', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 }).trim();
+    const out = childProcess().execFileSync('git', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 }).trim();
     gitChecked = { ok: true, version: out.replace(/^git version /, '') };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
