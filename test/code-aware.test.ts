@@ -11,7 +11,7 @@ import { appendFileSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmS
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { git, gitWorld, placeTranscript, type GitWorld, type Machine } from './gitworld.js';
-import { cloneRepo, initRepo } from './git-fixture.js';
+import { cloneCode, codeOrigin } from './git-fixture.js';
 import { assistant, transcript, user, type T } from './transcript-builder.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -27,27 +27,6 @@ interface Hit {
 }
 
 const SSE_V1 = 'export function reconnect() { return backoff(1000); }\n';
-
-/** A code repository cloned from a shared local origin, its `origin` then pointed at `url` (never contacted). */
-function cloneCode(origin: string, dir: string, url: string): string {
-  cloneRepo(origin, dir, 't');
-  git(dir, 'remote', 'set-url', 'origin', url);
-  return realpathSync(dir);
-}
-
-function codeOrigin(root: string, name: string, files: Record<string, string>): string {
-  const work = join(root, `${name}-seed`);
-  initRepo(work, 't');
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(join(work, p, '..'), { recursive: true });
-    writeFileSync(join(work, p), c);
-  }
-  git(work, 'add', '-A');
-  git(work, 'commit', '-q', '-m', 'seed');
-  const bare = join(root, `${name}.git`);
-  git(root, 'clone', '-q', '--bare', work, bare);
-  return bare;
-}
 
 /** A session in `cwd` whose turns touched `files` (absolute paths, as Claude Code records them); timestamps from now. */
 function session(id: string, cwd: string, turns: Array<{ q: string; a: string; files?: Array<[tool: string, path: string]> }>): T {

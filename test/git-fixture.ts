@@ -7,7 +7,8 @@
  * and the tests of the person's own settings (git-settings.test.ts) see them as they are.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const NO_HOOKS = process.platform === 'win32' ? 'NUL' : '/dev/null';
 const FIXTURE_CONFIG = ['-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', '-c', `core.hooksPath=${NO_HOOKS}`];
@@ -43,4 +44,26 @@ export function initRepo(dir: string, name: string, branch = 'main'): string {
 export function cloneRepo(source: string, dir: string, name: string): string {
   git(process.cwd(), 'clone', '-q', source, dir);
   return withIdentity(dir, name);
+}
+
+/** A bare repository at `root/name.git` whose one commit holds `files` (path → content): a code project's origin. */
+export function codeOrigin(root: string, name: string, files: Record<string, string>): string {
+  const work = join(root, `${name}-seed`);
+  initRepo(work, 't');
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(join(work, p, '..'), { recursive: true });
+    writeFileSync(join(work, p), c);
+  }
+  git(work, 'add', '-A');
+  git(work, 'commit', '-q', '-m', 'seed');
+  const bare = join(root, `${name}.git`);
+  git(root, 'clone', '-q', '--bare', work, bare);
+  return bare;
+}
+
+/** A checkout of a code origin at `dir`, its `origin` then pointed at `url` (never contacted); its real path. */
+export function cloneCode(origin: string, dir: string, url: string): string {
+  cloneRepo(origin, dir, 't');
+  git(dir, 'remote', 'set-url', 'origin', url);
+  return realpathSync(dir);
 }

@@ -56,6 +56,16 @@ interface Agent {
   env: NodeJS.ProcessEnv;
 }
 
+/** Codex's own config in the machine's CODEX_HOME: the stand-in as its model provider, hooks on. */
+function codexTalksTo(env: NodeJS.ProcessEnv, url: string, modelName = 'stand-in'): void {
+  const codexHome = env.CODEX_HOME as string;
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [`model = "${modelName}"`, 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
+  );
+}
+
 function projectCheckout(m: HomeMachine, folder: string): string {
   const dir = join(m.user, folder);
   mkdirSync(dir, { recursive: true });
@@ -270,12 +280,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const a = agent('cx-laptop', 'package', join('src', 'shop'));
     const b = agent('cx-desktop', 'checkout', join('work', 'shop-2'));
     for (const x of [a, b]) {
-      const codexHome = x.env.CODEX_HOME as string;
-      mkdirSync(codexHome, { recursive: true });
-      writeFileSync(
-        join(codexHome, 'config.toml'),
-        ['model = "stand-in"', 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${standIn.url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
-      );
+      codexTalksTo(x.env, standIn.url);
       const inst = x.memory(['install', '--codex']);
       assert.equal(inst.code, 0, inst.stderr);
       const init = x.memory(['init', '--remote', remote]);
@@ -318,13 +323,8 @@ describe('inside the real agents: a session on one machine is in the next sessio
     for (const x of [a, b]) {
       mkdirSync(join(x.project, 'src'), { recursive: true });
       writeFileSync(join(x.project, 'src', 'checkout.ts'), 'export function capture(p) { return retryOnce(p); }\n');
-      const codexHome = x.env.CODEX_HOME as string;
-      mkdirSync(codexHome, { recursive: true });
       // A model Codex knows (gpt-5.5) is offered apply_patch; the stand-in answers for it.
-      writeFileSync(
-        join(codexHome, 'config.toml'),
-        ['model = "gpt-5.5"', 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${standIn.url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
-      );
+      codexTalksTo(x.env, standIn.url, 'gpt-5.5');
       assert.equal(x.memory(['install', '--codex']).code, 0);
       assert.equal(x.memory(['init', '--remote', fileRemote]).code, 0);
     }
@@ -361,12 +361,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const teamRemote = join(root, 'team-acme-codex.git');
     git(root, 'init', '-q', '--bare', teamRemote);
     for (const x of [carol, dan]) {
-      const codexHome = x.env.CODEX_HOME as string;
-      mkdirSync(codexHome, { recursive: true });
-      writeFileSync(
-        join(codexHome, 'config.toml'),
-        ['model = "stand-in"', 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${standIn.url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
-      );
+      codexTalksTo(x.env, standIn.url);
       assert.equal(x.memory(['install', '--codex']).code, 0);
     }
     const created = carol.memory(['team', 'create', 'acme', '--remote', teamRemote, '--handle', 'carol', '--project', ORIGIN, '--review-delay', '1']);

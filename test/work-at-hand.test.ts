@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { parseStatus } from '../src/project/work-tree.js';
-import { cloneRepo, initRepo } from './git-fixture.js';
+import { cloneCode, codeOrigin } from './git-fixture.js';
 import { tempDir } from './helpers.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
 import { assistant, text, transcript, user } from './transcript-builder.js';
@@ -30,26 +30,6 @@ const FILES: Record<string, string> = {
   'src/invoice.ts': 'export function invoice() {}\n',
   'src/untouched.ts': 'export {};\n',
 };
-
-function codeOrigin(name: string): string {
-  const work = join(root, `${name}-seed`);
-  initRepo(work, 't');
-  for (const [p, c] of Object.entries(FILES)) {
-    mkdirSync(join(work, p, '..'), { recursive: true });
-    writeFileSync(join(work, p), c);
-  }
-  git(work, 'add', '-A');
-  git(work, 'commit', '-q', '-m', 'seed');
-  const bare = join(root, `${name}.git`);
-  git(root, 'clone', '-q', '--bare', work, bare);
-  return bare;
-}
-
-function checkout(origin: string, dir: string, url: string): string {
-  cloneRepo(origin, dir, 't');
-  git(dir, 'remote', 'set-url', 'origin', url);
-  return realpathSync(dir);
-}
 
 /** A Claude Code session in `cwd` at `startIso`: each turn reads its files (absolute paths, as Claude Code records them). */
 function session(m: HomeMachine, id: string, cwd: string, start: string | number, turns: Array<{ q: string; a: string; read?: string[] }>, branch = 'main'): void {
@@ -91,12 +71,12 @@ describe('recall by file: the tool hook', () => {
   it('on machine B, a Read of src/checkout.ts brings A\'s October turn on it (dated, machine named) and none of the later sessions on other files; once per session; nothing for a file no memory touched', () => {
     const remote = join(root, 'memories.git');
     git(root, 'init', '-q', '--bare', remote);
-    const origin = codeOrigin('api');
+    const origin = codeOrigin(root, 'api', FILES);
     const a = homeMachine(root, 'laptop');
     const b = homeMachine(root, 'desktop');
     for (const m of [a, b]) assert.equal(m.cli(['init', '--remote', remote]).code, 0);
-    const apiA = checkout(origin, join(a.user, 'src', 'api'), 'https://github.com/acme/api');
-    const apiB = checkout(origin, join(b.user, 'work', 'acme-api'), 'git@github.com:acme/api.git');
+    const apiA = cloneCode(origin, join(a.user, 'src', 'api'), 'https://github.com/acme/api');
+    const apiB = cloneCode(origin, join(b.user, 'work', 'acme-api'), 'git@github.com:acme/api.git');
     // Captured as it happened (the Stop hook's way): the file's state then is known.
     const t0 = Date.now();
     const day = new Date(t0).toISOString().slice(0, 10);
@@ -130,9 +110,9 @@ describe('recall by file: the tool hook', () => {
   });
 
   it('nothing from the session in progress, nothing in an excluded project; recall.files = false turns it off', () => {
-    const origin = codeOrigin('vault');
+    const origin = codeOrigin(root, 'vault', FILES);
     const m = homeMachine(root, 'solo');
-    const vault = checkout(origin, join(m.user, 'src', 'vault'), 'https://github.com/acme/vault');
+    const vault = cloneCode(origin, join(m.user, 'src', 'vault'), 'https://github.com/acme/vault');
     session(m, 'v-1', vault, '2026-11-02T09:00:00Z', [{ q: 'Why does checkout keep the capture idempotency key for a day?', a: 'Gateways retry webhooks for up to 24 hours.', read: ['src/checkout.ts'] }]);
     assert.equal(m.cli(['install', '--claude-code']).code, 0);
     assert.equal(m.cli(['rebuild']).code, 0);
@@ -159,9 +139,9 @@ describe('session start by the work in progress', () => {
   };
 
   it('src/checkout.ts changed (uncommitted) and 21 newer memories on other files, recent = 5: the earlier work on src/checkout.ts is injected, saying why; a clean tree gives the most recent as before', () => {
-    const origin = codeOrigin('shop');
+    const origin = codeOrigin(root, 'shop', FILES);
     const m = homeMachine(root, 'wip', { env: { MEMORY_INJECT_RECENT: '5' } });
-    const shop = checkout(origin, join(m.user, 'src', 'shop'), 'https://github.com/acme/shop');
+    const shop = cloneCode(origin, join(m.user, 'src', 'shop'), 'https://github.com/acme/shop');
     session(m, 'old-checkout', shop, '2026-09-03T09:00:00Z', [{ q: 'Why does checkout round the tax before the discount?', a: 'The auditors asked for tax on the list price; the discount applies after.', read: ['src/checkout.ts'] }]);
     for (let i = 0; i < 21; i++) session(m, `newer-${i}`, shop, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Newer question ${i} about the cart totals`, a: `Newer answer ${i}.`, read: ['src/cart.ts'] }]);
     const clean = start(m, shop);
@@ -177,9 +157,9 @@ describe('session start by the work in progress', () => {
   });
 
   it('a branch that is not the mainline: its memories first, headed "branch …"; with 10,000 untracked files too', () => {
-    const origin = codeOrigin('crm');
+    const origin = codeOrigin(root, 'crm', FILES);
     const m = homeMachine(root, 'branchy', { env: { MEMORY_INJECT_RECENT: '3' } });
-    const crm = checkout(origin, join(m.user, 'src', 'crm'), 'https://github.com/acme/crm');
+    const crm = cloneCode(origin, join(m.user, 'src', 'crm'), 'https://github.com/acme/crm');
     git(crm, 'checkout', '-q', '-b', 'feature/retry');
     session(m, 'on-branch', crm, '2026-10-01T09:00:00Z', [{ q: 'How should the retry back-off grow on the feature branch?', a: 'Exponentially from 200 ms, capped at 30 s.' }], 'feature/retry');
     git(crm, 'checkout', '-q', 'main');

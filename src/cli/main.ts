@@ -89,6 +89,10 @@ async function olderNode(argv: string[], io: IO): Promise<number> {
 }
 
 export async function main(argv: string[], io: IO): Promise<number> {
+  // V8's compiled code of the modules loaded from here on (every command's and hook's), kept by
+  // Node in the temp folder and reused by the next process: the hooks start one on every prompt
+  // and every file the agent touches. Whether `memory` or the plugins' launcher called.
+  module.enableCompileCache?.();
   if (Number(process.versions.node.split('.')[0]) < NODE_MAJOR_NEEDED) return olderNode(argv, io);
   if (pluginServes(argv, io.env)) return 0;
   if (isStopHookCall(argv)) return (await import('./stop-hook.js')).stopHook(argv, io);
@@ -131,9 +135,6 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  // V8's compiled code of the modules loaded from here on, kept by Node (in the temp folder)
-  // and reused by the next process: the hooks start a process on every prompt and file.
-  module.enableCompileCache?.();
   // Output piped into `head` (or any reader that stops early) ends the command quietly.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {

@@ -54,16 +54,17 @@ export class FileIndex {
   private readonly byFile: Database.Statement<[string, string, number], { rowid: number }>;
 
   constructor(db: DB) {
-    this.add = db.prepare('INSERT OR IGNORE INTO memory_files (repo, path, memory_rowid) VALUES (?, ?, ?)');
+    this.add = db.prepare('INSERT OR IGNORE INTO memory_files (repo, path, ts_ms, memory_rowid) VALUES (?, ?, ?, ?)');
     this.clear = db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?');
-    this.byFile = db.prepare('SELECT f.memory_rowid AS rowid FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid WHERE f.repo = ? AND f.path = ? AND m.deleted = 0 ORDER BY m.ts_ms DESC LIMIT ?');
+    // A tombstone has no files (recordedPaths), so every entry is a live memory's.
+    this.byFile = db.prepare('SELECT memory_rowid AS rowid FROM memory_files WHERE repo = ? AND path = ? ORDER BY ts_ms DESC, memory_rowid DESC LIMIT ?');
   }
 
-  /** A memory's files now (none for a tombstone or a memory with no repository). */
-  set(rowid: number, repo: string | null, paths: string[], fresh = false): void {
+  /** A memory's files now (none for a tombstone or a memory with no repository), at its time. */
+  set(rowid: number, repo: string | null, paths: string[], tsMs: number, fresh = false): void {
     if (!fresh) this.clear.run(rowid);
     if (!repo) return;
-    for (const p of paths) this.add.run(repo, p, rowid);
+    for (const p of paths) this.add.run(repo, p, tsMs, rowid);
   }
 
   /** The newest `limit` live memories that recorded this file of this repository, newest first. */

@@ -2,7 +2,7 @@
  * DDL of the disposable cache. Bump STORE_VERSION whenever a table changes: an older
  * cache is then rebuilt from JSONL instead of being migrated.
  */
-export const STORE_VERSION = 8; // 8: memory_files (a memory's files by repository and path, for file recall); 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column; 5: repo_here asked after an ingest (NULL: not yet); 6: common terms counted (term_docs), a repository's memories by machine; 7: the ascii tokenizer, non-ASCII text folded in analyze.ts
+export const STORE_VERSION = 9; // 9: memory_files keyed by time too (a file's newest memories from the index alone); 8: memory_files (a memory's files by repository and path, for file recall); 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column; 5: repo_here asked after an ingest (NULL: not yet); 6: common terms counted (term_docs), a repository's memories by machine; 7: the ascii tokenizer, non-ASCII text folded in analyze.ts
 
 /** bm25 weights of the keyword index's columns, chosen on the development set: bench/QUALITY.md. */
 export interface ColumnWeights {
@@ -117,8 +117,9 @@ CREATE INDEX IF NOT EXISTS memories_project_ts ON memories (project, ts_ms);
 CREATE INDEX IF NOT EXISTS memories_repo ON memories (repo, machine, ts_ms);
 -- Memories whose folder's repository is not asked yet (store.ts fileByFolder): few, and only just read.
 CREATE INDEX IF NOT EXISTS memories_unfiled ON memories (cwd) WHERE repo IS NULL AND repo_here IS NULL;
--- The files a memory recorded, by repository and path inside it (store/file-index.ts): file recall.
-CREATE TABLE IF NOT EXISTS memory_files (repo TEXT NOT NULL, path TEXT NOT NULL, memory_rowid INTEGER NOT NULL, PRIMARY KEY (repo, path, memory_rowid)) WITHOUT ROWID;
+-- The files a memory recorded, by repository and path inside it, and its time (store/file-index.ts):
+-- file recall reads a file's newest memories from this key alone, never the memories' rows.
+CREATE TABLE IF NOT EXISTS memory_files (repo TEXT NOT NULL, path TEXT NOT NULL, ts_ms INTEGER NOT NULL, memory_rowid INTEGER NOT NULL, PRIMARY KEY (repo, path, ts_ms, memory_rowid)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS memory_files_row ON memory_files (memory_rowid);
 -- Where a repository is checked out on this machine (seen in sessions), newest first.
 CREATE TABLE IF NOT EXISTS checkouts (repo TEXT NOT NULL, root TEXT NOT NULL, seen_ms INTEGER NOT NULL, PRIMARY KEY (repo, root));

@@ -283,7 +283,7 @@ export class Store {
     } else {
       rowid = Number(this.stmts.insert.run({ ...params, rowid: null, ctx: null }).lastInsertRowid);
     }
-    this.files.set(rowid, params.repo, recordedPaths(entry));
+    this.files.set(rowid, params.repo, recordedPaths(entry), params.ts_ms);
     if (isTombstone(entry)) return 'deleted';
     this.keywords.add({ rowid, session_id: params.session_id, question: params.question, answer: params.answer, ts_ms: params.ts_ms });
     if (params.has_vector && entry.embedding) this.insertVector(rowid, entry, entry.embedding);
@@ -344,7 +344,7 @@ export class Store {
         insert.run({ ...p, rowid, ctx: p.session_id === null ? '' : neighbourKey(side(o.prev ? k - 1 : -1), side(o.next ? k + 1 : -1)) });
         const e = (all[liveAt[o.i] as number] as FreshEntry).entry;
         if (p.has_vector && !isTombstone(e) && e.embedding) this.insertVector(rowid, e, e.embedding, p.project ?? '');
-        this.files.set(rowid, p.repo, recordedPaths(e), true);
+        this.files.set(rowid, p.repo, recordedPaths(e), p.ts_ms, true);
       });
       let rowid = order.length;
       params.forEach((p) => {
