@@ -122,6 +122,24 @@ describe('inside the real agents: a session on one machine is in the next sessio
     return { m, memory, project: projectCheckout(m, folder), env };
   }
 
+  /**
+   * Machines `<prefix>-laptop` (A) and `<prefix>-desktop` (B), each a checkout of the shop holding
+   * src/checkout.ts, set up for their agent by `install`, then joined to one new memory remote.
+   */
+  function twoCheckouts(prefix: string, install: (x: Agent) => void): { a: Agent; b: Agent; fileRemote: string } {
+    const a = agent(`${prefix}-laptop`, 'checkout', join('src', 'shop'));
+    const b = agent(`${prefix}-desktop`, 'checkout', join('work', 'shop-b'));
+    const fileRemote = join(root, `memories-${prefix}.git`);
+    git(root, 'init', '-q', '--bare', fileRemote);
+    for (const x of [a, b]) {
+      mkdirSync(join(x.project, 'src'), { recursive: true });
+      writeFileSync(join(x.project, 'src', 'checkout.ts'), 'export function capture(p) { return retryOnce(p); }\n');
+      install(x);
+      assert.equal(x.memory(['init', '--remote', fileRemote]).code, 0);
+    }
+    return { a, b, fileRemote };
+  }
+
   it('Claude Code: package on A, checkout on B', { skip: missing }, async () => {
     const a = agent('cc-laptop', 'package', join('src', 'shop'));
     const b = agent('cc-desktop', 'checkout', join('work', 'shop-2'));
@@ -207,16 +225,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
   });
 
   it('recall by file: a real Read of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file', { skip: missing }, async () => {
-    const a = agent('rf-laptop', 'checkout', join('src', 'shop'));
-    const b = agent('rf-desktop', 'checkout', join('work', 'shop-b'));
-    const fileRemote = join(root, 'memories-rf.git');
-    git(root, 'init', '-q', '--bare', fileRemote);
-    for (const x of [a, b]) {
-      mkdirSync(join(x.project, 'src'), { recursive: true });
-      writeFileSync(join(x.project, 'src', 'checkout.ts'), 'export function capture(p) { return retryOnce(p); }\n');
-      assert.equal(x.memory(['install', '--claude-code']).code, 0);
-      assert.equal(x.memory(['init', '--remote', fileRemote]).code, 0);
-    }
+    const { a, b, fileRemote } = twoCheckouts('rf', (x) => assert.equal(x.memory(['install', '--claude-code']).code, 0));
     const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
     const claude = (x: Agent, prompt: string) => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', 'Read'], { cwd: x.project, env: claudeEnv(x) });
     const promptA = `Open ${join(a.project, 'src', 'checkout.ts')} and tell me why the payment capture retries only once.`;
@@ -316,18 +325,11 @@ describe('inside the real agents: a session on one machine is in the next sessio
   });
 
   it('recall by file in Codex: a real apply_patch of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file', { skip: missing }, async () => {
-    const a = agent('rfx-laptop', 'checkout', join('src', 'shop'));
-    const b = agent('rfx-desktop', 'checkout', join('work', 'shop-b'));
-    const fileRemote = join(root, 'memories-rfx.git');
-    git(root, 'init', '-q', '--bare', fileRemote);
-    for (const x of [a, b]) {
-      mkdirSync(join(x.project, 'src'), { recursive: true });
-      writeFileSync(join(x.project, 'src', 'checkout.ts'), 'export function capture(p) { return retryOnce(p); }\n');
+    const { a, b, fileRemote } = twoCheckouts('rfx', (x) => {
       // A model Codex knows (gpt-5.5) is offered apply_patch; the stand-in answers for it.
       codexTalksTo(x.env, standIn.url, 'gpt-5.5');
       assert.equal(x.memory(['install', '--codex']).code, 0);
-      assert.equal(x.memory(['init', '--remote', fileRemote]).code, 0);
-    }
+    });
     const codex = (x: Agent, prompt: string) =>
       runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-s', 'workspace-write', prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
     // Codex has no session end: captures go at the batch interval, which init's settings commit just started.
