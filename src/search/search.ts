@@ -237,9 +237,7 @@ function bySelf(store: Store, query: string, rows: MemoryRow[], boost: number): 
   const pairs = questionPairs(query);
   const terms = pairs.length > 0 ? [] : buildKeywordQuery(query).terms.filter((t) => !ADVICE_WORDS.has(t.toLowerCase()));
   if (pairs.length === 0 && terms.length === 0) return out;
-  const n = Math.max(1, store.terms.indexedBound());
-  const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
-  const weights = terms.map((t) => idf(n, store.ftsCountUpTo(toFts(t), cap)));
+  const weights = rarityWeights(store, terms);
   for (const r of rows) {
     const said = selfStatements(r.question).join('\n');
     if (!said) continue;
@@ -266,9 +264,7 @@ function onTopic(store: Store, query: string, rows: MemoryRow[]): Set<number> {
   }
   const terms = buildKeywordQuery(query).terms;
   if (terms.length === 0) return out;
-  const n = Math.max(1, store.terms.indexedBound());
-  const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
-  const weights = terms.map((t) => idf(n, store.ftsCountUpTo(toFts(t), cap)));
+  const weights = rarityWeights(store, terms);
   for (const r of rows) if (weightedShare(terms, weights, questionWords(`${r.question}\n${r.answer}`)) >= TOPIC_SHARE) out.add(r.rowid);
   return out;
 }
@@ -281,6 +277,13 @@ export const WORDS_COVERAGE_BOOST = 0.25;
 
 /** Counting a term's memories stops here: past one memory in a hundred, a term weighs as common (log 100); bench/QUALITY.md. */
 const COUNT_CAP_SHARE = 0.01;
+
+/** Each term's weight by how rare it is among the indexed memories (idf, counted up to COUNT_CAP_SHARE of them). */
+function rarityWeights(store: Store, terms: string[]): number[] {
+  const n = Math.max(1, store.terms.indexedBound());
+  const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
+  return terms.map((t) => idf(n, store.ftsCountUpTo(toFts(t), cap)));
+}
 
 /**
  * Among the keyword candidates, a memory's keyword part gains by how much of the question it
@@ -302,9 +305,7 @@ function byCoverage(store: Store, query: string, rows: MemoryRow[], pairBoost: n
   }
   const terms = buildKeywordQuery(query).terms;
   if (wordsBoost <= 0 || terms.length < 2) return factors;
-  const n = Math.max(1, store.terms.indexedBound());
-  const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
-  const weights = terms.map((t) => idf(n, store.ftsCountUpTo(toFts(t), cap)));
+  const weights = rarityWeights(store, terms);
   for (const r of rows) factors.set(r.rowid, 1 + wordsBoost * weightedShare(terms, weights, questionWords(r.question)));
   return factors;
 }
