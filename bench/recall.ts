@@ -23,20 +23,24 @@ import type { MemoryRecord } from '../src/types.js';
 import { ORDINARY_EN, ORDINARY_JA } from './ordinary-prompts.js';
 import { EVAL, jsquad, longMemEval, type Corpus } from './quality.js';
 
-const FIXTURES = resolve(EVAL, '..', 'fixtures', 'transcripts');
+export const FIXTURES = resolve(EVAL, '..', 'fixtures', 'transcripts');
 
-/** Memories of the real transcripts in ../shared (coding sessions, English). */
-function codingMemories(): MemoryRecord[] {
-  const out: MemoryRecord[] = [];
+/** The real Claude Code and Codex transcripts in ../shared, parsed (none when it is not there), by agent and file name. */
+export function fixtureTranscripts(): Array<{ agent: string; parsed: ReturnType<typeof parseAnyTranscript> }> {
+  const out: Array<{ agent: string; parsed: ReturnType<typeof parseAnyTranscript> }> = [];
   for (const agent of ['claude-code', 'codex']) {
     const dir = join(FIXTURES, agent);
     if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl.gz'))) {
-      const p = parseAnyTranscript(gunzipSync(readFileSync(join(dir, f))).toString('utf8'), DEFAULT_LIMITS, (s) => s);
-      for (const t of p.turns) out.push(turnToRecord(t, { machine: 'eval', project: 'coding', now: '2026-06-01T00:00:00.000Z', source: p.source }));
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl.gz')).sort()) {
+      out.push({ agent, parsed: parseAnyTranscript(gunzipSync(readFileSync(join(dir, f))).toString('utf8'), DEFAULT_LIMITS, (s) => s) });
     }
   }
   return out;
+}
+
+/** Memories of the real transcripts in ../shared (coding sessions, English). */
+function codingMemories(): MemoryRecord[] {
+  return fixtureTranscripts().flatMap(({ parsed: p }) => p.turns.map((t) => turnToRecord(t, { machine: 'eval', project: 'coding', now: '2026-06-01T00:00:00.000Z', source: p.source })));
 }
 
 interface PromptSet {
@@ -56,7 +60,7 @@ interface Row {
   found: number;
 }
 
-function openCorpus(records: MemoryRecord[]): { store: ReturnType<typeof openCache>['store']; cleanup: () => void } {
+export function openCorpus(records: MemoryRecord[]): { store: ReturnType<typeof openCache>['store']; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'memory-recall-bench-'));
   const exportDir = join(dir, 'export');
   mkdirSync(exportDir);

@@ -18,21 +18,14 @@
  *
  * Usage: npm run bench:work [-- --out FILE]
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
-import { parseAnyTranscript } from '../src/agents/transcripts.js';
 import { pickForStart } from '../src/app/start-pick.js';
-import { DEFAULT_LIMITS, turnToRecord } from '../src/capture/turn.js';
-import { encodeEntry } from '../src/export/jsonl.js';
+import { turnToRecord } from '../src/capture/turn.js';
 import { memoriesOfFile } from '../src/search/file-recall.js';
-import { openCache } from '../src/store/cache.js';
 import type { MemoryRecord } from '../src/types.js';
-import { EVAL } from './quality.js';
-
-const FIXTURES = resolve(EVAL, '..', 'fixtures', 'transcripts');
+import { FIXTURES, fixtureTranscripts, openCorpus } from './recall.js';
 
 /**
  * The fixtures' repositories by the folder a session ran in: codemie-code was checked out at
@@ -66,40 +59,27 @@ function inRepo(file: string, cwd: string): string | undefined {
 
 function sessions(): Session[] {
   const out: Session[] = [];
-  for (const agent of ['claude-code', 'codex']) {
-    const dir = join(FIXTURES, agent);
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl.gz')).sort()) {
-      const p = parseAnyTranscript(gunzipSync(readFileSync(join(dir, f))).toString('utf8'), DEFAULT_LIMITS, (s) => s);
-      const cwd = p.cwd ?? p.turns[0]?.cwd;
-      const repo = repoOf(cwd);
-      if (!repo || !cwd || p.turns.length === 0) continue;
-      const touched = p.turns.map((t) => [...new Set(t.files.map((x) => inRepo(x, t.cwd ?? cwd)).filter((x): x is string => x !== undefined))]);
-      const records = p.turns.map((t, i) => {
-        const r = turnToRecord(t, { machine: agent, project: repo, now: t.timestamp || '2026-06-01T00:00:00.000Z', source: p.source });
-        r.extra = { ...r.extra, repo, ...((touched[i] as string[]).length > 0 ? { repo_files: touched[i] } : {}) };
-        return r;
-      });
-      out.push({ id: records[0]?.session_id ?? f, repo, startMs: Math.min(...records.map((r) => Date.parse(r.timestamp))), records, touched });
-    }
+  for (const { agent, parsed: p } of fixtureTranscripts()) {
+    const cwd = p.cwd ?? p.turns[0]?.cwd;
+    const repo = repoOf(cwd);
+    if (!repo || !cwd || p.turns.length === 0) continue;
+    const touched = p.turns.map((t) => [...new Set(t.files.map((x) => inRepo(x, t.cwd ?? cwd)).filter((x): x is string => x !== undefined))]);
+    const records = p.turns.map((t, i) => {
+      const r = turnToRecord(t, { machine: agent, project: repo, now: t.timestamp || '2026-06-01T00:00:00.000Z', source: p.source });
+      r.extra = { ...r.extra, repo, ...((touched[i] as string[]).length > 0 ? { repo_files: touched[i] } : {}) };
+      return r;
+    });
+    out.push({ id: (records[0] as MemoryRecord).session_id as string, repo, startMs: Math.min(...records.map((r) => Date.parse(r.timestamp))), records, touched });
   }
   return out.sort((a, b) => a.startMs - b.startMs);
 }
 
-function withStore<T>(records: MemoryRecord[], use: (store: ReturnType<typeof openCache>['store']) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), 'memory-work-bench-'));
+function withStore<T>(records: MemoryRecord[], use: (store: ReturnType<typeof openCorpus>['store']) => T): T {
+  const { store, cleanup } = openCorpus(records);
   try {
-    const exportDir = join(dir, 'export');
-    mkdirSync(exportDir);
-    writeFileSync(join(exportDir, '2026-01_eval.jsonl'), records.length > 0 ? `${records.map((r) => encodeEntry(r)).join('\n')}\n` : '');
-    const { store } = openCache({ dbPath: join(dir, 'memory.db'), exportDir, model: 'none', dim: 0 });
-    try {
-      return use(store);
-    } finally {
-      store.close();
-    }
+    return use(store);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    cleanup();
   }
 }
 
