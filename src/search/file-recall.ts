@@ -22,13 +22,19 @@ export function memoriesOfFile(store: Store, o: FileRecallOptions): MemoryRow[] 
   // The newest 50: more than a session's reads of one file can have been given already.
   const rowids = store.files.rowidsOf(o.repo, o.path, 50);
   if (rowids.length === 0) return [];
-  const rows = store.rowsByRowid(rowids);
   const out: MemoryRow[] = [];
-  for (const id of rowids) {
-    const r = rows.get(id);
-    if (!r || r.deleted === 1 || o.given.has(r.id) || (o.sessionId !== undefined && r.session_id === o.sessionId) || o.hide?.(r)) continue;
-    out.push(r);
-    if (out.length >= o.maxItems) break;
+  // Read a few rows at a time, newest first, until enough are kept: a memory's row holds its
+  // whole text, and most Reads keep the first ones.
+  const step = o.maxItems + 2;
+  for (let i = 0; i < rowids.length && out.length < o.maxItems; i += step) {
+    const part = rowids.slice(i, i + step);
+    const rows = store.rowsByRowid(part);
+    for (const id of part) {
+      const r = rows.get(id);
+      if (!r || r.deleted === 1 || o.given.has(r.id) || (o.sessionId !== undefined && r.session_id === o.sessionId) || o.hide?.(r)) continue;
+      out.push(r);
+      if (out.length >= o.maxItems) break;
+    }
   }
   return out;
 }
