@@ -21,6 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { bundleHooks } from './bundle.mjs';
 
 /**
  * @typedef {object} Layout
@@ -346,7 +347,7 @@ export async function buildDist(root) {
 /**
  * Copy the sources into the data folder, install the dependencies (or use the ones the agent's
  * installer put beside the plugin: Claude Code installs the root package's dependency closure,
- * which holds no test tool — they are the test/ workspace's), build, stamp. Returns how long it took.
+ * which holds no test tool — they are the test/ workspace's), build, bundle the light hooks, stamp. Returns how long it took.
  * @param {Layout} l
  * @param {string} stamp
  * @returns {Promise<number>}
@@ -373,6 +374,13 @@ export async function setUp(l, stamp) {
     run(npmCommand(), ['ci', '--ignore-scripts', '--omit=dev', '--workspaces=false', '--no-audit', '--no-fund', '--loglevel=error'], l.root, 'installing the dependencies (npm ci --ignore-scripts --omit=dev --workspaces=false)');
   }
   await buildDist(l.root);
+  // The light hooks as one file each: faster to start, not needed to run (the modules serve).
+  try {
+    const why = await bundleHooks(l.root);
+    if (why) process.stderr.write(`memory-engine: the hooks are not bundled (${why})\n`);
+  } catch (err) {
+    process.stderr.write(`memory-engine: the hooks are not bundled (${err instanceof Error ? err.message : String(err)})\n`);
+  }
   mkdirSync(dirname(stampFile(l)), { recursive: true });
   writeFileSync(stampFile(l), `${stamp}\n`);
   return Date.now() - t;

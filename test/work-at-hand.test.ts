@@ -6,13 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { parseStatus } from '../src/project/work-tree.js';
 import { cloneCode, codeOrigin } from './git-fixture.js';
-import { tempDir } from './helpers.js';
+import { REPO, TRACER, tempDir } from './helpers.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
 import { assistant, text, transcript, user } from './transcript-builder.js';
 
@@ -125,6 +126,48 @@ describe('recall by file: the tool hook', () => {
     const excluded = spawnSync('sh', ['-c', hook], { input: JSON.stringify(input('v-4')), cwd: vault, env: { ...process.env, ...m.env, MEMORY_PRIVACY_EXCLUDE_PROJECTS: 'vault' }, encoding: 'utf8' });
     assert.equal(excluded.status, 0);
     assert.equal(excluded.stdout.trim(), '', 'an excluded project: nothing');
+  });
+
+  it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {
+    const origin = codeOrigin(root, 'ledger', FILES);
+    const m = homeMachine(root, 'bundled');
+    const ledger = cloneCode(origin, join(m.user, 'src', 'ledger'), 'https://github.com/acme/ledger');
+    session(m, 'l-1', ledger, '2026-11-03T09:00:00Z', [{ q: 'Why does checkout round the tax per line?', a: 'The auditors reconcile line by line.', read: ['src/checkout.ts'] }]);
+    assert.equal(m.cli(['install', '--claude-code']).code, 0);
+    assert.equal(m.cli(['rebuild']).code, 0);
+    const hook = registered(m, 'PostToolUse', 'Read');
+    const input = (sessionId: string) => ({ session_id: sessionId, cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(ledger, 'src', 'checkout.ts') } });
+    const trace = join(root, 'bundled-trace.txt');
+    const traced = (command: string, sessionId: string) => {
+      writeFileSync(trace, '');
+      const r = spawnSync('sh', ['-c', command], { input: JSON.stringify(input(sessionId)), cwd: ledger, env: { ...process.env, ...m.env, NODE_OPTIONS: `--import ${TRACER}`, TRACE_IMPORTS_FILE: trace }, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      return { context: r.stdout.trim() ? ((JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext) : '', loaded: readFileSync(trace, 'utf8').split('\n').filter((u) => u.includes('/dist/src/')) };
+    };
+    const bundled = traced(hook, 'l-2');
+    assert.match(bundled.context, /round the tax per line/);
+    // The same package without its bundles: esbuild not installed when it was built.
+    const plain = join(root, 'plain-package');
+    cpSync(join(REPO, 'dist', 'src'), join(plain, 'dist', 'src'), { recursive: true, filter: (f) => !f.endsWith('.bundle.js') });
+    for (const f of ['package.json', 'config.toml']) cpSync(join(REPO, f), join(plain, f));
+    symlinkSync(join(REPO, 'node_modules'), join(plain, 'node_modules'), 'dir');
+    const mainJs = join(REPO, 'dist', 'src', 'cli', 'main.js');
+    assert.ok(hook.includes(mainJs), hook);
+    const modules = traced(hook.replace(mainJs, join(plain, 'dist', 'src', 'cli', 'main.js')), 'l-3');
+    assert.equal(modules.context, bundled.context, 'the same memory, the same words');
+    assert.ok(modules.loaded.some((u) => u.endsWith('/store/file-index.js')), 'the modules, one by one');
+    let esbuildThere = true;
+    try {
+      createRequire(join(REPO, 'package.json')).resolve('esbuild');
+    } catch {
+      esbuildThere = false;
+    }
+    if (esbuildThere) {
+      const own = bundled.loaded.map((u) => u.slice(u.indexOf('/dist/src/') + '/dist/src/'.length)).sort();
+      assert.deepEqual(own, ['agents/plugin.js', 'cli/file-recall-hook.bundle.js', 'cli/main.js'], 'main.js, what it reads first, then one file');
+    } else {
+      assert.deepEqual(bundled.loaded, modules.loaded.map((u) => u.replace(plain, REPO)), 'no bundle built without esbuild: the modules serve');
+    }
   });
 });
 

@@ -5,7 +5,7 @@
  * in bench/RESULTS.md against node's own start-up. Everything else loads the full command
  * line (program.ts).
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +88,17 @@ async function olderNode(argv: string[], io: IO): Promise<number> {
   return isStopHookCall(argv) || isRecallCall(argv) || isFileRecallCall(argv) ? 0 : 1;
 }
 
+/**
+ * A light hook's module: its bundle (`<name>.bundle.js`, the module and everything it imports in
+ * one file, made by plugin/bundle.mjs at `npm run build` and at the plugin's set-up) when there is
+ * one, else the module itself. One file costs Node far less to load than the ~75 it is made of,
+ * on a path that runs on every prompt and every file the agent touches (bench/RESULTS.md).
+ */
+export async function lightHook<T>(name: string): Promise<T> {
+  const bundle = new URL(`./${name}.bundle.js`, import.meta.url);
+  return (await import(existsSync(bundle) ? bundle.href : `./${name}.js`)) as T;
+}
+
 export async function main(argv: string[], io: IO): Promise<number> {
   // V8's compiled code of the modules loaded from here on (every command's and hook's), kept by
   // Node in the temp folder and reused by the next process: the hooks start one on every prompt
@@ -95,9 +106,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
   module.enableCompileCache?.();
   if (Number(process.versions.node.split('.')[0]) < NODE_MAJOR_NEEDED) return olderNode(argv, io);
   if (pluginServes(argv, io.env)) return 0;
-  if (isStopHookCall(argv)) return (await import('./stop-hook.js')).stopHook(argv, io);
-  if (isRecallCall(argv)) return (await import('./recall-hook.js')).recallHook(argv, io);
-  if (isFileRecallCall(argv)) return (await import('./file-recall-hook.js')).fileRecallHook(argv, io);
+  if (isStopHookCall(argv)) return (await lightHook<typeof import('./stop-hook.js')>('stop-hook')).stopHook(argv, io);
+  if (isRecallCall(argv)) return (await lightHook<typeof import('./recall-hook.js')>('recall-hook')).recallHook(argv, io);
+  if (isFileRecallCall(argv)) return (await lightHook<typeof import('./file-recall-hook.js')>('file-recall-hook')).fileRecallHook(argv, io);
   if (argv.includes('session-end') && argv.includes('--worker')) await new Promise((r) => setTimeout(r, WORKER_START_DELAY_MS));
   return (await import('./program.js')).main(argv, io);
 }
