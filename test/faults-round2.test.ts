@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { enqueue, queueDirFor, readQueue, workerLockFor } from '../src/app/queue.js';
@@ -114,8 +114,9 @@ describe("init's guard against pushing memories into the checkout's origin", () 
   });
 });
 
-describe('a hook whose stdin pipe stays open', () => {
-  it('reads the input it was given and exits, without waiting for the end of the pipe', async () => {
+describe('a hook\'s input through a pipe, however the agent writes it', () => {
+  /** The recall hook on a world holding one memory of the question, its input fed to its stdin pipe by `feed`. */
+  async function recallFedBy(feed: (stdin: NodeJS.WritableStream & { destroy: () => void }, input: string) => Promise<void>): Promise<string[]> {
     const { makeWorld, CLI, rec, runCli, writeJsonl } = await import('./helpers.js');
     const w = makeWorld();
     try {
@@ -127,9 +128,7 @@ describe('a hook whose stdin pipe stays open', () => {
       const child = spawn(process.execPath, [CLI, '-c', w.config, 'recall', '--json'], { stdio: ['pipe', 'pipe', 'pipe'], env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'MEMORY_CONFIG')) });
       let out = '';
       child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-      // The agent writes its input and keeps the pipe open.
-      child.stdin.write(JSON.stringify({ session_id: 's', cwd: w.dir, hook_event_name: 'UserPromptSubmit', prompt: 'how did we fix the sqlite lock timeout of the nightly heron job' }));
-      const code = await new Promise<number | null>((resolve, reject) => {
+      const exited = new Promise<number | null>((resolve, reject) => {
         const t = setTimeout(() => {
           child.kill('SIGKILL');
           reject(new Error('the hook waited for the end of the pipe'));
@@ -139,13 +138,55 @@ describe('a hook whose stdin pipe stays open', () => {
           resolve(c);
         });
       });
-      assert.equal(code, 0);
-      const got = JSON.parse(out) as { recalled: Array<{ id: string }> };
-      assert.deepEqual(got.recalled.map((r) => r.id), ['lock-fix'], 'the input written before the pipe stayed open was read whole');
+      await feed(child.stdin, JSON.stringify({ session_id: 's-夜間', cwd: w.dir, hook_event_name: 'UserPromptSubmit', prompt: 'how did we fix the sqlite lock timeout of the nightly heron job' }));
+      assert.equal(await exited, 0);
       child.stdin.destroy();
+      return (JSON.parse(out) as { recalled: Array<{ id: string }> }).recalled.map((r) => r.id);
     } finally {
       w.cleanup();
     }
+  }
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('written and kept open: reads the input it was given and exits, without waiting for the end of the pipe', async () => {
+    assert.deepEqual(await recallFedBy(async (stdin, input) => void stdin.write(input)), ['lock-fix'], 'the input written before the pipe stayed open was read whole');
+  });
+
+  it('written in parts with pauses between, then closed: read whole', async () => {
+    const fed = await recallFedBy(async (stdin, input) => {
+      const bytes = Buffer.from(input);
+      const cut = bytes.indexOf(Buffer.from('夜')) + 1;
+      await pause(300); // nothing yet when the hook starts reading
+      stdin.write(bytes.subarray(0, cut));
+      await pause(300);
+      stdin.write(bytes.subarray(cut));
+      stdin.end();
+    });
+    assert.deepEqual(fed, ['lock-fix']);
+  });
+
+  it('the bytes as written, a character cut between two writes included (a real pipe, read as a hook reads it)', async () => {
+    const { readHookStdin } = await import('../src/app/input.js');
+    const { createReadStream } = await import('node:fs');
+    const d = tempDir();
+    try {
+      const fifo = join(d.dir, 'stdin');
+      assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+      const input = JSON.stringify({ session_id: 's', prompt: '夜間ジョブのロック待ちはどう直した？ the heron job' });
+      // The writer: the first part (a three-byte character cut after its first byte), a pause, the rest.
+      const writer = spawn(process.execPath, ['-e', `const fs = require('fs'); const b = Buffer.from(${JSON.stringify(input)}); const fd = fs.openSync(${JSON.stringify(fifo)}, 'w'); const cut = b.indexOf(Buffer.from('夜')) + 1; fs.writeSync(fd, b.subarray(0, cut)); setTimeout(() => { fs.writeSync(fd, b.subarray(cut)); fs.closeSync(fd); }, 300);`], { stdio: 'ignore' });
+      const fd = openSync(fifo, 'r');
+      await pause(100);
+      const got = await readHookStdin({ stdin: createReadStream('', { fd }), stdinFd: fd });
+      assert.equal(got, input);
+      await new Promise((r) => writer.on('exit', r));
+    } finally {
+      d.cleanup();
+    }
+  });
+
+  it('written and closed before the hook reads: read whole', async () => {
+    assert.deepEqual(await recallFedBy(async (stdin, input) => void stdin.end(input)), ['lock-fix']);
   });
 });
 

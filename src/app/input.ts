@@ -1,4 +1,4 @@
-import { fstatSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 /** The JSON Claude Code and Codex write to a hook's stdin. Every field optional; bad input is a value, not a throw. */
 export interface HookInput {
@@ -37,32 +37,88 @@ export function parseHookInput(text: string): { input: HookInput; problem?: stri
 }
 
 /**
- * Hook input the cheap way: when stdin is a pipe or a file (how agents run hooks: they write
- * the JSON and close), one synchronous read, which spares the ~15 ms of setting up a
- * stream. A terminal gives nothing; anything else goes through `readStdin` (bounded).
+ * Hook input the cheap way, sparing the milliseconds of setting up a stream: a file is read at
+ * once; a pipe (how agents run hooks: they write the JSON and close) gives what it holds without
+ * waiting, which is the whole input once its end is reached or it is one whole JSON object. A
+ * terminal gives nothing; anything else, and the rest of a pipe still being written, goes
+ * through `readStdin` (bounded).
  */
 export async function readHookStdin(io: { stdin: NodeJS.ReadableStream & { isTTY?: boolean }; stdinFd?: number }): Promise<string> {
+  let head: Buffer | undefined;
   if (io.stdinFd !== undefined) {
     try {
       const st = fstatSync(io.stdinFd);
       // A file is read at once. A pipe is not: an agent that keeps its end open would make a
       // blocking read wait for ever; the stream below gives up after a second of silence.
       if (st.isFile()) return readFileSync(io.stdinFd, 'utf8');
+      if (st.isFIFO()) {
+        const now = pipeNow(io.stdinFd);
+        const text = now?.bytes.toString('utf8');
+        if (text !== undefined && (now?.ended || isWholeJson(text))) return text;
+        head = now?.bytes;
+      }
     } catch {
       /* fall through to the stream */
     }
   }
-  return readStdin(io.stdin);
+  return readStdin(io.stdin, 1000, 10_000, head);
+}
+
+/** One JSON object, complete: what both agents write to a hook, all at once. */
+function isWholeJson(text: string): boolean {
+  if (!text.trimStart().startsWith('{')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a pipe holds now, read without waiting: on Linux the pipe is opened again, non-blocking,
+ * through /proc/self/fd, so a read that would wait returns at once instead. The whole input when
+ * the agent has written it and closed its end, without the ~4 ms of setting up a stream
+ * (bench/RESULTS.md); `ended` false when the end is not reached yet (the agent still writing,
+ * or keeping its end open): the stream reads the rest. Undefined where this cannot be done.
+ */
+function pipeNow(fd: number): { bytes: Buffer; ended: boolean } | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let own: number;
+  try {
+    own = openSync(`/proc/self/fd/${fd}`, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let ended = false;
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      const n = readSync(own, buf, 0, buf.length, null);
+      if (n === 0) {
+        ended = true;
+        break;
+      }
+      chunks.push(buf.subarray(0, n));
+    }
+  } catch {
+    /* EAGAIN: nothing more yet */
+  } finally {
+    closeSync(own);
+  }
+  return { bytes: Buffer.concat(chunks), ended };
 }
 
 /**
  * Read all of stdin, but never wait long: a hook must not hang on a pipe left open. It stops
- * at the end of input, after `timeoutMs` without a byte, or after `maxMs` in all.
+ * at the end of input, after `timeoutMs` without a byte, or after `maxMs` in all. `head`: bytes
+ * already read from it.
  */
-export async function readStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean }, timeoutMs = 1000, maxMs = 10_000): Promise<string> {
+export async function readStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean }, timeoutMs = 1000, maxMs = 10_000, head?: Buffer): Promise<string> {
   if (stdin.isTTY) return '';
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    const chunks: Buffer[] = head ? [head] : [];
     let done = false;
     const finish = () => {
       if (done) return;
