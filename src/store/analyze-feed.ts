@@ -7,9 +7,7 @@
  * and takes each batch with receiveMessageOnPort. Small rebuilds, or a worker that cannot
  * start or stops answering, are analysed here instead: same function, same result.
  */
-import { join } from 'node:path';
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { packageRoot } from '../config/paths.js';
 import { later } from '../later.js';
 import { analyseMemory, type Analysed } from './analyze.js';
 
@@ -41,8 +39,8 @@ export function analysisFeed(texts: Array<[string, string]>, opts: { worker?: bo
       const { MessageChannel, Worker } = threads();
       const channel = new MessageChannel();
       port = channel.port1;
-      // From the package's root, not this module's place: a hook's bundle (plugin/bundle.mjs) holds this code elsewhere.
-      worker = new Worker(join(packageRoot(), 'dist', 'src', 'store', 'analyze-worker.js'), { workerData: { port: channel.port2, signal }, transferList: [channel.port2] });
+      // Through the store folder's name, so that it holds from a hook's bundle too (dist/src/cli, plugin/bundle.mjs).
+      worker = new Worker(new URL('../store/analyze-worker.js', import.meta.url), { workerData: { port: channel.port2, signal }, transferList: [channel.port2] });
       worker.unref();
       for (let i = 0; i < texts.length; i += BATCH) worker.postMessage(texts.slice(i, i + BATCH));
     } catch {
