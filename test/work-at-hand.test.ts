@@ -110,14 +110,18 @@ describe('recall by file: the tool hook', () => {
     assert.match(read('b-2', 'src/checkout.ts').context, /src\/checkout\.ts changed since this memory/);
   });
 
-  it('nothing from the session in progress, nothing in an excluded project; recall.files = false turns it off', () => {
-    const origin = codeOrigin(root, 'vault', FILES);
-    const m = homeMachine(root, 'solo');
-    const vault = cloneCode(origin, join(m.user, 'src', 'vault'), 'https://github.com/acme/vault');
-    session(m, 'v-1', vault, '2026-11-02T09:00:00Z', [{ q: 'Why does checkout keep the capture idempotency key for a day?', a: 'Gateways retry webhooks for up to 24 hours.', read: ['src/checkout.ts'] }]);
+  /** A machine `name` with its own checkout of acme/<repo>, one earlier session (`session`) on its src/checkout.ts, `install --claude-code`: the file hook it registered. */
+  function oneCheckout(name: string, repo: string, session1: { id: string; at: string; q: string; a: string }): { m: HomeMachine; dir: string; hook: string } {
+    const m = homeMachine(root, name);
+    const dir = cloneCode(codeOrigin(root, repo, FILES), join(m.user, 'src', repo), `https://github.com/acme/${repo}`);
+    session(m, session1.id, dir, session1.at, [{ q: session1.q, a: session1.a, read: ['src/checkout.ts'] }]);
     assert.equal(m.cli(['install', '--claude-code']).code, 0);
     assert.equal(m.cli(['rebuild']).code, 0);
-    const hook = registered(m, 'PostToolUse', 'Read');
+    return { m, dir, hook: registered(m, 'PostToolUse', 'Read') };
+  }
+
+  it('nothing from the session in progress, nothing in an excluded project; recall.files = false turns it off', () => {
+    const { m, dir: vault, hook } = oneCheckout('solo', 'vault', { id: 'v-1', at: '2026-11-02T09:00:00Z', q: 'Why does checkout keep the capture idempotency key for a day?', a: 'Gateways retry webhooks for up to 24 hours.' });
     const input = (sessionId: string) => ({ session_id: sessionId, cwd: vault, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: join(vault, 'src', 'checkout.ts'), old_string: 'a', new_string: 'b' } });
     assert.match(runHook(m, hook, input('v-2'), vault).context, /idempotency key for a day/, 'another session: given (a positive check)');
     assert.equal(runHook(m, hook, input('v-1'), vault).stdout.trim(), '', 'the session in progress: never');
@@ -129,13 +133,7 @@ describe('recall by file: the tool hook', () => {
   });
 
   it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {
-    const origin = codeOrigin(root, 'ledger', FILES);
-    const m = homeMachine(root, 'bundled');
-    const ledger = cloneCode(origin, join(m.user, 'src', 'ledger'), 'https://github.com/acme/ledger');
-    session(m, 'l-1', ledger, '2026-11-03T09:00:00Z', [{ q: 'Why does checkout round the tax per line?', a: 'The auditors reconcile line by line.', read: ['src/checkout.ts'] }]);
-    assert.equal(m.cli(['install', '--claude-code']).code, 0);
-    assert.equal(m.cli(['rebuild']).code, 0);
-    const hook = registered(m, 'PostToolUse', 'Read');
+    const { m, dir: ledger, hook } = oneCheckout('bundled', 'ledger', { id: 'l-1', at: '2026-11-03T09:00:00Z', q: 'Why does checkout round the tax per line?', a: 'The auditors reconcile line by line.' });
     const input = (sessionId: string) => ({ session_id: sessionId, cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(ledger, 'src', 'checkout.ts') } });
     const trace = join(root, 'bundled-trace.txt');
     const traced = (command: string, sessionId: string) => {
