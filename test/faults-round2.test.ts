@@ -117,7 +117,6 @@ describe("init's guard against pushing memories into the checkout's origin", () 
 describe('a hook\'s input through a pipe, however the agent writes it', () => {
   /** The recall hook on a world holding one memory of the question, its input fed to its stdin pipe by `feed`. */
   async function recallFedBy(feed: (stdin: NodeJS.WritableStream & { destroy: () => void }, input: string) => Promise<void>): Promise<string[]> {
-    const { makeWorld, CLI, rec, runCli, writeJsonl } = await import('./helpers.js');
     const w = makeWorld();
     try {
       writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
