@@ -378,6 +378,28 @@ describe('cache: vectors', () => {
     }
   });
 
+  it('hybrid: two memories the model cannot tell apart (the same turn kept in two sessions) share the vector list\'s rank, so the rest of the ranking orders them as keyword search does', async () => {
+    writeJsonl(join(opts.exportDir, '2026-10_laptop.jsonl'), [
+      // The older one first in the file: the vector index meets it first.
+      rec({ id: 'same-older', session_id: 's1', timestamp: '2026-10-01T00:00:00.000Z', question: 'how do we rotate the kestrel keys', answer: 'With the rotate script.', model: 'm', embedding: vec(1, 0, 0) }),
+      rec({ id: 'same-newer', session_id: 's2', timestamp: '2026-10-05T00:00:00.000Z', question: 'how do we rotate the kestrel keys', answer: 'With the rotate script.', model: 'm', embedding: vec(1, 0, 0) }),
+      rec({ id: 'other', session_id: 's3', timestamp: '2026-10-03T00:00:00.000Z', question: 'kestrel deploy notes', answer: 'Deployed on Friday.', model: 'm', embedding: vec(0, 1, 0) }),
+    ]);
+    const { store } = openCache(opts);
+    try {
+      const deps = { store, embedQuery: async () => vec(1, 0, 0), now: Date.UTC(2026, 10, 1) };
+      const run = async (mode: 'keyword' | 'hybrid') => (await search(deps, { query: 'rotate the kestrel keys', mode, filters: {}, topK: 5, halfLifeDays: 0, rrfK: 60, vectorStrength: 1 })).hits;
+      const words = await run('keyword');
+      assert.deepEqual(words.map((h) => h.id), ['same-newer', 'same-older', 'other'], 'keyword search: equal matches, the newer first');
+      const hybrid = await run('hybrid');
+      assert.deepEqual(hybrid.map((h) => h.id), ['same-newer', 'same-older', 'other'], 'hybrid keeps that order');
+      assert.equal(hybrid[0]?.score, hybrid[1]?.score, 'the same part from each list');
+      assert.ok((hybrid[1]?.score as number) > (words[1]?.score as number), 'the vector part is there');
+    } finally {
+      store.close();
+    }
+  });
+
   it('the vector weight (pure): strength × agreement of the tops, from the floor up; 1 without keyword hits; the measured strengths by model name', () => {
     assert.equal(vectorWeight([], [1, 2], 0), 1);
     assert.equal(vectorWeight([1, 2], [1, 2], 0), 0);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { freshness, fuseRanks, recencyBoost } from '../src/search/fuse.js';
+import { freshness, fuseRanks, recencyBoost, tiedRanks } from '../src/search/fuse.js';
 
 describe('RRF', () => {
   it('uses 1-based ranks: 1/(k+1) for a first place', () => {
@@ -19,6 +19,15 @@ describe('RRF', () => {
 
   it('k = 0 degenerates to 1/rank', () => {
     assert.equal(fuseRanks([['a', 'b']], 0).get('b'), 0.5);
+  });
+
+  it('equal distances share the first one\'s rank, and the next distance takes its place in the list', () => {
+    assert.deepEqual(tiedRanks([0.1, 0.1, 0.2, 0.3, 0.3, 0.3, 0.4]), [1, 1, 3, 4, 4, 4, 7]);
+    assert.deepEqual(tiedRanks([0.1, 0.2, 0.3]), [1, 2, 3]);
+    assert.deepEqual(tiedRanks([]), []);
+    const s = fuseRanks([{ keys: ['a', 'b', 'c'], ranks: tiedRanks([0.5, 0.5, 0.7]) }], 60);
+    assert.equal(s.get('a'), s.get('b'));
+    assert.equal(s.get('c'), 1 / 63);
   });
 });
 

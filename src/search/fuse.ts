@@ -35,6 +35,17 @@ export function scoreRanks(scores: number[], spread: number): number[] {
   return scores.map((s) => 1 + spread * (1 - Math.max(0, s) / best));
 }
 
+/**
+ * Ranks from distances (lower is better, nearest first) where equal distances share the first
+ * one's rank ("1, 1, 3"): two memories the model cannot tell apart, such as the same turn kept in
+ * two sessions, get the same part from the list, so the rest of the ranking orders them.
+ */
+export function tiedRanks(distances: readonly number[]): number[] {
+  const out: number[] = [];
+  distances.forEach((d, i) => out.push(i > 0 && d === distances[i - 1] ? (out[i - 1] as number) : i + 1));
+  return out;
+}
+
 const DAY_MS = 86_400_000;
 
 /** 0.5^(age_days / half_life_days); half-life 0 gives 0 (no recency); future timestamps count as age 0. */

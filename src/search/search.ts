@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
 import { ownText } from '../store/schema.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
-import { fuseRanks, modelStrength, recencyBoost, scoreRanks, vectorWeight, type Ranking } from './fuse.js';
+import { fuseRanks, modelStrength, recencyBoost, scoreRanks, tiedRanks, vectorWeight, type Ranking } from './fuse.js';
 import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
 import { foldForCoverage, heldShare, idf, questionPairs, questionWords, weightedShare } from './coverage.js';
 import { splitCommon } from './common-terms.js';
@@ -85,15 +85,14 @@ export function toHit(row: MemoryRow, score: number, s?: Staleness): SearchHit {
   return s ? withChanges(hit, s, row) : hit;
 }
 
-function vectorCandidates(deps: SearchDeps, vec: Float32Array, filters: SearchFilters, k: number, within?: SearchFilters, hide?: (row: MemoryRow) => boolean): number[] {
+function vectorCandidates(deps: SearchDeps, vec: Float32Array, filters: SearchFilters, k: number, within?: SearchFilters, hide?: (row: MemoryRow) => boolean): Ranking<number> {
   // Every vector is a candidate: recency is a bounded prior, so an old memory can win.
   const nearest = (f: SearchFilters) => shownRanked(deps.store, (limit) => deps.store.knn(vec, f, limit), k, hide);
   const all = nearest(filters);
-  if (!within) return all.map((r) => r.rowid);
   // The period's nearest too, however far the nearest overall are: one list by distance.
   const seen = new Set(all.map((r) => r.rowid));
-  const merged = [...all, ...nearest(within).filter((r) => !seen.has(r.rowid))];
-  return merged.sort((a, b) => a.distance - b.distance).map((r) => r.rowid);
+  const merged = within ? [...all, ...nearest(within).filter((r) => !seen.has(r.rowid))].sort((a, b) => a.distance - b.distance) : all;
+  return { keys: merged.map((r) => r.rowid), ranks: tiedRanks(merged.map((r) => r.distance)) };
 }
 
 /** How much a memory of the period a question names gains over the others (×): bench/QUALITY.md. */
@@ -159,7 +158,7 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   const within = period?.filters;
   const k = opts.candidates ?? 50;
   const keywordRanked: Array<Ranking<number>> = [];
-  const vectorRanked: number[][] = [];
+  const vectorRanked: Ranking<number>[] = [];
   let degraded: string | undefined;
 
   if (opts.mode !== 'vector') keywordRanked.push(...keywordLists(deps.store, opts.query, opts.filters, k, opts.keywordSpread, false, within, opts.hide));
@@ -197,7 +196,7 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   const byVector = fuseRanks(vectorRanked, opts.rrfK);
   // The vector list weighs as much as the model deserves on this question (fuse.ts vectorWeight).
   const keywordTop = [...byWords.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([id]) => id);
-  const vw = vectorRanked.length === 0 ? 0 : vectorWeight(keywordTop, vectorRanked[0] ?? [], opts.vectorStrength ?? modelStrength(deps.store.meta('model')), opts.vectorFloor);
+  const vw = vectorRanked.length === 0 ? 0 : vectorWeight(keywordTop, vectorRanked[0]?.keys ?? [], opts.vectorStrength ?? modelStrength(deps.store.meta('model')), opts.vectorFloor);
   const ids = [...new Set([...byWords.keys(), ...byVector.keys()])];
   // The vector index has no source column: a source filter applies to its candidates here.
   const src = opts.filters.source;
