@@ -11,3 +11,10 @@ export function later<T>(id: string): () => T {
   let m: T | undefined;
   return () => (m ??= load(id) as T);
 }
+
+const crypto = later<typeof import('node:crypto')>('node:crypto');
+
+/** A SHA-1 hash; node:crypto loads on first use, since loading it at start costs a hook ~5 ms (bench/RESULTS.md). */
+export function sha1(): import('node:crypto').Hash {
+  return crypto().createHash('sha1');
+}

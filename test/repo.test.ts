@@ -2,11 +2,12 @@
  * Repository identity read from `.git` with node:fs (project/repository.ts) against real git:
  * remote URL spellings, worktrees, local-path remotes, HEAD in every state, blob ids.
  */
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { assignNames, candidateNames } from '../src/project/names.js';
+import { assignNames, candidateNames, nameForNew } from '../src/project/names.js';
 import { placeOf } from '../src/project/place.js';
 import { headCommit, normalizeRemoteUrl, repoIdentity } from '../src/project/repository.js';
 import { gitBlobId, pathInRepo } from '../src/changes/git-files.js';
@@ -160,6 +161,14 @@ describe('project names', () => {
     // Two repositories whose every spelled-out name collides still get different names.
     const x = assignNames([{ key: 'h/a-b/c', first: 1 }, { key: 'h/a/b-c', first: 2 }, { key: 'h-a/b/c', first: 3 }, { key: 'h/a/b/c', first: 4 }]);
     assert.equal(new Set(x.values()).size, 4);
+    // The last resort, a hash of the key: the same on every machine, and only when every name from the path is taken.
+    const hashOf = (k: string) => createHash('sha1').update(k).digest('hex').slice(0, 6);
+    assert.deepEqual(candidateNames('git.example.com/acme/api'), ['api', 'acme-api', 'git.example.com-acme-api', `api-${hashOf('git.example.com/acme/api')}`]);
+    assert.deepEqual(candidateNames('folder:api'), ['api', 'api-local', `api-${hashOf('folder:api')}`]);
+    const y = assignNames([{ key: 'h/api', first: 1 }, { key: 'api', first: 2 }]);
+    assert.deepEqual([...y.entries()], [['h/api', 'api'], ['api', `api-${hashOf('api')}`]]);
+    assert.equal(nameForNew('api', new Map([['h/api', 'api']])), `api-${hashOf('api')}`);
+    assert.equal(nameForNew('h/api', new Map([['api', `api-${hashOf('api')}`]])), 'api');
   });
 });
 

@@ -3,13 +3,13 @@
  * states a capture records): the blob id git gives a file's content, and a recorded path
  * relative to its work tree.
  */
-import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { sha1 } from '../later.js';
 
 /** The id git gives this content as a blob (`git hash-object`, SHA-1 repositories). */
 export function gitBlobId(content: Buffer): string {
-  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+  return sha1().update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 
 /**

@@ -8,12 +8,11 @@
  * remembered in `.cache/` by the broken text's hash, so a hook does not ask git again until
  * the file changes.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { errorMessage } from '../errors.js';
-import { later } from '../later.js';
+import { later, sha1 } from '../later.js';
 import { ensurePrivateDir, workDirFor, writeKeepingMode } from './paths.js';
 import { validateLayer, type Layer, type Problem } from './validate.js';
 
@@ -133,7 +132,7 @@ const CACHE_NAME = 'settings-last-good.json';
 
 /** lastGoodVersion, remembered for this broken text. */
 function lastGoodFor(file: string, brokenText: string): LastGood | undefined {
-  const hash = createHash('sha1').update(brokenText).digest('hex');
+  const hash = sha1().update(brokenText).digest('hex');
   const cache = join(workDirFor(dirname(file)), CACHE_NAME);
   try {
     const c = JSON.parse(readFileSync(cache, 'utf8')) as { broken?: string; good?: LastGood | null };

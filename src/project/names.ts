@@ -2,14 +2,33 @@
  * The names a repository's memories go under: pure, the same on every machine (no file or
  * `.git` read here; where a folder is: place.ts).
  */
-import { createHash } from 'node:crypto';
 import { sanitizeName } from '../config/validate.js';
 import type { RepoIdentity } from './repository.js';
+import { sha1 } from '../later.js';
 
 /** Where a session is: its repository (when in one) and the name to file it under. */
 export interface ProjectPlace {
   name: string;
   repo?: RepoIdentity;
+}
+
+/** A repository's names from its path, best first: its short name, then with more of its path. */
+function pathNames(key: string): string[] {
+  if (key.startsWith('folder:')) {
+    const folder = sanitizeName(key.slice('folder:'.length));
+    return [folder, `${folder}-local`];
+  }
+  const segs = key.split('/');
+  const out: string[] = [];
+  for (let i = segs.length - 1; i >= 0; i--) out.push(sanitizeName(segs.slice(i).join('-')));
+  return out;
+}
+
+/** The last resort: the short name with a hash of the key. */
+function hashedName(key: string): string {
+  const hash = sha1().update(key).digest('hex').slice(0, 6);
+  const short = key.startsWith('folder:') ? sanitizeName(key.slice('folder:'.length)) : sanitizeName(key.split('/').pop() ?? key);
+  return `${short}-${hash}`;
 }
 
 /**
@@ -18,16 +37,15 @@ export interface ProjectPlace {
  * every machine, so two repositories that share a short name are told apart alike everywhere.
  */
 export function candidateNames(key: string): string[] {
-  const hash = createHash('sha1').update(key).digest('hex').slice(0, 6);
-  if (key.startsWith('folder:')) {
-    const folder = sanitizeName(key.slice('folder:'.length));
-    return [folder, `${folder}-local`, `${folder}-${hash}`];
-  }
-  const segs = key.split('/');
-  const out: string[] = [];
-  for (let i = segs.length - 1; i >= 0; i--) out.push(sanitizeName(segs.slice(i).join('-')));
-  out.push(`${sanitizeName(segs[segs.length - 1] ?? key)}-${hash}`);
-  return [...new Set(out)];
+  return [...new Set([...pathNames(key), hashedName(key)])];
+}
+
+/** The first of a repository's names not taken; the hash is only computed when every name from its path is. */
+function firstFree(key: string, taken: Set<string>): string {
+  const free = [...new Set(pathNames(key))].find((c) => !taken.has(c));
+  if (free !== undefined) return free;
+  const cands = candidateNames(key);
+  return cands.find((c) => !taken.has(c)) ?? (cands[cands.length - 1] as string);
 }
 
 /**
@@ -40,8 +58,7 @@ export function assignNames(repos: Array<{ key: string; first: number }>): Map<s
   const taken = new Set<string>();
   const names = new Map<string, string>();
   for (const r of sorted) {
-    const cands = candidateNames(r.key);
-    const name = cands.find((c) => !taken.has(c)) ?? (cands[cands.length - 1] as string);
+    const name = firstFree(r.key, taken);
     taken.add(name);
     names.set(r.key, name);
   }
@@ -52,7 +69,5 @@ export function assignNames(repos: Array<{ key: string; first: number }>): Map<s
 export function nameForNew(key: string, names: Map<string, string>): string {
   const known = names.get(key);
   if (known) return known;
-  const taken = new Set(names.values());
-  const cands = candidateNames(key);
-  return cands.find((c) => !taken.has(c)) ?? (cands[cands.length - 1] as string);
+  return firstFree(key, new Set(names.values()));
 }

@@ -3,7 +3,6 @@
  * from scratch when it must (schema/model change, a file that shrank or was rewritten,
  * a damaged database). Never loads the embedding model.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,6 +13,7 @@ import { readEntries, type Skip } from '../export/read.js';
 import { errorMessage, UserError } from '../errors.js';
 import type { ExportEntry } from '../types.js';
 import { Store, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
+import { sha1 } from '../later.js';
 
 export interface CacheOptions extends StoreIdentity {
   dbPath: string;
@@ -79,7 +79,7 @@ export interface RebuildResult {
  * is never hashed at all.
  */
 export function fingerprint(path: string, offset: number): string {
-  const h = createHash('sha1');
+  const h = sha1();
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.alloc(Math.min(1 << 20, Math.max(offset, 1)));
