@@ -1,9 +1,11 @@
 // The hooks that run on every prompt, every file the agent touches and every turn's end, each as
-// one file (dist/src/cli/<hook>.bundle.js, beside the modules it is made of, so that paths taken
+// one file (dist/src/cli/<hook>.bundle.cjs, beside the modules it is made of, so that paths taken
 // from the module's own place still hold). Node resolves, reads and links each module of a graph
 // on its own: the file-recall hook's ~75 modules cost about 25 ms of every run that one file does
-// not (bench/RESULTS.md). Made by `npm run build` and by the plugin's set-up; `memory` runs the
-// modules themselves when a bundle is missing (esbuild, an optional dependency, not installed).
+// not. CommonJS, because Node gives `require('node:fs')` at once but builds an ES facade for
+// `import … from 'node:fs'` that loads fs/promises and the streams, ~3 ms (bench/RESULTS.md).
+// Made by `npm run build` and by the plugin's set-up; `memory` runs the modules themselves when a
+// bundle is missing (esbuild, an optional dependency, not installed).
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -23,7 +25,7 @@ const INLINED = ['smol-toml'];
  */
 export async function bundleHooks(root) {
   const cli = join(root, 'dist', 'src', 'cli');
-  for (const name of HOOK_ENTRIES) rmSync(join(cli, `${name}.bundle.js`), { force: true });
+  for (const name of HOOK_ENTRIES) for (const ext of ['js', 'cjs']) rmSync(join(cli, `${name}.bundle.${ext}`), { force: true });
   /** @type {typeof import('esbuild')} */
   let esbuild;
   try {
@@ -37,7 +39,11 @@ export async function bundleHooks(root) {
     outdir: cli,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    // The modules' own place, as their ES form had it (the analysis worker, `later`'s require).
+    define: { 'import.meta.url': '__moduleUrl' },
+    banner: { js: '"use strict";\nconst __moduleUrl = require("node:url").pathToFileURL(__filename).href;' },
     target: 'node22',
     external: Object.keys(pkg.dependencies ?? {}).filter((name) => !INLINED.includes(name)),
     logLevel: 'silent',

@@ -81,7 +81,7 @@ describe('batched commits', () => {
 });
 
 describe('the Stop hook', () => {
-  it('queues the transcript, starts one worker, imports no SQLite, git or model, and the worker commits at SessionEnd', async () => {
+  it('queues the transcript, starts one worker, imports no SQLite, git, model or node:crypto, and the worker commits at SessionEnd', async () => {
     const m = world.machine('quick');
     const t = conversation('s-quick', [['Quick question about the heron pipeline', 'The heron pipeline runs nightly.']], { startIso: '2026-11-11T08:00:00.000Z' });
     const p = placeTranscript(m, t);
@@ -95,8 +95,8 @@ describe('the Stop hook', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, '');
     const loaded = readFileSync(trace, 'utf8');
-    assert.match(loaded, /cli\/stop-hook(\.bundle)?\.js/, 'the fast path ran (its bundle, or its modules when none was built)');
-    for (const heavy of ['better-sqlite3', 'sqlite-vec', 'simple-git', 'huggingface', 'onnxruntime', 'program.js']) {
+    assert.match(loaded, /cli\/stop-hook(\.bundle\.cjs|\.js)/, 'the fast path ran (its bundle, or its modules when none was built)');
+    for (const heavy of ['better-sqlite3', 'sqlite-vec', 'simple-git', 'huggingface', 'onnxruntime', 'program.js', 'node:crypto']) {
       assert.ok(!loaded.includes(heavy), `the Stop hook loaded ${heavy}`);
     }
     const deadline = Date.now() + 60_000;

@@ -125,7 +125,7 @@ describe('a plugin\'s first use', () => {
       mcp.kill();
       assert.match(err, /set up in/);
       const cli = join(p.data, 'app', 'dist', 'src', 'cli');
-      for (const hook of ['file-recall-hook', 'recall-hook', 'stop-hook']) assert.ok(existsSync(join(cli, `${hook}.bundle.js`)), `${hook}: bundled at set-up`);
+      for (const hook of ['file-recall-hook', 'recall-hook', 'stop-hook']) assert.ok(existsSync(join(cli, `${hook}.bundle.cjs`)), `${hook}: bundled at set-up`);
     } finally {
       holder.kill();
     }

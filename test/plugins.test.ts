@@ -112,7 +112,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     assert.ok(existsSync(join(appA, 'dist', 'src', 'cli', 'main.js')), 'built on first use, in the plugin\'s data folder');
     // Production dependencies only, wherever they were installed: the test tools are the test/ workspace's.
     assert.ok(existsSync(join(appA, 'node_modules', 'better-sqlite3')), 'the dependencies are installed');
-    assert.ok(existsSync(join(appA, 'dist', 'src', 'cli', 'file-recall-hook.bundle.js')), 'the light hooks bundled at set-up (esbuild, an optional dependency)');
+    assert.ok(existsSync(join(appA, 'dist', 'src', 'cli', 'file-recall-hook.bundle.cjs')), 'the light hooks bundled at set-up (esbuild, an optional dependency)');
     for (const dir of [join(rootA, 'node_modules'), join(appA, 'node_modules')]) {
       for (const dev of ['typescript', 'playwright-core', '@types/better-sqlite3', 'onnx-proto']) assert.equal(existsSync(join(dir, dev)), false, `${dir}/${dev}: production dependencies only`);
     }

@@ -134,19 +134,25 @@ describe('recall by file: the tool hook', () => {
 
   it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {
     const { m, dir: ledger, hook } = oneCheckout('bundled', 'ledger', { id: 'l-1', at: '2026-11-03T09:00:00Z', q: 'Why does checkout round the tax per line?', a: 'The auditors reconcile line by line.' });
-    const input = (sessionId: string) => ({ session_id: sessionId, cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(ledger, 'src', 'checkout.ts') } });
+    const input = (sessionId: string, file = join(ledger, 'src', 'checkout.ts')) => ({ session_id: sessionId, cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: file } });
     const trace = join(root, 'bundled-trace.txt');
-    const traced = (command: string, sessionId: string) => {
+    const traced = (command: string, sessionId: string, file?: string) => {
       writeFileSync(trace, '');
-      const r = spawnSync('sh', ['-c', command], { input: JSON.stringify(input(sessionId)), cwd: ledger, env: { ...process.env, ...m.env, NODE_OPTIONS: `--import ${TRACER}`, TRACE_IMPORTS_FILE: trace }, encoding: 'utf8' });
+      const r = spawnSync('sh', ['-c', command], { input: JSON.stringify(input(sessionId, file)), cwd: ledger, env: { ...process.env, ...m.env, NODE_OPTIONS: `--import ${TRACER}`, TRACE_IMPORTS_FILE: trace }, encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
-      return { context: r.stdout.trim() ? ((JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext) : '', loaded: readFileSync(trace, 'utf8').split('\n').filter((u) => u.includes('/dist/src/')) };
+      const all = readFileSync(trace, 'utf8').split('\n');
+      return { context: r.stdout.trim() ? ((JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext) : '', loaded: all.filter((u) => u.includes('/dist/src/')), builtins: all.filter((u) => u.startsWith('node:')) };
     };
     const bundled = traced(hook, 'l-2');
     assert.match(bundled.context, /round the tax per line/);
+    // A file no memory touched, the usual Read: node:crypto is never loaded (it costs ~5 ms).
+    writeFileSync(join(ledger, 'src', 'untouched.ts'), 'export const x = 1;\n');
+    const untouched = traced(hook, 'l-4', join(ledger, 'src', 'untouched.ts'));
+    assert.equal(untouched.context, '');
+    assert.ok(untouched.builtins.includes('node:fs') && !untouched.builtins.includes('node:crypto'), untouched.builtins.join(' '));
     // The same package without its bundles: esbuild not installed when it was built.
     const plain = join(root, 'plain-package');
-    cpSync(join(REPO, 'dist', 'src'), join(plain, 'dist', 'src'), { recursive: true, filter: (f) => !f.endsWith('.bundle.js') });
+    cpSync(join(REPO, 'dist', 'src'), join(plain, 'dist', 'src'), { recursive: true, filter: (f) => !f.endsWith('.bundle.cjs') });
     for (const f of ['package.json', 'config.toml']) cpSync(join(REPO, f), join(plain, f));
     symlinkSync(join(REPO, 'node_modules'), join(plain, 'node_modules'), 'dir');
     const mainJs = join(REPO, 'dist', 'src', 'cli', 'main.js');
@@ -162,7 +168,7 @@ describe('recall by file: the tool hook', () => {
     }
     if (esbuildThere) {
       const own = bundled.loaded.map((u) => u.slice(u.indexOf('/dist/src/') + '/dist/src/'.length)).sort();
-      assert.deepEqual(own, ['agents/plugin.js', 'cli/file-recall-hook.bundle.js', 'cli/main.js'], 'main.js, what it reads first, then one file');
+      assert.deepEqual(own, ['agents/plugin.js', 'cli/file-recall-hook.bundle.cjs', 'cli/main.js'], 'main.js, what it reads first, then one file');
     } else {
       assert.deepEqual(bundled.loaded, modules.loaded.map((u) => u.replace(plain, REPO)), 'no bundle built without esbuild: the modules serve');
     }

@@ -25,6 +25,8 @@ export interface IO {
   stdin: NodeJS.ReadableStream;
   /** Set when stdin is this process's own (fd 0): hooks may read it without a stream. */
   stdinFd?: number;
+  /** Set when stdout is this process's own (fd 1): a light hook writes its one line to it without a stream. */
+  stdoutFd?: number;
   env: NodeJS.ProcessEnv;
   cwd: string;
   now: () => Date;

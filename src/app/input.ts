@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 
 /** The JSON Claude Code and Codex write to a hook's stdin. Every field optional; bad input is a value, not a throw. */
 export interface HookInput {
@@ -139,4 +139,25 @@ export async function readStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolean
     stdin.on('end', finish);
     stdin.on('error', finish);
   });
+}
+
+/**
+ * A hook's output, one line of JSON: written to this process's own stdout (fd 1) at once, which
+ * spares the ~3 ms of making process.stdout's stream (bench/RESULTS.md); through the stream when
+ * stdout is not the process's own, or for what a full non-blocking pipe does not take now. A
+ * reader gone (EPIPE) is no error: the hook still exits 0.
+ */
+export function writeHookOutput(io: { stdout: NodeJS.WritableStream; stdoutFd?: number }, text: string): void {
+  if (io.stdoutFd === undefined) {
+    io.stdout.write(text);
+    return;
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(io.stdoutFd, bytes, done, bytes.length - done);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
+    io.stdout.write(bytes.subarray(done));
+  }
 }

@@ -173,9 +173,10 @@ export function staleness(store: Store, opts: { here?: string; machine?: string;
 
 /**
  * The recorded files of a memory that changed or were deleted since it was made, compared in
- * this machine's checkout; undefined when nothing can be known.
+ * this machine's checkout; undefined when nothing can be known. `only`: compare just these
+ * paths in the repository (the others are not read).
  */
-export function changedFiles(s: Staleness, row: Pick<MemoryRow, 'repo' | 'extra'>): FileChange[] | undefined {
+export function changedFiles(s: Staleness, row: Pick<MemoryRow, 'repo' | 'extra'>, only?: ReadonlySet<string>): FileChange[] | undefined {
   if (!row.repo || !row.extra) return undefined;
   let extra: Record<string, unknown>;
   try {
@@ -189,8 +190,8 @@ export function changedFiles(s: Staleness, row: Pick<MemoryRow, 'repo' | 'extra'
   if (!root) return undefined;
   const out: FileChange[] = [];
   let known = 0;
-  for (const b of blobs.slice(0, MAX_TRACKED_FILES)) {
-    if (b.path === '' || b.path.split('/').includes('..')) continue;
+  for (const b of only ? blobs : blobs.slice(0, MAX_TRACKED_FILES)) {
+    if (b.path === '' || b.path.split('/').includes('..') || (only && !only.has(b.path))) continue;
     const now = s.hasher.blobOf(join(root, b.path));
     if (now === undefined) continue;
     known++;

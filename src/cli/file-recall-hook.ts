@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, w
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IO } from '../app/context.js';
-import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
+import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
 import { changedFiles, describeChanges, staleness } from '../changes/staleness.js';
 import { loadConfig } from '../config/load.js';
 import { workDirFor } from '../config/paths.js';
@@ -95,7 +95,7 @@ const real = (p: string) => {
   }
 };
 
-export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'now'>, input: HookInput): Promise<void> {
+export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'now'>, input: HookInput): Promise<void> {
   const cfg = config.recall;
   if (!cfg.files || cfg.file_max_items === 0) return;
   const cwd = input.cwd ?? io.cwd;
@@ -120,11 +120,11 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd
       const path = rel.split(sep).join('/');
       const rows = memoriesOfFile(store, { repo: repo.key, path, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems: cfg.file_max_items, ...(hide ? { hide } : {}) });
       if (rows.length === 0) continue;
+      // This file only: whether it changed since (the memory's other files are not read).
       const note = (r: MemoryRow) => {
-        const changes = changedFiles(stale, r);
+        const changes = changedFiles(stale, r, new Set([path]));
         if (changes === undefined) return undefined;
-        const mine = changes.filter((c) => c.path === path);
-        return mine.length > 0 ? describeChanges(mine) : `${path} is unchanged since this memory`;
+        return changes.length > 0 ? describeChanges(changes) : `${path} is unchanged since this memory`;
       };
       const text = formatFileRecall(path, rows, Math.floor(cfg.file_max_chars / files.length), note);
       if (!text) continue;
@@ -134,7 +134,7 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd
     if (parts.length === 0) return;
     session.add(given);
     const out = fileRecallOutput(input.hook_event_name ?? 'PostToolUse', parts.join('\n\n'));
-    if (out) io.stdout.write(`${out}\n`);
+    if (out) writeHookOutput(io, `${out}\n`);
   } finally {
     store.close();
   }

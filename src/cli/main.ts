@@ -5,13 +5,17 @@
  * in bench/RESULTS.md against node's own start-up. Everything else loads the full command
  * line (program.ts).
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IO } from '../app/context.js';
 import { CLAUDE_PLUGIN_ID, NODE_MAJOR_NEEDED } from '../agents/plugin.js';
+
+// node:fs through require: importing it as an ES module makes Node build its ES facade, which
+// loads fs/promises and the streams, ~3 ms of every hook (bench/RESULTS.md).
+const load = module.createRequire(import.meta.url);
+const { existsSync, readFileSync, realpathSync } = load('node:fs') as typeof import('node:fs');
 
 /** `session-end` as a hook (not `--foreground`, not the worker, not help), or Codex's `codex-notify`. */
 export function isStopHookCall(argv: string[]): boolean {
@@ -46,6 +50,11 @@ export function isFileRecallCall(argv: string[]): boolean {
   return rest[0] === 'file-recall' && !rest.some((a) => a === '--help' || a === '-h');
 }
 
+/** The Stop, recall and file-recall hooks: the calls main sends down a light path. */
+function isLightHookCall(argv: string[]): boolean {
+  return isStopHookCall(argv) || isRecallCall(argv) || isFileRecallCall(argv);
+}
+
 /** `session-start` as a hook (not help). */
 function isSessionStartCall(argv: string[]): boolean {
   return argv.includes('session-start') && !argv.some((a) => a === '--help' || a === '-h');
@@ -59,7 +68,7 @@ function isSessionStartCall(argv: string[]): boolean {
 export function pluginServes(argv: string[], env: NodeJS.ProcessEnv): boolean {
   if (env.MEMORY_ENGINE_PLUGIN) return false; // this is the plugin
   if (!env.CLAUDE_PROJECT_DIR && env.CLAUDECODE !== '1') return false; // not run by Claude Code
-  if (!(isStopHookCall(argv) || isRecallCall(argv) || isFileRecallCall(argv) || isSessionStartCall(argv)) || argv.includes('--agent')) return false;
+  if (!(isLightHookCall(argv) || isSessionStartCall(argv)) || argv.includes('--agent')) return false;
   try {
     const dir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
     const settings = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as { enabledPlugins?: Record<string, unknown> };
@@ -85,19 +94,21 @@ async function olderNode(argv: string[], io: IO): Promise<number> {
     return 0;
   }
   io.stderr.write(`memory: ${message}\nhint: ${hint}\n`);
-  return isStopHookCall(argv) || isRecallCall(argv) || isFileRecallCall(argv) ? 0 : 1;
+  return isLightHookCall(argv) ? 0 : 1;
 }
 
 /**
- * A light hook's module: its bundle (`<name>.bundle.js`, the module and everything it imports in
- * one file, made by plugin/bundle.mjs at `npm run build` and at the plugin's set-up) when there is
- * one, else the module itself. One file costs Node far less to load than the ~75 it is made of,
- * on a path that runs on every prompt and every file the agent touches (bench/RESULTS.md).
+ * A light hook's module: its bundle (`<name>.bundle.cjs`, the module and everything it imports in
+ * one CommonJS file, made by plugin/bundle.mjs at `npm run build` and at the plugin's set-up) when
+ * there is one, else the module itself. One file costs Node far less to load than the ~75 it is
+ * made of, and as CommonJS it takes Node's built-in modules without their ES facades, on a path
+ * that runs on every prompt and every file the agent touches (bench/RESULTS.md).
  */
 export async function lightHook<T>(name: string): Promise<T> {
-  const bundle = new URL(`./${name}.bundle.js`, import.meta.url);
-  return (await import(existsSync(bundle) ? bundle.href : `./${name}.js`)) as T;
+  const bundle = fileURLToPath(new URL(`./${name}.bundle.cjs`, import.meta.url));
+  return existsSync(bundle) ? (load(bundle) as T) : ((await import(`./${name}.js`)) as T);
 }
+
 
 export async function main(argv: string[], io: IO): Promise<number> {
   // V8's compiled code of the modules loaded from here on (every command's and hook's), kept by
@@ -113,23 +124,36 @@ export async function main(argv: string[], io: IO): Promise<number> {
   return (await import('./program.js')).main(argv, io);
 }
 
+/** Output piped into `head` (or any reader that stops early) ends the command quietly. */
+const quietOnClose = new WeakSet<NodeJS.WritableStream>();
+function endsQuietly<T extends NodeJS.WritableStream>(stream: T): T {
+  if (quietOnClose.has(stream)) return stream;
+  quietOnClose.add(stream);
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+  return stream;
+}
+
 /**
  * This process's IO, for this entry point and the plugin's launcher (plugin/run.mjs). Getters:
- * creating process.stdin/stdout/stderr streams costs milliseconds that the Stop hook, which may
+ * creating process.stdin/stdout/stderr streams costs milliseconds that a light hook, which may
  * never write, does not spend.
  */
 export function processIO(): IO {
   return {
     get stdout() {
-      return process.stdout;
+      return endsQuietly(process.stdout);
     },
     get stderr() {
-      return process.stderr;
+      return endsQuietly(process.stderr);
     },
     get stdin() {
       return process.stdin;
     },
     stdinFd: 0,
+    stdoutFd: 1,
     env: process.env,
     cwd: process.cwd(),
     now: () => new Date(),
@@ -146,12 +170,9 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  // Output piped into `head` (or any reader that stops early) ends the command quietly.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
-    });
-  }
-  process.exitCode = await main(process.argv.slice(2), processIO());
+  const argv = process.argv.slice(2);
+  // Commands may write to process.stdout themselves (commander's help): its streams end quietly
+  // from the start. A light hook makes neither stream unless it writes to it (processIO).
+  if (!isLightHookCall(argv)) for (const stream of [process.stdout, process.stderr]) endsQuietly(stream);
+  process.exitCode = await main(argv, processIO());
 }

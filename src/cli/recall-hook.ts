@@ -11,7 +11,7 @@ import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
-import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
+import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
 import { hideExcluded } from '../project/exclude.js';
 import { formatRecall, recall, type Recalled, type RecallOptions } from '../search/recall.js';
 import type { MemoryRow, Store } from '../store/store.js';
@@ -59,10 +59,10 @@ async function teamRecall(config: Config, repoKey: string, opts: Omit<RecallOpti
   return best;
 }
 
-export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 'stderr'> & Partial<Pick<IO, 'now'>>, req: RecallRequest): Promise<void> {
+export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'stderr'> & Partial<Pick<IO, 'now'>>, req: RecallRequest): Promise<void> {
   const cfg = config.recall;
   const prompt = req.prompt ?? req.input.prompt ?? '';
-  const json = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
+  const json = (value: unknown) => writeHookOutput(io, `${JSON.stringify(value)}\n`);
   if (!cfg.enabled && req.prompt === undefined) return;
   if (Array.from(prompt.trim()).length < cfg.min_prompt_chars) {
     if (req.json) json({ recalled: [] });
@@ -109,7 +109,7 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'cwd' | 
       return;
     }
     const out = recallOutput(formatRecall(hits, cfg.max_chars, (r) => changeNote(stale, r)));
-    if (out) io.stdout.write(`${out}\n`);
+    if (out) writeHookOutput(io, `${out}\n`);
   } finally {
     store.close();
   }
