@@ -4,8 +4,8 @@
  * repository, whatever machine or checkout folder they came from. Kept in step with the
  * memories by the store's apply and its fresh load.
  */
-import type Database from 'better-sqlite3';
 import type { DB } from './database.js';
+import { preparedOnUse } from './prepared.js';
 import type { ExportEntry } from '../types.js';
 
 /** A path inside a repository: relative, forward slashes, no `..`. */
@@ -49,26 +49,27 @@ export function recordedPaths(e: ExportEntry): string[] {
 }
 
 export class FileIndex {
-  private readonly add: Database.Statement;
-  private readonly clear: Database.Statement;
-  private readonly byFile: Database.Statement<[string, string, number], { rowid: number }>;
+  private readonly stmts;
 
   constructor(db: DB) {
-    this.add = db.prepare('INSERT OR IGNORE INTO memory_files (repo, path, ts_ms, memory_rowid) VALUES (?, ?, ?, ?)');
-    this.clear = db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?');
-    // A tombstone has no files (recordedPaths), so every entry is a live memory's.
-    this.byFile = db.prepare('SELECT memory_rowid AS rowid FROM memory_files WHERE repo = ? AND path = ? ORDER BY ts_ms DESC, memory_rowid DESC LIMIT ?');
+    this.stmts = preparedOnUse({
+      add: () => db.prepare('INSERT OR IGNORE INTO memory_files (repo, path, ts_ms, memory_rowid) VALUES (?, ?, ?, ?)'),
+      clear: () => db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?'),
+      // A tombstone has no files (recordedPaths), so every entry is a live memory's.
+      byFile: () =>
+        db.prepare<[string, string, number], { rowid: number }>('SELECT memory_rowid AS rowid FROM memory_files WHERE repo = ? AND path = ? ORDER BY ts_ms DESC, memory_rowid DESC LIMIT ?'),
+    });
   }
 
   /** A memory's files now (none for a tombstone or a memory with no repository), at its time. */
   set(rowid: number, repo: string | null, paths: string[], tsMs: number, fresh = false): void {
-    if (!fresh) this.clear.run(rowid);
+    if (!fresh) this.stmts.clear.run(rowid);
     if (!repo) return;
-    for (const p of paths) this.add.run(repo, p, tsMs, rowid);
+    for (const p of paths) this.stmts.add.run(repo, p, tsMs, rowid);
   }
 
   /** The newest `limit` live memories that recorded this file of this repository, newest first. */
   rowidsOf(repo: string, path: string, limit: number): number[] {
-    return this.byFile.all(repo, path, limit).map((r) => r.rowid);
+    return this.stmts.byFile.all(repo, path, limit).map((r) => r.rowid);
   }
 }

@@ -11,6 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 import { analyseMemory, indexText, type Analysed } from './analyze.js';
+import { preparedOnUse } from './prepared.js';
 
 interface SessionRow {
   rowid: number;
@@ -75,14 +76,15 @@ export class KeywordIndex {
   private readonly stmts;
 
   constructor(private readonly db: Database.Database) {
-    this.stmts = {
-      insert: db.prepare('INSERT INTO memories_fts (rowid, question, answer, context) VALUES (?, ?, ?, ?)'),
-      remove: db.prepare('DELETE FROM memories_fts WHERE rowid = ?'),
-      setCtx: db.prepare('UPDATE memories SET ctx = ? WHERE rowid = ?'),
-      session: db.prepare<[string], SessionRow>(
-        'SELECT rowid, question, answer, ts_ms, version_ms, ctx FROM memories WHERE session_id = ? AND +deleted = 0 ORDER BY ts_ms, rowid',
-      ),
-    };
+    this.stmts = preparedOnUse({
+      insert: () => db.prepare('INSERT INTO memories_fts (rowid, question, answer, context) VALUES (?, ?, ?, ?)'),
+      remove: () => db.prepare('DELETE FROM memories_fts WHERE rowid = ?'),
+      setCtx: () => db.prepare('UPDATE memories SET ctx = ? WHERE rowid = ?'),
+      session: () =>
+        db.prepare<[string], SessionRow>(
+          'SELECT rowid, question, answer, ts_ms, version_ms, ctx FROM memories WHERE session_id = ? AND +deleted = 0 ORDER BY ts_ms, rowid',
+        ),
+    });
   }
 
   /** A live memory arrived or its text changed (its row's ctx is NULL: not in the index). */

@@ -5,12 +5,12 @@
  * name no repository are asked about after an ingest, through the resolver the cache was
  * opened with (project/repository.ts), never while reading.
  */
-import { createHash } from 'node:crypto';
 import type { ProjectAlias } from '../project/aliases.js';
 import { parseAliases, readAliasText } from '../project/aliases.js';
 import type { ProjectPlace } from '../project/names.js';
 import { ProjectRegistry } from '../project/registry.js';
 import type { DB } from './database.js';
+import { sha1 } from '../later.js';
 
 /** A project as `memory projects` lists it. */
 export interface ProjectInfo {
@@ -33,22 +33,27 @@ export interface FilingHost {
 }
 
 export class ProjectFiling {
-  /** The registry as last computed from the memories and the aliases (kept in meta). */
-  private registry: ProjectRegistry;
+  /** The registry as last computed from the memories and the aliases (kept in meta); read on first use. */
+  private registryNow: ProjectRegistry | undefined;
 
   constructor(
     private readonly db: DB,
     private readonly host: FilingHost,
     private readonly exportDir: string,
     private readonly repoOfFolder: ((cwd: string) => string | undefined) | undefined,
-  ) {
-    let names = new Map<string, string>();
-    try {
-      names = new Map(Object.entries(JSON.parse(host.meta('project_names') ?? '{}') as Record<string, string>));
-    } catch {
-      /* recomputed at the next refresh */
+  ) {}
+
+  private get registry(): ProjectRegistry {
+    if (!this.registryNow) {
+      let names = new Map<string, string>();
+      try {
+        names = new Map(Object.entries(JSON.parse(this.host.meta('project_names') ?? '{}') as Record<string, string>));
+      } catch {
+        /* recomputed at the next refresh */
+      }
+      this.registryNow = new ProjectRegistry(names, parseAliases(readAliasText(this.exportDir)));
     }
-    this.registry = new ProjectRegistry(names, parseAliases(readAliasText(exportDir)));
+    return this.registryNow;
   }
 
   /** The registry's name for a repository (or the one it would get as the newest). */
@@ -103,7 +108,7 @@ export class ProjectFiling {
    */
   refreshProjects(ingested = true): number {
     const aliasText = readAliasText(this.exportDir);
-    const aliasHash = createHash('sha1').update(aliasText).digest('hex');
+    const aliasHash = sha1().update(aliasText).digest('hex');
     // Nothing read and no alias changed: the registry cannot have changed either.
     if (!ingested && aliasHash === this.host.meta('project_aliases')) return 0;
     const byFolder = ingested && this.fileByFolder();
@@ -111,7 +116,7 @@ export class ProjectFiling {
     const repos = this.db.prepare<[], { key: string; first: number }>('SELECT repo AS key, MIN(ts_ms) AS first FROM memories WHERE repo IS NOT NULL GROUP BY repo').all();
     const registry = ProjectRegistry.of(repos, aliasText);
     const namesJson = registry.namesJson();
-    this.registry = registry;
+    this.registryNow = registry;
     if (!byFolder && namesJson === (this.host.meta('project_names') ?? '{}') && aliasHash === this.host.meta('project_aliases')) return 0;
     let moved = 0;
     this.host.transaction(() => {

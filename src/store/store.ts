@@ -20,6 +20,7 @@ import { indexText } from './analyze.js';
 
 export { nativeModuleProblem, openDatabase, type DB } from './database.js';
 import type { DB } from './database.js';
+import { preparedOnUse } from './prepared.js';
 
 export interface IngestRow {
   file: string;
@@ -118,35 +119,35 @@ export class Store {
   ) {
     this.vecDim = 0;
     this.keywords = new KeywordIndex(db);
-    this.stmts = {
-      byId: db.prepare<[string], Pick<MemoryRow, 'rowid' | 'version_ms' | 'machine' | 'deleted' | 'question' | 'answer' | 'has_vector' | 'session_id' | 'ctx'>>(
+    this.stmts = preparedOnUse({
+      byId: () => db.prepare<[string], Pick<MemoryRow, 'rowid' | 'version_ms' | 'machine' | 'deleted' | 'question' | 'answer' | 'has_vector' | 'session_id' | 'ctx'>>(
         'SELECT rowid, version_ms, machine, deleted, question, answer, has_vector, session_id, ctx FROM memories WHERE id = ?',
       ),
-      insert: db.prepare(
+      insert: () => db.prepare(
         // rowid NULL: the next one; ctx NULL: not in the keyword index yet (a full rebuild gives both).
         `INSERT INTO memories (rowid, id, deleted, session_id, project, project_raw, repo, repo_here, machine, timestamp, ts_ms, updated_at, version_ms, question, answer,
            cwd, git_branch, files, source, model, dim, has_vector, extra, file, prompt_uuid, ctx)
          VALUES (@rowid, @id, @deleted, @session_id, @project, @project_raw, @repo, @repo_here, @machine, @timestamp, @ts_ms, @updated_at, @version_ms, @question, @answer,
            @cwd, @git_branch, @files, @source, @model, @dim, @has_vector, @extra, @file, @prompt_uuid, @ctx)`,
       ),
-      update: db.prepare(
+      update: () => db.prepare(
         `UPDATE memories SET deleted=@deleted, session_id=@session_id, project=@project, project_raw=@project_raw, repo=@repo,
            repo_here=@repo_here, machine=@machine, timestamp=@timestamp,
            ts_ms=@ts_ms, updated_at=@updated_at, version_ms=@version_ms, question=@question, answer=@answer, cwd=@cwd,
            git_branch=@git_branch, files=@files, source=@source, model=@model, dim=@dim, has_vector=@has_vector,
            extra=@extra, file=@file, prompt_uuid=COALESCE(@prompt_uuid, prompt_uuid), ctx=NULL WHERE rowid=@rowid`,
       ),
-      setFile: db.prepare('UPDATE memories SET file = ? WHERE rowid = ?'),
-      projectOfRow: db.prepare('SELECT project FROM memories WHERE rowid = ?'),
-      setVector: db.prepare('UPDATE memories SET has_vector = 1, model = ?, dim = ?, file = ? WHERE rowid = ?'),
-      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
-      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-      ingestAll: db.prepare<[], IngestRow>('SELECT file, offset, size, mtime_ms, fingerprint FROM ingest'),
-      ingestSet: db.prepare(
+      setFile: () => db.prepare('UPDATE memories SET file = ? WHERE rowid = ?'),
+      projectOfRow: () => db.prepare('SELECT project FROM memories WHERE rowid = ?'),
+      setVector: () => db.prepare('UPDATE memories SET has_vector = 1, model = ?, dim = ?, file = ? WHERE rowid = ?'),
+      getMeta: () => db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: () => db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      ingestAll: () => db.prepare<[], IngestRow>('SELECT file, offset, size, mtime_ms, fingerprint FROM ingest'),
+      ingestSet: () => db.prepare(
         `INSERT INTO ingest (file, offset, size, mtime_ms, fingerprint) VALUES (@file, @offset, @size, @mtime_ms, @fingerprint)
          ON CONFLICT(file) DO UPDATE SET offset=excluded.offset, size=excluded.size, mtime_ms=excluded.mtime_ms, fingerprint=excluded.fingerprint`,
       ),
-    };
+    });
     const dim = Number(this.meta('dim') ?? 0);
     if (dim > 0 && this.hasVecTable()) this.vecDim = dim;
     this.projects = new ProjectFiling(db, this, identity.exportDir, identity.repoOfFolder);
