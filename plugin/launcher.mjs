@@ -17,11 +17,16 @@
 // Whoever finishes a set-up replays every parked hook; a parked entry that outlived its set-up
 // (parked while the set-up was finishing) is replayed by the next hook, whatever it is.
 // Memories never live here: they go to the memory home, shared with the package.
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { bundleHooks } from './bundle.mjs';
+
+// Node's built-in modules through require, and those only a set-up needs on first use: every hook
+// runs this file, and an ES import of node:fs makes Node build a facade that loads fs/promises and
+// the streams (~3 ms), node:crypto ~5 ms, node:child_process ~3 ms (bench/RESULTS.md).
+const load = createRequire(import.meta.url);
+/** @type {typeof import('node:fs')} */
+const { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } = load('node:fs');
+const childProcess = () => /** @type {typeof import('node:child_process')} */ (load('node:child_process'));
 
 /**
  * @typedef {object} Layout
@@ -137,7 +142,7 @@ export function stampedFiles(pluginRoot) {
  * @returns {string}
  */
 export function sourcesStamp(files) {
-  const h = createHash('sha1');
+  const h = /** @type {typeof import('node:crypto')} */ (load('node:crypto')).createHash('sha1');
   for (const [p, rel] of files) h.update(`${rel}\0`).update(readFileSync(p));
   return h.digest('hex');
 }
@@ -145,17 +150,18 @@ export function sourcesStamp(files) {
 /**
  * The same files by name, size, mtime and inode, without reading them: what a hook checks
  * (reading and hashing the sources was 4–10 ms of every hook). When it differs from the one
- * recorded beside the build (a new copy of the plugin, an edit), the content decides.
+ * recorded beside the build (a new copy of the plugin, an edit), the content decides. The list
+ * itself, a line per file, not a hash of it: a hook does not load node:crypto to compare it.
  * @param {Array<[string, string]>} files
  * @returns {string}
  */
 export function filesStamp(files) {
-  const h = createHash('sha1');
-  for (const [p, rel] of files) {
-    const s = statSync(p, { bigint: true });
-    h.update(`${rel}\0${s.size}\0${s.mtimeNs}\0${s.ino}\n`);
-  }
-  return h.digest('hex');
+  return files
+    .map(([p, rel]) => {
+      const s = statSync(p, { bigint: true });
+      return `${rel}\t${s.size}\t${s.mtimeNs}\t${s.ino}`;
+    })
+    .join('\n');
 }
 
 /** @param {Layout} l */
@@ -191,13 +197,13 @@ export function current(l) {
   const files = stampedFiles(l.pluginRoot);
   const quick = filesStamp(files);
   try {
-    if (readFileSync(filesStampFile(l), 'utf8').trim() === `${quick} ${builtWith}`) return true;
+    if (readFileSync(filesStampFile(l), 'utf8') === `${builtWith}\n${quick}\n`) return true;
   } catch {
     /* not recorded yet */
   }
   if (sourcesStamp(files) !== builtWith) return false;
   try {
-    writeFileSync(filesStampFile(l), `${quick} ${builtWith}\n`);
+    writeFileSync(filesStampFile(l), `${builtWith}\n${quick}\n`);
   } catch {
     /* read-only: the content is checked again next time */
   }
@@ -280,7 +286,7 @@ export async function waitForLock(l, deadline) {
  * @param {string} what
  */
 function run(cmd, argv, cwd, what) {
-  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60_000 });
+  const r = childProcess().spawnSync(cmd, argv, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60_000 });
   if (r.status !== 0) {
     const out = `${r.stderr ?? ''}${r.stdout ?? ''}`.trim().split('\n').slice(-3).join(' / ');
     throw new Error(`${what} failed (${r.error ? r.error.message : `exit ${r.status ?? r.signal}`}): ${out}`);
@@ -376,7 +382,7 @@ export async function setUp(l, stamp) {
   await buildDist(l.root);
   // The light hooks as one file each: faster to start, not needed to run (the modules serve).
   try {
-    const why = await bundleHooks(l.root);
+    const why = await (await import('./bundle.mjs')).bundleHooks(l.root);
     if (why) process.stderr.write(`memory-engine: the hooks are not bundled (${why})\n`);
   } catch (err) {
     process.stderr.write(`memory-engine: the hooks are not bundled (${err instanceof Error ? err.message : String(err)})\n`);
@@ -443,7 +449,7 @@ export function replayParked(l, agent) {
     }
     try {
       const p = /** @type {{ args: string[], input: string, cwd: string }} */ (JSON.parse(readFileSync(claimed, 'utf8')));
-      spawnSync(process.execPath, [l.mainJs, ...p.args], { input: p.input, cwd: existsSync(p.cwd) ? p.cwd : l.work, env: { ...process.env, MEMORY_ENGINE_PLUGIN: agent }, stdio: ['pipe', 'ignore', 'ignore'], timeout: 5 * 60_000 });
+      childProcess().spawnSync(process.execPath, [l.mainJs, ...p.args], { input: p.input, cwd: existsSync(p.cwd) ? p.cwd : l.work, env: { ...process.env, MEMORY_ENGINE_PLUGIN: agent }, stdio: ['pipe', 'ignore', 'ignore'], timeout: 5 * 60_000 });
       n++;
     } catch {
       /* a bad entry: the next Stop of that session captures its transcript anyway */

@@ -2,14 +2,20 @@
 // decisions and the set-up are in launcher.mjs; this file reads the facts, takes the step the
 // table names and runs the `memory` command line in this process. A failure here is told, never
 // thrown at the agent: a hook exits 0.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   current, handLock, lastSetUpFailure, layoutFor, nextStep, park, PARKED_COMMANDS, parkedEntries, releaseLock, replayParked,
   setUp, setUpLog, setUpRunning, sourcesStamp, stampedFiles, takeLock, waitForLock,
 } from './launcher.mjs';
+
+// Built-in modules through require, node:child_process on first use: as in launcher.mjs, an ES
+// import of node:fs costs every hook ~3 ms, node:child_process ~3 ms (bench/RESULTS.md).
+const load = createRequire(import.meta.url);
+/** @type {typeof import('node:fs')} */
+const { existsSync, mkdirSync, rmSync, writeFileSync } = load('node:fs');
+const childProcess = () => /** @type {typeof import('node:child_process')} */ (load('node:child_process'));
 
 const pluginRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -74,7 +80,7 @@ switch (step) {
       // hook's input still unread on stdin.
       delete process.env.MEMORY_ENGINE_NODE_RECORD;
       rmSync(record, { force: true });
-      const again = spawnSync('sh', [join(pluginRoot, 'plugin', 'node.sh'), ...args], { stdio: 'inherit', env: process.env });
+      const again = childProcess().spawnSync('sh', [join(pluginRoot, 'plugin', 'node.sh'), ...args], { stdio: 'inherit', env: process.env });
       process.exit(again.status ?? 0);
     }
     tell(`memory-engine: memory is off — it needs Node.js 22 or newer; this is ${process.version} (${process.execPath}). Set MEMORY_NODE to a newer one.`);
@@ -143,7 +149,7 @@ switch (step) {
     if (PARKED_COMMANDS.includes(args[0] ?? '')) park(layout, { args, input, cwd: process.cwd() });
     if (takeLock(layout)) {
       mkdirSync(layout.work, { recursive: true });
-      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--set-up'], { detached: true, stdio: 'ignore', cwd: layout.work, env: process.env });
+      const child = childProcess().spawn(process.execPath, [fileURLToPath(import.meta.url), '--set-up'], { detached: true, stdio: 'ignore', cwd: layout.work, env: process.env });
       if (child.pid) handLock(layout, child.pid);
       child.unref();
     }
