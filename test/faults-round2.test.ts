@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { enqueue, queueDirFor, readQueue, workerLockFor } from '../src/app/queue.js';
@@ -186,6 +186,39 @@ describe('a hook\'s input through a pipe, however the agent writes it', () => {
 
   it('written and closed before the hook reads: read whole', async () => {
     assert.deepEqual(await recallFedBy(async (stdin, input) => void stdin.end(input)), ['lock-fix']);
+  });
+});
+
+describe("a hook's output when its reader is gone", () => {
+  it('the line it writes to fd 1 meets a closed pipe (EPIPE): exit 0, nothing said; the same hook with a reader gives its line', () => {
+    const w = makeWorld();
+    const d = tempDir();
+    try {
+      writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [rec({ id: 'lock-fix', question: 'The sqlite lock timeout in the importer keeps failing the nightly heron job', answer: 'Set busy_timeout to 5000.' })]);
+      assert.equal(runCli(['-c', w.config, 'rebuild']).code, 0);
+      const input = JSON.stringify({ session_id: 's-gone', cwd: w.dir, hook_event_name: 'UserPromptSubmit', prompt: 'how did we fix the sqlite lock timeout of the nightly heron job' });
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'MEMORY_CONFIG'));
+      const run = (stdout: 'pipe' | number) => spawnSync(process.execPath, [CLI, '-c', w.config, 'recall'], { input, stdio: ['pipe', stdout, 'pipe'], env, encoding: 'utf8' });
+      const read = run('pipe');
+      assert.equal(read.status, 0, read.stderr);
+      assert.match(read.stdout, /"additionalContext":".*busy_timeout to 5000/, 'with a reader: the line (a positive check)');
+      // A pipe whose only reader has closed: the write end is this hook's stdout.
+      const fifo = join(d.dir, 'out');
+      assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+      const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const writer = openSync(fifo, constants.O_WRONLY);
+      closeSync(reader);
+      try {
+        const gone = run(writer);
+        assert.equal(gone.status, 0, gone.stderr);
+        assert.equal(gone.stderr, '');
+      } finally {
+        closeSync(writer);
+      }
+    } finally {
+      d.cleanup();
+      w.cleanup();
+    }
   });
 });
 
