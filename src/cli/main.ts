@@ -109,7 +109,6 @@ export async function lightHook<T>(name: string): Promise<T> {
   return existsSync(bundle) ? (load(bundle) as T) : ((await import(`./${name}.js`)) as T);
 }
 
-
 export async function main(argv: string[], io: IO): Promise<number> {
   // V8's compiled code of the modules loaded from here on (every command's and hook's), kept by
   // Node in the temp folder and reused by the next process: the hooks start one on every prompt
