@@ -160,6 +160,12 @@ describe('recall by file: the tool hook', () => {
     const modules = traced(hook.replace(mainJs, join(plain, 'dist', 'src', 'cli', 'main.js')), 'l-3');
     assert.equal(modules.context, bundled.context, 'the same memory, the same words');
     assert.ok(modules.loaded.some((u) => u.endsWith('/store/file-index.js')), 'the modules, one by one');
+    // A damaged bundle (a copy cut short): the modules serve, the hook says so on stderr and exits 0.
+    writeFileSync(join(plain, 'dist', 'src', 'cli', 'file-recall-hook.bundle.cjs'), '"use strict";\nconst x = (');
+    const damaged = spawnSync('sh', ['-c', hook.replace(mainJs, join(plain, 'dist', 'src', 'cli', 'main.js'))], { input: JSON.stringify(input('l-5')), cwd: ledger, env: { ...process.env, ...m.env }, encoding: 'utf8' });
+    assert.equal(damaged.status, 0, damaged.stderr);
+    assert.match(damaged.stderr, /file-recall-hook\.bundle\.cjs does not load .*; running its modules/);
+    assert.match(damaged.stdout, /round the tax per line/, 'the memory given all the same');
     let esbuildThere = true;
     try {
       createRequire(join(REPO, 'package.json')).resolve('esbuild');

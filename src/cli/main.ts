@@ -106,7 +106,15 @@ async function olderNode(argv: string[], io: IO): Promise<number> {
  */
 export async function lightHook<T>(name: string): Promise<T> {
   const bundle = fileURLToPath(new URL(`./${name}.bundle.cjs`, import.meta.url));
-  return existsSync(bundle) ? (load(bundle) as T) : ((await import(`./${name}.js`)) as T);
+  if (existsSync(bundle)) {
+    try {
+      return load(bundle) as T;
+    } catch (err) {
+      // A bundle that does not load (damaged, half copied): the modules serve, and it is said.
+      process.stderr.write(`memory: ${name}.bundle.cjs does not load (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); running its modules\n`);
+    }
+  }
+  return (await import(`./${name}.js`)) as T;
 }
 
 export async function main(argv: string[], io: IO): Promise<number> {
