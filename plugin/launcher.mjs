@@ -26,7 +26,8 @@ import { dirname, join } from 'node:path';
 const load = createRequire(import.meta.url);
 /** @type {typeof import('node:fs')} */
 const { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } = load('node:fs');
-const childProcess = () => /** @type {typeof import('node:child_process')} */ (load('node:child_process'));
+/** node:child_process, on first use. */
+export const childProcess = () => /** @type {typeof import('node:child_process')} */ (load('node:child_process'));
 
 /**
  * @typedef {object} Layout

@@ -6,16 +6,13 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  current, handLock, lastSetUpFailure, layoutFor, nextStep, park, PARKED_COMMANDS, parkedEntries, releaseLock, replayParked,
+  childProcess, current, handLock, lastSetUpFailure, layoutFor, nextStep, park, PARKED_COMMANDS, parkedEntries, releaseLock, replayParked,
   setUp, setUpLog, setUpRunning, sourcesStamp, stampedFiles, takeLock, waitForLock,
 } from './launcher.mjs';
 
-// Built-in modules through require, node:child_process on first use: as in launcher.mjs, an ES
-// import of node:fs costs every hook ~3 ms, node:child_process ~3 ms (bench/RESULTS.md).
-const load = createRequire(import.meta.url);
+// node:fs through require, as in launcher.mjs: an ES import of it costs every hook ~3 ms (bench/RESULTS.md).
 /** @type {typeof import('node:fs')} */
-const { existsSync, mkdirSync, rmSync, writeFileSync } = load('node:fs');
-const childProcess = () => /** @type {typeof import('node:child_process')} */ (load('node:child_process'));
+const { existsSync, mkdirSync, rmSync, writeFileSync } = createRequire(import.meta.url)('node:fs');
 
 const pluginRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
