@@ -40,12 +40,12 @@ export function candidateNames(key: string): string[] {
   return [...new Set([...pathNames(key), hashedName(key)])];
 }
 
-/** The first of a repository's names not taken; the hash is only computed when every name from its path is. */
+/**
+ * The first of a repository's names not taken, else the hashed one (which no name from a path can
+ * equal: it ends in the hash); the hash is only computed when every name from its path is taken.
+ */
 function firstFree(key: string, taken: Set<string>): string {
-  const free = [...new Set(pathNames(key))].find((c) => !taken.has(c));
-  if (free !== undefined) return free;
-  const cands = candidateNames(key);
-  return cands.find((c) => !taken.has(c)) ?? (cands[cands.length - 1] as string);
+  return pathNames(key).find((c) => !taken.has(c)) ?? hashedName(key);
 }
 
 /**

@@ -89,10 +89,11 @@ function vectorCandidates(deps: SearchDeps, vec: Float32Array, filters: SearchFi
   // Every vector is a candidate: recency is a bounded prior, so an old memory can win.
   const nearest = (f: SearchFilters) => shownRanked(deps.store, (limit) => deps.store.knn(vec, f, limit), k, hide);
   const all = nearest(filters);
+  const ranking = (list: typeof all): Ranking<number> => ({ keys: list.map((r) => r.rowid), ranks: tiedRanks(list.map((r) => r.distance)) });
+  if (!within) return ranking(all);
   // The period's nearest too, however far the nearest overall are: one list by distance.
   const seen = new Set(all.map((r) => r.rowid));
-  const merged = within ? [...all, ...nearest(within).filter((r) => !seen.has(r.rowid))].sort((a, b) => a.distance - b.distance) : all;
-  return { keys: merged.map((r) => r.rowid), ranks: tiedRanks(merged.map((r) => r.distance)) };
+  return ranking([...all, ...nearest(within).filter((r) => !seen.has(r.rowid))].sort((a, b) => a.distance - b.distance));
 }
 
 /** How much a memory of the period a question names gains over the others (×): bench/QUALITY.md. */
