@@ -187,6 +187,36 @@ describe('a hook\'s input through a pipe, however the agent writes it', () => {
   it('written and closed before the hook reads: read whole', async () => {
     assert.deepEqual(await recallFedBy(async (stdin, input) => void stdin.end(input)), ['lock-fix']);
   });
+
+  it('kept open and never written, or cut off half way and kept open: every light hook gives up after the silence and exits 0 (its stdin a socket, as Claude Code gives it)', async () => {
+    const w = makeWorld();
+    try {
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'MEMORY_CONFIG'));
+      const input = JSON.stringify({ session_id: 's-silent', cwd: w.dir, hook_event_name: 'UserPromptSubmit', prompt: 'how did we fix the sqlite lock timeout' });
+      for (const command of ['recall', 'file-recall', 'session-end']) {
+        for (const given of ['', input.slice(0, 20)]) {
+          const child = spawn(process.execPath, [CLI, '-c', w.config, command], { stdio: ['pipe', 'pipe', 'pipe'], env });
+          let err = '';
+          child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+          if (given) child.stdin.write(given);
+          const code = await new Promise<number | null | 'waited'>((resolve) => {
+            const t = setTimeout(() => {
+              child.kill('SIGKILL');
+              resolve('waited');
+            }, 15_000);
+            child.on('exit', (c) => {
+              clearTimeout(t);
+              resolve(c);
+            });
+          });
+          child.stdin.destroy();
+          assert.equal(code, 0, `${command} with ${given ? 'half an input' : 'nothing'} on an open stdin: ${err}`);
+        }
+      }
+    } finally {
+      w.cleanup();
+    }
+  });
 });
 
 describe("a hook's output when its reader is gone", () => {

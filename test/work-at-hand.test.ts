@@ -6,11 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
+import { tidySessions } from '../src/cli/file-recall-hook.js';
 import { parseStatus } from '../src/project/work-tree.js';
 import { cloneCode, codeOrigin } from './git-fixture.js';
 import { REPO, TRACER, tempDir } from './helpers.js';
@@ -178,6 +179,34 @@ describe('recall by file: the tool hook', () => {
     } else {
       assert.deepEqual(bundled.loaded, modules.loaded.map((u) => u.replace(plain, REPO)), 'no bundle built without esbuild: the modules serve');
     }
+  });
+
+  it("the sessions' files: those over for 3 days removed at a session's first, the folder looked at once a day", () => {
+    const dir = join(root, 'tidy');
+    mkdirSync(dir);
+    const days = (n: number) => new Date(Date.now() - n * 86_400_000);
+    const file = (name: string, age: number) => {
+      writeFileSync(join(dir, name), '[]');
+      utimesSync(join(dir, name), days(age), days(age));
+    };
+    file('over.json', 4);
+    file('yesterday.json', 1);
+    file('now.json', 0);
+    tidySessions(dir, join(dir, 'now.json'));
+    assert.deepEqual(readdirSync(dir).sort(), ['.tidied', 'now.json', 'yesterday.json'], 'the session over for 3 days removed, the live ones kept');
+    // Tidied an hour ago: a session over since is left for tomorrow's look.
+    file('over-2.json', 5);
+    utimesSync(join(dir, '.tidied'), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    tidySessions(dir, join(dir, 'now.json'));
+    assert.ok(existsSync(join(dir, 'over-2.json')), 'not looked at again within a day');
+    // A day later, or a mark from the future (a clock that was wrong): looked at again.
+    utimesSync(join(dir, '.tidied'), days(1.5), days(1.5));
+    tidySessions(dir, join(dir, 'now.json'));
+    assert.ok(!existsSync(join(dir, 'over-2.json')), 'a day later: removed');
+    file('over-3.json', 6);
+    utimesSync(join(dir, '.tidied'), days(-2), days(-2));
+    tidySessions(dir, join(dir, 'now.json'));
+    assert.deepEqual(readdirSync(dir).sort(), ['.tidied', 'now.json', 'yesterday.json']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read, readFileSync, readSync, writeSync } from 'node:fs';
 
 /** The JSON Claude Code and Codex write to a hook's stdin. Every field optional; bad input is a value, not a throw. */
 export interface HookInput {
@@ -38,10 +38,11 @@ export function parseHookInput(text: string): { input: HookInput; problem?: stri
 
 /**
  * Hook input the cheap way, sparing the milliseconds of setting up a stream: a file is read at
- * once; a pipe (how agents run hooks: they write the JSON and close) gives what it holds without
- * waiting, which is the whole input once its end is reached or it is one whole JSON object. A
- * terminal gives nothing; anything else, and the rest of a pipe still being written, goes
- * through `readStdin` (bounded).
+ * once; a pipe (how Codex runs hooks: it writes the JSON and closes) gives what it holds without
+ * waiting, which is the whole input once its end is reached or it is one whole JSON object; a
+ * socket (how Claude Code and Node run them) is read in Node's thread pool, under the same limits
+ * as the stream. A terminal gives nothing; anything else, and the rest of a pipe still being
+ * written, goes through `readStdin` (bounded).
  */
 export async function readHookStdin(io: { stdin: NodeJS.ReadableStream & { isTTY?: boolean }; stdinFd?: number }): Promise<string> {
   let head: Buffer | undefined;
@@ -56,12 +57,66 @@ export async function readHookStdin(io: { stdin: NodeJS.ReadableStream & { isTTY
         const text = now?.bytes.toString('utf8');
         if (text !== undefined && (now?.ended || isWholeJson(text))) return text;
         head = now?.bytes;
+      } else if (st.isSocket() && process.platform === 'linux' && typeof process.execve === 'function') {
+        const got = await socketRead(io.stdinFd, 1000, 10_000);
+        if (got.done) return got.bytes.toString('utf8');
+        head = got.bytes;
       }
     } catch {
       /* fall through to the stream */
     }
   }
   return readStdin(io.stdin, 1000, 10_000, head);
+}
+
+/**
+ * Set (on the process, so that every copy of this module sees it) while a read of stdin waits in
+ * Node's thread pool after `socketRead` gave up on it: an agent that keeps its end open and says
+ * nothing. Such a read holds the process open even through process.exit, so the hook's entry
+ * point ends the process another way (main.ts, `endsHook`).
+ */
+const STDIN_WAITS = Symbol.for('memory-engine.stdin-read-waits');
+
+/**
+ * A socket's bytes, read without making a stream (~4–9 ms of a hook that Claude Code starts,
+ * bench/RESULTS.md): reads in the thread pool until the end, one whole JSON object, `timeoutMs`
+ * without a byte or `maxMs` in all. `done` false when the socket does not wait for data (a
+ * non-blocking one, empty for now): the stream reads the rest.
+ */
+function socketRead(fd: number, timeoutMs: number, maxMs: number): Promise<{ bytes: Buffer; done: boolean }> {
+  const flags = globalThis as Record<symbol, unknown>;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const settle = (done: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(silence);
+      clearTimeout(cap);
+      resolve({ bytes: Buffer.concat(chunks), done });
+    };
+    let silence = setTimeout(() => settle(true), timeoutMs);
+    const cap = setTimeout(() => settle(true), maxMs);
+    const next = () => {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      flags[STDIN_WAITS] = true;
+      read(fd, buf, 0, buf.length, null, (err, n) => {
+        flags[STDIN_WAITS] = false;
+        if (settled) return;
+        // EAGAIN: a non-blocking socket, empty for now; any other error: the stream tries.
+        if (err) return settle(false);
+        if (n === 0) return settle(true);
+        chunks.push(buf.subarray(0, n));
+        if (buf[n - 1] === 0x7d || buf[n - 1] === 0x0a) {
+          if (isWholeJson(Buffer.concat(chunks).toString('utf8'))) return settle(true);
+        }
+        clearTimeout(silence);
+        silence = setTimeout(() => settle(true), timeoutMs);
+        next();
+      });
+    };
+    next();
+  });
 }
 
 /** One JSON object, complete: what both agents write to a hook, all at once. */

@@ -66,20 +66,34 @@ function sessionMemory(config: Config, sessionId: string | undefined): { given: 
     add: (ids) => {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writeFileSync(path, JSON.stringify([...new Set([...given, ...ids])]));
-      if (given.length === 0) {
-        // A session's first: the folder is tidied of sessions long over — by the file system's
-        // clock (the file just written is "now"), so a wrong clock here never removes a live one.
-        const ref = statSync(path).mtimeMs;
-        for (const f of readdirSync(dir)) {
-          try {
-            if (ref - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
-          } catch {
-            /* gone meanwhile */
-          }
-        }
-      }
+      if (given.length === 0) tidySessions(dir, path);
     },
   };
+}
+
+/**
+ * A session's first memories given (its file `written` just now): the folder is tidied of
+ * sessions over for SESSION_FILE_DAYS, at most once a day (`.tidied` says when; every file of the
+ * folder is looked at then). By the file system's clock, the file just written being "now", so a
+ * wrong clock here never removes a live session; a `.tidied` from the future does not stop it.
+ */
+export function tidySessions(dir: string, written: string): void {
+  const now = statSync(written).mtimeMs;
+  const mark = join(dir, '.tidied');
+  try {
+    const since = now - statSync(mark).mtimeMs;
+    if (since >= 0 && since < 86_400_000) return;
+  } catch {
+    /* never tidied */
+  }
+  writeFileSync(mark, `${new Date(now).toISOString()}\n`);
+  for (const f of readdirSync(dir)) {
+    try {
+      if (now - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
 }
 
 const real = (p: string) => {

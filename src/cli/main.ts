@@ -117,6 +117,18 @@ export async function lightHook<T>(name: string): Promise<T> {
   return (await import(`./${name}.js`)) as T;
 }
 
+/**
+ * A light hook's end. When it gave up reading an agent's stdin that stayed open and silent, the
+ * read still waits in Node's thread pool, and Node does not end a process before its pool's
+ * threads are done (not even on process.exit): the process becomes a shell that ends with the
+ * hook's code. The flag is app/input.ts's `STDIN_WAITS`, read without loading that module; that
+ * read is only made where process.execve is there.
+ */
+function endsHook(code: number): number {
+  if ((globalThis as Record<symbol, unknown>)[Symbol.for('memory-engine.stdin-read-waits')] === true) process.execve?.('/bin/sh', ['sh', '-c', `exit ${code}`]);
+  return code;
+}
+
 export async function main(argv: string[], io: IO): Promise<number> {
   // V8's compiled code of the modules loaded from here on (every command's and hook's), kept by
   // Node in the temp folder and reused by the next process: the hooks start one on every prompt
@@ -124,9 +136,9 @@ export async function main(argv: string[], io: IO): Promise<number> {
   module.enableCompileCache?.();
   if (Number(process.versions.node.split('.')[0]) < NODE_MAJOR_NEEDED) return olderNode(argv, io);
   if (pluginServes(argv, io.env)) return 0;
-  if (isStopHookCall(argv)) return (await lightHook<typeof import('./stop-hook.js')>('stop-hook')).stopHook(argv, io);
-  if (isRecallCall(argv)) return (await lightHook<typeof import('./recall-hook.js')>('recall-hook')).recallHook(argv, io);
-  if (isFileRecallCall(argv)) return (await lightHook<typeof import('./file-recall-hook.js')>('file-recall-hook')).fileRecallHook(argv, io);
+  if (isStopHookCall(argv)) return endsHook(await (await lightHook<typeof import('./stop-hook.js')>('stop-hook')).stopHook(argv, io));
+  if (isRecallCall(argv)) return endsHook(await (await lightHook<typeof import('./recall-hook.js')>('recall-hook')).recallHook(argv, io));
+  if (isFileRecallCall(argv)) return endsHook(await (await lightHook<typeof import('./file-recall-hook.js')>('file-recall-hook')).fileRecallHook(argv, io));
   if (argv.includes('session-end') && argv.includes('--worker')) await new Promise((r) => setTimeout(r, WORKER_START_DELAY_MS));
   return (await import('./program.js')).main(argv, io);
 }
