@@ -5,6 +5,7 @@
  * spelling of one repository, a memory remote of bare git; real git for the code too.
  */
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -179,6 +180,39 @@ describe('recall by file: the tool hook', () => {
     } else {
       assert.deepEqual(bundled.loaded, modules.loaded.map((u) => u.replace(plain, REPO)), 'no bundle built without esbuild: the modules serve');
     }
+  });
+
+  it("a file hashed by one session's Read is not hashed again by the next while it is unchanged; a cache another process is writing neither stops nor holds the hook", () => {
+    const { m, dir: till, hook } = oneCheckout('hasher', 'till', { id: 't-1', at: new Date().toISOString(), q: 'Why does checkout void the payment after ten minutes?', a: 'An authorisation older than that is released by the bank anyway.' });
+    const file = join(till, 'src', 'checkout.ts');
+    const trace = join(root, 'hasher-trace.txt');
+    const read = (sessionId: string, timeout?: number) => {
+      writeFileSync(trace, '');
+      const input = { session_id: sessionId, cwd: till, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: file } };
+      const r = spawnSync('sh', ['-c', hook], { input: JSON.stringify(input), cwd: till, env: { ...process.env, ...m.env, NODE_OPTIONS: `--import ${TRACER}`, TRACE_IMPORTS_FILE: trace }, encoding: 'utf8', ...(timeout ? { timeout } : {}) });
+      assert.equal(r.status, 0, r.stderr);
+      const context = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      assert.match(context, /\(src\/checkout\.ts is unchanged since this memory\)\nQ: Why does checkout void the payment/, 'compared with the file as it is');
+      return { hashed: readFileSync(trace, 'utf8').split('\n').includes('node:crypto') };
+    };
+    // The same bytes written again: what capture kept of the file no longer matches its state.
+    const touch = (s: number) => utimesSync(file, new Date(Date.now() + s * 1000), new Date(Date.now() + s * 1000));
+    touch(10);
+    assert.equal(read('t-2').hashed, true, 'hashed once (a positive check of the trace)');
+    assert.equal(read('t-3').hashed, false, 'the next session: the hash kept in the cache serves');
+    // Another process in the middle of a write to the cache: the hook neither waits for it nor fails.
+    const status = m.cli(['status', '--json']);
+    const writer = new Database((JSON.parse(status.stdout) as { db_path: string }).db_path);
+    try {
+      writer.prepare('BEGIN IMMEDIATE').run();
+      touch(20);
+      assert.equal(read('t-4', 8_000).hashed, true, 'answered while the cache was held (its wait would be 10 s)');
+      assert.equal(read('t-5', 8_000).hashed, true, 'nothing was kept meanwhile');
+    } finally {
+      writer.close();
+    }
+    assert.equal(read('t-6').hashed, true);
+    assert.equal(read('t-7').hashed, false, 'kept once the cache was free');
   });
 
   it("the sessions' files: those over for 3 days removed at a session's first, the folder looked at once a day", () => {

@@ -34,13 +34,14 @@ export interface FileChange {
 /**
  * Blob ids of files, with a stat cache: a file whose size, mtime and inode are unchanged is
  * not read again (in this process, and across processes through the cache's `file_hashes`
- * when a store is given and `persist` is on).
+ * when a store is given and `persist` is on; `'if-free'`: kept only when the cache takes the
+ * write at once, as the hooks do, which never wait on it).
  */
 export class FileHasher {
   private readonly memo = new Map<string, { size: number; mtimeMs: number; ino: number; blob: string }>();
   constructor(
     private readonly store?: Store,
-    private readonly persist = true,
+    private readonly persist: Persist = true,
   ) {}
 
   /** The blob id of a file; null when it does not exist; undefined when it cannot be read or is too large. */
@@ -67,7 +68,8 @@ export class FileHasher {
       blob = gitBlobId(content);
       if (this.store && this.persist) {
         try {
-          this.store.fileStates.rememberBlob(path, st.size, st.mtimeMs, st.ino, blob);
+          if (this.persist === 'if-free') this.store.fileStates.rememberBlobIfFree(path, st.size, st.mtimeMs, st.ino, blob);
+          else this.store.fileStates.rememberBlob(path, st.size, st.mtimeMs, st.ino, blob);
         } catch {
           /* a busy cache costs a re-hash next time, nothing else */
         }
@@ -167,7 +169,10 @@ export interface Staleness {
   hasher: FileHasher;
 }
 
-export function staleness(store: Store, opts: { here?: string; machine?: string; persist?: boolean } = {}): Staleness {
+/** Whether blob ids hashed are kept in the cache: always, never, or when the cache takes the write at once. */
+export type Persist = boolean | 'if-free';
+
+export function staleness(store: Store, opts: { here?: string; machine?: string; persist?: Persist } = {}): Staleness {
   return { finder: new CheckoutFinder(store, opts.here, opts.machine), hasher: new FileHasher(store, opts.persist ?? true) };
 }
 

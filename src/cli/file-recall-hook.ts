@@ -122,7 +122,7 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
   try {
     const session = sessionMemory(config, input.session_id);
     const hide = hideExcluded(excluded);
-    const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: false });
+    const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: 'if-free' });
     const parts: string[] = [];
     const given: string[] = [];
     for (const file of files) {

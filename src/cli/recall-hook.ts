@@ -96,8 +96,8 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutF
       const team = await teamRecall(config, filed.repo.key, { ...base, maxItems: 1 }, hide, store);
       if (team) hits = [...hits.slice(0, cfg.max_items - 1), team];
     }
-    // Hashes are kept in this process only: the prompt must not wait on the cache's write lock.
-    const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: false });
+    // Hashes kept in the cache only when it takes the write at once: a prompt never waits on its write lock.
+    const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: 'if-free' });
     if (req.json) {
       json({
         recalled: hits.map((h) => ({

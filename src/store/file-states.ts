@@ -48,6 +48,20 @@ export class FileStates {
     return (this.stmt('SELECT blob FROM file_hashes WHERE path = ? AND size = ? AND mtime_ms = ? AND ino = ?').get(path, size, mtimeMs, ino) as { blob: string } | undefined)?.blob;
   }
 
+  /**
+   * The same, only if the cache takes a write at once: a hook never waits on another process's
+   * write (a rebuild, a capture); SQLITE_BUSY then, for the caller to pass over.
+   */
+  rememberBlobIfFree(path: string, size: number, mtimeMs: number, ino: number, blob: string): void {
+    const waits = Number(this.db.pragma('busy_timeout', { simple: true }));
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.rememberBlob(path, size, mtimeMs, ino, blob);
+    } finally {
+      this.db.pragma(`busy_timeout = ${waits}`);
+    }
+  }
+
   rememberBlob(path: string, size: number, mtimeMs: number, ino: number, blob: string): void {
     this.stmt('INSERT INTO file_hashes (path, size, mtime_ms, ino, blob) VALUES (?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, ino = excluded.ino, blob = excluded.blob').run(
       path,
