@@ -7,6 +7,11 @@ import { createRequire } from 'node:module';
 
 const load = createRequire(import.meta.url);
 
+/** `require` from this package's own place (a package of its dependencies, a subpath they export). */
+export function loadHere(id: string): unknown {
+  return load(id);
+}
+
 export function later<T>(id: string): () => T {
   let m: T | undefined;
   return () => (m ??= load(id) as T);

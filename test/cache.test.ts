@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -9,7 +10,7 @@ import { embedPending } from '../src/maintain/embed-pending.js';
 import { CacheDeferred, openCache, openCacheAsIs, type CacheOptions } from '../src/store/cache.js';
 import { modelStrength, VECTOR_FLOOR, vectorWeight } from '../src/search/fuse.js';
 import { search } from '../src/search/search.js';
-import { openDatabase } from '../src/store/store.js';
+import { isSqliteError, newConnection, openDatabase } from '../src/store/store.js';
 import type { MemoryRecord } from '../src/types.js';
 import { rec, tempDir, TINY_MODEL, writeJsonl } from './helpers.js';
 
@@ -596,6 +597,78 @@ describe('cache: the live and unembedded counts kept by triggers', () => {
       assert.equal(migrated.countUnder({ notSession: 'none' }), 4);
     } finally {
       migrated.close();
+    }
+  });
+});
+
+describe('the SQLite connection', () => {
+  const load = createRequire(import.meta.url);
+  const own = `${process.platform}-${process.arch}`;
+  const works = (db: import('../src/store/store.js').DB) => {
+    try {
+      assert.deepEqual(db.prepare('SELECT 1 + 1 AS two').get(), { two: 2 });
+    } finally {
+      db.close();
+    }
+  };
+
+  it("comes from better-sqlite3's entry for this platform, which loads its binary without looking for one", () => {
+    const db = newConnection(':memory:');
+    assert.ok(db instanceof (load(`better-sqlite3/${own}`) as typeof Database), `a connection of better-sqlite3/${own}`);
+    assert.ok(!(db instanceof Database), 'not one of the main entry');
+    works(db);
+  });
+
+  it("is the main entry's where a platform's entry does not serve: its binary does not load here, or there is no such entry", () => {
+    // Another architecture's binary cannot load on this machine, as a glibc binary cannot on musl.
+    const foreign = process.arch === 'x64' ? `${process.platform}-arm64` : `${process.platform}-x64`;
+    for (const entry of [foreign, 'plan9-mips']) {
+      const db = newConnection(':memory:', entry);
+      assert.ok(db instanceof Database, `${entry}: the main entry's connection`);
+      works(db);
+      // Asked again, the main entry serves at once.
+      const again = newConnection(':memory:', entry);
+      assert.ok(again instanceof Database, `${entry}, again`);
+      works(again);
+    }
+  });
+
+  it("waits 10 s for another process's write, and a reader sets only what it needs on the file as it is", () => {
+    const path = join(dir, 'c.db');
+    const writer = openDatabase(path);
+    assert.equal(writer.pragma('busy_timeout', { simple: true }), 10_000);
+    assert.equal(writer.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(writer.pragma('page_size', { simple: true }), 16384);
+    writer.exec('CREATE TABLE t (x)');
+    writer.close();
+    const reader = openDatabase(path, { vectors: false });
+    try {
+      assert.equal(reader.pragma('busy_timeout', { simple: true }), 10_000);
+      assert.equal(reader.pragma('synchronous', { simple: true }), 1, 'NORMAL');
+      assert.equal(reader.pragma('cache_size', { simple: true }), -65536);
+      assert.equal(reader.pragma('mmap_size', { simple: true }), 1073741824);
+      assert.equal(reader.pragma('journal_mode', { simple: true }), 'wal', 'the journal mode the file was made with');
+    } finally {
+      reader.close();
+    }
+  });
+
+  it("tells SQLite's own errors from others", () => {
+    const db = newConnection(':memory:');
+    try {
+      let thrown: unknown;
+      try {
+        db.prepare('SELEC 1').get();
+      } catch (err) {
+        thrown = err;
+      }
+      assert.ok(isSqliteError(thrown), 'a syntax error is SQLite\'s');
+      assert.equal((thrown as { code?: string }).code, 'SQLITE_ERROR');
+      assert.equal(isSqliteError(new Error('SQLITE_BUSY')), false);
+      assert.equal(isSqliteError(new TypeError('Expected first argument to be a string')), false);
+      assert.equal(isSqliteError(undefined), false);
+    } finally {
+      db.close();
     }
   });
 });

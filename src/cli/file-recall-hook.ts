@@ -116,7 +116,8 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
   const files = touchedFiles(input, cwd);
   if (files.length === 0) return;
   const excluded = config.privacy.exclude_projects;
-  if (placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded }).excluded) return;
+  // Where the agent works, only to know whether it is excluded (~1.4 ms: its repository found and read).
+  if (excluded.length > 0 && placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded }).excluded) return;
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim }, { vectors: false });
   if (!store) return;
   try {

@@ -5,14 +5,13 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { ensureCacheDir } from '../config/paths.js';
 import { listExportFiles, type ExportFile } from '../export/files.js';
 import { acquireLock, acquireLockAsync, leftByDeadProcess, type Release } from '../export/lock.js';
 import { readEntries, type Skip } from '../export/read.js';
 import { errorMessage, UserError } from '../errors.js';
 import type { ExportEntry } from '../types.js';
-import { Store, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
+import { Store, isSqliteError, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
 import { sha1 } from '../later.js';
 
 export interface CacheOptions extends StoreIdentity {
@@ -161,7 +160,7 @@ function ingestFiles(store: Store, work: Plan['work'], res: RebuildResult, opts:
             },
       });
     } catch (err) {
-      if (err instanceof Database.SqliteError) throw err; // the cache's trouble, not the file's
+      if (isSqliteError(err)) throw err; // the cache's trouble, not the file's
       // An unreadable file costs that file only; the next run tries again.
       opts.warn?.(`cannot read ${file.path}: ${errorMessage(err)}`);
       continue;
@@ -365,7 +364,7 @@ function openHeld(opts: CacheOptions, release: Release, started: number): { stor
         });
       } catch (err) {
         const full = cannotWrite(err);
-        if (!full && !(err instanceof Database.SqliteError && /BUSY|LOCKED/.test(err.code))) throw err;
+        if (!full && !(isSqliteError(err) && /BUSY|LOCKED/.test(err.code))) throw err;
         // Another process holds the database longer than busy_timeout, or the disk is full:
         // answer from the cache as it is rather than fail (the transaction left it whole);
         // the next run catches up.
@@ -423,7 +422,7 @@ function countTerms(store: Store, live: number, full: boolean, opts: CacheOption
 /** The disk said no (full, over quota, over a size limit): a reason to say, else undefined. */
 function cannotWrite(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
-  if (err instanceof Database.SqliteError && /^SQLITE_(?:FULL|IOERR)/.test(err.code)) return err.code === 'SQLITE_FULL' ? 'the disk is full' : `the disk refused a write: ${err.code}`;
+  if (isSqliteError(err) && /^SQLITE_(?:FULL|IOERR)/.test(err.code)) return err.code === 'SQLITE_FULL' ? 'the disk is full' : `the disk refused a write: ${err.code}`;
   if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk is full';
   if (code === 'EFBIG') return 'a file size limit was reached';
   return undefined;

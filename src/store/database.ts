@@ -3,14 +3,51 @@
  * a private file; and what to say when the native module does not load.
  */
 import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { packageRoot } from '../config/paths.js';
 import { UserError } from '../errors.js';
-import { later } from '../later.js';
+import { later, loadHere } from '../later.js';
 
 const sqliteVec = later<typeof import('sqlite-vec')>('sqlite-vec');
 
 export type DB = Database.Database;
+type DatabaseClass = typeof Database;
+
+/** How long a connection waits for another process's write (SQLite's busy timeout). */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/** better-sqlite3's class by the entry asked for (the main entry where that one did not serve). */
+const sqliteClasses = new Map<string, DatabaseClass>();
+
+/**
+ * A connection through better-sqlite3's entry for this platform (`better-sqlite3/linux-x64`, one
+ * of the entries it exports for bundlers), which loads its prebuilt binary at once: the main entry
+ * first looks for binaries compiled on the spot and reads /proc/self/maps to tell musl from glibc,
+ * ~0.7 ms of every hook (bench/RESULTS.md). Where that entry is missing or its binary does not
+ * load (a musl system, a platform without one), the main entry serves, as before, for the rest of
+ * the process; its error is the one told. `entry`: another platform's name, for tests.
+ */
+export function newConnection(path: string, entry = `${process.platform}-${process.arch}`): DB {
+  let cls = sqliteClasses.get(entry);
+  if (!cls) {
+    try {
+      const platformClass = loadHere(`better-sqlite3/${entry}`) as DatabaseClass;
+      const db = new platformClass(path, { timeout: BUSY_TIMEOUT_MS });
+      sqliteClasses.set(entry, platformClass);
+      return db;
+    } catch {
+      cls = loadHere('better-sqlite3') as DatabaseClass;
+      sqliteClasses.set(entry, cls);
+    }
+  }
+  return new cls(path, { timeout: BUSY_TIMEOUT_MS });
+}
+
+/** Whether `err` is SQLite's own error: better-sqlite3's SqliteError, one class whichever entry made the connection. */
+export function isSqliteError(err: unknown): err is InstanceType<DatabaseClass['SqliteError']> {
+  const cls = sqliteClasses.values().next().value;
+  return cls !== undefined && err instanceof cls.SqliteError;
+}
 
 /** Page size of a new cache file. */
 export const PAGE_SIZE = 16384;
@@ -61,36 +98,33 @@ export function openDatabase(path: string, opts: { fast?: boolean; vectors?: boo
   makePrivate(path);
   let db: DB;
   try {
-    db = new Database(path);
+    db = newConnection(path);
   } catch (err) {
     throw nativeModuleProblem(err) ?? err;
   }
   try {
     const reader = opts.vectors === false;
     if (!reader) sqliteVec().load(db);
-    db.pragma('busy_timeout = 10000');
-    // 16 KB pages for a new file (an existing one keeps its own): a memory's row is a few KB, so
-    // 4 KB pages left much of each page unused (cache 919 → 874 MB at 100k: bench/RESULTS.md).
-    if (!reader) db.pragma(`page_size = ${PAGE_SIZE}`);
-    if (reader) {
-      // A hook reading the cache as it is: the file keeps the journal mode it was made with
-      // (setting WAL again costs a hook ~0.5 ms).
-      db.pragma('synchronous = NORMAL');
-    } else if (opts.fast) {
-      // A brand-new cache built into a temp file: a crash just discards it. No journal on disk:
-      // better-sqlite3 runs SQLite in defensive mode, which refuses `journal_mode = OFF` (it
-      // stayed DELETE, a -journal file beside each build); MEMORY is allowed, and a fresh file
-      // has next to nothing to journal.
-      db.pragma('journal_mode = MEMORY');
-      db.pragma('synchronous = OFF');
-    } else {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-    }
-    db.pragma('cache_size = -65536');
+    const pragmas = reader
+      ? // A hook reading the cache as it is: the file keeps the journal mode it was made with
+        // (setting WAL again costs a hook ~0.5 ms).
+        ['synchronous = NORMAL']
+      : [
+          // 16 KB pages for a new file (an existing one keeps its own): a memory's row is a few KB, so
+          // 4 KB pages left much of each page unused (cache 919 → 874 MB at 100k: bench/RESULTS.md).
+          `page_size = ${PAGE_SIZE}`,
+          // A brand-new cache built into a temp file: a crash just discards it. No journal on disk:
+          // better-sqlite3 runs SQLite in defensive mode, which refuses `journal_mode = OFF` (it
+          // stayed DELETE, a -journal file beside each build); MEMORY is allowed, and a fresh file
+          // has next to nothing to journal.
+          ...(opts.fast ? ['journal_mode = MEMORY', 'synchronous = OFF'] : ['journal_mode = WAL', 'synchronous = NORMAL']),
+        ];
+    pragmas.push('cache_size = -65536');
     // Vector KNN reads every vector blob: through mmap it is ~25% faster (76 vs 107 ms
     // over 100k 384-d vectors here) than through the page cache.
-    db.pragma('mmap_size = 1073741824');
+    pragmas.push('mmap_size = 1073741824');
+    // One call: each `db.pragma()` prepares a statement of its own from JavaScript.
+    db.exec(pragmas.map((p) => `PRAGMA ${p};`).join('\n'));
     return db;
   } catch (err) {
     db.close();
