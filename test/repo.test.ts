@@ -2,7 +2,7 @@
  * Repository identity read from `.git` with node:fs (project/repository.ts) against real git:
  * remote URL spellings, worktrees, local-path remotes, HEAD in every state, blob ids.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { assignNames, candidateNames, nameForNew } from '../src/project/names.js';
 import { placeOf } from '../src/project/place.js';
 import { headCommit, normalizeRemoteUrl, repoIdentity } from '../src/project/repository.js';
-import { gitBlobId, pathInRepo } from '../src/changes/git-files.js';
+import { gitBlobId, JS_HASH_MAX_BYTES, pathInRepo } from '../src/changes/git-files.js';
 import { tempDir } from './helpers.js';
 import { cleanRecordFields, cleanText } from '../src/privacy/redact.js';
 import { parseAliases } from '../src/project/aliases.js';
@@ -136,6 +136,13 @@ describe('repository identity on real checkouts', () => {
       const p = join(dir, 'f.bin');
       writeFileSync(p, Buffer.from(content, 'latin1'));
       assert.equal(gitBlobId(Buffer.from(content, 'latin1')), git(dir, 'hash-object', 'f.bin'));
+    }
+    // Hashed in JavaScript up to JS_HASH_MAX_BYTES, by node:crypto above: the same ids either side.
+    for (const size of [JS_HASH_MAX_BYTES - 1, JS_HASH_MAX_BYTES, JS_HASH_MAX_BYTES + 1, 300_000]) {
+      const content = randomBytes(size);
+      const p = join(dir, 'f.bin');
+      writeFileSync(p, content);
+      assert.equal(gitBlobId(content), git(dir, 'hash-object', 'f.bin'), `${size} bytes`);
     }
     assert.equal(pathInRepo(join(dir, 'src', 'sse.ts'), dir, undefined), 'src/sse.ts');
     assert.equal(pathInRepo('src/sse.ts', dir, dir), 'src/sse.ts');

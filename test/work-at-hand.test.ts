@@ -189,16 +189,20 @@ describe('recall by file: the tool hook', () => {
     const read = (sessionId: string, timeout?: number) => {
       writeFileSync(trace, '');
       const input = { session_id: sessionId, cwd: till, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: file } };
-      const r = spawnSync('sh', ['-c', hook], { input: JSON.stringify(input), cwd: till, env: { ...process.env, ...m.env, NODE_OPTIONS: `--import ${TRACER}`, TRACE_IMPORTS_FILE: trace }, encoding: 'utf8', ...(timeout ? { timeout } : {}) });
+      const r = spawnSync('sh', ['-c', hook], { input: JSON.stringify(input), cwd: till, env: { ...process.env, ...m.env, NODE_OPTIONS: `--import ${TRACER}`, TRACE_IMPORTS_FILE: trace, TRACE_OPENS: file }, encoding: 'utf8', ...(timeout ? { timeout } : {}) });
       assert.equal(r.status, 0, r.stderr);
       const context = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
       assert.match(context, /\(src\/checkout\.ts is unchanged since this memory\)\nQ: Why does checkout void the payment/, 'compared with the file as it is');
-      return { hashed: readFileSync(trace, 'utf8').split('\n').includes('node:crypto') };
+      const lines = readFileSync(trace, 'utf8').split('\n');
+      // The hook reads the file whole only to hash it.
+      return { hashed: lines.includes(`open ${file}`), crypto: lines.includes('node:crypto') };
     };
     // The same bytes written again: what capture kept of the file no longer matches its state.
     const touch = (s: number) => utimesSync(file, new Date(Date.now() + s * 1000), new Date(Date.now() + s * 1000));
     touch(10);
-    assert.equal(read('t-2').hashed, true, 'hashed once (a positive check of the trace)');
+    const first = read('t-2');
+    assert.equal(first.hashed, true, 'hashed once (a positive check of the trace)');
+    assert.equal(first.crypto, false, 'a small file is hashed without node:crypto (its start costs ~6 ms)');
     assert.equal(read('t-3').hashed, false, 'the next session: the hash kept in the cache serves');
     // Another process in the middle of a write to the cache: the hook neither waits for it nor fails.
     const status = m.cli(['status', '--json']);

@@ -5,11 +5,21 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { sha1 as jsSha1 } from '@noble/hashes/legacy.js';
 import { sha1 } from '../later.js';
+
+/**
+ * Content up to this size is hashed in JavaScript (@noble/hashes): node:crypto's start, OpenSSL
+ * with it, costs a hook 5–7 ms whatever the size, which hashing a 64 KB file in JavaScript, cold,
+ * does not reach (bench/RESULTS.md). Larger content goes to node:crypto.
+ */
+export const JS_HASH_MAX_BYTES = 64 * 1024;
 
 /** The id git gives this content as a blob (`git hash-object`, SHA-1 repositories). */
 export function gitBlobId(content: Buffer): string {
-  return sha1().update(`blob ${content.length}\0`).update(content).digest('hex');
+  const header = `blob ${content.length}\0`;
+  if (content.length > JS_HASH_MAX_BYTES) return sha1().update(header).update(content).digest('hex');
+  return Buffer.from(jsSha1.create().update(Buffer.from(header, 'latin1')).update(content).digest()).toString('hex');
 }
 
 /**
