@@ -44,6 +44,9 @@ export interface Query {
   slice: string;
   /** When the question is asked (LongMemEval: its question_date), else the corpus's now. */
   now?: number;
+  /** LongMemEval: the question's type and the sessions of its own history (haystack.ts). */
+  type?: string;
+  sessions?: string[];
 }
 
 export interface Corpus {
@@ -124,7 +127,7 @@ export function longMemEval(now: number): Corpus {
     }
     const gold = new Set(list(q.haystack_session_ids).flatMap((sid) => evidence.get(sid) ?? []));
     if (gold.size === 0) continue;
-    queries.push({ text: q.question, gold, slice: q.question_type === 'knowledge-update' ? 'knowledge-update' : q.question_type === 'single-session-preference' ? 'preference' : 'other', now: lmeDate(q.question_date) });
+    queries.push({ text: q.question, gold, slice: q.question_type === 'knowledge-update' ? 'knowledge-update' : q.question_type === 'single-session-preference' ? 'preference' : 'other', now: lmeDate(q.question_date), type: q.question_type, sessions: list(q.haystack_session_ids) });
   }
   return { name: 'English (LongMemEval oracle)', records, queries, unanswerable, now };
 }

@@ -1,0 +1,149 @@
+/**
+ * Sessions ranked in a history of their own per question (`npm run bench:haystack`): the shape of
+ * the peers' LongMemEval-S protocol, built from the development set, since its haystacks are
+ * not here. Each question gets a fresh cache holding its own sessions and, to make up
+ * `--sessions N` (default 50, about an S haystack's count), sessions of other questions drawn
+ * by a seeded shuffle; the search is the product's keyword search (JSONL export → cache →
+ * search, each question asked at its own date), its top memories reduced to their sessions in
+ * order. The distractors are other people's personal chats, a harder kind than S's mix of
+ * those with generic assistant chats: a proxy for the held-out number, not that number.
+ *
+ * Usage: npm run bench:haystack [-- --sessions N] [--pref 0,B,…] [--out FILE] (default --pref: the
+ * product's boost and 1)
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config/load.js';
+import { encodeEntry } from '../src/export/jsonl.js';
+import { PREFERENCE_BOOST, search } from '../src/search/search.js';
+import { openCache } from '../src/store/cache.js';
+import type { MemoryRecord } from '../src/types.js';
+import { EVAL, longMemEval } from './quality.js';
+
+const REPO = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
+
+/** A small seeded generator (mulberry32): the same distractors on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+interface Tally {
+  n: number;
+  s1: number;
+  s5: number;
+  s10: number;
+  m1: number;
+}
+
+export async function runHaystack(opts: { sessions: number; prefs: number[] }): Promise<string | undefined> {
+  if (!existsSync(EVAL)) return undefined;
+  const { config } = loadConfig({ configPath: join(REPO, 'config.toml'), env: {} });
+  const corpus = longMemEval(Date.parse('2026-11-29T12:00:00.000Z'));
+  const bySession = new Map<string, MemoryRecord[]>();
+  for (const r of corpus.records) {
+    const list = bySession.get(r.session_id as string) ?? [];
+    list.push(r);
+    bySession.set(r.session_id as string, list);
+  }
+  const pool = [...bySession.keys()];
+  const settings = [
+    { halfLife: 0, weight: 0 },
+    { halfLife: config.search.half_life_days, weight: config.search.recency_weight },
+  ];
+  const tallies = new Map<string, Tally>(); // `${pref}|${halfLife}|${type}`
+  const count = (key: string, srank: number, rank: number) => {
+    const t = tallies.get(key) ?? { n: 0, s1: 0, s5: 0, s10: 0, m1: 0 };
+    t.n++;
+    if (srank === 1) t.s1++;
+    if (srank >= 1 && srank <= 5) t.s5++;
+    if (srank >= 1 && srank <= 10) t.s10++;
+    if (rank === 1) t.m1++;
+    tallies.set(key, t);
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'memory-haystack-'));
+  let haystackMemories = 0;
+  try {
+    for (const [qi, q] of corpus.queries.entries()) {
+      const own = new Set(q.sessions ?? []);
+      const random = seeded(qi + 1);
+      const others = pool.filter((sid) => !own.has(sid));
+      for (let i = others.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [others[i], others[j]] = [others[j] as string, others[i] as string];
+      }
+      const haystack = [...own, ...others.slice(0, Math.max(0, opts.sessions - own.size))];
+      const records = haystack.flatMap((sid) => bySession.get(sid) ?? []);
+      haystackMemories += records.length;
+      const qdir = join(dir, String(qi));
+      const exportDir = join(qdir, 'export');
+      mkdirSync(exportDir, { recursive: true });
+      writeFileSync(join(exportDir, '2026-01_eval.jsonl'), `${records.map(encodeEntry).join('\n')}\n`);
+      const { store } = openCache({ dbPath: join(qdir, 'cache.db'), exportDir, model: 'none', dim: 0 });
+      const sessionOf = new Map(records.map((r) => [r.id, r.session_id as string]));
+      const goldSessions = new Set([...q.gold].map((id) => sessionOf.get(id) ?? id));
+      try {
+        for (const pref of opts.prefs) {
+          for (const { halfLife, weight } of settings) {
+            const r = await search(
+              { store, now: q.now ?? corpus.now },
+              { query: q.text, mode: 'keyword', filters: {}, topK: 100, halfLifeDays: halfLife, recencyWeight: weight, rrfK: 60, preferenceBoost: pref },
+            );
+            const sessions = [...new Set(r.hits.map((h) => sessionOf.get(h.id) ?? h.id))];
+            const srank = sessions.findIndex((sid) => goldSessions.has(sid)) + 1;
+            const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
+            for (const type of ['all', q.type ?? 'other']) count(`${pref}|${halfLife}|${type}`, srank, rank);
+          }
+        }
+      } finally {
+        store.close();
+        rmSync(qdir, { recursive: true, force: true });
+      }
+      if ((qi + 1) % 100 === 0) process.stderr.write(`haystack: ${qi + 1} of ${corpus.queries.length} questions\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const f = (x: number, n: number) => (x / n).toFixed(3);
+  const types = [...new Set([...tallies.keys()].map((k) => k.split('|')[2] as string))].sort((a, b) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)));
+  const lines = [
+    `${corpus.queries.length} questions, each in a fresh cache of ${opts.sessions} sessions (its own and others drawn by a seeded shuffle), ${Math.round(haystackMemories / corpus.queries.length)} memories on average; keyword search, top 100 memories reduced to sessions.`,
+    '',
+    '| question type | preference boost | half-life | n | session hit@1 | session hit@5 | session hit@10 | memory hit@1 |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const type of types) {
+    for (const pref of opts.prefs) {
+      for (const { halfLife } of settings) {
+        const t = tallies.get(`${pref}|${halfLife}|${type}`);
+        if (t) lines.push(`| ${type} | ${pref === 0 ? 'no' : pref} | ${halfLife} | ${t.n} | ${f(t.s1, t.n)} | ${f(t.s5, t.n)} | ${f(t.s10, t.n)} | ${f(t.m1, t.n)} |`);
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const val = (n: string) => {
+    const i = args.indexOf(n);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const pv = val('--pref');
+  const table = await runHaystack({ sessions: Number(val('--sessions') ?? 50), prefs: pv === undefined ? [...new Set([PREFERENCE_BOOST, 1])] : pv.split(',').map(Number) });
+  if (table === undefined) {
+    process.stdout.write(`bench:haystack: no development set at ${EVAL} (it sits beside the project only in its own workspace and CI); nothing measured\n`);
+  } else {
+    process.stdout.write(`${table}\n`);
+    const out = val('--out');
+    if (out) writeFileSync(out, `${table}\n`);
+  }
+}
