@@ -45,12 +45,32 @@ describe('what the person said about themselves', () => {
         new Map((await search(deps, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60, ...(preferenceBoost !== undefined ? { preferenceBoost } : {}) })).hits.map((h) => [h.id, h.score]));
       const advice = 'Can you suggest a hotel with a pool?';
       const off = await run(advice, 0);
-      const on = await run(advice);
+      const on = await run(advice, 1);
+      assert.deepEqual(await run(advice), off, 'off by default (bench/QUALITY.md: it cost more than it found)');
       assert.equal(on.get('api'), off.get('api'), 'no statement of the person: as before');
       assert.ok((on.get('taste') as number) > (off.get('taste') as number) * 1.5, `the person's statement holds the question's words: ${off.get('taste')} → ${on.get('taste')}`);
+      assert.ok((on.get('taste') as number) <= (off.get('taste') as number) * 2.0001, 'at most ×(1 + boost), however much of the question the statement holds');
       assert.equal([...on.keys()][0], 'taste');
       const plain = 'hotel with a pool';
       assert.deepEqual(await run(plain), await run(plain, 0), 'a question that asks for no advice ranks as before');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('an advice question is searched by what it is about, not by the words that ask: other requests for tips do not come first', async () => {
+    writeJsonl(join(opts.exportDir, '2026-10_laptop.jsonl'), [
+      // Newer, and full of the asking words, about something else.
+      rec({ id: 'asks', timestamp: '2026-10-20T00:00:00.000Z', question: 'Any tips for a faster CI build? Tips on caching, tips on parallel jobs?', answer: 'Cache the dependencies and split the jobs.' }),
+      rec({ id: 'kitchen', timestamp: '2026-10-01T00:00:00.000Z', question: 'My kitchen drawer is a mess of utensils.', answer: 'A divider tray keeps them apart.' }),
+    ]);
+    const { store } = openCache(opts);
+    try {
+      const deps = { store, now: Date.UTC(2026, 10, 1) };
+      const ids = async (query: string) => (await search(deps, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 })).hits.map((h) => h.id);
+      assert.deepEqual(await ids('Any tips for keeping my kitchen tidy?'), ['kitchen'], 'the topic\'s memory, and not the one that only shares the asking words');
+      assert.deepEqual(await ids('Any tips?'), ['asks'], 'a question of asking words alone is searched by them');
+      assert.deepEqual((await ids('kitchen tips')).sort(), ['asks', 'kitchen'], 'a question that asks for no advice keeps every word');
     } finally {
       store.close();
     }

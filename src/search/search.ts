@@ -224,8 +224,14 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   return degraded ? { hits, degraded } : { hits };
 }
 
-/** For a question asking for advice, how much a memory whose statements of the person's taste, habits or possessions hold all of its words gains (×(1 + boost × share)): bench/QUALITY.md. */
-export const PREFERENCE_BOOST = 1;
+/**
+ * For a question asking for advice, how much a memory whose statements of the person's taste,
+ * habits or possessions hold all of its words gains (×(1 + boost × share)). Off: in a history of
+ * its own per question, every strength tried (0.25, 0.5, 1) put the right session out of the
+ * first five more often than it put it first (bench/QUALITY.md); `preferenceBoost` and the bench's
+ * `--pref` keep it measurable.
+ */
+export const PREFERENCE_BOOST = 0;
 
 /**
  * For a question asking for advice (preference.ts): each memory's factor by how much of the
@@ -318,7 +324,10 @@ function keywordLists(store: Store, query: string, filters: SearchFilters, k: nu
   const q = buildKeywordQuery(query);
   if (!q.match) return [];
   // Over the whole index, terms in half the memories weigh nothing: ranked without them (common-terms.ts).
-  const { kept, common } = own ? { kept: q.terms, common: [] } : splitCommon(store, q.terms);
+  // A question asking for advice is searched by what it is about: "suggest", "tips" name no
+  // topic and match every other request for advice (kept when nothing else is left).
+  const topic = own || !asksForAdvice(query) ? q.terms : q.terms.filter((t) => !ADVICE_WORDS.has(t.toLowerCase()));
+  const { kept, common } = own ? { kept: q.terms, common: [] } : splitCommon(store, topic.length > 0 ? topic : q.terms);
   const match = own ? ownText(q.match) : anyOfTerms(kept);
   const best = (f: SearchFilters) => shownRanked(store, (limit) => store.fts(match, f, limit), k, hide);
   let rows = best(filters);
