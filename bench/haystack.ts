@@ -20,21 +20,10 @@ import { encodeEntry } from '../src/export/jsonl.js';
 import { PREFERENCE_BOOST, search } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
 import type { MemoryRecord } from '../src/types.js';
+import { prng } from '../test/tools/prng.js';
 import { EVAL, longMemEval } from './quality.js';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
-
-/** A small seeded generator (mulberry32): the same distractors on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Tally {
   n: number;
@@ -74,7 +63,7 @@ export async function runHaystack(opts: { sessions: number; prefs: number[] }): 
   try {
     for (const [qi, q] of corpus.queries.entries()) {
       const own = new Set(q.sessions ?? []);
-      const random = seeded(qi + 1);
+      const random = prng(qi + 1);
       const others = pool.filter((sid) => !own.has(sid));
       for (let i = others.length - 1; i > 0; i--) {
         const j = Math.floor(random() * (i + 1));
