@@ -19,6 +19,18 @@ export function asksForAdvice(question: string): boolean {
   return ADVICE_EN.test(question) || ADVICE_JA.test(question);
 }
 
+/** The Japanese phrases that ask, not what about: 提案 only as a request (提案して), a noun otherwise. */
+const ASKING_JA = /おすすめ|オススメ|お勧め|お薦め|アドバイス|どうしたら(いい|良い)|何が(いい|良い)|どれが(いい|良い)|コツ|ヒント|提案して(ほしい|欲しい|ください|下さい)?/g;
+
+/**
+ * The question with its Japanese asking phrases cut out (コツ, 提案して, 何がいい): Japanese is
+ * searched by character pairs, which such a phrase would lend to every other request for advice.
+ * English asking words are left out word by word (ADVICE_WORDS).
+ */
+export function withoutAskingPhrases(question: string): string {
+  return question.replace(ASKING_JA, ' ');
+}
+
 /** A sentence in which the person speaks of their taste, habits or possessions. */
 const SELF_EN = /\b(i(?:'m| am)? (?:really |also |usually |always |often |mostly |only |just )?(?:like|love|prefer|enjoy|hate|dislike|usually|always|often|tend to|am into|'m into|own|have|use|play|drive|collect|follow|avoid)|i(?:'ve| have) (?:been|got|always|never)|i(?:'m| am) (?:a|an|into|allergic|vegan|vegetarian|learning|planning|trying)|my (?!question|answer)[a-z][a-z'-]+)\b/i;
 const SELF_JA = /(私|僕|俺|自分|わたし)(の|は|が)|好き|嫌い|いつも|普段|よく[^\s。]{0,8}(する|します|している|しています)|持って(いる|います|る)|使って(いる|います|る)|苦手|愛用/;

@@ -15,7 +15,7 @@ import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
 import { readTime, type Period } from './when.js';
-import { ADVICE_WORDS, asksForAdvice, selfStatements } from './preference.js';
+import { ADVICE_WORDS, asksForAdvice, selfStatements, withoutAskingPhrases } from './preference.js';
 
 export interface SearchOptions {
   query: string;
@@ -240,8 +240,8 @@ export const PREFERENCE_BOOST = 0;
  */
 function bySelf(store: Store, query: string, rows: MemoryRow[], boost: number): Map<number, number> {
   const out = new Map<number, number>();
-  const pairs = questionPairs(query);
-  const terms = pairs.length > 0 ? [] : buildKeywordQuery(query).terms.filter((t) => !ADVICE_WORDS.has(t.toLowerCase()));
+  const pairs = questionPairs(withoutAskingPhrases(query));
+  const terms = pairs.length > 0 ? [] : topicTerms(query);
   if (pairs.length === 0 && terms.length === 0) return out;
   const weights = rarityWeights(store, terms);
   for (const r of rows) {
@@ -316,6 +316,11 @@ function byCoverage(store: Store, query: string, rows: MemoryRow[], pairBoost: n
   return factors;
 }
 
+/** An advice question's keyword terms without the words that ask, in either language (preference.ts). */
+function topicTerms(query: string): string[] {
+  return buildKeywordQuery(withoutAskingPhrases(query)).terms.filter((t) => !ADVICE_WORDS.has(t.toLowerCase()));
+}
+
 /** How many RRF ranks a keyword match falls behind the best one per unit of lost bm25: bench/QUALITY.md. */
 export const KEYWORD_RANK_SPREAD = 30;
 
@@ -324,9 +329,9 @@ function keywordLists(store: Store, query: string, filters: SearchFilters, k: nu
   const q = buildKeywordQuery(query);
   if (!q.match) return [];
   // Over the whole index, terms in half the memories weigh nothing: ranked without them (common-terms.ts).
-  // A question asking for advice is searched by what it is about: "suggest", "tips" name no
+  // A question asking for advice is searched by what it is about: "suggest", "tips", コツ name no
   // topic and match every other request for advice (kept when nothing else is left).
-  const topic = own || !asksForAdvice(query) ? q.terms : q.terms.filter((t) => !ADVICE_WORDS.has(t.toLowerCase()));
+  const topic = own || !asksForAdvice(query) ? q.terms : topicTerms(query);
   const { kept, common } = own ? { kept: q.terms, common: [] } : splitCommon(store, topic.length > 0 ? topic : q.terms);
   const match = own ? ownText(q.match) : anyOfTerms(kept);
   const best = (f: SearchFilters) => shownRanked(store, (limit) => store.fts(match, f, limit), k, hide);
