@@ -8,8 +8,11 @@
  * order. The distractors are other people's personal chats, a harder kind than S's mix of
  * those with generic assistant chats: a proxy for the held-out number, not that number.
  *
- * Usage: npm run bench:haystack [-- --sessions N] [--pref 0,B,…] [--out FILE] (default --pref: the
- * product's boost and 1)
+ * `--stand-in`: also hybrid, with the bench's stand-in encoder (Universal Sentence Encoder lite,
+ * bench/use-embedder.ts; the memories embedded once, about ten minutes here).
+ *
+ * Usage: npm run bench:haystack [-- --sessions N] [--pref 0,B,…] [--stand-in] [--out FILE]
+ * (default --pref: the product's boost and 1)
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +22,10 @@ import { loadConfig } from '../src/config/load.js';
 import { encodeEntry } from '../src/export/jsonl.js';
 import { PREFERENCE_BOOST, search } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
-import type { MemoryRecord } from '../src/types.js';
+import type { MemoryRecord, SearchMode } from '../src/types.js';
 import { prng } from '../test/tools/prng.js';
 import { EVAL, longMemEval } from './quality.js';
+import { useEmbedder } from './use-embedder.js';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 
@@ -33,12 +37,28 @@ interface Tally {
   m1: number;
 }
 
-export async function runHaystack(opts: { sessions: number; prefs: number[] }): Promise<string | undefined> {
+export async function runHaystack(opts: { sessions: number; prefs: number[]; standIn?: boolean }): Promise<string | undefined> {
   if (!existsSync(EVAL)) return undefined;
   const { config } = loadConfig({ configPath: join(REPO, 'config.toml'), env: {} });
   const corpus = longMemEval(Date.parse('2026-11-29T12:00:00.000Z'));
+  const embedder = opts.standIn ? await useEmbedder() : undefined;
+  if (typeof embedder === 'string') throw new Error(`--stand-in: ${embedder}`);
+  let all = corpus.records;
+  if (embedder) {
+    const vectors = await embedder.embedDocuments(all.map((r) => `${r.question}\n${r.answer}`));
+    all = all.map((r, i) => ({ ...r, embedding: vectors[i] as Float32Array, model: embedder.model, dim: embedder.dim }));
+  }
+  const queryVectors = new Map<string, Float32Array>();
+  const embedQuery = embedder
+    ? async (t: string) => {
+        let v = queryVectors.get(t);
+        if (!v) queryVectors.set(t, (v = await embedder.embedQuery(t)));
+        return v;
+      }
+    : undefined;
+  const modes: SearchMode[] = embedder ? ['keyword', 'hybrid'] : ['keyword'];
   const bySession = new Map<string, MemoryRecord[]>();
-  for (const r of corpus.records) {
+  for (const r of all) {
     const list = bySession.get(r.session_id as string) ?? [];
     list.push(r);
     bySession.set(r.session_id as string, list);
@@ -48,7 +68,7 @@ export async function runHaystack(opts: { sessions: number; prefs: number[] }): 
     { halfLife: 0, weight: 0 },
     { halfLife: config.search.half_life_days, weight: config.search.recency_weight },
   ];
-  const tallies = new Map<string, Tally>(); // `${pref}|${halfLife}|${type}`
+  const tallies = new Map<string, Tally>(); // `${mode}|${pref}|${halfLife}|${type}`
   const count = (key: string, srank: number, rank: number) => {
     const t = tallies.get(key) ?? { n: 0, s1: 0, s5: 0, s10: 0, m1: 0 };
     t.n++;
@@ -76,20 +96,20 @@ export async function runHaystack(opts: { sessions: number; prefs: number[] }): 
       const exportDir = join(qdir, 'export');
       mkdirSync(exportDir, { recursive: true });
       writeFileSync(join(exportDir, '2026-01_eval.jsonl'), `${records.map(encodeEntry).join('\n')}\n`);
-      const { store } = openCache({ dbPath: join(qdir, 'cache.db'), exportDir, model: 'none', dim: 0 });
+      const { store } = openCache({ dbPath: join(qdir, 'cache.db'), exportDir, model: embedder?.model ?? 'none', dim: 0 });
       const sessionOf = new Map(records.map((r) => [r.id, r.session_id as string]));
       const goldSessions = new Set([...q.gold].map((id) => sessionOf.get(id) ?? id));
       try {
-        for (const pref of opts.prefs) {
+        for (const mode of modes) for (const pref of opts.prefs) {
           for (const { halfLife, weight } of settings) {
             const r = await search(
-              { store, now: q.now ?? corpus.now },
-              { query: q.text, mode: 'keyword', filters: {}, topK: 100, halfLifeDays: halfLife, recencyWeight: weight, rrfK: 60, preferenceBoost: pref },
+              { store, now: q.now ?? corpus.now, ...(embedQuery ? { embedQuery } : {}) },
+              { query: q.text, mode, filters: {}, topK: 100, halfLifeDays: halfLife, recencyWeight: weight, rrfK: 60, preferenceBoost: pref },
             );
             const sessions = [...new Set(r.hits.map((h) => sessionOf.get(h.id) ?? h.id))];
             const srank = sessions.findIndex((sid) => goldSessions.has(sid)) + 1;
             const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
-            for (const type of ['all', q.type ?? 'other']) count(`${pref}|${halfLife}|${type}`, srank, rank);
+            for (const type of ['all', q.type ?? 'other']) count(`${mode}|${pref}|${halfLife}|${type}`, srank, rank);
           }
         }
       } finally {
@@ -102,18 +122,20 @@ export async function runHaystack(opts: { sessions: number; prefs: number[] }): 
     rmSync(dir, { recursive: true, force: true });
   }
   const f = (x: number, n: number) => (x / n).toFixed(3);
-  const types = [...new Set([...tallies.keys()].map((k) => k.split('|')[2] as string))].sort((a, b) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)));
+  const types = [...new Set([...tallies.keys()].map((k) => k.split('|')[3] as string))].sort((a, b) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)));
   const lines = [
-    `${corpus.queries.length} questions, each in a fresh cache of ${opts.sessions} sessions (its own and others drawn by a seeded shuffle), ${Math.round(haystackMemories / corpus.queries.length)} memories on average; keyword search, top 100 memories reduced to sessions.`,
+    `${corpus.queries.length} questions, each in a fresh cache of ${opts.sessions} sessions (its own and others drawn by a seeded shuffle), ${Math.round(haystackMemories / corpus.queries.length)} memories on average; ${embedder ? `keyword and hybrid (${embedder.model})` : 'keyword'} search, top 100 memories reduced to sessions.`,
     '',
-    '| question type | preference boost | half-life | n | session hit@1 | session hit@5 | session hit@10 | memory hit@1 |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| question type | mode | preference boost | half-life | n | session hit@1 | session hit@5 | session hit@10 | memory hit@1 |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const type of types) {
-    for (const pref of opts.prefs) {
-      for (const { halfLife } of settings) {
-        const t = tallies.get(`${pref}|${halfLife}|${type}`);
-        if (t) lines.push(`| ${type} | ${pref === 0 ? 'no' : pref} | ${halfLife} | ${t.n} | ${f(t.s1, t.n)} | ${f(t.s5, t.n)} | ${f(t.s10, t.n)} | ${f(t.m1, t.n)} |`);
+    for (const mode of modes) {
+      for (const pref of opts.prefs) {
+        for (const { halfLife } of settings) {
+          const t = tallies.get(`${mode}|${pref}|${halfLife}|${type}`);
+          if (t) lines.push(`| ${type} | ${mode} | ${pref === 0 ? 'no' : pref} | ${halfLife} | ${t.n} | ${f(t.s1, t.n)} | ${f(t.s5, t.n)} | ${f(t.s10, t.n)} | ${f(t.m1, t.n)} |`);
+        }
       }
     }
   }
@@ -127,7 +149,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     return i >= 0 ? args[i + 1] : undefined;
   };
   const pv = val('--pref');
-  const table = await runHaystack({ sessions: Number(val('--sessions') ?? 50), prefs: pv === undefined ? [...new Set([PREFERENCE_BOOST, 1])] : pv.split(',').map(Number) });
+  const table = await runHaystack({ sessions: Number(val('--sessions') ?? 50), prefs: pv === undefined ? [...new Set([PREFERENCE_BOOST, 1])] : pv.split(',').map(Number), standIn: args.includes('--stand-in') });
   if (table === undefined) {
     process.stdout.write(`bench:haystack: no development set at ${EVAL} (it sits beside the project only in its own workspace and CI); nothing measured\n`);
   } else {
