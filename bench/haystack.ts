@@ -9,7 +9,7 @@
  * those with generic assistant chats: a proxy for the held-out number, not that number.
  *
  * `--stand-in`: also hybrid, with the bench's stand-in encoder (Universal Sentence Encoder lite,
- * bench/use-embedder.ts; the memories embedded once; about a minute in all here).
+ * bench/use-embedder.ts; the memories embedded once; one to two minutes in all here).
  *
  * Usage: npm run bench:haystack [-- --sessions N] [--pref 0,B,…] [--stand-in] [--out FILE]
  * (default --pref: the product's boost and 1)
