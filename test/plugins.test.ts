@@ -66,6 +66,15 @@ describe('the plugins, added by git URL, in the real agents', () => {
     cleanup();
   });
 
+  /** A client's run had no hook fail; if one did, what the machine's logs say comes with the failure. */
+  function noHookFailed(run: { stderr: string }, x: { m: HomeMachine }): void {
+    if (!/hook: \w+ Failed/.test(run.stderr)) return;
+    const logs = readdirSync(x.m.user, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.log') && !f.includes('node_modules'))
+      .map((f) => `--- ${f}\n${readFileSync(join(x.m.user, f), 'utf8').slice(-3000)}`);
+    assert.fail(`a hook failed:\n${run.stderr}\n${logs.join('\n')}`);
+  }
+
   function machine(name: string): { m: HomeMachine; env: NodeJS.ProcessEnv; project: string } {
     const m = homeMachine(root, name);
     const env: NodeJS.ProcessEnv = { ...process.env, ...m.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) };
@@ -226,7 +235,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const prompt = 'How did we make the depot export resumable after a crash?';
     const turn = await codex(a, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', prompt]);
     assert.equal(turn.code, 0, turn.stderr);
-    assert.doesNotMatch(turn.stderr, /hook: \w+ Failed/);
+    noHookFailed(turn, a);
     const answer = replyTo({ input: [{ role: 'user', content: prompt }] });
     const pushed = await eventually(() => {
       const text = memoryFileOnRemote(remote, 'cxp-a');
@@ -237,7 +246,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const seen = standIn.requests.length;
     const second = await codex(b, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'What should I look at first in the depot service today?']);
     assert.equal(second.code, 0, second.stderr);
-    assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
+    noHookFailed(second, b);
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
     // The door into Codex's own memory, written by the plugin's session start.
