@@ -3,10 +3,12 @@
  * or nothing. Real SQLite cache built from real JSONL; the hook run as a whole process.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openCache } from '../src/store/cache.js';
 import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, formatRecall, recall } from '../src/search/recall.js';
+import { HOOK_BUSY_TIMEOUT_MS } from '../src/store/store.js';
 import { makeWorld, rec, runCli, writeJsonl, type World } from './helpers.js';
 
 const MEMORIES = [
@@ -198,6 +200,38 @@ describe('recall in a long session', () => {
         store.close();
       }
     } finally {
+      w.cleanup();
+    }
+  });
+
+  it('a cache another process holds locked: the hook says nothing, well inside the 10 s an agent gives it, and recalls again once it is free', async () => {
+    const w = world();
+    // The cache in a rollback journal, under an exclusive lock (a WAL cache lets readers through):
+    // the way a reader can be kept out, held until the test says so.
+    const holder = spawn(process.execPath, ['-e', `
+      const Database = require(${JSON.stringify(join(process.cwd(), 'node_modules', 'better-sqlite3'))});
+      const db = new Database(${JSON.stringify(join(w.dir, '.cache', 'memory.db'))});
+      db.pragma('journal_mode = DELETE');
+      db.exec('BEGIN EXCLUSIVE');
+      process.stdout.write('locked\\n');
+      process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });`], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      const prompt = 'why is the JPY cart total rounding wrong again? the currency exponent table?';
+      const started = performance.now();
+      const held = hook(w, prompt);
+      const waited = performance.now() - started;
+      assert.equal(held.code, 0, held.stderr);
+      assert.equal(held.stdout, '', 'nothing recalled while the cache is held');
+      // Codex kills a prompt's hook at 10 s and shows it as failed; SQLite's own wait was 10 s.
+      assert.ok(waited >= HOOK_BUSY_TIMEOUT_MS && waited < 8_000, `the hook waited for the lock ${Math.round(waited)} ms, then gave up (${HOOK_BUSY_TIMEOUT_MS} ms)`);
+      holder.stdin.write('release\n');
+      await new Promise((resolve) => (holder.exitCode !== null ? resolve(null) : holder.once('exit', resolve)));
+      const free = hook(w, prompt);
+      assert.equal(free.code, 0, free.stderr);
+      assert.match(free.stdout, /id mem-jpy/, 'recalled once the cache is free');
+    } finally {
+      holder.kill();
       w.cleanup();
     }
   });

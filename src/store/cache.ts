@@ -11,7 +11,7 @@ import { acquireLock, acquireLockAsync, leftByDeadProcess, type Release } from '
 import { readEntries, type Skip } from '../export/read.js';
 import { errorMessage, UserError } from '../errors.js';
 import type { ExportEntry } from '../types.js';
-import { Store, isSqliteError, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
+import { HOOK_BUSY_TIMEOUT_MS, Store, isSqliteError, openDatabase, type FreshEntry, type IngestRow, type StoreIdentity } from './store.js';
 import { sha1 } from '../later.js';
 
 export interface CacheOptions extends StoreIdentity {
@@ -261,13 +261,14 @@ function buildFromScratch(opts: CacheOptions, files: ExportFile[], res: RebuildR
 /**
  * The cache as it is, not caught up with the export (per-prompt recall must not wait): undefined
  * when absent or of another schema. `vectors: false`: for a reader that never touches the vectors
- * and writes nothing (the extension is not loaded).
+ * and writes nothing (the extension is not loaded). A hook's read: it waits at most
+ * HOOK_BUSY_TIMEOUT_MS for another process's lock, then gets undefined.
  */
 export function openCacheAsIs(opts: CacheOptions, read: { vectors?: boolean } = {}): Store | undefined {
-  return openExisting(opts, read).store;
+  return openExisting(opts, { ...read, busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS }).store;
 }
 
-function openExisting(opts: CacheOptions, read: { vectors?: boolean } = {}): { store?: Store; reason?: string } {
+function openExisting(opts: CacheOptions, read: { vectors?: boolean; busyTimeoutMs?: number } = {}): { store?: Store; reason?: string } {
   if (!existsSync(opts.dbPath)) return { reason: 'no cache yet' };
   let db;
   try {

@@ -16,6 +16,13 @@ type DatabaseClass = typeof Database;
 /** How long a connection waits for another process's write (SQLite's busy timeout). */
 const BUSY_TIMEOUT_MS = 10_000;
 
+/**
+ * How long a hook reading the cache as it is waits for another process's lock: well inside the
+ * time an agent gives a hook (Codex: 10 s for a prompt's, then the hook is killed and shown as
+ * failed). Past it the hook says nothing this time.
+ */
+export const HOOK_BUSY_TIMEOUT_MS = 2_000;
+
 /** better-sqlite3's class by the entry asked for (the main entry where that one did not serve). */
 const sqliteClasses = new Map<string, DatabaseClass>();
 
@@ -27,12 +34,12 @@ const sqliteClasses = new Map<string, DatabaseClass>();
  * load (a musl system, a platform without one), the main entry serves, as before, for the rest of
  * the process; its error is the one told. `entry`: another platform's name, for tests.
  */
-export function newConnection(path: string, entry = `${process.platform}-${process.arch}`): DB {
+export function newConnection(path: string, entry = `${process.platform}-${process.arch}`, timeout = BUSY_TIMEOUT_MS): DB {
   let cls = sqliteClasses.get(entry);
   if (!cls) {
     try {
       const platformClass = loadHere(`better-sqlite3/${entry}`) as DatabaseClass;
-      const db = new platformClass(path, { timeout: BUSY_TIMEOUT_MS });
+      const db = new platformClass(path, { timeout });
       sqliteClasses.set(entry, platformClass);
       return db;
     } catch {
@@ -40,7 +47,7 @@ export function newConnection(path: string, entry = `${process.platform}-${proce
       sqliteClasses.set(entry, cls);
     }
   }
-  return new cls(path, { timeout: BUSY_TIMEOUT_MS });
+  return new cls(path, { timeout });
 }
 
 /** Whether `err` is SQLite's own error: better-sqlite3's SqliteError, one class whichever entry made the connection. */
@@ -92,13 +99,14 @@ function makePrivate(path: string): void {
 
 /**
  * Open a connection with sqlite-vec loaded (`vectors: false`: not loaded, for a reader of an
- * existing cache that never touches the vectors), WAL and a busy timeout. Throws on a damaged file.
+ * existing cache that never touches the vectors), WAL and a busy timeout (`busyTimeoutMs`, 10 s
+ * unless given). Throws on a damaged file.
  */
-export function openDatabase(path: string, opts: { fast?: boolean; vectors?: boolean } = {}): DB {
+export function openDatabase(path: string, opts: { fast?: boolean; vectors?: boolean; busyTimeoutMs?: number } = {}): DB {
   makePrivate(path);
   let db: DB;
   try {
-    db = newConnection(path);
+    db = newConnection(path, undefined, opts.busyTimeoutMs);
   } catch (err) {
     throw nativeModuleProblem(err) ?? err;
   }

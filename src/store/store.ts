@@ -18,7 +18,7 @@ import { TermDocs } from './term-docs.js';
 import { BASE_DDL, bm25Of, COLUMN_WEIGHTS, KEYWORD_TOKENIZER, LIVE_COUNTS_DDL, rankFunction, STORE_VERSION, vecDdl, type ColumnWeights } from './schema.js';
 import { indexText } from './analyze.js';
 
-export { isSqliteError, nativeModuleProblem, newConnection, openDatabase, type DB } from './database.js';
+export { HOOK_BUSY_TIMEOUT_MS, isSqliteError, nativeModuleProblem, newConnection, openDatabase, type DB } from './database.js';
 import type { DB } from './database.js';
 import { preparedOnUse } from './prepared.js';
 
