@@ -223,6 +223,7 @@ describe('recall in a long session', () => {
       const waited = performance.now() - started;
       assert.equal(held.code, 0, held.stderr);
       assert.equal(held.stdout, '', 'nothing recalled while the cache is held');
+      assert.match(held.stderr, /memory: recall: cache unreadable \(database is locked\); nothing recalled this time/);
       // Codex kills a prompt's hook at 10 s and shows it as failed; SQLite's own wait was 10 s.
       assert.ok(waited >= HOOK_BUSY_TIMEOUT_MS && waited < 8_000, `the hook waited for the lock ${Math.round(waited)} ms, then gave up (${HOOK_BUSY_TIMEOUT_MS} ms)`);
       holder.stdin.write('release\n');

@@ -109,7 +109,7 @@ const real = (p: string) => {
   }
 };
 
-export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'now'>, input: HookInput): Promise<void> {
+export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'now' | 'stderr'>, input: HookInput): Promise<void> {
   const cfg = config.recall;
   if (!cfg.files || cfg.file_max_items === 0) return;
   const cwd = input.cwd ?? io.cwd;
@@ -118,7 +118,7 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
   const excluded = config.privacy.exclude_projects;
   // Where the agent works, only to know whether it is excluded (~1.4 ms: its repository found and read).
   if (excluded.length > 0 && placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded }).excluded) return;
-  const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim }, { vectors: false });
+  const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim }, { vectors: false }, (why) => io.stderr.write(`memory: file-recall: ${why}; nothing recalled this time\n`));
   if (!store) return;
   try {
     const session = sessionMemory(config, input.session_id);

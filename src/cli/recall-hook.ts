@@ -74,8 +74,8 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutF
   // The folder's repository, read once: its short name decides exclusion before the cache opens.
   const place = placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded });
   if (place.excluded) return;
-  const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
-  if (!store) return; // no cache yet: session start builds it
+  const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim }, {}, (why) => io.stderr.write(`memory: recall: ${why}; nothing recalled this time\n`));
+  if (!store) return; // no cache yet (session start builds it), or held by another process
   const hide = hideExcluded(excluded);
   try {
     // The repository's name as the cache files it (another repository may share the short name).

@@ -262,13 +262,16 @@ function buildFromScratch(opts: CacheOptions, files: ExportFile[], res: RebuildR
  * The cache as it is, not caught up with the export (per-prompt recall must not wait): undefined
  * when absent or of another schema. `vectors: false`: for a reader that never touches the vectors
  * and writes nothing (the extension is not loaded). A hook's read: it waits at most
- * HOOK_BUSY_TIMEOUT_MS for another process's lock, then gets undefined.
+ * HOOK_BUSY_TIMEOUT_MS for another process's lock, then gets undefined; `told` hears why, when
+ * the cache could not be read (held, damaged).
  */
-export function openCacheAsIs(opts: CacheOptions, read: { vectors?: boolean } = {}): Store | undefined {
-  return openExisting(opts, { ...read, busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS }).store;
+export function openCacheAsIs(opts: CacheOptions, read: { vectors?: boolean } = {}, told?: (why: string) => void): Store | undefined {
+  const { store, reason, unreadable } = openExisting(opts, { ...read, busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS });
+  if (unreadable && reason) told?.(reason);
+  return store;
 }
 
-function openExisting(opts: CacheOptions, read: { vectors?: boolean; busyTimeoutMs?: number } = {}): { store?: Store; reason?: string } {
+function openExisting(opts: CacheOptions, read: { vectors?: boolean; busyTimeoutMs?: number } = {}): { store?: Store; reason?: string; unreadable?: boolean } {
   if (!existsSync(opts.dbPath)) return { reason: 'no cache yet' };
   let db;
   try {
@@ -281,7 +284,7 @@ function openExisting(opts: CacheOptions, read: { vectors?: boolean; busyTimeout
     return { store: new Store(db, opts) };
   } catch (err) {
     if (db?.open) db.close();
-    return { reason: `cache unreadable (${errorMessage(err)})` };
+    return { reason: `cache unreadable (${errorMessage(err)})`, unreadable: true };
   }
 }
 
