@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -245,6 +245,15 @@ describe('recall by file: the tool hook', () => {
     utimesSync(join(dir, '.tidied'), days(-2), days(-2));
     tidySessions(dir, join(dir, 'now.json'));
     assert.deepEqual(readdirSync(dir).sort(), ['.tidied', 'now.json', 'yesterday.json']);
+    // The session file dated by a clock 5 days ahead of the one that dates a file just written
+    // (a mounted folder's server, a faked clock): the mark is dated as the session file, and stays.
+    const ahead = join(root, 'tidy-ahead');
+    mkdirSync(ahead);
+    writeFileSync(join(ahead, 'now.json'), '[]');
+    utimesSync(join(ahead, 'now.json'), days(-5), days(-5));
+    tidySessions(ahead, join(ahead, 'now.json'));
+    assert.deepEqual(readdirSync(ahead).sort(), ['.tidied', 'now.json'], 'the mark is not tidied away as a file of 5 days ago');
+    assert.ok(Math.abs(statSync(join(ahead, '.tidied')).mtimeMs - statSync(join(ahead, 'now.json')).mtimeMs) < 1, 'dated as the session file');
   });
 });
 

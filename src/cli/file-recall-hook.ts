@@ -7,7 +7,7 @@
  * excluded project, or from the session in progress. Whatever happens: exit 0, diagnostics on
  * stderr. Measured in bench/RESULTS.md against node's own start-up.
  */
-import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IO } from '../app/context.js';
@@ -76,6 +76,7 @@ function sessionMemory(config: Config, sessionId: string | undefined): { given: 
  * sessions over for SESSION_FILE_DAYS, at most once a day (`.tidied` says when; every file of the
  * folder is looked at then). By the file system's clock, the file just written being "now", so a
  * wrong clock here never removes a live session; a `.tidied` from the future does not stop it.
+ * The mark is dated by that clock too, and never tidied away itself.
  */
 export function tidySessions(dir: string, written: string): void {
   const now = statSync(written).mtimeMs;
@@ -87,7 +88,9 @@ export function tidySessions(dir: string, written: string): void {
     /* never tidied */
   }
   writeFileSync(mark, `${new Date(now).toISOString()}\n`);
+  utimesSync(mark, now / 1000, now / 1000);
   for (const f of readdirSync(dir)) {
+    if (f === '.tidied') continue;
     try {
       if (now - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
     } catch {
