@@ -24,7 +24,7 @@ import { PREFERENCE_BOOST, search } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
 import type { MemoryRecord, SearchMode } from '../src/types.js';
 import { prng } from '../test/tools/prng.js';
-import { EVAL, longMemEval } from './quality.js';
+import { EVAL, embedded, longMemEval, queryEmbedder } from './quality.js';
 import { useEmbedder } from './use-embedder.js';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -43,19 +43,8 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
   const corpus = longMemEval(Date.parse('2026-11-29T12:00:00.000Z'));
   const embedder = opts.standIn ? await useEmbedder() : undefined;
   if (typeof embedder === 'string') throw new Error(`--stand-in: ${embedder}`);
-  let all = corpus.records;
-  if (embedder) {
-    const vectors = await embedder.embedDocuments(all.map((r) => `${r.question}\n${r.answer}`));
-    all = all.map((r, i) => ({ ...r, embedding: vectors[i] as Float32Array, model: embedder.model, dim: embedder.dim }));
-  }
-  const queryVectors = new Map<string, Float32Array>();
-  const embedQuery = embedder
-    ? async (t: string) => {
-        let v = queryVectors.get(t);
-        if (!v) queryVectors.set(t, (v = await embedder.embedQuery(t)));
-        return v;
-      }
-    : undefined;
+  const all = embedder ? await embedded(corpus.records, embedder) : corpus.records;
+  const embedQuery = embedder ? queryEmbedder(embedder) : undefined;
   const modes: SearchMode[] = embedder ? ['keyword', 'hybrid'] : ['keyword'];
   const bySession = new Map<string, MemoryRecord[]>();
   for (const r of all) {

@@ -215,21 +215,33 @@ interface Run {
   slices: Map<string, Metrics>;
 }
 
+/** The records with their vectors by `embedder` (question and answer, as the product embeds a memory). */
+export async function embedded(records: MemoryRecord[], embedder: Embedder): Promise<MemoryRecord[]> {
+  const vectors = await embedder.embedDocuments(records.map((r) => `${r.question}\n${r.answer}`));
+  return records.map((r, i) => ({ ...r, embedding: vectors[i] as Float32Array, model: embedder.model, dim: embedder.dim }));
+}
+
+/** A search's `embedQuery` that embeds each question once, however many runs ask it. */
+export function queryEmbedder(embedder: Embedder): (text: string) => Promise<Float32Array> {
+  const vectors = new Map<string, Float32Array>();
+  return async (t) => {
+    let v = vectors.get(t);
+    if (!v) vectors.set(t, (v = await embedder.embedQuery(t)));
+    return v;
+  };
+}
+
 async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: SearchMode[], settings: Setting[], columns: Array<ColumnWeights | undefined> = [undefined], times: Array<TimeBoost | false> = [DEFAULT_TIME], coverages: number[] = [PAIR_COVERAGE_BOOST], wordsBoosts: number[] = [WORDS_COVERAGE_BOOST], prefs: number[] = [PREFERENCE_BOOST], strengths: Array<number | undefined> = [undefined]): Promise<Run[]> {
   const dir = mkdtempSync(join(tmpdir(), 'memory-quality-'));
   try {
     const exportDir = join(dir, 'export');
     mkdirSync(exportDir);
-    let records = c.records;
-    if (embedder) {
-      const vectors = await embedder.embedDocuments(records.map((r) => `${r.question}\n${r.answer}`));
-      records = records.map((r, i) => ({ ...r, embedding: vectors[i] as Float32Array, model: embedder.model, dim: embedder.dim }));
-    }
+    const records = embedder ? await embedded(c.records, embedder) : c.records;
     writeFileSync(join(exportDir, '2026-01_eval.jsonl'), `${records.map(encodeEntry).join('\n')}\n`);
     const model = embedder?.model ?? 'none';
     const { store } = openCache({ dbPath: join(dir, 'cache.db'), exportDir, model, dim: 0 });
     sizes.push(`${c.name}${embedder ? ' with vectors' : ''}: JSONL ${(statSync(join(exportDir, '2026-01_eval.jsonl')).size / 2 ** 20).toFixed(1)} MB, cache ${(dbBytes(join(dir, 'cache.db')) / 2 ** 20).toFixed(1)} MB`);
-    const queryVectors = new Map<string, Float32Array>();
+    const embedQuery = embedder ? queryEmbedder(embedder) : undefined;
     const sessionOf = new Map(c.records.filter((r) => r.session_id).map((r) => [r.id, r.session_id as string]));
     const out: Run[] = [];
     try {
@@ -249,15 +261,7 @@ async function evaluate(c: Corpus, embedder: Embedder | undefined, modes: Search
               {
                 store,
                 now: q.now ?? c.now,
-                ...(embedder
-                  ? {
-                      embedQuery: async (t: string) => {
-                        let v = queryVectors.get(t);
-                        if (!v) queryVectors.set(t, (v = await embedder.embedQuery(t)));
-                        return v;
-                      },
-                    }
-                  : {}),
+                ...(embedQuery ? { embedQuery } : {}),
               },
               { query: q.text, mode, filters: {}, topK: 10, halfLifeDays: halfLife, recencyWeight: weight, ...(spread !== undefined ? { keywordSpread: spread } : {}), rrfK: 60, readTime: time !== false, ...(time !== false ? { periodBoost: time.period, afterPeriodBoost: time.after } : {}), coverageBoost: coverage, wordsBoost: words, preferenceBoost: pref, ...(strength !== undefined ? { vectorStrength: strength } : {}), ...(VECTOR_FLOOR_OVERRIDE !== undefined ? { vectorFloor: VECTOR_FLOOR_OVERRIDE } : {}) },
             );
