@@ -26,6 +26,9 @@ const MEMORIES: Array<Pick<MemoryRecord, 'id' | 'question' | 'answer' | 'timesta
   // Comparable memories: the same decision, revised.
   { id: 'layout-spring', timestamp: ago(240), question: 'Which cache layout did we decide on for the feed service?', answer: 'The feed cache layout: one shard per region.' },
   { id: 'layout-last-week', timestamp: ago(6), question: 'Which cache layout did we decide on for the feed service?', answer: 'The feed cache layout: one shard per tenant.' },
+  // Two events of one story, the earlier told a little more fully.
+  { id: 'osprey-outage', timestamp: ago(200), question: 'Osprey gateway outage', answer: 'Restarted the osprey gateway.' },
+  { id: 'osprey-rotation', timestamp: ago(3), question: 'Osprey signer rotation on the gateway', answer: 'Rotated the osprey signer.' },
   // Identifiers, short words, Japanese.
   { id: 'sqlite3', timestamp: ago(30), question: 'better-sqlite3 throws SQLITE_BUSY under load', answer: 'Set busy_timeout and use WAL.' },
   { id: 'effect', timestamp: ago(31), question: 'Why does useEffect run twice?', answer: 'StrictMode mounts twice in development.' },
@@ -65,6 +68,17 @@ describe('recency is a bounded prior', () => {
   it('between comparably relevant memories, the newer ranks first; --half-life 0 leaves it to relevance', async () => {
     const top = await ids('which cache layout did we decide on for the feed service', 30, 2);
     assert.deepEqual(top, ['layout-last-week', 'layout-spring']);
+  });
+});
+
+describe('a question about the order of past moments ranks by relevance alone', () => {
+  it('the earlier event is not put behind the later one for being older', async () => {
+    const question = 'osprey gateway outage and the osprey signer rotation';
+    assert.deepEqual(await ids(question, 30, 2), ['osprey-rotation', 'osprey-outage'], 'the recency prior at work: the newer first');
+    assert.deepEqual(await ids(question, 0, 2), ['osprey-outage', 'osprey-rotation'], 'by relevance alone');
+    assert.deepEqual(await ids(`which came first, the ${question}?`, 30, 2), ['osprey-outage', 'osprey-rotation']);
+    assert.deepEqual(await ids(`how many days passed between the ${question}?`, 30, 2), ['osprey-outage', 'osprey-rotation']);
+    assert.deepEqual(await ids(`how long after the osprey gateway outage came the osprey signer rotation?`, 30, 2), ['osprey-outage', 'osprey-rotation']);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readTime } from '../src/search/when.js';
+import { asksAboutOrder, readTime } from '../src/search/when.js';
 
 const NOW = new Date(2026, 11, 1, 11, 0, 0).getTime();
 const d = (y: number, m: number, day: number) => new Date(y, m - 1, day).getTime();
@@ -143,4 +143,39 @@ describe('words that are not time expressions', () => {
     const r = readTime('in December', new Date(2026, 5, 10).getTime());
     assert.equal(r.period?.sinceMs, d(2025, 12, 1));
   });
+});
+
+describe('a question about how past moments stand to each other', () => {
+  for (const q of [
+    'What is the order of the three deploys from earliest to latest?',
+    'In what order did we try the cache layouts?',
+    'Which came first, the outage or the key rotation?',
+    'Who finished first, Emma or Alex?',
+    'Did we pin the version before or after the build broke?',
+    'How many days passed between the outage and the fix?',
+    'How long after the migration did the alerts start?',
+    'How many weeks passed between the freeze and the release?',
+    'デプロイの順番を教えて',
+    'どちらが先だった？障害と鍵の更新',
+    '移行から何日後にアラートが出た？',
+    '修正に何か月かかった？',
+  ]) {
+    it(`asks about order or elapsed time: ${q}`, () => assert.equal(asksAboutOrder(q), true));
+  }
+  for (const q of [
+    'Which streaming service did I start using most recently?',
+    'What is the latest version of the API client?',
+    'Where is my HelloFresh order?',
+    'How long is the deploy window?',
+    'How many days a week do we deploy?',
+    'How many days ago did we switch the CI runner?',
+    'How many months have passed since I last rotated the keys?',
+    'CIを切り替えたのは何日前？',
+    'ビルドはあと何年かかるか',
+    'For the first time the test passed: why?',
+    'キャッシュの設定はどうした？',
+    '先月の障害の原因',
+  ]) {
+    it(`does not: ${q}`, () => assert.equal(asksAboutOrder(q), false));
+  }
 });

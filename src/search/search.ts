@@ -14,7 +14,7 @@ import { foldForCoverage, heldShare, idf, questionPairs, questionWords, weighted
 import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
-import { readTime, type Period } from './when.js';
+import { asksAboutOrder, readTime, type Period } from './when.js';
 import { ADVICE_WORDS, asksForAdvice, selfStatements, withoutAskingPhrases } from './preference.js';
 
 export interface SearchOptions {
@@ -118,10 +118,13 @@ export function afterPeriod(p: Period, nowMs: number): { sinceMs: number; untilM
  * memories gain PERIOD_BOOST: one of them comes first even over another period's memory that
  * matches the words somewhat better, and a much better match elsewhere still shows. Memories
  * of the days just after it gain less (AFTER_PERIOD_BOOST). A question that names no period
- * ranks as relevance and recency say.
+ * ranks as relevance and recency say; one that asks about the order of past moments or the
+ * time between them, by relevance alone (when.ts asksAboutOrder).
  */
-export async function search(deps: SearchDeps, opts: SearchOptions): Promise<SearchResult> {
-  if (opts.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
+export async function search(deps: SearchDeps, asked: SearchOptions): Promise<SearchResult> {
+  if (asked.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
+  // A question about the order of past moments, or the time between them, ranks without the recency prior (when.ts asksAboutOrder).
+  const opts = asked.halfLifeDays > 0 && asked.readTime !== false && asksAboutOrder(asked.query) ? { ...asked, halfLifeDays: 0 } : asked;
   const when = opts.readTime === false ? { text: opts.query } : readTime(opts.query, deps.now);
   if (!when.period) return rank(deps, opts);
   const period = when.period;

@@ -497,3 +497,21 @@ export function readTime(query: string, nowMs: number): TimeReading {
   text += input.slice(at);
   return { period: (found[0] as (typeof found)[number]).period, text: text.replace(/\s+/g, ' ').trim() };
 }
+
+/**
+ * A question about how past moments stand to each other: their order ("in what order", "which
+ * came first", "before or after", 順番, どちらが先, 最初に) or the time between two of them ("how
+ * many days passed between", "how long after", 何日後, 何か月かかった). Such a question is about
+ * the past as a whole, so search ranks it without the recency prior (search.ts): the newer of
+ * two events is no likelier its answer. A question about one moment and now ("how many days
+ * ago", "since I last", 何日前) keeps the prior: the latest such moment is the likelier one.
+ */
+export function asksAboutOrder(query: string): boolean {
+  const q = query.normalize('NFKC');
+  return ORDER_EN.test(q) || ELAPSED_EN.test(q) || ORDER_JA.test(q) || ELAPSED_JA.test(q);
+}
+
+const ORDER_EN = /\b(?:in (?:what|which) order|the order (?:of|in which)|order of|chronological(?:ly)?|earliest|before or after|after or before)\b|\b(?:which|who|what)\b[^.?!]*\bfirst\b[^.?!]*\bor\b|\b(?:which|who)\b[^.?!]*\b(?:came|happened|went|did \w+|was|were) first\b/i;
+const ELAPSED_EN = /\b(?:how (?:many|much) (?:days|weeks|months|years|hours|time)|how long)\b[^.?!]*\b(?:between|before|after)\b/i;
+const ORDER_JA = /順番|順序|どちらが先|どっちが先|どれが先|誰が先|どちらが最初|どれが最初|最初に|先か後か/;
+const ELAPSED_JA = /何(?:日|週間|か月|ヶ月|カ月|ヵ月|年)(?:後|かかった)|(?:どのくらい|どれくらい)かかった/;
