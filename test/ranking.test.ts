@@ -197,6 +197,32 @@ describe('time in the question', () => {
     }
   });
 
+  it('a period\'s memory is on the topic by what the person said in it, not by an answer that mentions everything', async () => {
+    const thursday = new Date(2026, 11, 10, 11, 0, 0).getTime();
+    const w = world([
+      { id: 'oct-heron', timestamp: at(2026, 10, 8), question: 'the heron deploy checklist: review the heron deploy checklist before the canary', answer: 'The heron deploy checklist: freeze, canary, heron deploy, watch the dashboards.' },
+      // Last week: asked about something else; the long answer names the checklist in passing.
+      { id: 'last-week-tips', timestamp: at(2026, 12, 2), question: 'any tips for running the standup?', answer: 'Keep it short: what shipped, what is blocked (say the heron deploy checklist is pending), what is next.' },
+      // Last week, asked about it: on the topic.
+      { id: 'last-week-kestrel', timestamp: at(2026, 12, 3), question: 'the kestrel rollout plan?', answer: 'Two waves.' },
+      { id: 'oct-kestrel', timestamp: at(2026, 10, 9), question: 'kestrel rollout plan: the kestrel rollout plan in waves', answer: 'The kestrel rollout plan: two waves, kestrel rollout watched.' },
+    ]);
+    try {
+      const { store } = w.open();
+      try {
+        const top = async (q: string) => (await search({ store, now: thursday }, { query: q, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60 })).hits.map((h) => h.id);
+        const heron = await top('what did we say about the heron deploy checklist last week');
+        assert.equal(heron[0], 'oct-heron', 'the better match: last week\'s memory holds the words only in its answer');
+        assert.ok(heron.includes('last-week-tips'), 'the answer\'s mention is still found');
+        assert.equal((await top('the kestrel rollout plan last week'))[0], 'last-week-kestrel', 'what the person asked last week comes first');
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+
   it('a memory of the days after the period comes after the period’s own and before another period’s better match', async () => {
     const w = world([
       { id: 'older', timestamp: at(2026, 11, 10), question: 'the osprey exporter stalls: the osprey exporter stalls on big exports', answer: 'The osprey exporter stalls; raise its osprey exporter timeout.' },

@@ -260,21 +260,23 @@ function bySelf(store: Store, query: string, rows: MemoryRow[], boost: number): 
 export const TOPIC_SHARE = 0.5;
 
 /**
- * The memories (rowids) on the question's topic: their question and answer hold at least
- * TOPIC_SHARE of the question's character pairs (Japanese, Chinese) or of its words, weighted by
- * how rare each is. Words alone, so a period's rule never rests on what a model thinks close.
+ * The memories (rowids) on the question's topic: what the person said in them (the memory's
+ * question) holds at least TOPIC_SHARE of the question's character pairs (Japanese, Chinese) or
+ * of its words, weighted by how rare each is. Not the answer: a long answer holds half of most
+ * questions' words (an assistant's list of tips, a diff), and put a period's memories on any topic
+ * first (bench/QUALITY.md). Words alone, so a period's rule never rests on what a model thinks close.
  */
 function onTopic(store: Store, query: string, rows: MemoryRow[]): Set<number> {
   const out = new Set<number>();
   const pairs = questionPairs(query);
   if (pairs.length > 0) {
-    for (const r of rows) if (heldShare(pairs, foldForCoverage(`${r.question}\n${r.answer}`)) >= TOPIC_SHARE) out.add(r.rowid);
+    for (const r of rows) if (heldShare(pairs, foldForCoverage(r.question)) >= TOPIC_SHARE) out.add(r.rowid);
     return out;
   }
   const terms = buildKeywordQuery(query).terms;
   if (terms.length === 0) return out;
   const weights = rarityWeights(store, terms);
-  for (const r of rows) if (weightedShare(terms, weights, questionWords(`${r.question}\n${r.answer}`)) >= TOPIC_SHARE) out.add(r.rowid);
+  for (const r of rows) if (weightedShare(terms, weights, questionWords(r.question)) >= TOPIC_SHARE) out.add(r.rowid);
   return out;
 }
 
