@@ -42,6 +42,22 @@ async function ids(store: Store, query: string, topK = 5, readTime = true, boost
   return r.hits.map((h) => h.id);
 }
 
+/** A cache of `memories`, searched on Thursday 2026-12-10 by `check` (ids, best first). */
+async function onThursday(memories: Mem[], check: (top: (query: string, readTime?: boolean) => Promise<string[]>) => Promise<void>): Promise<void> {
+  const thursday = new Date(2026, 11, 10, 11, 0, 0).getTime();
+  const w = world(memories);
+  try {
+    const { store } = w.open();
+    try {
+      await check(async (query, readTime = true) => (await search({ store, now: thursday }, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, readTime })).hits.map((h) => h.id));
+    } finally {
+      store.close();
+    }
+  } finally {
+    w.d.cleanup();
+  }
+}
+
 /** How many index entries holding the filler word a memory has (each must have exactly one). */
 function entries(store: Store, rowid: number): number {
   // BigInt: FTS5 ignores a rowid constraint bound as a REAL, which is how a JS number binds.
@@ -166,61 +182,48 @@ describe('time in the question', () => {
   });
 
   it('a period named is a rule: on Thursday 2026-12-10, "last week", "in March 2026", 先週, 2026年3月 each put that period\'s memory on the topic first, however much better another month\'s matches; without a time the best match wins', async () => {
-    const thursday = new Date(2026, 11, 10, 11, 0, 0).getTime();
-    const w = world([
-      // Much better word matches, in another month.
-      { id: 'oct-cache', timestamp: at(2026, 10, 8), question: 'cache eviction policy: decide the cache eviction policy for the session cache eviction', answer: 'We decided the cache eviction policy: LRU cache eviction for the session cache, cache eviction every hour.' },
-      { id: 'jan-ja', timestamp: at(2026, 1, 20), question: 'キャッシュの削除方針を決めた、キャッシュの削除方針', answer: 'キャッシュの削除方針はLRU。キャッシュの削除方針を文書にした。' },
-      // The periods' own, on the topic, matching less well.
-      { id: 'last-week', timestamp: at(2026, 12, 2), question: 'what eviction policy for the cache?', answer: 'Decided: LRU.' },
-      { id: 'march', timestamp: at(2026, 3, 17), question: 'cache eviction, again', answer: 'We decided on a policy of LRU for now.' },
-      { id: 'ja-last-week', timestamp: at(2026, 12, 3), question: 'キャッシュの方針は?', answer: '決めた: LRU。' },
-      { id: 'ja-march', timestamp: at(2026, 3, 18), question: 'キャッシュの方針について', answer: 'LRUに決めた。削除は月に一度。' },
-      // In the period, off the topic: never first.
-      { id: 'off-topic', timestamp: at(2026, 12, 4), question: 'lunch options near the office', answer: 'The noodle place decided to close on Mondays.' },
-    ]);
-    try {
-      const { store } = w.open();
-      try {
-        const first = async (q: string, readTime = true) => (await search({ store, now: thursday }, { query: q, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, readTime })).hits[0]?.id;
+    await onThursday(
+      [
+        // Much better word matches, in another month.
+        { id: 'oct-cache', timestamp: at(2026, 10, 8), question: 'cache eviction policy: decide the cache eviction policy for the session cache eviction', answer: 'We decided the cache eviction policy: LRU cache eviction for the session cache, cache eviction every hour.' },
+        { id: 'jan-ja', timestamp: at(2026, 1, 20), question: 'キャッシュの削除方針を決めた、キャッシュの削除方針', answer: 'キャッシュの削除方針はLRU。キャッシュの削除方針を文書にした。' },
+        // The periods' own, on the topic, matching less well.
+        { id: 'last-week', timestamp: at(2026, 12, 2), question: 'what eviction policy for the cache?', answer: 'Decided: LRU.' },
+        { id: 'march', timestamp: at(2026, 3, 17), question: 'cache eviction, again', answer: 'We decided on a policy of LRU for now.' },
+        { id: 'ja-last-week', timestamp: at(2026, 12, 3), question: 'キャッシュの方針は?', answer: '決めた: LRU。' },
+        { id: 'ja-march', timestamp: at(2026, 3, 18), question: 'キャッシュの方針について', answer: 'LRUに決めた。削除は月に一度。' },
+        // In the period, off the topic: never first.
+        { id: 'off-topic', timestamp: at(2026, 12, 4), question: 'lunch options near the office', answer: 'The noodle place decided to close on Mondays.' },
+      ],
+      async (top) => {
+        const first = async (q: string, readTime = true) => (await top(q, readTime))[0];
         assert.equal(await first('what did we decide about the cache eviction policy', false), 'oct-cache', 'no time: the best match');
         assert.equal(await first('what did we decide last week about the cache eviction policy'), 'last-week');
         assert.equal(await first('the cache eviction policy we decided in March 2026'), 'march');
         assert.equal(await first('キャッシュの削除方針', false), 'jan-ja', 'no time: the best match');
         assert.equal(await first('先週決めたキャッシュの削除方針'), 'ja-last-week');
         assert.equal(await first('2026年3月に決めたキャッシュの削除方針'), 'ja-march');
-      } finally {
-        store.close();
-      }
-    } finally {
-      w.d.cleanup();
-    }
+      },
+    );
   });
 
   it('a period\'s memory is on the topic by what the person said in it, not by an answer that mentions everything', async () => {
-    const thursday = new Date(2026, 11, 10, 11, 0, 0).getTime();
-    const w = world([
-      { id: 'oct-heron', timestamp: at(2026, 10, 8), question: 'the heron deploy checklist: review the heron deploy checklist before the canary', answer: 'The heron deploy checklist: freeze, canary, heron deploy, watch the dashboards.' },
-      // Last week: asked about something else; the long answer names the checklist in passing.
-      { id: 'last-week-tips', timestamp: at(2026, 12, 2), question: 'any tips for running the standup?', answer: 'Keep it short: what shipped, what is blocked (say the heron deploy checklist is pending), what is next.' },
-      // Last week, asked about it: on the topic.
-      { id: 'last-week-kestrel', timestamp: at(2026, 12, 3), question: 'the kestrel rollout plan?', answer: 'Two waves.' },
-      { id: 'oct-kestrel', timestamp: at(2026, 10, 9), question: 'kestrel rollout plan: the kestrel rollout plan in waves', answer: 'The kestrel rollout plan: two waves, kestrel rollout watched.' },
-    ]);
-    try {
-      const { store } = w.open();
-      try {
-        const top = async (q: string) => (await search({ store, now: thursday }, { query: q, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60 })).hits.map((h) => h.id);
+    await onThursday(
+      [
+        { id: 'oct-heron', timestamp: at(2026, 10, 8), question: 'the heron deploy checklist: review the heron deploy checklist before the canary', answer: 'The heron deploy checklist: freeze, canary, heron deploy, watch the dashboards.' },
+        // Last week: asked about something else; the long answer names the checklist in passing.
+        { id: 'last-week-tips', timestamp: at(2026, 12, 2), question: 'any tips for running the standup?', answer: 'Keep it short: what shipped, what is blocked (say the heron deploy checklist is pending), what is next.' },
+        // Last week, asked about it: on the topic.
+        { id: 'last-week-kestrel', timestamp: at(2026, 12, 3), question: 'the kestrel rollout plan?', answer: 'Two waves.' },
+        { id: 'oct-kestrel', timestamp: at(2026, 10, 9), question: 'kestrel rollout plan: the kestrel rollout plan in waves', answer: 'The kestrel rollout plan: two waves, kestrel rollout watched.' },
+      ],
+      async (top) => {
         const heron = await top('what did we say about the heron deploy checklist last week');
         assert.equal(heron[0], 'oct-heron', 'the better match: last week\'s memory holds the words only in its answer');
         assert.ok(heron.includes('last-week-tips'), 'the answer\'s mention is still found');
         assert.equal((await top('the kestrel rollout plan last week'))[0], 'last-week-kestrel', 'what the person asked last week comes first');
-      } finally {
-        store.close();
-      }
-    } finally {
-      w.d.cleanup();
-    }
+      },
+    );
   });
 
   it('a memory of the days after the period comes after the period’s own and before another period’s better match', async () => {
