@@ -166,6 +166,8 @@ describe('a question about how past moments stand to each other', () => {
     'Which streaming service did I start using most recently?',
     'What is the latest version of the API client?',
     'Where is my HelloFresh order?',
+    'What was my order of dumplings last time?',
+    'What order did I place at the bakery?',
     'How long is the deploy window?',
     'How many days a week do we deploy?',
     'How many days ago did we switch the CI runner?',

@@ -511,7 +511,7 @@ export function asksAboutOrder(query: string): boolean {
   return ORDER_EN.test(q) || ELAPSED_EN.test(q) || ORDER_JA.test(q) || ELAPSED_JA.test(q);
 }
 
-const ORDER_EN = /\b(?:in (?:what|which) order|the order (?:of|in which)|order of|chronological(?:ly)?|earliest|before or after|after or before)\b|\b(?:which|who|what)\b[^.?!]*\bfirst\b[^.?!]*\bor\b|\b(?:which|who)\b[^.?!]*\b(?:came|happened|went|did \w+|was|were) first\b/i;
+const ORDER_EN = /\b(?:in (?:what|which) order|the order (?:of|in which)|chronological(?:ly)?|earliest|before or after|after or before)\b|\b(?:which|who|what)\b[^.?!]*\bfirst\b[^.?!]*\bor\b|\b(?:which|who)\b[^.?!]*\b(?:came|happened|went|did \w+|was|were) first\b/i;
 const ELAPSED_EN = /\b(?:how (?:many|much) (?:days|weeks|months|years|hours|time)|how long)\b[^.?!]*\b(?:between|before|after)\b/i;
 const ORDER_JA = /順番|順序|どちらが先|どっちが先|どれが先|誰が先|どちらが最初|どれが最初|最初に|先か後か/;
 const ELAPSED_JA = /何(?:日|週間|か月|ヶ月|カ月|ヵ月|年)(?:後|かかった)|(?:どのくらい|どれくらい)かかった/;
