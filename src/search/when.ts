@@ -15,10 +15,14 @@
  *    週末 stay words of the question. Not "on weekends".
  *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年
  *    (先月末, 今年の初め: that month, that year).
- *  - N days / weeks / months / years ago (N日前, N週間前, Nか月前, N年前; 数日前 and "a few
- *    days ago" are three; 2週間ほど前 "about"): the day, the Monday-to-Sunday week, the calendar
- *    month or the calendar year that far back; half a year ago / 半年前: the month six back.
- *  - the past / last N days (weeks, months) / 過去N日・ここN日: from that long ago to now.
+ *  - N days / months / years ago (N日前, Nか月前, N年前; 数日前 and "a few days ago" are
+ *    three): the day, the calendar month or the calendar year that far back; half a year ago /
+ *    半年前: the month six back. N weeks ago (N週間前, 2週間ほど前 "about"): the seven days
+ *    around the day N weeks back, three either side (counted from today, not from a Monday).
+ *  - the past / last N days (weeks, months) / 過去N日・ここN日, the past few months: from that
+ *    long ago to now. The past month, in the last month, over the last week, the last year:
+ *    the month (week, year) up to today; with "the", "last" is the past, "last month" alone the
+ *    calendar month.
  *  - last Monday / on Monday (月曜日): the latest such day before today.
  *  - since … / …以降 / …以来: from the start of that period to now.
  *  - a month: "in March", "March", "3月": the latest March that has begun (this year's, or last
@@ -121,6 +125,20 @@ function unitAgo(unit: string, n: number, now: Date): Period | undefined {
   return undefined;
 }
 
+/**
+ * "N weeks ago", "N週間前": the seven days around the day N weeks back (three either side). A
+ * person counting weeks back counts from today, not from a Monday.
+ */
+function weeksAgo(n: number, now: Date): Period {
+  const back = addDays(startOfDay(now.getTime()), -7 * n);
+  return span(addDays(back, -3), addDays(back, 4));
+}
+
+/** "N units ago": a number of weeks as weeksAgo, other units as unitAgo. */
+function ago(unit: string, n: number, now: Date): Period | undefined {
+  return /^(week|週)/.test(unit) ? weeksAgo(n, now) : unitAgo(unit, n, now);
+}
+
 function rolling(unit: string, n: number, now: Date): Period | undefined {
   const today = startOfDay(now.getTime());
   const tomorrow = addDays(today, 1);
@@ -169,7 +187,7 @@ interface Rule {
   read: (m: RegExpExecArray, now: Date, input: string) => Period | undefined;
 }
 
-const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few)`;
+const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few|few)`;
 const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?`;
 const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
@@ -252,7 +270,7 @@ const RULES: Rule[] = [
     re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
-      return n === undefined ? undefined : unitAgo(m[2] as string, n, now);
+      return n === undefined ? undefined : ago(m[2] as string, n, now);
     },
   },
   {
@@ -352,7 +370,7 @@ const RULES: Rule[] = [
     read: (_m, now) => unitAgo('month', 6, now),
   },
   {
-    re: new RegExp(String.raw`\b(?:in the |over the |during the |in |for the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?)\b`, 'gi'),
+    re: new RegExp(String.raw`\b(?:in the |over the |during the |in |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?)\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
       return n === undefined || n === 0 ? undefined : rolling((m[2] as string).toLowerCase(), n, now);
@@ -362,16 +380,17 @@ const RULES: Rule[] = [
     re: new RegExp(String.raw`\b${NUM_EN}\s+(days?|weeks?|months?|years?)\s+ago\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
-      return n === undefined ? undefined : unitAgo((m[2] as string).toLowerCase(), n, now);
+      return n === undefined ? undefined : ago((m[2] as string).toLowerCase(), n, now);
     },
   },
   {
-    re: /\b(?:in the |over the |during the |in |during |for the )?(this|last|previous|past)\s+(week|month|year)\b/gi,
+    // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
+    re: /\b(?:(in |over |during |for )?(the )|in |during )?(this|last|previous|past)\s+(week|month|year)\b(?!\s+of\b)/gi,
     read: (m, now) => {
-      const which = (m[1] as string).toLowerCase();
-      const unit = (m[2] as string).toLowerCase();
+      const which = (m[3] as string).toLowerCase();
+      const unit = (m[4] as string).toLowerCase();
       const today = startOfDay(now.getTime());
-      if (which === 'past') return unit === 'week' ? rolling('day', 7, now) : unit === 'month' ? rolling('month', 1, now) : span(new Date(today.getFullYear() - 1, today.getMonth(), today.getDate() + 1), addDays(today, 1));
+      if (which === 'past' || (which === 'last' && m[2] !== undefined)) return unit === 'week' ? rolling('day', 7, now) : unit === 'month' ? rolling('month', 1, now) : span(new Date(today.getFullYear() - 1, today.getMonth(), today.getDate() + 1), addDays(today, 1));
       if (which === 'this') {
         if (unit === 'week') return weekOf(today);
         if (unit === 'month') return monthPeriod(now.getFullYear(), now.getMonth());
