@@ -59,6 +59,11 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['3日前のテスト', [2026, 11, 28], [2026, 11, 29], 'のテスト'],
   ['2か月前の議論', [2026, 10, 1], [2026, 11, 1], 'の議論'],
   ['過去7日間の変更', [2026, 11, 25], [2026, 12, 2], 'の変更'],
+  ['この1か月間の障害', [2026, 11, 2], [2026, 12, 2], 'の障害'],
+  ['この2週間で直したバグ', [2026, 11, 18], [2026, 12, 2], 'で直したバグ'],
+  ['ここ数か月の議論', [2026, 9, 2], [2026, 12, 2], 'の議論'],
+  ['直近1年のリリース', [2025, 12, 2], [2026, 12, 2], 'のリリース'],
+  ['the releases of the past two years', [2024, 12, 2], [2026, 12, 2], 'the releases of'],
   ['金曜日のリリース', [2026, 11, 27], [2026, 11, 28], 'のリリース'],
   ['what did we fix last weekend', [2026, 11, 28], [2026, 12, 2], 'what did we fix weekend'],
   ['the deploy over the weekend', [2026, 11, 28], [2026, 12, 2], 'the deploy weekend'],
@@ -114,6 +119,8 @@ describe('words that are not time expressions', () => {
     'ask Jan 3 times before merging',
     'It broke. May I see the log?',
     'Mar 2 retries were not enough',
+    'この3つの関数',
+    'この5日に出すリリース',
   ]) {
     it(q, () => {
       const r = readTime(q, NOW);

@@ -19,10 +19,10 @@
  *    three): the day, the calendar month or the calendar year that far back; half a year ago /
  *    半年前: the month six back. N weeks ago (N週間前, 2週間ほど前 "about"): the seven days
  *    around the day N weeks back, three either side (counted from today, not from a Monday).
- *  - the past / last N days (weeks, months) / 過去N日・ここN日, the past few months: from that
- *    long ago to now. The past month, in the last month, over the last week, the last year:
- *    the month (week, year) up to today; with "the", "last" is the past, "last month" alone the
- *    calendar month.
+ *  - the past / last N days (weeks, months, years) / 過去N日・ここN週間・この1か月間・直近1年,
+ *    the past few months: from that long ago to now. The past month, in the last month, over
+ *    the last week, the last year: the month (week, year) up to today; with "the", "last" is the
+ *    past, "last month" alone the calendar month.
  *  - last Monday / on Monday (月曜日): the latest such day before today.
  *  - since … / …以降 / …以来: from the start of that period to now.
  *  - a month: "in March", "March", "3月": the latest March that has begun (this year's, or last
@@ -151,6 +151,7 @@ function rolling(unit: string, n: number, now: Date): Period | undefined {
     const last = new Date(back.getFullYear(), back.getMonth() + 1, 0).getDate();
     return span(new Date(back.getFullYear(), back.getMonth(), Math.min(today.getDate(), last) + 1), tomorrow);
   }
+  if (/^(year|年)/.test(unit)) return span(new Date(today.getFullYear() - n, today.getMonth(), today.getDate() + 1), tomorrow);
   return undefined;
 }
 
@@ -274,10 +275,11 @@ const RULES: Rule[] = [
     },
   },
   {
-    re: new RegExp(String.raw`(?:過去|ここ|直近)\s*${NUM_JA}\s*(日間|日|週間|週|${JA_MONTHS})`, 'g'),
+    // 過去3日, ここ2週間, 直近1か月間, この1年間 (この with a span: 間).
+    re: new RegExp(String.raw`(?:過去|ここ|直近)\s*${NUM_JA}\s*(日間|日|週間|週|(?:${JA_MONTHS})間?|年間|年)|この\s*${NUM_JA}\s*(日間|週間|(?:${JA_MONTHS})間|年間)`, 'g'),
     read: (m, now) => {
-      const n = count(m[1] as string);
-      return n === undefined ? undefined : rolling(m[2] as string, n, now);
+      const n = count((m[1] ?? m[3]) as string);
+      return n === undefined ? undefined : rolling((m[2] ?? m[4]) as string, n, now);
     },
   },
   // Japanese weekend: 先週末, 先週の週末 (週末 stays a word of the question, as "weekend" does).
@@ -370,7 +372,7 @@ const RULES: Rule[] = [
     read: (_m, now) => unitAgo('month', 6, now),
   },
   {
-    re: new RegExp(String.raw`\b(?:in the |over the |during the |in |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?)\b`, 'gi'),
+    re: new RegExp(String.raw`\b(?:in the |over the |during the |in |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?|years?)\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
       return n === undefined || n === 0 ? undefined : rolling((m[2] as string).toLowerCase(), n, now);
