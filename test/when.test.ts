@@ -138,6 +138,22 @@ describe('words that are not time expressions', () => {
     assert.equal(readTime('3月初めて動いたテスト', NOW).text, '初めて動いたテスト');
     assert.equal(readTime('今年初めてのリリース', NOW).text, '初めてのリリース');
   });
+  it('moments ago (a moment ago, an hour ago, 20 minutes ago, さっき, 先ほど, 3時間前): the 24 hours up to now', () => {
+    for (const [q, rest] of [
+      ['the config we changed an hour ago', 'the config we changed'],
+      ['what I asked a moment ago', 'what I asked'],
+      ['the test that failed 20 minutes ago', 'the test that failed'],
+      ['さっきのエラー', 'のエラー'],
+      ['先ほど話したキャッシュ', '話したキャッシュ'],
+      ['3時間前に直したバグ', 'に直したバグ'],
+    ] as const) {
+      const r = readTime(q, NOW);
+      assert.equal(r.period?.sinceMs, NOW - 86_400_000, q);
+      assert.equal(r.period?.untilMs, NOW + 1, q);
+      assert.equal(r.text, rest);
+    }
+    for (const q of ['wait a moment', 'back in an hour', 'a 20 minutes timeout']) assert.equal(readTime(q, NOW).period, undefined, q);
+  });
   it('on a Sunday, over the weekend is this one and last weekend the one before, each to now', () => {
     const sunday = new Date(2026, 11, 6, 11, 0, 0).getTime();
     assert.equal(readTime('the deploy over the weekend', sunday).period?.label, '2026-12-05 – 2026-12-06');

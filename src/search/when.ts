@@ -7,6 +7,8 @@
  * How each expression is read (also in the README):
  *  - today, this morning / 今日, 今朝; yesterday, last night / 昨日, 昨夜, 昨晩; the day
  *    before yesterday / 一昨日: that calendar day.
+ *  - a moment ago, an hour ago, 20 minutes ago / さっき, 先ほど, 3時間前, 10分前: the 24 hours
+ *    up to now (no hour is pretended).
  *  - this week / 今週: Monday of this week to now; last week / 先週: the Monday-to-Sunday week
  *    before this one; 先々週: the one before that. Weeks start on Monday.
  *  - last weekend / 先週末: from Saturday of last week to now; over the weekend: from the
@@ -123,6 +125,11 @@ function unitAgo(unit: string, n: number, now: Date): Period | undefined {
   if (MONTH_UNIT.test(unit)) return monthPeriod(now.getFullYear(), now.getMonth() - n);
   if (/^(year|年)/.test(unit)) return yearPeriod(now.getFullYear() - n);
   return undefined;
+}
+
+/** The 24 hours up to now: "a moment ago", "an hour ago", さっき. */
+function lastDay(now: Date): Period {
+  return span(now.getTime() - 86_400_000, now.getTime() + 1);
 }
 
 /**
@@ -268,6 +275,11 @@ const RULES: Rule[] = [
     read: (_m, now) => unitAgo('month', 6, now),
   },
   {
+    // さっき, 先ほど, 3時間前, 10分前: the last day (a moment's memory is among today's; no hour is pretended).
+    re: new RegExp(String.raw`さっき|先ほど|さきほど|先程|${NUM_JA}\s*(?:時間|分)${JA_ABOUT}前`, 'g'),
+    read: (_m, now) => lastDay(now),
+  },
+  {
     re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
@@ -366,6 +378,11 @@ const RULES: Rule[] = [
     // "weekend" stays a word of the question: it is named when told of ("last weekend I tried…"; bench/QUALITY.md).
     re: /\b(?:(?:on |during |at )?(?:the |this )?(last|past|previous)(?= weekend\b(?!s))|over the(?= weekend\b(?!s)))/gi,
     read: (m, now) => weekend(now, m[1] === undefined),
+  },
+  {
+    // "a moment ago", "an hour ago", "20 minutes ago": the last day, as さっき.
+    re: new RegExp(String.raw`\b(?:a moment|${NUM_EN}\s+(?:minutes?|hours?))\s+ago\b`, 'gi'),
+    read: (_m, now) => lastDay(now),
   },
   {
     re: /\b(?:(?:a )?half (?:a )?year|six months) ago\b/gi,
