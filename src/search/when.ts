@@ -405,11 +405,13 @@ const RULES: Rule[] = [
   {
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
     re: /\b(?:(in |over |during |for )?(the )|in |during )?(this|last|previous|past)\s+(week|month|year)\b(?!\s+of\b)/gi,
-    read: (m, now) => {
+    read: (m, now, input) => {
       const which = (m[3] as string).toLowerCase();
       const unit = (m[4] as string).toLowerCase();
       const today = startOfDay(now.getTime());
-      if (which === 'past' || (which === 'last' && m[2] !== undefined)) return unit === 'week' ? rolling('day', 7, now) : unit === 'month' ? rolling('month', 1, now) : span(new Date(today.getFullYear() - 1, today.getMonth(), today.getDate() + 1), addDays(today, 1));
+      // "the last month's invoice" is last month's: a possessive names the calendar one.
+      const past = which === 'past' || (which === 'last' && m[2] !== undefined && !/^['’]s\b/.test(input.slice(m.index + m[0].length)));
+      if (past) return unit === 'week' ? rolling('day', 7, now) : unit === 'month' ? rolling('month', 1, now) : span(new Date(today.getFullYear() - 1, today.getMonth(), today.getDate() + 1), addDays(today, 1));
       if (which === 'this') {
         if (unit === 'week') return weekOf(today);
         if (unit === 'month') return monthPeriod(now.getFullYear(), now.getMonth());
