@@ -38,7 +38,9 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ["the last month's invoices", [2026, 11, 1], [2026, 12, 1], "'s invoices"],
   ['the freeze in the last week of March', [2026, 3, 1], [2026, 4, 1], 'the freeze in the last week'],
   ['3 days ago the tests were flaky', [2026, 11, 28], [2026, 11, 29], 'the tests were flaky'],
-  ['a month ago', [2026, 11, 1], [2026, 12, 1], ''],
+  ['a month ago', [2026, 10, 17], [2026, 11, 17], ''],
+  ['the outage a year ago', [2025, 6, 1], [2026, 6, 2], 'the outage'],
+  ['1年前の設計', [2025, 6, 1], [2026, 6, 2], 'の設計'],
   ['in the past 3 days', [2026, 11, 29], [2026, 12, 2], ''],
   ['the refactor in 2025', [2025, 1, 1], [2026, 1, 1], 'the refactor'],
   ['what did we change last Friday', [2026, 11, 27], [2026, 11, 28], 'what did we change'],
@@ -58,7 +60,7 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['3月5日のデプロイ', [2026, 3, 5], [2026, 3, 6], 'のデプロイ'],
   ['２週間前に直したバグ', [2026, 11, 14], [2026, 11, 21], 'に直したバグ'],
   ['3日前のテスト', [2026, 11, 28], [2026, 11, 29], 'のテスト'],
-  ['2か月前の議論', [2026, 10, 1], [2026, 11, 1], 'の議論'],
+  ['2か月前の議論', [2026, 9, 16], [2026, 10, 17], 'の議論'],
   ['過去7日間の変更', [2026, 11, 25], [2026, 12, 2], 'の変更'],
   ['この1か月間の障害', [2026, 11, 2], [2026, 12, 2], 'の障害'],
   ['この2週間で直したバグ', [2026, 11, 18], [2026, 12, 2], 'で直したバグ'],
@@ -70,7 +72,7 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['the deploy over the weekend', [2026, 11, 28], [2026, 12, 2], 'the deploy weekend'],
   ['the outage last night', [2026, 11, 30], [2026, 12, 1], 'the outage'],
   ['what I asked earlier today', [2026, 12, 1], [2026, 12, 2], 'what I asked'],
-  ['half a year ago we moved to Postgres', [2026, 6, 1], [2026, 7, 1], 'we moved to Postgres'],
+  ['half a year ago we moved to Postgres', [2026, 5, 17], [2026, 6, 17], 'we moved to Postgres'],
   ['notes since last week', [2026, 11, 23], [2026, 12, 2], 'notes'],
   ['what changed since Monday', [2026, 11, 30], [2026, 12, 2], 'what changed'],
   ['the parser since March', [2026, 3, 1], [2026, 12, 2], 'the parser'],
@@ -82,7 +84,7 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['今朝の会議', [2026, 12, 1], [2026, 12, 2], 'の会議'],
   ['数日前のテスト', [2026, 11, 28], [2026, 11, 29], 'のテスト'],
   ['2週間ほど前に直したバグ', [2026, 11, 14], [2026, 11, 21], 'に直したバグ'],
-  ['半年前の設計', [2026, 6, 1], [2026, 7, 1], 'の設計'],
+  ['半年前の設計', [2026, 5, 17], [2026, 6, 17], 'の設計'],
   ['去年の3月のリリース', [2025, 3, 1], [2025, 4, 1], 'のリリース'],
   ['3月末の障害', [2026, 3, 1], [2026, 4, 1], 'の障害'],
   ['6月末ごろから続く遅延', [2026, 6, 1], [2026, 7, 1], 'から続く遅延'],
@@ -154,6 +156,13 @@ describe('words that are not time expressions', () => {
       assert.equal(r.text, rest);
     }
     for (const q of ['wait a moment', 'back in an hour', 'a 20 minutes timeout']) assert.equal(readTime(q, NOW).period, undefined, q);
+  });
+  it('counted back from today: asked on 3 December, a month ago is around 3 November (not 30 November); on 31 March, around 28 February', () => {
+    const dec3 = new Date(2026, 11, 3, 11).getTime();
+    assert.equal(readTime('what did we decide a month ago', dec3).period?.label, '2026-10-19 – 2026-11-18');
+    assert.equal(readTime('what did we decide last month', dec3).period?.label, '2026-11-01 – 2026-11-30', 'last month stays the calendar one');
+    assert.equal(readTime('what did we decide a month ago', new Date(2026, 2, 31, 11).getTime()).period?.label, '2026-02-13 – 2026-03-15');
+    assert.equal(readTime('what broke a week ago', new Date(2026, 11, 7, 11).getTime()).period?.label, '2026-11-27 – 2026-12-03', 'asked on a Monday, not the week that ended yesterday');
   });
   it('on a Sunday, over the weekend is this one and last weekend the one before, each to now', () => {
     const sunday = new Date(2026, 11, 6, 11, 0, 0).getTime();

@@ -17,10 +17,12 @@
  *    週末 stay words of the question. Not "on weekends".
  *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年
  *    (先月末, 今年の初め: that month, that year).
- *  - N days / months / years ago (N日前, Nか月前, N年前; 数日前 and "a few days ago" are
- *    three): the day, the calendar month or the calendar year that far back; half a year ago /
- *    半年前: the month six back. N weeks ago (N週間前, 2週間ほど前 "about"): the seven days
- *    around the day N weeks back, three either side (counted from today, not from a Monday).
+ *  - N days / weeks / months / years ago (N日前, N週間前, Nか月前, N年前; 数日前 and "a few
+ *    days ago" are three; 2週間ほど前 "about"), counted back from today: the day that far back;
+ *    the seven days around the day N weeks back (three either side), the month around the day
+ *    N months back (15 days either side), the year around the day N years back (six months
+ *    either side); half a year ago / 半年前: as six months ago. Not from a Monday, a 1st or a
+ *    1 January: asked on 3 December, "a month ago" is not 30 November.
  *  - the past / last N days (weeks, months, years) / 過去N日・ここN週間・この1か月間・直近1年,
  *    the past few months: from that long ago to now. The past month, in the last month, over
  *    the last week, the last year: the month (week, year) up to today; with "the", "last" is the
@@ -141,9 +143,27 @@ function weeksAgo(n: number, now: Date): Period {
   return span(addDays(back, -3), addDays(back, 4));
 }
 
-/** "N units ago": a number of weeks as weeksAgo, other units as unitAgo. */
+/** "N months ago", "Nか月前": the month around the day N months back (15 days either side). */
+function monthsAgo(n: number, now: Date): Period {
+  const today = startOfDay(now.getTime());
+  const first = new Date(today.getFullYear(), today.getMonth() - n, 1);
+  const last = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
+  const back = new Date(first.getFullYear(), first.getMonth(), Math.min(today.getDate(), last));
+  return span(addDays(back, -15), addDays(back, 16));
+}
+
+/** "N years ago", "N年前": the year around the day N years back (six months either side). */
+function yearsAgo(n: number, now: Date): Period {
+  const today = startOfDay(now.getTime());
+  return span(new Date(today.getFullYear() - n, today.getMonth() - 6, today.getDate()), new Date(today.getFullYear() - n, today.getMonth() + 6, today.getDate() + 1));
+}
+
+/** "N units ago": counted back from today, a unit's span around the day that far back (a day: that day). */
 function ago(unit: string, n: number, now: Date): Period | undefined {
-  return /^(week|週)/.test(unit) ? weeksAgo(n, now) : unitAgo(unit, n, now);
+  if (/^(week|週)/.test(unit)) return weeksAgo(n, now);
+  if (MONTH_UNIT.test(unit)) return monthsAgo(n, now);
+  if (/^(year|年)/.test(unit)) return yearsAgo(n, now);
+  return unitAgo(unit, n, now);
 }
 
 function rolling(unit: string, n: number, now: Date): Period | undefined {
@@ -272,7 +292,7 @@ const RULES: Rule[] = [
   // Japanese relative: N日前, N週間前, Nか月前, N年前 (数日前: a few; 2週間ほど前: about), 半年前; 過去N日, ここN週間.
   {
     re: new RegExp(String.raw`半年${JA_ABOUT}前`, 'g'),
-    read: (_m, now) => unitAgo('month', 6, now),
+    read: (_m, now) => monthsAgo(6, now),
   },
   {
     // さっき, 先ほど, 3時間前, 10分前: the last day (a moment's memory is among today's; no hour is pretended).
@@ -386,7 +406,7 @@ const RULES: Rule[] = [
   },
   {
     re: /\b(?:(?:a )?half (?:a )?year|six months) ago\b/gi,
-    read: (_m, now) => unitAgo('month', 6, now),
+    read: (_m, now) => monthsAgo(6, now),
   },
   {
     re: new RegExp(String.raw`\b(?:in the |over the |during the |in |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?|years?)\b`, 'gi'),
