@@ -8,7 +8,7 @@
  *  - today, this morning / 今日, 今朝; yesterday, last night / 昨日, 昨夜, 昨晩; the day
  *    before yesterday / 一昨日: that calendar day.
  *  - a moment ago, an hour ago, 20 minutes ago / さっき, 先ほど, 3時間前, 10分前: the 24 hours
- *    up to now (no hour is pretended).
+ *    up to now (no hour is pretended). The other day / 先日: the 14 days before today.
  *  - this week / 今週: Monday of this week to now; last week / 先週: the Monday-to-Sunday week
  *    before this one; 先々週: the one before that. Weeks start on Monday.
  *  - last weekend / 先週末: from Saturday of last week to now; over the weekend: from the
@@ -127,6 +127,12 @@ function unitAgo(unit: string, n: number, now: Date): Period | undefined {
   if (MONTH_UNIT.test(unit)) return monthPeriod(now.getFullYear(), now.getMonth() - n);
   if (/^(year|年)/.test(unit)) return yearPeriod(now.getFullYear() - n);
   return undefined;
+}
+
+/** "The other day", 先日: the 14 days before today (today is the days after it). */
+function otherDay(now: Date): Period {
+  const today = startOfDay(now.getTime());
+  return span(addDays(today, -14), today);
 }
 
 /** The 24 hours up to now: "a moment ago", "an hour ago", さっき. */
@@ -295,6 +301,11 @@ const RULES: Rule[] = [
     read: (_m, now) => monthsAgo(6, now),
   },
   {
+    // 先日: the other day, the 14 days before today.
+    re: /先日(?!付)/g,
+    read: (_m, now) => otherDay(now),
+  },
+  {
     // さっき, 先ほど, 3時間前, 10分前: the last day (a moment's memory is among today's; no hour is pretended).
     re: new RegExp(String.raw`さっき|先ほど|さきほど|先程|${NUM_JA}\s*(?:時間|分)${JA_ABOUT}前`, 'g'),
     read: (_m, now) => lastDay(now),
@@ -398,6 +409,11 @@ const RULES: Rule[] = [
     // "weekend" stays a word of the question: it is named when told of ("last weekend I tried…"; bench/QUALITY.md).
     re: /\b(?:(?:on |during |at )?(?:the |this )?(last|past|previous)(?= weekend\b(?!s))|over the(?= weekend\b(?!s)))/gi,
     read: (m, now) => weekend(now, m[1] === undefined),
+  },
+  {
+    // "the other day", as 先日: the 14 days before today.
+    re: /\b(?:on )?the other day\b/gi,
+    read: (_m, now) => otherDay(now),
   },
   {
     // "a moment ago", "an hour ago", "20 minutes ago": the last day, as さっき.
