@@ -151,17 +151,24 @@ function weeksAgo(n: number, now: Date): Period {
 
 /** "N months ago", "Nか月前": the month around the day N months back (15 days either side). */
 function monthsAgo(n: number, now: Date): Period {
-  const today = startOfDay(now.getTime());
-  const first = new Date(today.getFullYear(), today.getMonth() - n, 1);
-  const last = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
-  const back = new Date(first.getFullYear(), first.getMonth(), Math.min(today.getDate(), last));
+  const back = monthsBack(startOfDay(now.getTime()), n);
   return span(addDays(back, -15), addDays(back, 16));
 }
 
 /** "N years ago", "N年前": the year around the day N years back (six months either side). */
 function yearsAgo(n: number, now: Date): Period {
   const today = startOfDay(now.getTime());
-  return span(new Date(today.getFullYear() - n, today.getMonth() - 6, today.getDate()), new Date(today.getFullYear() - n, today.getMonth() + 6, today.getDate() + 1));
+  return span(monthsBack(today, 12 * n + 6), addDays(monthsBack(today, 12 * n - 6), 1));
+}
+
+/**
+ * The same day n months back (n < 0: ahead), or that month's last day when it is shorter: on
+ * 31 March, a month back is 28 February, not 3 March.
+ */
+function monthsBack(today: Date, n: number): Date {
+  const first = new Date(today.getFullYear(), today.getMonth() - n, 1);
+  const last = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
+  return new Date(first.getFullYear(), first.getMonth(), Math.min(today.getDate(), last));
 }
 
 /** "N units ago": counted back from today, a unit's span around the day that far back (a day: that day). */
@@ -177,14 +184,9 @@ function rolling(unit: string, n: number, now: Date): Period | undefined {
   const tomorrow = addDays(today, 1);
   if (/^(day|日)/.test(unit)) return span(addDays(today, -(n - 1)), tomorrow);
   if (/^(week|週)/.test(unit)) return span(addDays(today, -7 * n + 1), tomorrow);
-  if (MONTH_UNIT.test(unit)) {
-    // The same day n months back, or that month's last day when it is shorter (on 31 March, a
-    // month back is 28 February, not 3 March), and the day after it.
-    const back = new Date(today.getFullYear(), today.getMonth() - n, 1);
-    const last = new Date(back.getFullYear(), back.getMonth() + 1, 0).getDate();
-    return span(new Date(back.getFullYear(), back.getMonth(), Math.min(today.getDate(), last) + 1), tomorrow);
-  }
-  if (/^(year|年)/.test(unit)) return span(new Date(today.getFullYear() - n, today.getMonth(), today.getDate() + 1), tomorrow);
+  // From the day after the same day n months (years) back.
+  if (MONTH_UNIT.test(unit)) return span(addDays(monthsBack(today, n), 1), tomorrow);
+  if (/^(year|年)/.test(unit)) return span(addDays(monthsBack(today, 12 * n), 1), tomorrow);
   return undefined;
 }
 
@@ -447,7 +449,7 @@ const RULES: Rule[] = [
       const today = startOfDay(now.getTime());
       // "the last month's invoice" is last month's: a possessive names the calendar one.
       const past = which === 'past' || (which === 'last' && m[2] !== undefined && !/^['’]s\b/.test(input.slice(m.index + m[0].length)));
-      if (past) return unit === 'week' ? rolling('day', 7, now) : unit === 'month' ? rolling('month', 1, now) : span(new Date(today.getFullYear() - 1, today.getMonth(), today.getDate() + 1), addDays(today, 1));
+      if (past) return rolling(unit, 1, now);
       if (which === 'this') {
         if (unit === 'week') return weekOf(today);
         if (unit === 'month') return monthPeriod(now.getFullYear(), now.getMonth());
