@@ -44,7 +44,15 @@ async function ids(store: Store, query: string, topK = 5, readTime = true, boost
 
 /** A cache of `memories`, searched on Thursday 2026-12-10 by `check` (ids, best first). */
 async function onThursday(memories: Mem[], check: (top: (query: string, readTime?: boolean) => Promise<string[]>) => Promise<void>): Promise<void> {
-  const thursday = new Date(2026, 11, 10, 11, 0, 0).getTime();
+  await searchedAt(new Date(2026, 11, 10, 11, 0, 0).getTime(), memories, check);
+}
+
+/**
+ * A cache of `memories`, searched at `clock` by `check` (ids, best first). Memories dated after
+ * the real clock are read as captured now: tests keep theirs in the past.
+ */
+async function searchedAt(clock: number, memories: Mem[], check: (top: (query: string, readTime?: boolean) => Promise<string[]>) => Promise<void>): Promise<void> {
+  const thursday = clock;
   const w = world(memories);
   try {
     const { store } = w.open();
@@ -205,6 +213,28 @@ describe('time in the question', () => {
         assert.equal(await first('2026年3月に決めたキャッシュの削除方針'), 'ja-march');
       },
     );
+  });
+
+  it('counted back from today, moments ago and the other day: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week or a calendar month would miss', async () => {
+    const en = { id: 'better', timestamp: at(2026, 9, 8), question: 'cache eviction policy: decide the cache eviction policy for the session cache eviction', answer: 'We decided the cache eviction policy: LRU cache eviction for the session cache, cache eviction every hour.' };
+    const ja = { id: 'better', timestamp: at(2026, 1, 20), question: 'キャッシュの削除方針を決めた、キャッシュの削除方針', answer: 'キャッシュの削除方針はLRU。キャッシュの削除方針を文書にした。' };
+    const enThen = (timestamp: string) => ({ id: 'then', timestamp, question: 'what eviction policy for the cache?', answer: 'Decided: LRU.' });
+    const jaThen = (timestamp: string) => ({ id: 'then', timestamp, question: 'キャッシュの方針は?', answer: '決めた: LRU。' });
+    const cases: Array<[string, number, Mem[], string, string]> = [
+      // Monday 30 November: 13 November, 17 days back; the week of 16–22 November (a Monday-to-Sunday reading) holds another.
+      ['two weeks ago', new Date(2026, 10, 30, 11).getTime(), [en, enThen(at(2026, 11, 13)), { ...enThen(at(2026, 11, 21)), id: 'calendar' }], 'what did we decide about the cache eviction policy', 'what did we decide two weeks ago about the cache eviction policy'],
+      // Thursday 3 December: 25 October; November (the calendar month before) holds another, on the 25th.
+      ['a month ago', new Date(2026, 11, 3, 11).getTime(), [en, enThen(at(2026, 10, 25)), { ...enThen(at(2026, 11, 25)), id: 'calendar' }], 'what did we decide about the cache eviction policy', 'what did we decide a month ago about the cache eviction policy'],
+      ['an hour ago', new Date(2026, 10, 20, 11).getTime(), [en, enThen(at(2026, 11, 20, 9))], 'what did we decide about the cache eviction policy', 'what did we decide an hour ago about the cache eviction policy'],
+      ['さっき', new Date(2026, 10, 20, 11).getTime(), [ja, jaThen(at(2026, 11, 20, 8))], 'キャッシュの削除方針を決めた', 'さっき決めたキャッシュの削除方針'],
+      ['先日', new Date(2026, 10, 20, 11).getTime(), [ja, jaThen(at(2026, 11, 14))], 'キャッシュの削除方針を決めた', '先日決めたキャッシュの削除方針'],
+    ];
+    for (const [name, clock, memories, plain, dated] of cases) {
+      await searchedAt(clock, memories, async (top) => {
+        assert.equal((await top(plain))[0], 'better', `${name}: no time, the best match`);
+        assert.equal((await top(dated))[0], 'then', name);
+      });
+    }
   });
 
   it('a period\'s memory is on the topic by what the person said in it, not by an answer that mentions everything', async () => {
