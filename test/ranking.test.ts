@@ -48,16 +48,15 @@ async function onThursday(memories: Mem[], check: (top: (query: string, readTime
 }
 
 /**
- * A cache of `memories`, searched at `clock` by `check` (ids, best first). Memories dated after
- * the real clock are read as captured now: tests keep theirs in the past.
+ * A cache of `memories`, searched at `clock` by `check` (ids, best first). A memory dated more
+ * than a day past the real clock is placed at now (jsonl.ts orderTime): tests keep theirs in the past.
  */
 async function searchedAt(clock: number, memories: Mem[], check: (top: (query: string, readTime?: boolean) => Promise<string[]>) => Promise<void>): Promise<void> {
-  const thursday = clock;
   const w = world(memories);
   try {
     const { store } = w.open();
     try {
-      await check(async (query, readTime = true) => (await search({ store, now: thursday }, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, readTime })).hits.map((h) => h.id));
+      await check(async (query, readTime = true) => (await search({ store, now: clock }, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, recencyWeight: 0.1, rrfK: 60, readTime })).hits.map((h) => h.id));
     } finally {
       store.close();
     }
