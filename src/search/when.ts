@@ -17,12 +17,13 @@
  *    週末 stay words of the question. Not "on weekends".
  *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年
  *    (先月末, 今年の初め: that month, that year).
- *  - N days / weeks / months / years ago (N日前, N週間前, Nか月前, N年前; 数日前 and "a few
- *    days ago" are three; 2週間ほど前 "about"), counted back from today: the day that far back;
- *    the seven days around the day N weeks back (three either side), the month around the day
- *    N months back (15 days either side), the year around the day N years back (six months
- *    either side); half a year ago / 半年前: as six months ago. Not from a Monday, a 1st or a
- *    1 January: asked on 3 December, "a month ago" is not 30 November.
+ *  - N days / weeks / months / years ago (N日前, N週間前, Nか月前, N年前; 2週間ほど前 "about"),
+ *    counted back from today: the day that far back; the seven days around the day N weeks
+ *    back (three either side), the month around the day N months back (15 days either side),
+ *    the year around the day N years back (six months either side); half a year ago / 半年前:
+ *    as six months ago. Not from a Monday, a 1st or a 1 January: asked on 3 December, "a month
+ *    ago" is not 30 November. A few days (weeks, months, years) ago, 数日前: from five of them
+ *    back to two of them back.
  *  - the past / last N days (weeks, months, years) / 過去N日・ここN週間・この1か月間・直近1年,
  *    the past few months: from that long ago to now. The past month, in the last month, over
  *    the last week, the last year: the month (week, year) up to today; with "the", "last" is the
@@ -171,6 +172,16 @@ function monthsBack(today: Date, n: number): Date {
   return new Date(first.getFullYear(), first.getMonth(), Math.min(today.getDate(), last));
 }
 
+/** "A few days (weeks, months, years) ago", 数日前: from five of them back to two of them back. */
+function fewAgo(unit: string, now: Date): Period | undefined {
+  const today = startOfDay(now.getTime());
+  if (/^(day|日)/.test(unit)) return span(addDays(today, -5), addDays(today, -1));
+  if (/^(week|週)/.test(unit)) return span(addDays(today, -35), addDays(today, -13));
+  if (MONTH_UNIT.test(unit)) return span(monthsBack(today, 5), addDays(monthsBack(today, 2), 1));
+  if (/^(year|年)/.test(unit)) return span(monthsBack(today, 60), addDays(monthsBack(today, 24), 1));
+  return undefined;
+}
+
 /** "N units ago": counted back from today, a unit's span around the day that far back (a day: that day). */
 function ago(unit: string, n: number, now: Date): Period | undefined {
   if (/^(week|週)/.test(unit)) return weeksAgo(n, now);
@@ -316,6 +327,7 @@ const RULES: Rule[] = [
     re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
+      if (m[1] === '数') return fewAgo(m[2] as string, now);
       return n === undefined ? undefined : ago(m[2] as string, n, now);
     },
   },
@@ -437,6 +449,7 @@ const RULES: Rule[] = [
     re: new RegExp(String.raw`\b${NUM_EN}\s+(days?|weeks?|months?|years?)\s+ago\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
+      if (/few$/i.test(m[1] as string)) return fewAgo((m[2] as string).toLowerCase(), now);
       return n === undefined ? undefined : ago((m[2] as string).toLowerCase(), n, now);
     },
   },
