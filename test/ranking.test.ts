@@ -42,6 +42,13 @@ async function ids(store: Store, query: string, topK = 5, readTime = true, boost
   return r.hits.map((h) => h.id);
 }
 
+/** A much better word match for the cache eviction policy than the periods' own (English, Japanese). */
+const EN_BEST = { question: 'cache eviction policy: decide the cache eviction policy for the session cache eviction', answer: 'We decided the cache eviction policy: LRU cache eviction for the session cache, cache eviction every hour.' };
+const JA_BEST = { question: 'キャッシュの削除方針を決めた、キャッシュの削除方針', answer: 'キャッシュの削除方針はLRU。キャッシュの削除方針を文書にした。' };
+/** On the same topic, matching less well. */
+const EN_ON_TOPIC = { question: 'what eviction policy for the cache?', answer: 'Decided: LRU.' };
+const JA_ON_TOPIC = { question: 'キャッシュの方針は?', answer: '決めた: LRU。' };
+
 /** A cache of `memories`, searched on Thursday 2026-12-10 by `check` (ids, best first). */
 async function onThursday(memories: Mem[], check: (top: (query: string, readTime?: boolean) => Promise<string[]>) => Promise<void>): Promise<void> {
   await searchedAt(new Date(2026, 11, 10, 11, 0, 0).getTime(), memories, check);
@@ -192,12 +199,12 @@ describe('time in the question', () => {
     await onThursday(
       [
         // Much better word matches, in another month.
-        { id: 'oct-cache', timestamp: at(2026, 10, 8), question: 'cache eviction policy: decide the cache eviction policy for the session cache eviction', answer: 'We decided the cache eviction policy: LRU cache eviction for the session cache, cache eviction every hour.' },
-        { id: 'jan-ja', timestamp: at(2026, 1, 20), question: 'キャッシュの削除方針を決めた、キャッシュの削除方針', answer: 'キャッシュの削除方針はLRU。キャッシュの削除方針を文書にした。' },
+        { id: 'oct-cache', timestamp: at(2026, 10, 8), ...EN_BEST },
+        { id: 'jan-ja', timestamp: at(2026, 1, 20), ...JA_BEST },
         // The periods' own, on the topic, matching less well.
-        { id: 'last-week', timestamp: at(2026, 12, 2), question: 'what eviction policy for the cache?', answer: 'Decided: LRU.' },
+        { id: 'last-week', timestamp: at(2026, 12, 2), ...EN_ON_TOPIC },
         { id: 'march', timestamp: at(2026, 3, 17), question: 'cache eviction, again', answer: 'We decided on a policy of LRU for now.' },
-        { id: 'ja-last-week', timestamp: at(2026, 12, 3), question: 'キャッシュの方針は?', answer: '決めた: LRU。' },
+        { id: 'ja-last-week', timestamp: at(2026, 12, 3), ...JA_ON_TOPIC },
         { id: 'ja-march', timestamp: at(2026, 3, 18), question: 'キャッシュの方針について', answer: 'LRUに決めた。削除は月に一度。' },
         // In the period, off the topic: never first.
         { id: 'off-topic', timestamp: at(2026, 12, 4), question: 'lunch options near the office', answer: 'The noodle place decided to close on Mondays.' },
@@ -215,10 +222,10 @@ describe('time in the question', () => {
   });
 
   it('counted back from today, moments ago and the other day: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week or a calendar month would miss', async () => {
-    const en = { id: 'better', timestamp: at(2026, 9, 8), question: 'cache eviction policy: decide the cache eviction policy for the session cache eviction', answer: 'We decided the cache eviction policy: LRU cache eviction for the session cache, cache eviction every hour.' };
-    const ja = { id: 'better', timestamp: at(2026, 1, 20), question: 'キャッシュの削除方針を決めた、キャッシュの削除方針', answer: 'キャッシュの削除方針はLRU。キャッシュの削除方針を文書にした。' };
-    const enThen = (timestamp: string) => ({ id: 'then', timestamp, question: 'what eviction policy for the cache?', answer: 'Decided: LRU.' });
-    const jaThen = (timestamp: string) => ({ id: 'then', timestamp, question: 'キャッシュの方針は?', answer: '決めた: LRU。' });
+    const en = { id: 'better', timestamp: at(2026, 9, 8), ...EN_BEST };
+    const ja = { id: 'better', timestamp: at(2026, 1, 20), ...JA_BEST };
+    const enThen = (timestamp: string) => ({ id: 'then', timestamp, ...EN_ON_TOPIC });
+    const jaThen = (timestamp: string) => ({ id: 'then', timestamp, ...JA_ON_TOPIC });
     const cases: Array<[string, number, Mem[], string, string]> = [
       // Monday 30 November: 13 November, 17 days back; the week of 16–22 November (a Monday-to-Sunday reading) holds another.
       ['two weeks ago', new Date(2026, 10, 30, 11).getTime(), [en, enThen(at(2026, 11, 13)), { ...enThen(at(2026, 11, 21)), id: 'calendar' }], 'what did we decide about the cache eviction policy', 'what did we decide two weeks ago about the cache eviction policy'],
