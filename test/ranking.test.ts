@@ -221,7 +221,7 @@ describe('time in the question', () => {
     );
   });
 
-  it('counted back from today, moments ago and the other day: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week or a calendar month would miss', async () => {
+  it('counted back from today, moments ago, the other day and named days: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week or a calendar month would miss', async () => {
     const en = { id: 'better', timestamp: at(2026, 9, 8), ...EN_BEST };
     const ja = { id: 'better', timestamp: at(2026, 1, 20), ...JA_BEST };
     const enThen = (timestamp: string) => ({ id: 'then', timestamp, ...EN_ON_TOPIC });
@@ -234,6 +234,11 @@ describe('time in the question', () => {
       ['an hour ago', new Date(2026, 10, 20, 11).getTime(), [en, enThen(at(2026, 11, 20, 9))], 'what did we decide about the cache eviction policy', 'what did we decide an hour ago about the cache eviction policy'],
       ['さっき', new Date(2026, 10, 20, 11).getTime(), [ja, jaThen(at(2026, 11, 20, 8))], 'キャッシュの削除方針を決めた', 'さっき決めたキャッシュの削除方針'],
       ['先日', new Date(2026, 10, 20, 11).getTime(), [ja, jaThen(at(2026, 11, 14))], 'キャッシュの削除方針を決めた', '先日決めたキャッシュの削除方針'],
+      // Named days: the latest Christmas Eve (2025's, not 2024's); the fourth Thursday of November; 年末年始 and GW.
+      ['Christmas Eve', new Date(2026, 11, 10, 11).getTime(), [en, enThen(at(2025, 12, 24)), { ...enThen(at(2024, 12, 24)), id: 'earlier' }], 'what did we decide about the cache eviction policy', 'what did we decide on Christmas Eve about the cache eviction policy'],
+      ['Thanksgiving', new Date(2026, 11, 10, 11).getTime(), [en, enThen(at(2026, 11, 26))], 'what did we decide about the cache eviction policy', 'what did we decide over Thanksgiving about the cache eviction policy'],
+      ['年末年始', new Date(2026, 11, 10, 11).getTime(), [ja, jaThen(at(2026, 1, 2))], 'キャッシュの削除方針を決めた', '年末年始に決めたキャッシュの削除方針'],
+      ['GW', new Date(2026, 11, 10, 11).getTime(), [ja, jaThen(at(2026, 5, 2))], 'キャッシュの削除方針を決めた', 'GW中に決めたキャッシュの削除方針'],
     ];
     for (const [name, clock, memories, plain, dated] of cases) {
       await searchedAt(clock, memories, async (top) => {

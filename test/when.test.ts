@@ -95,6 +95,23 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['6月末ごろから続く遅延', [2026, 6, 1], [2026, 7, 1], 'から続く遅延'],
   ['先月末の障害', [2026, 11, 1], [2026, 12, 1], 'の障害'],
   ['3月以降の変更', [2026, 3, 1], [2026, 12, 2], 'の変更'],
+  ["the airline I flew with on Valentine's Day", [2026, 2, 14], [2026, 2, 15], 'the airline I flew with'],
+  ['the outage on Christmas Eve', [2025, 12, 24], [2025, 12, 25], 'the outage'],
+  ['what we shipped over Christmas', [2025, 12, 24], [2025, 12, 27], 'what we shipped'],
+  ["the New Year's Day deploy", [2026, 1, 1], [2026, 1, 2], 'deploy'],
+  ['the parser we rewrote over Thanksgiving', [2026, 11, 26], [2026, 11, 27], 'the parser we rewrote'],
+  ['the Halloween 2024 release', [2024, 10, 31], [2024, 11, 1], 'release'],
+  ["last year's Christmas party", [2025, 12, 24], [2025, 12, 27], 'party'],
+  ['クリスマスイブのデプロイ', [2025, 12, 24], [2025, 12, 25], 'のデプロイ'],
+  ['去年のクリスマスに決めた', [2025, 12, 24], [2025, 12, 27], 'に決めた'],
+  ['バレンタインデーのプレゼント', [2026, 2, 14], [2026, 2, 15], 'のプレゼント'],
+  ['年末年始の障害', [2025, 12, 29], [2026, 1, 4], 'の障害'],
+  ['2025年の年末のリリース', [2025, 12, 16], [2026, 1, 1], 'のリリース'],
+  ['年明けのリリース', [2026, 1, 1], [2026, 1, 16], 'のリリース'],
+  ['お正月に読んだ本', [2026, 1, 1], [2026, 1, 4], 'に読んだ本'],
+  ['GW中にやったリファクタ', [2026, 4, 29], [2026, 5, 7], 'にやったリファクタ'],
+  ['GW明けのリリース', [2026, 5, 7], [2026, 5, 14], 'のリリース'],
+  ['お盆休みの当番', [2026, 8, 13], [2026, 8, 17], 'の当番'],
 ];
 
 describe('time expressions name a period', () => {
@@ -129,6 +146,10 @@ describe('words that are not time expressions', () => {
     'Mar 2 retries were not enough',
     'この3つの関数',
     'この5日に出すリリース',
+    "my New Year's resolution",
+    'in the new year we migrate the queue',
+    'API GWの設定',
+    '年末調整の書類',
   ]) {
     it(q, () => {
       const r = readTime(q, NOW);
@@ -183,6 +204,16 @@ describe('words that are not time expressions', () => {
     assert.equal(readTime('the Jan 3 deploy', NOW).period?.sinceMs, d(2026, 1, 3), 'a date after a month name still is one');
     assert.equal(readTime('It broke. May I see the log?', NOW).period, undefined);
     assert.equal(readTime('It broke. In May we had the same error', NOW).period?.sinceMs, d(2026, 5, 1));
+  });
+  it('a named day is the latest that has begun; "last" the one before this year\'s, "this" this year\'s even still to come', () => {
+    const dec27 = new Date(2026, 11, 27, 11).getTime();
+    assert.equal(readTime('the deploy at Christmas', dec27).period?.label, '2026-12-24 – 2026-12-26');
+    assert.equal(readTime('the deploy last Christmas', dec27).period?.label, '2025-12-24 – 2025-12-26');
+    assert.equal(readTime('the deploy at Christmas', NOW).period?.label, '2025-12-24 – 2025-12-26', 'on 1 December, last year\'s');
+    assert.equal(readTime('the freeze this Christmas', NOW).period?.label, '2026-12-24 – 2026-12-26', 'still to come: search reads the question as written');
+    assert.equal(readTime('the freeze over Christmas 2024', NOW).period?.label, '2024-12-24 – 2024-12-26');
+    assert.equal(readTime('the freeze at Christmas last year', NOW).period?.label, '2025-12-24 – 2025-12-26');
+    assert.equal(readTime('the deploy on Thanksgiving', new Date(2025, 11, 1).getTime()).period?.label, '2025-11-27', 'the fourth Thursday of November');
   });
   it('a month still to come this year means last year’s', () => {
     const r = readTime('in December', new Date(2026, 5, 10).getTime());

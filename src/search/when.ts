@@ -38,6 +38,13 @@
  *    early/late or before a day or year (a march is also a walk); "May" counts capitalised,
  *    not as "May I…" at the start.
  *  - a year: "in 2025", "2025年": that calendar year.
+ *  - a named day: Christmas (Eve, Day), New Year's (Eve, Day), Valentine's Day, Halloween,
+ *    Thanksgiving, the Fourth of July / クリスマス(イブ), バレンタイン, ホワイトデー, ハロウィン,
+ *    大晦日, 元日, 正月, 年末年始, 年末, 年始 (年明け), GW (ゴールデンウィーク), お盆: the latest that
+ *    has begun; with a year ("Christmas 2025", 去年のクリスマス) that year's, "last Christmas" the
+ *    one before this year's. Christmas and New Year's are the three days around them, 正月 1–3
+ *    January, 年末年始 29 December – 3 January, 年末 and 年始 the second half of December and the
+ *    first half of January, GW 29 April – 6 May, お盆 13–16 August; GW明け the week after GW.
  * The first expression in the question names the period; every one found is taken out of it.
  */
 
@@ -263,6 +270,37 @@ function isMonthWord(word: string, before: string, after: string, atStart: boole
 }
 
 const RULES: Rule[] = [
+  // Named days, English: Christmas (Eve, Day), New Year's (Eve, Day), Valentine's Day, Halloween,
+  // Thanksgiving, the Fourth of July; "last Christmas", "Christmas 2025", "Christmas last year".
+  // Not a New Year's resolution, which is made for the year, not on the day.
+  {
+    re: /\b(?:(?:on|at|over|during|for|from|around)\s+)?(?:(last|this)\s+year['’]s\s+|((?:19|20)\d{2})['’]?s?\s+|(last|this)\s+)?(?:the\s+)?(christmas\s+eve|christmas\s+day|christmas|new\s+years?['’]?s?\s+eve|new\s+years?['’]?s?\s+day|new\s+year['’]s|new\s+year|valentine['’]?s(?:\s+day)?|halloween|thanksgiving(?:\s+day)?|(?:fourth|4th)\s+of\s+july)\b(?:,?\s+(?:of\s+)?((?:19|20)\d{2})\b|\s+(last|this)\s+year\b)?/gi,
+    read: (m, now, input) => {
+      const word = m[4] as string;
+      // "the new year" is often the one to come: only "New Year" capitalised, or "New Year's".
+      if (/^new\s+year$/i.test(word) && !/^New\s+Year$/.test(word)) return undefined;
+      if (/^(?:['’]s)?\s+resolutions?\b/i.test(input.slice(m.index + m[0].length))) return undefined;
+      const given = m[2] ?? m[5];
+      const ofYear = (m[1] ?? m[6])?.toLowerCase();
+      const which = m[3]?.toLowerCase();
+      const thisYear = now.getFullYear();
+      const year = given !== undefined ? Number(given) : ofYear !== undefined ? thisYear - (ofYear === 'last' ? 1 : 0) : which === 'this' ? thisYear : undefined;
+      return latestNamedDay(namedDay(word), now, year, which === 'last');
+    },
+  },
+  // Named days, Japanese: クリスマス(イブ), バレンタイン, ホワイトデー, ハロウィン, 大晦日, 元日, 正月,
+  // 年末年始, 年末, 年始, GW, お盆; 去年のクリスマス, 2025年の年末. 休み, 期間, 中 after one leave with
+  // it (お盆休み, GW中); 明け after one is the week after it (GW明け). Not 年末調整 (a tax return);
+  // GW only as the holidays (GW中, GW明け): in code it is a gateway.
+  {
+    re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|年末年始|年末(?!調整)|年始|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(?:休み)?(明け)?(?:期間)?中?/g,
+    read: (m, now) => {
+      const year = m[1] !== undefined ? Number(m[1]) : m[2] !== undefined ? now.getFullYear() + (JA_YEARS[m[2]] ?? 0) : undefined;
+      const p = latestNamedDay(namedDay(m[3] as string), now, year, false);
+      // GW明け, 正月休み明け: the week after it.
+      return p && m[4] !== undefined ? span(p.untilMs, addDays(new Date(p.untilMs), 7)) : p;
+    },
+  },
   // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05.
   {
     re: /\b(?:on |in |since |of |from )?(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?\b/gi,
@@ -523,6 +561,77 @@ const RULES: Rule[] = [
     read: (m) => yearPeriod(Number(m[1])),
   },
 ];
+
+/**
+ * Days the calendar names, [month (0-based), day, days long]; a span may cross into January.
+ * Christmas and the New Year are the days around them; 年末 and 年始 the second half of December
+ * and the first half of January; GW (ゴールデンウィーク) 29 April to 6 May; お盆 13 to 16 August.
+ */
+const NAMED_DAYS: Record<string, [number, number, number]> = {
+  'christmas eve': [11, 24, 1],
+  'christmas day': [11, 25, 1],
+  christmas: [11, 24, 3],
+  "new year's eve": [11, 31, 1],
+  "new year's day": [0, 1, 1],
+  "new year's": [11, 31, 3],
+  "valentine's": [1, 14, 1],
+  halloween: [9, 31, 1],
+  'fourth of july': [6, 4, 1],
+  クリスマスイブ: [11, 24, 1],
+  クリスマス: [11, 24, 3],
+  バレンタイン: [1, 14, 1],
+  ホワイトデー: [2, 14, 1],
+  ハロウィン: [9, 31, 1],
+  大晦日: [11, 31, 1],
+  元日: [0, 1, 1],
+  正月: [0, 1, 3],
+  年末年始: [11, 29, 6],
+  年末: [11, 16, 16],
+  年始: [0, 1, 15],
+  GW: [3, 29, 8],
+  お盆: [7, 13, 4],
+};
+
+/** The spellings of each named day, as NAMED_DAYS keys them. */
+function namedDay(word: string): string {
+  const w = word.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ');
+  if (/^valentine/.test(w)) return "valentine's";
+  if (/^new years?'?s? eve$/.test(w)) return "new year's eve";
+  if (/^new years?'?s? day$/.test(w)) return "new year's day";
+  if (/^new year/.test(w)) return "new year's";
+  if (/^(the )?(fourth|4th) of july$/.test(w)) return 'fourth of july';
+  if (/^thanksgiving/.test(w)) return 'thanksgiving';
+  if (/^クリスマス・?イ[ブヴ]$/.test(word)) return 'クリスマスイブ';
+  if (/^バレンタイン/.test(word)) return 'バレンタイン';
+  if (/^ハロウィー?ン$/.test(word)) return 'ハロウィン';
+  if (/^(大晦日|大みそか)$/.test(word)) return '大晦日';
+  if (/^(元日|元旦)$/.test(word)) return '元日';
+  if (/^(お?正月|三が日)$/.test(word)) return '正月';
+  if (/^(年始|年明け)$/.test(word)) return '年始';
+  if (/^(GW|ゴールデンウィーク|ゴールデンウイーク)$/.test(word)) return 'GW';
+  return w;
+}
+
+/** Thanksgiving (the United States'): the fourth Thursday of November. */
+function thanksgiving(y: number): Period {
+  const first = new Date(y, 10, 1);
+  return dayPeriod(new Date(y, 10, 1 + ((4 - first.getDay() + 7) % 7) + 21));
+}
+
+/** That named day in year y (a span crossing the year starts in y). */
+function namedDayIn(name: string, y: number): Period | undefined {
+  if (name === 'thanksgiving') return thanksgiving(y);
+  const at = NAMED_DAYS[name];
+  return at ? span(day(y, at[0], at[1]), day(y, at[0], at[1] + at[2])) : undefined;
+}
+
+/** The named day in the year given, or the latest that has begun (`before`: the one before this year's). */
+function latestNamedDay(name: string, now: Date, year: number | undefined, before: boolean): Period | undefined {
+  if (year !== undefined) return namedDayIn(name, year);
+  const thisYear = namedDayIn(name, now.getFullYear());
+  if (!thisYear) return undefined;
+  return thisYear.sinceMs <= now.getTime() && !before ? thisYear : namedDayIn(name, now.getFullYear() - 1);
+}
 
 function latestWeekday(wd: number, now: Date, lastWeek: boolean): Period | undefined {
   if (wd < 0) return undefined;
