@@ -249,6 +249,8 @@ const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
 /** Parts of a month or year that still mean that month or year here: 3月上旬, 6月末ごろ, 1240年頃. */
 const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末)?(?:頃|ごろ)?`;
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
+/** After a named day, what makes it a time: に (not に向けた, について), 前後, 頃, から, まで, の夜. */
+const JA_OF_TIME = /^(?:に(?!向け|つい|関|合わせ|対)|前後|頃|ごろ|以降|以来|から|まで|当日|の(?:日|夜|朝|週|頃|間|時期|前|後))/;
 
 /** A month name that is meant as one (see the top of this file). */
 function isMonthWord(word: string, before: string, after: string, atStart: boolean): boolean {
@@ -272,17 +274,20 @@ function isMonthWord(word: string, before: string, after: string, atStart: boole
 const RULES: Rule[] = [
   // Named days, English: Christmas (Eve, Day), New Year's (Eve, Day), Valentine's Day, Halloween,
   // Thanksgiving, the Fourth of July; "last Christmas", "Christmas 2025", "Christmas last year".
-  // Not a New Year's resolution, which is made for the year, not on the day.
+  // As a time only with a cue (on, over, during, before, since, last, a year): "the Christmas
+  // theme", "the Halloween sale" are topics. Not a New Year's resolution, made for the year.
   {
-    re: /\b(?:(?:on|at|over|during|for|from|around)\s+)?(?:(last|this)\s+year['’]s\s+|((?:19|20)\d{2})['’]?s?\s+|(last|this)\s+)?(?:the\s+)?(christmas\s+eve|christmas\s+day|christmas|new\s+years?['’]?s?\s+eve|new\s+years?['’]?s?\s+day|new\s+year['’]s|new\s+year|valentine['’]?s(?:\s+day)?|halloween|thanksgiving(?:\s+day)?|(?:fourth|4th)\s+of\s+july)\b(?:,?\s+(?:of\s+)?((?:19|20)\d{2})\b|\s+(last|this)\s+year\b)?/gi,
+    re: /\b(?:(on|at|over|during|from|around)\s+)?(?:(last|this)\s+year['’]s\s+|((?:19|20)\d{2})['’]?s?\s+|(last|this)\s+)?(?:the\s+)?(christmas\s+eve|christmas\s+day|christmas|new\s+years?['’]?s?\s+eve|new\s+years?['’]?s?\s+day|new\s+year['’]s|new\s+year|valentine['’]?s(?:\s+day)?|halloween|thanksgiving(?:\s+day)?|(?:fourth|4th)\s+of\s+july)\b(?:,?\s+(?:of\s+)?((?:19|20)\d{2})\b|\s+(last|this)\s+year\b)?/gi,
     read: (m, now, input) => {
-      const word = m[4] as string;
+      const word = m[5] as string;
+      const given = m[3] ?? m[6];
+      const ofYear = (m[2] ?? m[7])?.toLowerCase();
+      const which = m[4]?.toLowerCase();
+      const cued = m[1] !== undefined || given !== undefined || ofYear !== undefined || which !== undefined || /\b(?:before|after|until|till|by|since)\s+(?:the\s+)?$/i.test(input.slice(0, m.index));
+      if (!cued) return undefined;
       // "the new year" is often the one to come: only "New Year" capitalised, or "New Year's".
       if (/^new\s+year$/i.test(word) && !/^New\s+Year$/.test(word)) return undefined;
       if (/^(?:['’]s)?\s+resolutions?\b/i.test(input.slice(m.index + m[0].length))) return undefined;
-      const given = m[2] ?? m[5];
-      const ofYear = (m[1] ?? m[6])?.toLowerCase();
-      const which = m[3]?.toLowerCase();
       const thisYear = now.getFullYear();
       const year = given !== undefined ? Number(given) : ofYear !== undefined ? thisYear - (ofYear === 'last' ? 1 : 0) : which === 'this' ? thisYear : undefined;
       return latestNamedDay(namedDay(word), now, year, which === 'last');
@@ -290,15 +295,21 @@ const RULES: Rule[] = [
   },
   // Named days, Japanese: クリスマス(イブ), バレンタイン, ホワイトデー, ハロウィン, 大晦日, 元日, 正月,
   // 年末年始, 年末, 年始, GW, お盆; 去年のクリスマス, 2025年の年末. 休み, 期間, 中 after one leave with
-  // it (お盆休み, GW中); 明け after one is the week after it (GW明け). Not 年末調整 (a tax return);
-  // GW only as the holidays (GW中, GW明け): in code it is a gateway.
+  // it (お盆休み, GW中); 明け after one is the week after it (GW明け). クリスマス, バレンタイン,
+  // ホワイトデー and ハロウィン are a time only with a year or a particle of time after them
+  // (クリスマスに, クリスマスの夜, ハロウィン前後): クリスマスキャンペーン is a topic. Not 年末調整 (a tax
+  // return); GW only as the holidays (GW中, GW明け): in code it is a gateway.
   {
-    re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|年末年始|年末(?!調整)|年始|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(?:休み)?(明け)?(?:期間)?中?/g,
-    read: (m, now) => {
+    re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|年末年始|年末(?!調整)|年始|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(休み)?(明け)?(?:期間)?(中)?/g,
+    read: (m, now, input) => {
+      const name = m[3] as string;
       const year = m[1] !== undefined ? Number(m[1]) : m[2] !== undefined ? now.getFullYear() + (JA_YEARS[m[2]] ?? 0) : undefined;
-      const p = latestNamedDay(namedDay(m[3] as string), now, year, false);
+      const after = input.slice(m.index + m[0].length);
+      const timed = year !== undefined || m[4] !== undefined || m[5] !== undefined || m[6] !== undefined || JA_OF_TIME.test(after);
+      if (/^(クリスマス|バレンタイン|ホワイトデー|ハロウィ)/.test(name) && !timed) return undefined;
+      const p = latestNamedDay(namedDay(name), now, year, false);
       // GW明け, 正月休み明け: the week after it.
-      return p && m[4] !== undefined ? span(p.untilMs, addDays(new Date(p.untilMs), 7)) : p;
+      return p && m[5] !== undefined ? span(p.untilMs, addDays(new Date(p.untilMs), 7)) : p;
     },
   },
   // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05.
