@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { foldForCoverage, heldShare, questionPairs, questionWords, weightedShare } from '../src/search/coverage.js';
+import { foldForCoverage, heldShare, questionContent, questionPairs, questionWords, weightedShare } from '../src/search/coverage.js';
 import { recall } from '../src/search/recall.js';
 import { afterPeriod, keywordHits, search, type SearchOptions } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
@@ -267,6 +267,23 @@ describe('time in the question', () => {
     );
   });
 
+  it('a period\'s memory is on the topic by what the question is about, not by the words that frame it ("how many times")', async () => {
+    await onThursday(
+      [
+        { id: 'oct-bake', timestamp: at(2026, 10, 8), question: 'I bake sourdough: the sourdough I bake every weekend, bake after bake', answer: 'Sourdough to bake: a good habit.' },
+        // Last week: another question that only shares the frame.
+        { id: 'last-week-frame', timestamp: at(2026, 12, 2), question: 'how many times have the Chiefs played the Jaguars?', answer: 'Often.' },
+        // Other months: the frame's words and the topic's are each in more than one memory, so they weigh alike.
+        ...['how many times does the cron job run?', 'many retries, three times each', 'how many times should I stretch?', 'so many times the build broke', 'a sourdough loaf to bake'].map((question, i) => ({ id: `sep-${i}`, timestamp: at(2026, 9, 10 + i), question, answer: 'Noted.' })),
+      ],
+      async (top) => {
+        const found = await top('how many times did I bake sourdough last week');
+        assert.equal(found[0], 'oct-bake', 'last week holds nothing on baking: the best match first');
+        assert.ok(found.includes('last-week-frame'), 'the frame\'s words are still searched');
+      },
+    );
+  });
+
   it('a memory of the days after the period comes after the period’s own and before another period’s better match', async () => {
     const w = world([
       { id: 'older', timestamp: at(2026, 11, 10), question: 'the osprey exporter stalls: the osprey exporter stalls on big exports', answer: 'The osprey exporter stalls; raise its osprey exporter timeout.' },
@@ -393,6 +410,14 @@ describe('an English question’s words in what the person said', () => {
     } finally {
       w.d.cleanup();
     }
+  });
+
+  it('what a question is about: without what it counts or measures and its placeholders', () => {
+    assert.equal(questionContent('How many times did I bake something?').replace(/\s+/g, ' ').trim(), 'did I bake ?');
+    assert.equal(questionContent('how long was I in Japan for?').replace(/\s+/g, ' ').trim(), 'was I in Japan for?');
+    assert.equal(questionContent('何回デプロイした？').trim(), 'デプロイした？');
+    assert.equal(questionContent('how long'), 'how long', 'nothing else: the question as asked');
+    assert.equal(questionContent('the long-running job'), 'the long-running job');
   });
 
   it('a word of the question is held by the same word or one beginning with it; rare words weigh more', () => {

@@ -10,7 +10,7 @@ import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters, SearchHit, SearchMode } from '../types.js';
 import { fuseRanks, modelStrength, recencyBoost, scoreRanks, tiedRanks, vectorWeight, type Ranking } from './fuse.js';
 import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
-import { foldForCoverage, heldShare, idf, questionPairs, questionWords, weightedShare } from './coverage.js';
+import { foldForCoverage, heldShare, idf, questionContent, questionPairs, questionWords, weightedShare } from './coverage.js';
 import { splitCommon } from './common-terms.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
@@ -266,8 +266,9 @@ export const TOPIC_SHARE = 0.5;
  * questions' words (an assistant's list of tips, a diff), and put a period's memories on any topic
  * first (bench/QUALITY.md). Words alone, so a period's rule never rests on what a model thinks close.
  */
-function onTopic(store: Store, query: string, rows: MemoryRow[]): Set<number> {
+function onTopic(store: Store, asked: string, rows: MemoryRow[]): Set<number> {
   const out = new Set<number>();
+  const query = questionContent(asked);
   const pairs = questionPairs(query);
   if (pairs.length > 0) {
     for (const r of rows) if (heldShare(pairs, foldForCoverage(r.question)) >= TOPIC_SHARE) out.add(r.rowid);
@@ -314,7 +315,7 @@ function byCoverage(store: Store, query: string, rows: MemoryRow[], pairBoost: n
     if (pairBoost > 0) for (const r of rows) factors.set(r.rowid, 1 + pairBoost * heldShare(pairs, foldForCoverage(`${r.question}\n${r.answer}`)));
     return factors;
   }
-  const terms = buildKeywordQuery(query).terms;
+  const terms = buildKeywordQuery(questionContent(query)).terms;
   if (wordsBoost <= 0 || terms.length < 2) return factors;
   const weights = rarityWeights(store, terms);
   for (const r of rows) factors.set(r.rowid, 1 + wordsBoost * weightedShare(terms, weights, questionWords(r.question)));
