@@ -77,8 +77,9 @@ export const MODEL_STRENGTH: Readonly<Record<string, number>> = {
   // The test model's token vectors are random: it knows nothing the words do not.
   'tiny-model': 0,
   // Universal Sentence Encoder lite, the bench's stand-in for a real but weak English model
-  // (0.1 until the history of its own per question put hybrid one question below keyword alone).
-  'use-lite-en': 0.05,
+  // (0.1, then 0.05: each time the history of its own per question put hybrid one question below
+  // keyword alone as the keyword ranking gained).
+  'use-lite-en': 0.025,
 };
 
 export function modelStrength(model: string | undefined): number {
