@@ -5,13 +5,17 @@
  * `--sessions N` (default 50, about an S haystack's count), sessions of other questions drawn
  * by a seeded shuffle; the search is the product's keyword search (JSONL export → cache →
  * search, each question asked at its own date), its top memories reduced to their sessions in
- * order. The distractors are other people's personal chats, a harder kind than S's mix of
+ * order. As in S, the history comes before the question and holds each session once: the others
+ * are drawn from sessions that ended by the question's date, topped up with later ones only
+ * where too few did, and never one that repeats a turn of the question's own (the oracle keeps
+ * some sessions under several questions). `--any-dates`: drawn whatever their dates and turns,
+ * as before 2026-12-04's evening. The distractors are other people's personal chats, a harder kind than S's mix of
  * those with generic assistant chats: a proxy for the held-out number, not that number.
  *
  * `--stand-in`: also hybrid, with the bench's stand-in encoder (Universal Sentence Encoder lite,
  * bench/use-embedder.ts; the memories embedded once; one to two minutes in all here).
  *
- * Usage: npm run bench:haystack [-- --sessions N] [--pref 0,B,…] [--stand-in] [--out FILE]
+ * Usage: npm run bench:haystack [-- --sessions N] [--pref 0,B,…] [--stand-in] [--any-dates] [--out FILE]
  * (default --pref: the product's boost and 1)
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,7 +41,7 @@ interface Tally {
   m1: number;
 }
 
-export async function runHaystack(opts: { sessions: number; prefs: number[]; standIn?: boolean }): Promise<string | undefined> {
+export async function runHaystack(opts: { sessions: number; prefs: number[]; standIn?: boolean; anyDates?: boolean }): Promise<string | undefined> {
   if (!existsSync(EVAL)) return undefined;
   const { config } = loadConfig({ configPath: join(REPO, 'config.toml'), env: {} });
   const corpus = longMemEval(Date.parse('2026-11-29T12:00:00.000Z'));
@@ -53,6 +57,7 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
     bySession.set(r.session_id as string, list);
   }
   const pool = [...bySession.keys()];
+  const endOf = new Map([...bySession].map(([sid, list]) => [sid, Math.max(...list.map((r) => Date.parse(r.timestamp)))]));
   const settings = [
     { halfLife: 0, weight: 0 },
     { halfLife: config.search.half_life_days, weight: config.search.recency_weight },
@@ -69,16 +74,23 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
   };
   const dir = mkdtempSync(join(tmpdir(), 'memory-haystack-'));
   let haystackMemories = 0;
+  let toppedUp = 0;
   try {
     for (const [qi, q] of corpus.queries.entries()) {
       const own = new Set(q.sessions ?? []);
       const random = prng(qi + 1);
-      const others = pool.filter((sid) => !own.has(sid));
+      // No copy of the question's own turns among the others: the oracle keeps some sessions under several questions, and a history holds a session once.
+      const ownTurns = new Set([...own].flatMap((sid) => (bySession.get(sid) ?? []).map((r) => r.question)));
+      const others = pool.filter((sid) => !own.has(sid) && (opts.anyDates || !(bySession.get(sid) ?? []).some((r) => ownTurns.has(r.question))));
       for (let i = others.length - 1; i > 0; i--) {
         const j = Math.floor(random() * (i + 1));
         [others[i], others[j]] = [others[j] as string, others[i] as string];
       }
-      const haystack = [...own, ...others.slice(0, Math.max(0, opts.sessions - own.size))];
+      // The history before the question first (the shuffle's order kept), later sessions only to make up the count.
+      const asked = q.now ?? corpus.now;
+      const drawn = opts.anyDates ? others : [...others.filter((sid) => (endOf.get(sid) ?? 0) <= asked), ...others.filter((sid) => (endOf.get(sid) ?? 0) > asked)];
+      const haystack = [...own, ...drawn.slice(0, Math.max(0, opts.sessions - own.size))];
+      if (haystack.some((sid) => !own.has(sid) && (endOf.get(sid) ?? 0) > asked)) toppedUp++;
       const records = haystack.flatMap((sid) => bySession.get(sid) ?? []);
       haystackMemories += records.length;
       const qdir = join(dir, String(qi));
@@ -113,7 +125,7 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
   const f = (x: number, n: number) => (x / n).toFixed(3);
   const types = [...new Set([...tallies.keys()].map((k) => k.split('|')[3] as string))].sort((a, b) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)));
   const lines = [
-    `${corpus.queries.length} questions, each in a fresh cache of ${opts.sessions} sessions (its own and others drawn by a seeded shuffle), ${Math.round(haystackMemories / corpus.queries.length)} memories on average; ${embedder ? `keyword and hybrid (${embedder.model})` : 'keyword'} search, top 100 memories reduced to sessions.`,
+    `${corpus.queries.length} questions, each in a fresh cache of ${opts.sessions} sessions (its own and others drawn by a seeded shuffle, ${opts.anyDates ? 'whatever their dates and turns' : `none repeating a turn of its own, those that ended by the question's date first; ${toppedUp} questions topped up with later ones`}), ${Math.round(haystackMemories / corpus.queries.length)} memories on average; ${embedder ? `keyword and hybrid (${embedder.model})` : 'keyword'} search, top 100 memories reduced to sessions.`,
     '',
     '| question type | mode | preference boost | half-life | n | session hit@1 | session hit@5 | session hit@10 | memory hit@1 |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -138,7 +150,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     return i >= 0 ? args[i + 1] : undefined;
   };
   const pv = val('--pref');
-  const table = await runHaystack({ sessions: Number(val('--sessions') ?? 50), prefs: pv === undefined ? [...new Set([PREFERENCE_BOOST, 1])] : pv.split(',').map(Number), standIn: args.includes('--stand-in') });
+  const table = await runHaystack({ sessions: Number(val('--sessions') ?? 50), prefs: pv === undefined ? [...new Set([PREFERENCE_BOOST, 1])] : pv.split(',').map(Number), standIn: args.includes('--stand-in'), anyDates: args.includes('--any-dates') });
   if (table === undefined) {
     process.stdout.write(`bench:haystack: no development set at ${EVAL} (it sits beside the project only in its own workspace and CI); nothing measured\n`);
   } else {
