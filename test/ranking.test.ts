@@ -415,6 +415,7 @@ describe('an English question’s words in what the person said', () => {
   it('what a question is about: without what it counts or measures and its placeholders', () => {
     assert.equal(questionContent('How many times did I bake something?').replace(/\s+/g, ' ').trim(), 'did I bake ?');
     assert.equal(questionContent('how long was I in Japan for?').replace(/\s+/g, ' ').trim(), 'was I in Japan for?');
+    assert.equal(questionContent('What is the order of the three trips I took, from earliest to latest?').replace(/\s+/g, ' ').trim(), 'What is the three trips I took, ?');
     assert.equal(questionContent('何回デプロイした？').trim(), 'デプロイした？');
     assert.equal(questionContent('how long'), 'how long', 'nothing else: the question as asked');
     assert.equal(questionContent('the long-running job'), 'the long-running job');

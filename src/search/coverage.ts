@@ -21,17 +21,19 @@ const WORD_SPLIT = /[^a-z0-9\u0080-\uffff]+/;
 const ASCII_SEPARATORS = /[\s\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/;
 
 const FRAME_EN = /\bhow (?:many|much|often|long|far)(?: (?:times|more|less))?\b|\b(?:something|anything|someone|anyone|somewhere|anywhere|ever)\b/gi;
+const ORDER_FRAME_EN = /\b(?:from )?(?:the )?(?:earliest|first|oldest) to (?:the )?(?:latest|last|newest|most recent)\b|\b(?:in )?(?:what|which) order\b|\bthe order (?:of|in which)\b|\bchronological(?:ly)?(?: order)?\b/gi;
 const FRAME_JA = /何回|何度|いくつ|どのくらい|どれくらい|どれぐらい|何個|何人|何日|何件/g;
 
 /**
  * The question without the words that frame it rather than name its topic: what it counts or
- * measures ("how many times", "how long", 何回, どのくらい) and the placeholders of what it asks
- * ("something", "anyone", "ever"). A memory's share of the question is counted over the rest:
+ * measures ("how many times", "how long", 何回, どのくらい), the order it asks for ("from earliest
+ * to latest", "in what order") and the placeholders of what it asks ("something", "anyone",
+ * "ever"). A memory's share of the question is counted over the rest:
  * another person's "how many times have the Chiefs played the Jaguars?" holds no part of "how
  * many times did I bake something". Nothing left: the question as asked.
  */
 export function questionContent(question: string): string {
-  const rest = question.replace(FRAME_EN, ' ').replace(FRAME_JA, ' ');
+  const rest = question.replace(FRAME_EN, ' ').replace(ORDER_FRAME_EN, ' ').replace(FRAME_JA, ' ');
   return rest.trim().length > 0 ? rest : question;
 }
 
