@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { encodeEntry } from '../src/export/jsonl.js';
+import { searchRequest } from '../src/app/search-request.js';
+import { loadConfig } from '../src/config/load.js';
 import { search } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
 import type { Store } from '../src/store/store.js';
@@ -54,8 +56,8 @@ after(() => {
   dir.cleanup();
 });
 
-async function ids(query: string, halfLifeDays = 30, topK = 5): Promise<string[]> {
-  const r = await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK, halfLifeDays, recencyWeight: 0.1, rrfK: 60 });
+async function ids(query: string, halfLifeDays = 30, topK = 5, halfLifeGiven = false): Promise<string[]> {
+  const r = await search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK, halfLifeDays, recencyWeight: 0.1, rrfK: 60, ...(halfLifeGiven ? { halfLifeGiven } : {}) });
   return r.hits.map((h) => h.id);
 }
 
@@ -79,6 +81,14 @@ describe('a question about the order of past moments ranks by relevance alone', 
     assert.deepEqual(await ids(`which came first, the ${question}?`, 30, 2), ['osprey-outage', 'osprey-rotation']);
     assert.deepEqual(await ids(`how many days passed between the ${question}?`, 30, 2), ['osprey-outage', 'osprey-rotation']);
     assert.deepEqual(await ids(`how long after the osprey gateway outage came the osprey signer rotation?`, 30, 2), ['osprey-outage', 'osprey-rotation']);
+  });
+
+  it('a half-life the person gives (--half-life) is kept: the prior works as asked', async () => {
+    const question = 'which came first, the osprey gateway outage and the osprey signer rotation?';
+    assert.deepEqual(await ids(question, 30, 2, true), ['osprey-rotation', 'osprey-outage']);
+    const rt = { config: loadConfig({ env: {}, home: dir.dir, cwd: dir.dir }).config, now: () => new Date(NOW) };
+    assert.equal(searchRequest(rt, { query: question, halfLifeDays: 30 }).halfLifeGiven, true, '--half-life 30');
+    assert.equal(searchRequest(rt, { query: question }).halfLifeGiven, undefined, 'the configured default');
   });
 });
 

@@ -57,6 +57,7 @@ export function searchRequest(rt: Pick<Runtime, 'config' | 'now'>, input: Search
     filters,
     topK: input.topK ?? s.top_k,
     halfLifeDays: input.halfLifeDays ?? s.half_life_days,
+    ...(input.halfLifeDays !== undefined ? { halfLifeGiven: true } : {}),
     recencyWeight: s.recency_weight,
     rrfK: s.rrf_k,
     ...(input.candidates ? { candidates: input.candidates } : {}),

@@ -24,6 +24,8 @@ export interface SearchOptions {
   topK: number;
   /** Half-life of the recency prior in days; 0 ranks by relevance alone. */
   halfLifeDays: number;
+  /** The person chose the half-life (`--half-life`): kept as given, also for a question about the order of past moments. */
+  halfLifeGiven?: boolean;
   /** How much a brand-new memory can gain over an old one (×(1 + weight)); see fuse.ts. */
   recencyWeight?: number;
   /** Effective-rank spread of the keyword list (tuning; default KEYWORD_RANK_SPREAD). */
@@ -124,7 +126,8 @@ export function afterPeriod(p: Period, nowMs: number): { sinceMs: number; untilM
 export async function search(deps: SearchDeps, asked: SearchOptions): Promise<SearchResult> {
   if (asked.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
   // A question about the order of past moments, or the time between them, ranks without the recency prior (when.ts asksAboutOrder).
-  const opts = asked.halfLifeDays > 0 && asked.readTime !== false && asksAboutOrder(asked.query) ? { ...asked, halfLifeDays: 0 } : asked;
+  // A half-life the person chose is kept.
+  const opts = asked.halfLifeDays > 0 && asked.halfLifeGiven !== true && asked.readTime !== false && asksAboutOrder(asked.query) ? { ...asked, halfLifeDays: 0 } : asked;
   const when = opts.readTime === false ? { text: opts.query } : readTime(opts.query, deps.now);
   if (!when.period) return rank(deps, opts);
   const period = when.period;
