@@ -158,6 +158,9 @@ describe('words that are not time expressions', () => {
     'クリスマスキャンペーンのLP',
     'バレンタイン企画の画面',
     'クリスマスに向けたセールの準備',
+    '年末までにリリースしたい',
+    'GWの予定を決める',
+    'ship the fix by Christmas',
   ]) {
     it(q, () => {
       const r = readTime(q, NOW);

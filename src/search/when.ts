@@ -275,7 +275,7 @@ const RULES: Rule[] = [
   // Named days, English: Christmas (Eve, Day), New Year's (Eve, Day), Valentine's Day, Halloween,
   // Thanksgiving, the Fourth of July; "last Christmas", "Christmas 2025", "Christmas last year".
   // As a time only with a cue (on, over, during, before, since, last, a year): "the Christmas
-  // theme", "the Halloween sale" are topics. Not a New Year's resolution, made for the year.
+  // theme", "the Halloween sale" are topics, "by Christmas" a deadline. Not a New Year's resolution, made for the year.
   {
     re: /\b(?:(on|at|over|during|from|around)\s+)?(?:(last|this)\s+year['’]s\s+|((?:19|20)\d{2})['’]?s?\s+|(last|this)\s+)?(?:the\s+)?(christmas\s+eve|christmas\s+day|christmas|new\s+years?['’]?s?\s+eve|new\s+years?['’]?s?\s+day|new\s+year['’]s|new\s+year|valentine['’]?s(?:\s+day)?|halloween|thanksgiving(?:\s+day)?|(?:fourth|4th)\s+of\s+july)\b(?:,?\s+(?:of\s+)?((?:19|20)\d{2})\b|\s+(last|this)\s+year\b)?/gi,
     read: (m, now, input) => {
@@ -283,7 +283,7 @@ const RULES: Rule[] = [
       const given = m[3] ?? m[6];
       const ofYear = (m[2] ?? m[7])?.toLowerCase();
       const which = m[4]?.toLowerCase();
-      const cued = m[1] !== undefined || given !== undefined || ofYear !== undefined || which !== undefined || /\b(?:before|after|until|till|by|since)\s+(?:the\s+)?$/i.test(input.slice(0, m.index));
+      const cued = m[1] !== undefined || given !== undefined || ofYear !== undefined || which !== undefined || /\b(?:before|after|since)\s+(?:the\s+)?$/i.test(input.slice(0, m.index));
       if (!cued) return undefined;
       // "the new year" is often the one to come: only "New Year" capitalised, or "New Year's".
       if (/^new\s+year$/i.test(word) && !/^New\s+Year$/.test(word)) return undefined;
@@ -298,7 +298,8 @@ const RULES: Rule[] = [
   // it (お盆休み, GW中); 明け after one is the week after it (GW明け). クリスマス, バレンタイン,
   // ホワイトデー and ハロウィン are a time only with a year or a particle of time after them
   // (クリスマスに, クリスマスの夜, ハロウィン前後): クリスマスキャンペーン is a topic. Not 年末調整 (a tax
-  // return); GW only as the holidays (GW中, GW明け): in code it is a gateway.
+  // return), nor a deadline or a plan (年末までに, 年明けに向けて, GWの予定); GW only as the holidays
+  // (GW中, GW明け): in code it is a gateway.
   {
     re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|年末年始|年末(?!調整)|年始|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(休み)?(明け)?(?:期間)?(中)?/g,
     read: (m, now, input) => {
@@ -307,6 +308,8 @@ const RULES: Rule[] = [
       const after = input.slice(m.index + m[0].length);
       const timed = year !== undefined || m[4] !== undefined || m[5] !== undefined || m[6] !== undefined || JA_OF_TIME.test(after);
       if (/^(クリスマス|バレンタイン|ホワイトデー|ハロウィ)/.test(name) && !timed) return undefined;
+      // 年末までに, 年明けに向けて, GWの予定: a deadline or a plan, not a time of the past.
+      if (/^(?:まで|に向け|の?予定)/.test(after)) return undefined;
       const p = latestNamedDay(namedDay(name), now, year, false);
       // GW明け, 正月休み明け: the week after it.
       return p && m[5] !== undefined ? span(p.untilMs, addDays(new Date(p.untilMs), 7)) : p;
