@@ -298,10 +298,11 @@ const RULES: Rule[] = [
   // it (お盆休み, GW中); 明け after one is the week after it (GW明け). クリスマス, バレンタイン,
   // ホワイトデー and ハロウィン are a time only with a year or a particle of time after them
   // (クリスマスに, クリスマスの夜, ハロウィン前後): クリスマスキャンペーン is a topic. Not 年末調整 (a tax
-  // return), nor a deadline or a plan (年末までに, 年明けに向けて, GWの予定); GW only as the holidays
-  // (GW中, GW明け): in code it is a gateway.
+  // return), nor a deadline or a plan (年末までに, 年明けに向けて, GWの予定); 昨年末, 2025年末 are read
+  // as that year, as 先月末 is that month. GW only as the holidays (GW中, GW明け): in code it is a
+  // gateway.
   {
-    re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|年末年始|年末(?!調整)|年始|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(休み)?(明け)?(?:期間)?(中)?/g,
+    re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|(?<![昨去今\d])(?:年末年始|年末(?!調整)|年始)|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(休み)?(明け)?(?:期間)?(中)?/g,
     read: (m, now, input) => {
       const name = m[3] as string;
       const year = m[1] !== undefined ? Number(m[1]) : m[2] !== undefined ? now.getFullYear() + (JA_YEARS[m[2]] ?? 0) : undefined;
