@@ -115,6 +115,11 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['GW明けのリリース', [2026, 5, 7], [2026, 5, 14], 'のリリース'],
   ['お盆休みの当番', [2026, 8, 13], [2026, 8, 17], 'の当番'],
   ['昨年末の障害', [2025, 1, 1], [2026, 1, 1], 'の障害'],
+  ['what we decided earlier this week', [2026, 11, 30], [2026, 12, 7], 'what we decided'],
+  ['the migration late last year', [2025, 1, 1], [2026, 1, 1], 'the migration'],
+  ['the outage the week before last', [2026, 11, 16], [2026, 11, 23], 'the outage'],
+  ['what broke around this time last year', [2025, 11, 16], [2025, 12, 17], 'what broke'],
+  ['去年の今頃の障害', [2025, 11, 16], [2025, 12, 17], 'の障害'],
   ['2023年末のリリース', [2023, 1, 1], [2024, 1, 1], 'のリリース'],
 ];
 

@@ -10,7 +10,8 @@
  *  - a moment ago, an hour ago, 20 minutes ago / さっき, 先ほど, 3時間前, 10分前: the 24 hours
  *    up to now (no hour is pretended). The other day / 先日: the 14 days before today.
  *  - this week / 今週: Monday of this week to now; last week / 先週: the Monday-to-Sunday week
- *    before this one; 先々週: the one before that. Weeks start on Monday.
+ *    before this one; the week before last / 先々週: the one before that. Weeks start on Monday.
+ *    "Earlier this week", "late last year": that week, that year.
  *  - last weekend / 先週末: from Saturday of last week to now; over the weekend: from the
  *    Saturday of the weekend that began last (this one on a Saturday or Sunday) to now. A
  *    weekend is told of in the days after it as often as in it, and by name: "weekend" and
@@ -21,7 +22,7 @@
  *    counted back from today: the day that far back; the seven days around the day N weeks
  *    back (three either side), the month around the day N months back (15 days either side),
  *    the year around the day N years back (six months either side); half a year ago / 半年前:
- *    as six months ago. Not from a Monday, a 1st or a 1 January: asked on 3 December, "a month
+ *    as six months ago; this time last year / 去年の今頃: as a year ago. Not from a Monday, a 1st or a 1 January: asked on 3 December, "a month
  *    ago" is not 30 November. A few days (weeks, months, years) ago, 数日前: from five of them
  *    back to two of them back.
  *  - the past / last N days (weeks, months, years) / 過去N日・ここN週間・この1か月間・直近1年,
@@ -367,6 +368,11 @@ const RULES: Rule[] = [
     read: (_m, now) => monthsAgo(6, now),
   },
   {
+    // 去年の今頃, 一年前の今ごろ: the month around the same day a year back.
+    re: /(?:去年|昨年|1年前|一年前)の(?:今頃|今ごろ|いまごろ|この時期)/g,
+    read: (_m, now) => monthsAgo(12, now),
+  },
+  {
     // 先日: the other day, the 14 days before today.
     re: /先日(?!付)/g,
     read: (_m, now) => otherDay(now),
@@ -478,6 +484,16 @@ const RULES: Rule[] = [
     read: (m, now) => weekend(now, m[1] === undefined),
   },
   {
+    // "the week before last", as 先々週: the Monday-to-Sunday week two before this one.
+    re: /\b(?:in |during |over )?the week before last\b/gi,
+    read: (_m, now) => unitAgo('week', 2, now),
+  },
+  {
+    // "this time last year", as 去年の今頃: the month around the same day a year back.
+    re: /\b(?:(?:around|about|at) )?this time last year\b/gi,
+    read: (_m, now) => monthsAgo(12, now),
+  },
+  {
     // "the other day", as 先日: the 14 days before today.
     re: /\b(?:on )?the other day\b/gi,
     read: (_m, now) => otherDay(now),
@@ -508,7 +524,8 @@ const RULES: Rule[] = [
   },
   {
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
-    re: /\b(?:(in |over |during |for )?(the )|in |during )?(this|last|previous|past)\s+(week|month|year)\b(?!\s+of\b)/gi,
+    // "earlier this week", "late last year": that week, that year (as "early March" is March).
+    re: /\b(?:(in |over |during |for )?(the )|in |during )?(?:(?:earlier|early|late|mid)[\s-]+)?(this|last|previous|past)\s+(week|month|year)\b(?!\s+of\b)/gi,
     read: (m, now, input) => {
       const which = (m[3] as string).toLowerCase();
       const unit = (m[4] as string).toLowerCase();
