@@ -9,8 +9,9 @@
  * are drawn from sessions that ended by the question's date, topped up with later ones only
  * where too few did, and never one that repeats a turn of the question's own (the oracle keeps
  * some sessions under several questions). `--any-dates`: drawn whatever their dates and turns,
- * as before 2026-12-04's night. The distractors are other people's personal chats, a harder kind than S's mix of
- * those with generic assistant chats: a proxy for the held-out number, not that number.
+ * as before 2026-12-04's night. The distractors are other people's personal chats, a harder kind
+ * than S's mix of those with generic assistant chats: a proxy for the held-out number, not that
+ * number.
  *
  * `--stand-in`: also hybrid, with the bench's stand-in encoder (Universal Sentence Encoder lite,
  * bench/use-embedder.ts; the memories embedded once; one to two minutes in all here).
