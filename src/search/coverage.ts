@@ -28,9 +28,9 @@ const FRAME_JA = /何回|何度|いくつ|どのくらい|どれくらい|どれ
  * The question without the words that frame it rather than name its topic: what it counts or
  * measures ("how many times", "how long", 何回, どのくらい), the order it asks for ("from earliest
  * to latest", "in what order") and the placeholders of what it asks ("something", "anyone",
- * "ever"). A memory's share of the question is counted over the rest:
- * another person's "how many times have the Chiefs played the Jaguars?" holds no part of "how
- * many times did I bake something". Nothing left: the question as asked.
+ * "ever"). A memory's share of the question is counted over the rest: another person's "how
+ * many times have the Chiefs played the Jaguars?" holds no part of "how many times did I bake
+ * something". Nothing left: the question as asked.
  */
 export function questionContent(question: string): string {
   const rest = question.replace(FRAME_EN, ' ').replace(ORDER_FRAME_EN, ' ').replace(FRAME_JA, ' ');

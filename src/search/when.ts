@@ -22,8 +22,8 @@
  *    counted back from today: the day that far back; the seven days around the day N weeks
  *    back (three either side), the month around the day N months back (15 days either side),
  *    the year around the day N years back (six months either side); half a year ago / 半年前:
- *    as six months ago; this time last year / 去年の今頃: as a year ago. Not from a Monday, a 1st or a 1 January: asked on 3 December, "a month
- *    ago" is not 30 November. A few days (weeks, months, years) ago, 数日前: from five of them
+ *    as six months ago; this time last year / 去年の今頃: as a year ago. Not from a Monday, a
+ *    1st or a 1 January: asked on 3 December, "a month ago" is not 30 November. A few days (weeks, months, years) ago, 数日前: from five of them
  *    back to two of them back.
  *  - the past / last N days (weeks, months, years) / 過去N日・ここN週間・この1か月間・直近1年,
  *    the past few months: from that long ago to now. The past month, in the last month, over
@@ -250,8 +250,8 @@ const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
 /** Parts of a month or year that still mean that month or year here: 3月上旬, 6月末ごろ, 1240年頃. */
 const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末)?(?:頃|ごろ)?`;
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
-/** After a named day, what makes it a time: に (not に向けた, について), 前後, 頃, から, まで, の夜. */
-const JA_OF_TIME = /^(?:に(?!向け|つい|関|合わせ|対)|前後|頃|ごろ|以降|以来|から|まで|当日|の(?:日|夜|朝|週|頃|間|時期|前|後))/;
+/** After a named day, what makes it a time: に (not に向けた, について), 前後, 頃, から, の夜. */
+const JA_OF_TIME = /^(?:に(?!向け|つい|関|合わせ|対)|前後|頃|ごろ|以降|以来|から|当日|の(?:日|夜|朝|週|頃|間|時期|前|後))/;
 
 /** A month name that is meant as one (see the top of this file). */
 function isMonthWord(word: string, before: string, after: string, atStart: boolean): boolean {
@@ -276,7 +276,8 @@ const RULES: Rule[] = [
   // Named days, English: Christmas (Eve, Day), New Year's (Eve, Day), Valentine's Day, Halloween,
   // Thanksgiving, the Fourth of July; "last Christmas", "Christmas 2025", "Christmas last year".
   // As a time only with a cue (on, over, during, before, since, last, a year): "the Christmas
-  // theme", "the Halloween sale" are topics, "by Christmas" a deadline. Not a New Year's resolution, made for the year.
+  // theme", "the Halloween sale" are topics, "by Christmas" a deadline. Not a New Year's
+  // resolution, made for the year.
   {
     re: /\b(?:(on|at|over|during|from|around)\s+)?(?:(last|this)\s+year['’]s\s+|((?:19|20)\d{2})['’]?s?\s+|(last|this)\s+)?(?:the\s+)?(christmas\s+eve|christmas\s+day|christmas|new\s+years?['’]?s?\s+eve|new\s+years?['’]?s?\s+day|new\s+year['’]s|new\s+year|valentine['’]?s(?:\s+day)?|halloween|thanksgiving(?:\s+day)?|(?:fourth|4th)\s+of\s+july)\b(?:,?\s+(?:of\s+)?((?:19|20)\d{2})\b|\s+(last|this)\s+year\b)?/gi,
     read: (m, now, input) => {
