@@ -120,6 +120,13 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['the outage the week before last', [2026, 11, 16], [2026, 11, 23], 'the outage'],
   ['what broke around this time last year', [2025, 11, 16], [2025, 12, 17], 'what broke'],
   ['去年の今頃の障害', [2025, 11, 16], [2025, 12, 17], 'の障害'],
+  ['what we changed between March 3 and March 10', [2026, 3, 3], [2026, 3, 11], 'what we changed'],
+  ['the deploys from March 3 to March 10', [2026, 3, 3], [2026, 3, 11], 'the deploys'],
+  ['the March 3-10 sprint', [2026, 3, 3], [2026, 3, 11], 'the sprint'],
+  ['notes from last week to today', [2026, 11, 23], [2026, 12, 2], 'notes'],
+  ['3月3日から3月10日までの障害', [2026, 3, 3], [2026, 3, 11], 'の障害'],
+  ['3月3日〜10日のリリース', [2026, 3, 3], [2026, 3, 11], 'のリリース'],
+  ['先週から今週までの変更', [2026, 11, 23], [2026, 12, 7], 'の変更'],
   ['2023年末のリリース', [2023, 1, 1], [2024, 1, 1], 'のリリース'],
 ];
 
@@ -232,6 +239,13 @@ describe('words that are not time expressions', () => {
     assert.equal(readTime('the freeze over Christmas 2024', NOW).period?.label, '2024-12-24 – 2024-12-26');
     assert.equal(readTime('the freeze at Christmas last year', NOW).period?.label, '2025-12-24 – 2025-12-26');
     assert.equal(readTime('the deploy on Thanksgiving', new Date(2025, 11, 1).getTime()).period?.label, '2025-11-27', 'the fourth Thursday of November');
+  });
+  it('two times are one span only where the question joins them', () => {
+    assert.equal(readTime('what we shipped last Tuesday and Wednesday', NOW).period?.label, '2026-11-24', 'a bare "and": the first names the period');
+    assert.equal(readTime('the deploy of March 10 to March 3', NOW).period?.label, '2026-03-10', 'backwards: the first');
+    assert.equal(readTime('compare March 3 to the one of March 10', NOW).period?.label, '2026-03-03', 'words between: the first');
+    assert.equal(readTime('March 3 to 5 people', NOW).period?.label, '2026-03-03', 'a count after it, not a day');
+    assert.equal(readTime('between March 3 and 10', NOW).period?.label, '2026-03-03 – 2026-03-10');
   });
   it('a month still to come this year means last year’s', () => {
     const r = readTime('in December', new Date(2026, 5, 10).getTime());

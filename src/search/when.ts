@@ -39,6 +39,8 @@
  *    early/late or before a day or year (a march is also a walk); "May" counts capitalised,
  *    not as "May I…" at the start.
  *  - a year: "in 2025", "2025年": that calendar year.
+ *  - two times joined ("between March 3 and March 10", "from last week to today", "March 3-10",
+ *    3月3日から3月10日まで, 3月3日〜10日): from the start of the first to the end of the second.
  *  - a named day: Christmas (Eve, Day), New Year's (Eve, Day), Valentine's Day, Halloween,
  *    Thanksgiving, the Fourth of July / クリスマス(イブ), バレンタイン, ホワイトデー, ハロウィン,
  *    大晦日, 元日, 正月, 年末年始, 年末, 年始 (年明け), GW (ゴールデンウィーク), お盆: the latest that
@@ -695,7 +697,7 @@ function sinceThen(p: Period, now: Date): Period {
 export function readTime(query: string, nowMs: number): TimeReading {
   const input = query.normalize('NFKC');
   const now = new Date(nowMs);
-  const found: Array<{ start: number; end: number; period: Period }> = [];
+  const found: Found[] = [];
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(input); m !== null; m = rule.re.exec(input)) {
@@ -721,14 +723,62 @@ export function readTime(query: string, nowMs: number): TimeReading {
   }
   if (found.length === 0) return { text: query };
   found.sort((a, b) => a.start - b.start);
+  const spans = joinRanges(found, input);
   let text = '';
   let at = 0;
-  for (const f of found) {
+  for (const f of spans) {
     text += `${input.slice(at, f.start)} `;
     at = f.end;
   }
   text += input.slice(at);
-  return { period: (found[0] as (typeof found)[number]).period, text: text.replace(/\s+/g, ' ').trim() };
+  return { period: (spans[0] as (typeof spans)[number]).period, text: text.replace(/\s+/g, ' ').trim() };
+}
+
+interface Found {
+  start: number;
+  end: number;
+  period: Period;
+}
+
+/** What joins two times into one span: "to", "until", "through", "-", "〜", "から" ("and" after "between"). */
+const RANGE_JOIN = /^\s*(?:to|until|till|through|thru|and|-|–|—|〜|~|から)\s*$/i;
+/** A day of the same month after a day: "March 3-10", "3月3日〜10日", "from March 3 to 10". */
+const RANGE_DAY = /^\s*(?:to|until|till|through|thru|and|-|–|—|〜|~|から)\s*(\d{1,2})(?:日|st|nd|rd|th)?(?![\d:/.-])(?!\s*(?:月|年|時|分|(?:days?|weeks?|months?|years?|hours?|times|x|people|pm|am)\b))/i;
+
+/**
+ * Times found side by side, joined into one span where the question joins them: "between March 3
+ * and March 10", "from last week to today", "March 3-10", 3月3日から3月10日まで, 3月3日〜10日: from
+ * the first's start to the second's end. Any other pair stays two (the first names the period).
+ */
+function joinRanges(found: Found[], input: string): Found[] {
+  const out: Found[] = [];
+  for (let i = 0; i < found.length; i++) {
+    const a = found[i] as Found;
+    const b = found[i + 1];
+    const lead = /\b(?:between|from)\s+$/i.exec(input.slice(0, a.start));
+    const and = lead !== null && /^between/i.test(lead[0]);
+    const start = lead ? a.start - lead[0].length : a.start;
+    const joined = (end: number, untilMs: number): Found => {
+      const until = /^\s*まで/.exec(input.slice(end));
+      return { start, end: end + (until ? until[0].length : 0), period: span(a.period.sinceMs, untilMs) };
+    };
+    const between = b ? input.slice(a.end, b.start) : '';
+    if (b && RANGE_JOIN.test(between) && (and || !/and/i.test(between)) && b.period.untilMs > a.period.untilMs) {
+      out.push(joined(b.end, b.period.untilMs));
+      i++;
+      continue;
+    }
+    const first = new Date(a.period.sinceMs);
+    const oneDay = addDays(first, 1).getTime() === a.period.untilMs;
+    const day2 = oneDay ? RANGE_DAY.exec(input.slice(a.end)) : null;
+    const d2 = day2 ? Number(day2[1]) : 0;
+    if (day2 && (and || !/and/i.test(day2[0])) && d2 > first.getDate() && validDay(first.getFullYear(), first.getMonth(), d2)) {
+      out.push(joined(a.end + day2[0].length, day(first.getFullYear(), first.getMonth(), d2 + 1)));
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
 }
 
 /**
