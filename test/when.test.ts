@@ -245,6 +245,7 @@ describe('words that are not time expressions', () => {
     assert.equal(readTime('the deploy of March 10 to March 3', NOW).period?.label, '2026-03-10', 'backwards: the first');
     assert.equal(readTime('compare March 3 to the one of March 10', NOW).period?.label, '2026-03-03', 'words between: the first');
     assert.equal(readTime('March 3 to 5 people', NOW).period?.label, '2026-03-03', 'a count after it, not a day');
+    assert.equal(readTime('on March 3 - 5 tests failed', NOW).period?.label, '2026-03-03', 'a count of things');
     assert.equal(readTime('between March 3 and 10', NOW).period?.label, '2026-03-03 – 2026-03-10');
   });
   it('a month still to come this year means last year’s', () => {

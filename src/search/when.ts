@@ -742,8 +742,8 @@ interface Found {
 
 /** What joins two times into one span: "to", "until", "through", "-", "〜", "から" ("and" after "between"). */
 const RANGE_JOIN = /^\s*(?:to|until|till|through|thru|and|-|–|—|〜|~|から)\s*$/i;
-/** A day of the same month after a day: "March 3-10", "3月3日〜10日", "from March 3 to 10". */
-const RANGE_DAY = /^\s*(?:to|until|till|through|thru|and|-|–|—|〜|~|から)\s*(\d{1,2})(?:日|st|nd|rd|th)?(?![\d:/.-])(?!\s*(?:月|年|時|分|(?:days?|weeks?|months?|years?|hours?|times|x|people|pm|am)\b))/i;
+/** A day of the same month after a day: "March 3-10", "3月3日〜10日", "from March 3 to 10" (not a count: "March 3 - 5 tests failed"). */
+const RANGE_DAY = /^\s*(?:to|until|till|through|thru|and|-|–|—|〜|~|から)\s*(\d{1,2})(?:日|st|nd|rd|th)?(?![\d:/.-])(?!\s*(?:月|年|時|分)|\s*(?:times?|x|people|pm|am|[a-z]+s)\b)/i;
 
 /**
  * Times found side by side, joined into one span where the question joins them: "between March 3
