@@ -23,8 +23,8 @@
  *    back (three either side), the month around the day N months back (15 days either side),
  *    the year around the day N years back (six months either side); half a year ago / 半年前:
  *    as six months ago; this time last year / 去年の今頃: as a year ago. Not from a Monday, a
- *    1st or a 1 January: asked on 3 December, "a month ago" is not 30 November. A few days (weeks, months, years) ago, 数日前: from five of them
- *    back to two of them back.
+ *    1st or a 1 January: asked on 3 December, "a month ago" is not 30 November. A few days
+ *    (weeks, months, years) ago, 数日前: from five of them back to two of them back.
  *  - the past / last N days (weeks, months, years) / 過去N日・ここN週間・この1か月間・直近1年,
  *    the past few months: from that long ago to now. The past month, in the last month, over
  *    the last week, the last year: the month (week, year) up to today; with "the", "last" is the
@@ -741,9 +741,10 @@ interface Found {
 }
 
 /** What joins two times into one span: "to", "until", "through", "-", "〜", "から" ("and" after "between"). */
-const RANGE_JOIN = /^\s*(?:to|until|till|through|thru|and|-|–|—|〜|~|から)\s*$/i;
+const JOIN = String.raw`\s*(?:to|until|till|through|thru|and|-|–|—|〜|~|から)\s*`;
+const RANGE_JOIN = new RegExp(`^${JOIN}$`, 'i');
 /** A day of the same month after a day: "March 3-10", "3月3日〜10日", "from March 3 to 10" (not a count: "March 3 - 5 tests failed"). */
-const RANGE_DAY = /^\s*(?:to|until|till|through|thru|and|-|–|—|〜|~|から)\s*(\d{1,2})(?:日|st|nd|rd|th)?(?![\d:/.-])(?!\s*(?:月|年|時|分)|\s*(?:times?|x|people|pm|am|[a-z]+s)\b)/i;
+const RANGE_DAY = new RegExp(String.raw`^${JOIN}(\d{1,2})(?:日|st|nd|rd|th)?(?![\d:/.-])(?!\s*(?:月|年|時|分)|\s*(?:times?|x|people|pm|am|[a-z]+s)\b)`, 'i');
 
 /**
  * Times found side by side, joined into one span where the question joins them: "between March 3
