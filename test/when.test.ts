@@ -91,9 +91,9 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['2週間ほど前に直したバグ', [2026, 11, 14], [2026, 11, 21], 'に直したバグ'],
   ['半年前の設計', [2026, 5, 17], [2026, 6, 17], 'の設計'],
   ['去年の3月のリリース', [2025, 3, 1], [2025, 4, 1], 'のリリース'],
-  ['3月末の障害', [2026, 3, 1], [2026, 4, 1], 'の障害'],
-  ['6月末ごろから続く遅延', [2026, 6, 1], [2026, 7, 1], 'から続く遅延'],
-  ['先月末の障害', [2026, 11, 1], [2026, 12, 1], 'の障害'],
+  ['3月末の障害', [2026, 3, 21], [2026, 4, 1], 'の障害'],
+  ['6月末ごろから続く遅延', [2026, 6, 21], [2026, 7, 1], 'から続く遅延'],
+  ['先月末の障害', [2026, 11, 21], [2026, 12, 1], 'の障害'],
   ['3月以降の変更', [2026, 3, 1], [2026, 12, 2], 'の変更'],
   ["the airline I flew with on Valentine's Day", [2026, 2, 14], [2026, 2, 15], 'the airline I flew with'],
   ['the outage on Christmas Eve', [2025, 12, 24], [2025, 12, 25], 'the outage'],
@@ -128,6 +128,29 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['3月3日〜10日のリリース', [2026, 3, 3], [2026, 3, 11], 'のリリース'],
   ['先週から今週までの変更', [2026, 11, 23], [2026, 12, 7], 'の変更'],
   ['2023年末のリリース', [2023, 1, 1], [2024, 1, 1], 'のリリース'],
+  ['先週の金曜のリリース', [2026, 11, 27], [2026, 11, 28], 'のリリース'],
+  ['今週の月曜に決めた', [2026, 11, 30], [2026, 12, 1], 'に決めた'],
+  ['先々週の水曜日の障害', [2026, 11, 18], [2026, 11, 19], 'の障害'],
+  ['the outage on Friday of last week', [2026, 11, 27], [2026, 11, 28], 'the outage'],
+  ['what we merged last week on Tuesday', [2026, 11, 24], [2026, 11, 25], 'what we merged'],
+  ['昨日の午後に直したバグ', [2026, 11, 30], [2026, 12, 1], 'に直したバグ'],
+  ['金曜日の夜のデプロイ', [2026, 11, 27], [2026, 11, 28], 'のデプロイ'],
+  ['what we decided yesterday afternoon', [2026, 11, 30], [2026, 12, 1], 'what we decided'],
+  ['the deploy on Monday morning', [2026, 11, 30], [2026, 12, 1], 'the deploy'],
+  ['the bike expenses since the start of the year', [2026, 1, 1], [2026, 12, 2], 'the bike expenses'],
+  ['the freeze in early March', [2026, 3, 1], [2026, 3, 11], 'the freeze'],
+  ['the mid-March outage', [2026, 3, 11], [2026, 3, 21], 'the outage'],
+  ['the migration at the end of last month', [2026, 11, 21], [2026, 12, 1], 'the migration'],
+  ['what broke late last month', [2026, 11, 21], [2026, 12, 1], 'what broke'],
+  ['3月上旬のリリース', [2026, 3, 1], [2026, 3, 11], 'のリリース'],
+  ['去年の3月中旬の障害', [2025, 3, 11], [2025, 3, 21], 'の障害'],
+  ['what we shipped last summer', [2026, 6, 1], [2026, 9, 1], 'what we shipped'],
+  ['the rewrite over the summer', [2026, 6, 1], [2026, 9, 1], 'the rewrite'],
+  ['the outage last winter', [2025, 12, 1], [2026, 3, 1], 'the outage'],
+  ['the plan for the summer of 2025', [2025, 6, 1], [2025, 9, 1], 'the plan for'],
+  ['去年の夏のリリース', [2025, 6, 1], [2025, 9, 1], 'のリリース'],
+  ['昨秋の移行', [2025, 9, 1], [2025, 12, 1], 'の移行'],
+  ['この夏に直したバグ', [2026, 6, 1], [2026, 9, 1], 'に直したバグ'],
 ];
 
 describe('time expressions name a period', () => {
@@ -175,6 +198,13 @@ describe('words that are not time expressions', () => {
     '年末までにリリースしたい',
     'GWの予定を決める',
     'ship the fix by Christmas',
+    'the summer sale banner',
+    'upgrade this Spring Boot app',
+    'I run in the summer',
+    'the tests fall over on CI',
+    '夏に向けたセールの準備',
+    '秋の新機能',
+    '1970年代のUNIX',
   ]) {
     it(q, () => {
       const r = readTime(q, NOW);
@@ -247,6 +277,22 @@ describe('words that are not time expressions', () => {
     assert.equal(readTime('March 3 to 5 people', NOW).period?.label, '2026-03-03', 'a count after it, not a day');
     assert.equal(readTime('on March 3 - 5 tests failed', NOW).period?.label, '2026-03-03', 'a count of things');
     assert.equal(readTime('between March 3 and 10', NOW).period?.label, '2026-03-03 – 2026-03-10');
+  });
+  it('a part of a day leaves with its day, which stays whole; a word it begins stays (朝会, 昼ご飯)', () => {
+    assert.equal(readTime('昨日の朝会で決めた', NOW).text, 'の朝会で決めた');
+    assert.equal(readTime('昨日の朝会で決めた', NOW).period?.label, '2026-11-30');
+    assert.equal(readTime('今日の昼ご飯', NOW).text, 'の昼ご飯');
+    assert.equal(readTime('what I ate on Saturday mornings', NOW).period, undefined, 'a habit, not a day');
+  });
+  it('a season: "last" the latest that has ended, "this" the one now or this year\'s, a year\'s winter begins in its December', () => {
+    const feb = new Date(2027, 1, 10, 11).getTime();
+    const jul = new Date(2026, 6, 10, 11).getTime();
+    assert.equal(readTime('the outage this winter', feb).period?.label, '2026-12-01 – 2027-02-28');
+    assert.equal(readTime('the outage last winter', feb).period?.label, '2025-12-01 – 2026-02-28', 'this one has not ended');
+    assert.equal(readTime('what we shipped last summer', jul).period?.label, '2025-06-01 – 2025-08-31', 'in July, the one before');
+    assert.equal(readTime('what we shipped this summer', jul).period?.label, '2026-06-01 – 2026-08-31');
+    assert.equal(readTime('2025年の冬の障害', NOW).period?.label, '2025-12-01 – 2026-02-28');
+    assert.equal(readTime('今冬の障害', NOW).period?.label, '2026-12-01 – 2027-02-28');
   });
   it('a month still to come this year means last year’s', () => {
     const r = readTime('in December', new Date(2026, 5, 10).getTime());

@@ -6,7 +6,8 @@
  *
  * How each expression is read (also in the README):
  *  - today, this morning / 今日, 今朝; yesterday, last night / 昨日, 昨夜, 昨晩; the day
- *    before yesterday / 一昨日: that calendar day.
+ *    before yesterday / 一昨日: that calendar day. A part of the day after it ("yesterday
+ *    afternoon", 昨日の午後, 月曜の夜に) leaves with it; the day stays whole.
  *  - a moment ago, an hour ago, 20 minutes ago / さっき, 先ほど, 3時間前, 10分前: the 24 hours
  *    up to now (no hour is pretended). The other day / 先日: the 14 days before today.
  *  - this week / 今週: Monday of this week to now; last week / 先週: the Monday-to-Sunday week
@@ -17,7 +18,10 @@
  *    weekend is told of in the days after it as often as in it, and by name: "weekend" and
  *    週末 stay words of the question. Not "on weekends".
  *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年
- *    (先月末, 今年の初め: that month, that year).
+ *    (今年の初め, "late last year": that year; "since the start of the year": this year to now).
+ *    A third of a month where the question names one: early (上旬, 初め, "the beginning of")
+ *    1–10, mid (中旬, 半ば) 11–20, late (下旬, 末, "the end of") 21 to its end: 先月末, "late
+ *    last month", "early March", 3月上旬.
  *  - N days / weeks / months / years ago (N日前, N週間前, Nか月前, N年前; 2週間ほど前 "about"),
  *    counted back from today: the day that far back; the seven days around the day N weeks
  *    back (three either side), the month around the day N months back (15 days either side),
@@ -29,16 +33,22 @@
  *    the past few months: from that long ago to now. The past month, in the last month, over
  *    the last week, the last year: the month (week, year) up to today; with "the", "last" is the
  *    past, "last month" alone the calendar month.
- *  - last Monday / on Monday (月曜日): the latest such day before today.
+ *  - last Monday / on Monday (月曜日): the latest such day before today; Friday of last week,
+ *    last week on Friday / 先週の金曜, 今週の月曜, 先々週の水曜: that day of that week.
  *  - since … / …以降 / …以来: from the start of that period to now.
  *  - a month: "in March", "March", "3月": the latest March that has begun (this year's, or last
  *    year's when March is still to come); "last March": the one before this year's; with a
  *    year, "March 2026", "2026年3月"; with a day, "March 5", "5 March 2026", "3月5日",
- *    "2026-03-05": that day; "March of last year", 去年の3月: that year's; 3月末, 3月上旬:
- *    March. A lower-case month name counts after in/during/since/last/
- *    early/late or before a day or year (a march is also a walk); "May" counts capitalised,
- *    not as "May I…" at the start.
- *  - a year: "in 2025", "2025年": that calendar year.
+ *    "2026-03-05": that day; "March of last year", 去年の3月: that year's; 3月末, 3月上旬,
+ *    "early March": that third of March. A lower-case month name counts after in/during/
+ *    since/last/early/late or before a day or year (a march is also a walk); "May" counts
+ *    capitalised, not as "May I…" at the start.
+ *  - a year: "in 2025", "2025年": that calendar year (not 1990年代, a decade: its words stay).
+ *  - a season, as the northern hemisphere counts them (spring March–May, summer June–August,
+ *    autumn September–November, winter December–February): "last summer" the latest that has
+ *    ended, "this winter" the one now or this year's, "the summer of 2025", "over the summer"
+ *    the latest that has begun; 去年の夏, 2025年の冬 (its December on), 今年の春, この夏, 昨秋,
+ *    今冬. Only with a cue: "the summer sale", "in the summer", 夏に, "Spring Boot" stay words.
  *  - two times joined ("between March 3 and March 10", "from last week to today", "March 3-10",
  *    3月3日から3月10日まで, 3月3日〜10日): from the start of the first to the end of the second.
  *  - a named day: Christmas (Eve, Day), New Year's (Eve, Day), Valentine's Day, Halloween,
@@ -114,6 +124,33 @@ function monthPeriod(y: number, m: number): Period {
 
 function yearPeriod(y: number): Period {
   return span(day(y, 0, 1), day(y + 1, 0, 1));
+}
+
+/** A third of a month, as 上旬, 中旬 and 下旬 name them: early (1–10), mid (11–20), late (21 to its end). */
+type MonthPart = 'early' | 'mid' | 'late';
+
+function monthPart(y: number, m: number, part: MonthPart | undefined): Period {
+  if (part === undefined) return monthPeriod(y, m);
+  const from = part === 'early' ? 1 : part === 'mid' ? 11 : 21;
+  return span(day(y, m, from), part === 'late' ? day(y, m + 1, 1) : day(y, m, from + 10));
+}
+
+/** The third a Japanese month ends with: 3月上旬, 先月末, 6月末ごろ (none: the whole month). */
+function jaMonthPart(text: string): MonthPart | undefined {
+  const t = text.replace(/(?:頃|ごろ)$/, '');
+  if (/(?:上旬|初旬|初め)$/.test(t)) return 'early';
+  if (/(?:中旬|半ば)$/.test(t)) return 'mid';
+  if (/(?:下旬|末)$/.test(t)) return 'late';
+  return undefined;
+}
+
+/** The third an English word names: early, the beginning (start) of; mid, the middle of; late, the end of. */
+function enMonthPart(word: string | undefined): MonthPart | undefined {
+  const w = (word ?? '').toLowerCase();
+  if (/^(?:early|(?:the\s+)?(?:beginning|start))/.test(w)) return 'early';
+  if (/^(?:mid|(?:the\s+)?middle)/.test(w)) return 'mid';
+  if (/^(?:late|(?:the\s+)?end)/.test(w)) return 'late';
+  return undefined;
 }
 
 /** The latest month m (0-based) that has begun by now. */
@@ -249,9 +286,11 @@ const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|augus
 const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
 const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
-/** Parts of a month or year that still mean that month or year here: 3月上旬, 6月末ごろ, 1240年頃. */
+/** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June); 1240年頃, 2025年末 (that year). */
 const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末)?(?:頃|ごろ)?`;
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
+/** A part of a day after a day (昨日の午後, 月曜の朝に): it leaves with the day, which stays whole. Not 朝会, 昼ご飯. */
+const JA_DAYPART = String.raw`(?:の?(?:朝|午前中?|午後|昼|夕方|夜|晩)(?=[にのはでもかま、。,.!?\s]|$))?`;
 /** After a named day, what makes it a time: に (not に向けた, について), 前後, 頃, から, の夜. */
 const JA_OF_TIME = /^(?:に(?!向け|つい|関|合わせ|対)|前後|頃|ごろ|以降|以来|から|当日|の(?:日|夜|朝|週|頃|間|時期|前|後))/;
 
@@ -320,6 +359,34 @@ const RULES: Rule[] = [
       return p && m[5] !== undefined ? span(p.untilMs, addDays(new Date(p.untilMs), 7)) : p;
     },
   },
+  // Seasons, English: last summer, this winter, the summer of 2025, winter 2025, over the summer.
+  // A season is a time only with a cue (last, this, past, a year, "over/during/since the"): "the
+  // summer sale" is a topic, "in the summer" often a habit; "Spring Boot" a framework.
+  {
+    re: /\b(?:(over|during|through|throughout|since)\s+)?(?:(the)\s+)?(?:(last|this|past|previous)\s+)?(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?((?:19|20)\d{2})\b|\s+(last|this)\s+year\b)?/gi,
+    read: (m, now, input) => {
+      const which = m[3]?.toLowerCase();
+      const ofYear = m[6]?.toLowerCase();
+      const cued = which !== undefined || m[5] !== undefined || ofYear !== undefined || (m[1] !== undefined && m[2] !== undefined);
+      if (!cued || /^\s+(?:boot|framework|security|cloud|data|batch|mvc|webflux|ai|integration)\b/i.test(input.slice(m.index + m[0].length))) return undefined;
+      const name = (m[4] as string).toLowerCase() as SeasonName;
+      if (m[5] !== undefined) return seasonIn(name, Number(m[5]));
+      if (ofYear !== undefined) return seasonIn(name, now.getFullYear() - (ofYear === 'last' ? 1 : 0));
+      return which === 'this' ? thisSeason(name, now) : which === undefined ? latestSeason(name, now, false) : latestSeason(name, now, true);
+    },
+  },
+  // Seasons, Japanese: 去年の夏, 2025年の冬, 今年の春, この夏, 昨夏, 今冬. Not a bare 夏に (a habit
+  // or a plan as often as a time) nor 秋の高校生ドラフト.
+  {
+    re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の|(この|昨|今))(春|夏|秋|冬)(?:休み)?/g,
+    read: (m, now) => {
+      const name = ({ 春: 'spring', 夏: 'summer', 秋: 'autumn', 冬: 'winter' } as const)[m[4] as '春' | '夏' | '秋' | '冬'];
+      if (m[1] !== undefined) return seasonIn(name, Number(m[1]));
+      if (m[2] !== undefined) return m[2] === '今年' ? thisSeason(name, now) : seasonIn(name, now.getFullYear() + (JA_YEARS[m[2]] ?? 0));
+      if (m[3] === '昨') return seasonIn(name, now.getFullYear() - 1);
+      return m[3] === 'この' ? latestSeason(name, now, false) : thisSeason(name, now);
+    },
+  },
   // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05.
   {
     re: /\b(?:on |in |since |of |from )?(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?\b/gi,
@@ -339,28 +406,29 @@ const RULES: Rule[] = [
       const y = now.getFullYear() + (JA_YEARS[m[1] as string] ?? 0);
       const mo = Number(m[2]) - 1;
       if (mo < 0 || mo > 11) return undefined;
-      if (m[3] === undefined) return monthPeriod(y, mo);
+      if (m[3] === undefined) return monthPart(y, mo, jaMonthPart(m[0]));
       const d = Number(m[3]);
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
   },
-  // Japanese absolute dates: 2026年3月5日, 2026年3月, 3月5日, 3月, 2026年 (3月末, 3月上旬: March).
+  // Japanese absolute dates: 2026年3月5日, 2026年3月, 3月5日, 3月, 2026年 (3月上旬: 1–10 March;
+  // 1990年代, a decade, is not 1990).
   {
-    re: new RegExp(String.raw`(\d{4})年(?:(\d{1,2})月(?:(\d{1,2})日)?)?${JA_PART}|(\d{1,2})月(?:(\d{1,2})日)?(?![曜])${JA_PART}`, 'g'),
+    re: new RegExp(String.raw`(\d{4})年(?!代)(?:(\d{1,2})月(?:(\d{1,2})日)?)?${JA_PART}|(\d{1,2})月(?:(\d{1,2})日)?(?![曜])${JA_PART}`, 'g'),
     read: (m, now) => {
       if (m[1] !== undefined) {
         const y = Number(m[1]);
         if (m[2] === undefined) return yearPeriod(y);
         const mo = Number(m[2]) - 1;
         if (mo < 0 || mo > 11) return undefined;
-        if (m[3] === undefined) return monthPeriod(y, mo);
+        if (m[3] === undefined) return monthPart(y, mo, jaMonthPart(m[0]));
         const d = Number(m[3]);
         return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
       }
       const mo = Number(m[4]) - 1;
       if (mo < 0 || mo > 11) return undefined;
       const y = latestMonth(mo, now);
-      if (m[5] === undefined) return monthPeriod(y, mo);
+      if (m[5] === undefined) return monthPart(y, mo, jaMonthPart(m[0]));
       const d = Number(m[5]);
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
@@ -406,9 +474,20 @@ const RULES: Rule[] = [
     re: /先週の?(?=週末)|先(?=週末)/g,
     read: (_m, now) => weekend(now, false),
   },
-  // Japanese named days, weeks, months and years (先月末, 今年の初め: that month, that year).
+  // Japanese weekdays: 月曜日, 月曜 (the latest before today); 先週の金曜, 今週の月曜, 先々週の水曜: that
+  // day of that week. Before the weeks, or 先週 would take the week and leave 金曜 a word.
   {
-    re: /(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば)|末)?/g,
+    re: new RegExp(String.raw`(?:(先々週|先週|今週)の?)?([日月火水木金土])曜(?:日)?${JA_DAYPART}`, 'g'),
+    read: (m, now) => {
+      const wd = JA_WEEKDAYS.indexOf(m[2] as string);
+      if (m[1] === undefined) return latestWeekday(wd, now);
+      return weekday(wd, { 今週: 0, 先週: 1, 先々週: 2 }[m[1] as '今週' | '先週' | '先々週'], now);
+    },
+  },
+  // Japanese named days, weeks, months and years (先月末: 21 November to its end; 今年の初め: that
+  // year); a part of a day leaves with its day (昨日の午後, 今日の夕方に).
+  {
+    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば)|末)?${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const today = startOfDay(now.getTime());
       switch (m[1]) {
@@ -434,11 +513,11 @@ const RULES: Rule[] = [
         case '先々週':
           return unitAgo('week', 2, now);
         case '今月':
-          return monthPeriod(now.getFullYear(), now.getMonth());
+          return monthPart(now.getFullYear(), now.getMonth(), jaMonthPart(m[0]));
         case '先月':
-          return unitAgo('month', 1, now);
+          return monthPart(now.getFullYear(), now.getMonth() - 1, jaMonthPart(m[0]));
         case '先々月':
-          return unitAgo('month', 2, now);
+          return monthPart(now.getFullYear(), now.getMonth() - 2, jaMonthPart(m[0]));
         case '今年':
           return yearPeriod(now.getFullYear());
         case '去年':
@@ -449,11 +528,6 @@ const RULES: Rule[] = [
       }
       return undefined;
     },
-  },
-  // Japanese weekdays: 月曜日, 月曜 (the latest before today).
-  {
-    re: /(?:先週の)?([日月火水木金土])曜(?:日)?/g,
-    read: (m, now) => latestWeekday(JA_WEEKDAYS.indexOf(m[1] as string), now, m[0].startsWith('先週')),
   },
   // English months of a named year: March of last year, in March this year, March 5 last year.
   {
@@ -470,14 +544,28 @@ const RULES: Rule[] = [
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : monthPeriod(y, mo);
     },
   },
+  // English days of a named week: Friday of last week, last week on Friday, this week's Monday.
+  {
+    re: /\b(?:(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:of\s+)?(last|this)\s+week|(last|this)\s+week(?:['’]s\s+|\s+on\s+)(sunday|monday|tuesday|wednesday|thursday|friday|saturday))\b(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
+    read: (m, now) => weekday(WEEKDAYS.indexOf(((m[1] ?? m[4]) as string).toLowerCase()), ((m[2] ?? m[3]) as string).toLowerCase() === 'last' ? 1 : 0, now),
+  },
+  // "Since the start of the year" (month, week): this year, this month, this week.
+  {
+    re: /\b(?:at\s+)?the\s+(?:beginning|start)\s+of\s+(?:the|this)\s+(year|month|week)\b/gi,
+    read: (m, now) => {
+      const unit = (m[1] as string).toLowerCase();
+      if (unit === 'week') return weekOf(startOfDay(now.getTime()));
+      return unit === 'month' ? monthPart(now.getFullYear(), now.getMonth(), 'early') : yearPeriod(now.getFullYear());
+    },
+  },
   // English relative.
   {
     re: /\b(?:on |from )?(?:the )?day before yesterday\b/gi,
     read: (_m, now) => dayPeriod(addDays(startOfDay(now.getTime()), -2)),
   },
   {
-    // "before today", "until today": a bound, not a period.
-    re: /(?<!\b(?:before|until|till|by|after) )\b(?:on |from |earlier )?(yesterday|today|this morning|this afternoon|last night)\b/gi,
+    // "before today", "until today": a bound, not a period. A part of a day leaves with it ("yesterday afternoon").
+    re: /(?<!\b(?:before|until|till|by|after) )\b(?:on |from |earlier )?(yesterday|today|this morning|this afternoon|last night)\b(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
     read: (m, now) => dayPeriod(addDays(startOfDay(now.getTime()), /yesterday|night/i.test(m[1] as string) ? -1 : 0)),
   },
   {
@@ -527,27 +615,26 @@ const RULES: Rule[] = [
   },
   {
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
-    // "earlier this week", "late last year": that week, that year (as "early March" is March).
-    re: /\b(?:(in |over |during |for )?(the )|in |during )?(?:(?:earlier|early|late|mid)[\s-]+)?(this|last|previous|past)\s+(week|month|year)\b(?!\s+of\b)/gi,
+    // "earlier this week", "late last year": that week, that year. A month's part is its third:
+    // "early this month" (1–10), "mid last month", "late last month", "the end of last month" (21 to its end).
+    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end)\s+of\s+|(?<lead>in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?<which>this|last|previous|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
     read: (m, now, input) => {
-      const which = (m[3] as string).toLowerCase();
-      const unit = (m[4] as string).toLowerCase();
+      const g = m.groups ?? {};
+      const which = (g.which as string).toLowerCase();
+      const unit = (g.unit as string).toLowerCase();
       const today = startOfDay(now.getTime());
       // "the last month's invoice" is last month's: a possessive names the calendar one.
-      const past = which === 'past' || (which === 'last' && m[2] !== undefined && !/^['’]s\b/.test(input.slice(m.index + m[0].length)));
+      const past = which === 'past' || (which === 'last' && g.the !== undefined && !/^['’]s\b/.test(input.slice(m.index + m[0].length)));
       if (past) return rolling(unit, 1, now);
-      if (which === 'this') {
-        if (unit === 'week') return weekOf(today);
-        if (unit === 'month') return monthPeriod(now.getFullYear(), now.getMonth());
-        return yearPeriod(now.getFullYear());
-      }
-      return unitAgo(unit, 1, now);
+      if (unit === 'week') return which === 'this' ? weekOf(today) : unitAgo(unit, 1, now);
+      if (unit === 'year') return yearPeriod(now.getFullYear() - (which === 'this' ? 0 : 1));
+      return monthPart(now.getFullYear(), now.getMonth() - (which === 'this' ? 0 : 1), enMonthPart(g.edge ?? g.tone));
     },
   },
   {
     // Not "on Saturday mornings": a habit, not a day.
-    re: /\b(?:on |last |this past |on last |since )(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)/gi,
-    read: (m, now) => latestWeekday(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), now, false),
+    re: /\b(?:on |last |this past |on last |since )(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
+    read: (m, now) => latestWeekday(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), now),
   },
   // English month ranges: from July to October, between March and May, in March and April (2026).
   {
@@ -565,9 +652,10 @@ const RULES: Rule[] = [
       return span(day(ya, a, 1), day(yb, b + 1, 1));
     },
   },
-  // English months: March 5(th)(, 2026), 5(th) (of) March (2026), (in) March (2026), last March.
+  // English months: March 5(th)(, 2026), 5(th) (of) March (2026), (in) March (2026), last March;
+  // early (mid, late) March, the beginning (middle, end) of March: that third of it.
   {
-    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from|of|until|by)\s+)?(?:(last|this)\s+)?(?:(early|late|mid)[\s-]+)?(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b))?(?:,?\s+(\d{4})\b)?`, 'gi'),
+    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from|of|until|by|at)\s+)?(?:(last|this)\s+)?(?:(early|late|mid|(?:the\s+)?(?:beginning|start|middle|end)\s+of)[\s-]+)?(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b))?(?:,?\s+(\d{4})\b)?`, 'gi'),
     read: (m, now, input) => {
       const word = m[4] as string;
       const start = m.index + m[0].indexOf(word);
@@ -587,7 +675,7 @@ const RULES: Rule[] = [
         if (m[6] === undefined && day(y, mo, dn) > now.getTime()) y -= 1;
         return dayPeriod(new Date(y, mo, dn));
       }
-      return monthPeriod(y, mo);
+      return monthPart(y, mo, enMonthPart(m[2]));
     },
   },
   // A year: in 2025, during 2024, since 2023 (a bare number is not a year: it may be a port).
@@ -626,6 +714,33 @@ const NAMED_DAYS: Record<string, [number, number, number]> = {
   GW: [3, 29, 8],
   お盆: [7, 13, 4],
 };
+
+/**
+ * The seasons as the calendar of the northern hemisphere counts them (Japan's, the United
+ * States', Europe's): spring March to May, summer June to August, autumn September to November,
+ * winter December to February (a year's winter begins in its December).
+ */
+type SeasonName = 'spring' | 'summer' | 'autumn' | 'fall' | 'winter';
+const SEASON_START: Record<SeasonName, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
+
+function seasonIn(name: SeasonName, y: number): Period {
+  const m = SEASON_START[name];
+  return span(day(y, m, 1), day(y, m + 3, 1));
+}
+
+/** "This winter": the one now, else this year's (which may be still to come). */
+function thisSeason(name: SeasonName, now: Date): Period {
+  const before = seasonIn(name, now.getFullYear() - 1);
+  return before.untilMs > now.getTime() ? before : seasonIn(name, now.getFullYear());
+}
+
+/** The latest season of that name that has begun, or (`ended`: "last summer") that has ended. */
+function latestSeason(name: SeasonName, now: Date, ended: boolean): Period {
+  for (let y = now.getFullYear(); ; y--) {
+    const p = seasonIn(name, y);
+    if ((ended ? p.untilMs : p.sinceMs) <= now.getTime()) return p;
+  }
+}
 
 /** The spellings of each named day, as NAMED_DAYS keys them. */
 function namedDay(word: string): string {
@@ -668,10 +783,15 @@ function latestNamedDay(name: string, now: Date, year: number | undefined, befor
   return thisYear.sinceMs <= now.getTime() && !before ? thisYear : namedDayIn(name, now.getFullYear() - 1);
 }
 
-function latestWeekday(wd: number, now: Date, lastWeek: boolean): Period | undefined {
+/** That day (0: Sunday) of this week (weeks back 0), last week (1) or the week before (2). */
+function weekday(wd: number, weeksBack: number, now: Date): Period | undefined {
+  if (wd < 0) return undefined;
+  return dayPeriod(addDays(weekStart(addDays(startOfDay(now.getTime()), -7 * weeksBack)), (wd + 6) % 7));
+}
+
+function latestWeekday(wd: number, now: Date): Period | undefined {
   if (wd < 0) return undefined;
   const today = startOfDay(now.getTime());
-  if (lastWeek) return dayPeriod(addDays(weekStart(addDays(today, -7)), (wd + 6) % 7));
   let back = (today.getDay() - wd + 7) % 7;
   if (back === 0) back = 7;
   return dayPeriod(addDays(today, -back));
