@@ -151,6 +151,9 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['去年の夏のリリース', [2025, 6, 1], [2025, 9, 1], 'のリリース'],
   ['昨秋の移行', [2025, 9, 1], [2025, 12, 1], 'の移行'],
   ['この夏に直したバグ', [2026, 6, 1], [2026, 9, 1], 'に直したバグ'],
+  ['what we decided on the Wednesday two months ago', [2026, 9, 30], [2026, 10, 1], 'what we decided'],
+  ['2か月前の水曜日に決めた', [2026, 9, 30], [2026, 10, 1], 'に決めた'],
+  ['the Friday three weeks ago', [2026, 11, 13], [2026, 11, 14], ''],
 ];
 
 describe('time expressions name a period', () => {

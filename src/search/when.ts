@@ -34,7 +34,8 @@
  *    the last week, the last year: the month (week, year) up to today; with "the", "last" is the
  *    past, "last month" alone the calendar month.
  *  - last Monday / on Monday (月曜日): the latest such day before today; Friday of last week,
- *    last week on Friday / 先週の金曜, 今週の月曜, 先々週の水曜: that day of that week.
+ *    last week on Friday / 先週の金曜, 今週の月曜, 先々週の水曜: that day of that week; the
+ *    Wednesday two months ago / 2か月前の水曜日: that day nearest the day that far back.
  *  - since … / …以降 / …以来: from the start of that period to now.
  *  - a month: "in March", "March", "3月": the latest March that has begun (this year's, or last
  *    year's when March is still to come); "last March": the one before this year's; with a
@@ -454,6 +455,14 @@ const RULES: Rule[] = [
     read: (_m, now) => lastDay(now),
   },
   {
+    // 2か月前の水曜日, 3週間前の金曜: that day nearest the day that far back.
+    re: new RegExp(String.raw`${NUM_JA}\s*(週間|週|${JA_MONTHS}|年)${JA_ABOUT}前の([日月火水木金土])曜(?:日)?${JA_DAYPART}`, 'g'),
+    read: (m, now) => {
+      const n = count(m[1] as string);
+      return n === undefined || m[1] === '数' ? undefined : weekdayNear(JA_WEEKDAYS.indexOf(m[3] as string), m[2] as string, n, now);
+    },
+  },
+  {
     re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
@@ -548,6 +557,15 @@ const RULES: Rule[] = [
   {
     re: /\b(?:(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:of\s+)?(last|this)\s+week|(last|this)\s+week(?:['’]s\s+|\s+on\s+)(sunday|monday|tuesday|wednesday|thursday|friday|saturday))\b(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
     read: (m, now) => weekday(WEEKDAYS.indexOf(((m[1] ?? m[4]) as string).toLowerCase()), ((m[2] ?? m[3]) as string).toLowerCase() === 'last' ? 1 : 0, now),
+  },
+  // A day of a week counted back: "the Wednesday two months ago", "Friday three weeks ago": that
+  // day nearest the day that far back.
+  {
+    re: new RegExp(String.raw`\b(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:about\s+)?${NUM_EN}\s+(weeks?|months?|years?)\s+ago\b`, 'gi'),
+    read: (m, now) => {
+      const n = count(m[2] as string);
+      return n === undefined || /few$/i.test(m[2] as string) ? undefined : weekdayNear(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), (m[3] as string).toLowerCase(), n, now);
+    },
   },
   // "Since the start of the year" (month, week): this year, this month, this week.
   {
@@ -787,6 +805,15 @@ function latestNamedDay(name: string, now: Date, year: number | undefined, befor
 function weekday(wd: number, weeksBack: number, now: Date): Period | undefined {
   if (wd < 0) return undefined;
   return dayPeriod(addDays(weekStart(addDays(startOfDay(now.getTime()), -7 * weeksBack)), (wd + 6) % 7));
+}
+
+/** That day of the week (0: Sunday) nearest the day n weeks (months, years) back: three days either side. */
+function weekdayNear(wd: number, unit: string, n: number, now: Date): Period | undefined {
+  if (wd < 0) return undefined;
+  const today = startOfDay(now.getTime());
+  const back = /^(week|週)/.test(unit) ? addDays(today, -7 * n) : monthsBack(today, (/^(year|年)/.test(unit) ? 12 : 1) * n);
+  const ahead = (wd - back.getDay() + 7) % 7;
+  return dayPeriod(addDays(back, ahead > 3 ? ahead - 7 : ahead));
 }
 
 function latestWeekday(wd: number, now: Date): Period | undefined {
