@@ -154,6 +154,15 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['what we decided on the Wednesday two months ago', [2026, 9, 30], [2026, 10, 1], 'what we decided'],
   ['2か月前の水曜日に決めた', [2026, 9, 30], [2026, 10, 1], 'に決めた'],
   ['the Friday three weeks ago', [2026, 11, 13], [2026, 11, 14], ''],
+  ['the flaky test two or three days ago', [2026, 11, 28], [2026, 11, 30], 'the flaky test'],
+  ['2、3日前のエラー', [2026, 11, 28], [2026, 11, 30], 'のエラー'],
+  ['what we changed two weeks back', [2026, 11, 14], [2026, 11, 21], 'what we changed'],
+  ['the refactor a fortnight ago', [2026, 11, 14], [2026, 11, 21], 'the refactor'],
+  ['deploys in the last couple of days', [2026, 11, 30], [2026, 12, 2], 'deploys'],
+  ['the outage this past week', [2026, 11, 25], [2026, 12, 2], 'the outage'],
+  ['先週あたりの障害', [2026, 11, 23], [2026, 11, 30], 'の障害'],
+  ['今年度の目標', [2026, 4, 1], [2027, 4, 1], 'の目標'],
+  ['2025年度の予算', [2025, 4, 1], [2026, 4, 1], 'の予算'],
 ];
 
 describe('time expressions name a period', () => {
@@ -208,6 +217,8 @@ describe('words that are not time expressions', () => {
     '夏に向けたセールの準備',
     '秋の新機能',
     '1970年代のUNIX',
+    'I took a step back',
+    'roll the release back two days',
   ]) {
     it(q, () => {
       const r = readTime(q, NOW);
@@ -296,6 +307,10 @@ describe('words that are not time expressions', () => {
     assert.equal(readTime('what we shipped this summer', jul).period?.label, '2026-06-01 – 2026-08-31');
     assert.equal(readTime('2025年の冬の障害', NOW).period?.label, '2025-12-01 – 2026-02-28');
     assert.equal(readTime('今冬の障害', NOW).period?.label, '2026-12-01 – 2027-02-28');
+  });
+  it('a fiscal year (年度) begins on 1 April: in March, 今年度 began last April', () => {
+    assert.equal(readTime('今年度の障害', new Date(2027, 2, 10, 11).getTime()).period?.label, '2026-04-01 – 2027-03-31');
+    assert.equal(readTime('昨年度の障害', new Date(2027, 3, 10, 11).getTime()).period?.label, '2026-04-01 – 2027-03-31');
   });
   it('a month still to come this year means last year’s', () => {
     const r = readTime('in December', new Date(2026, 5, 10).getTime());

@@ -18,7 +18,8 @@
  *    weekend is told of in the days after it as often as in it, and by name: "weekend" and
  *    週末 stay words of the question. Not "on weekends".
  *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年
- *    (今年の初め, "late last year": that year; "since the start of the year": this year to now).
+ *    (今年の初め, "late last year": that year; "since the start of the year": this year to now;
+ *    先週あたり, 先月くらい: as 先週, 先月). A fiscal year, 今年度, 昨年度, 2025年度: from 1 April.
  *    A third of a month where the question names one: early (上旬, 初め, "the beginning of")
  *    1–10, mid (中旬, 半ば) 11–20, late (下旬, 末, "the end of") 21 to its end: 先月末, "late
  *    last month", "early March", 3月上旬.
@@ -28,7 +29,9 @@
  *    the year around the day N years back (six months either side); half a year ago / 半年前:
  *    as six months ago; this time last year / 去年の今頃: as a year ago. Not from a Monday, a
  *    1st or a 1 January: asked on 3 December, "a month ago" is not 30 November. A few days
- *    (weeks, months, years) ago, 数日前: from five of them back to two of them back.
+ *    (weeks, months, years) ago, 数日前: from five of them back to two of them back. "Back" as
+ *    "ago" ("two weeks back"); a fortnight, two weeks. Two or three days ago, 2-3 weeks ago,
+ *    2、3日前, 二、三日前: from the farther back to the nearer.
  *  - the past / last N days (weeks, months, years) / 過去N日・ここN週間・この1か月間・直近1年,
  *    the past few months: from that long ago to now. The past month, in the last month, over
  *    the last week, the last year: the month (week, year) up to today; with "the", "last" is the
@@ -81,7 +84,7 @@ const MONTH_ABBR = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const JA_WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土'];
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, 'a couple of': 2, few: 3, 'a few': 3,
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, 'couple of': 2, 'a couple of': 2, few: 3, 'a few': 3,
 };
 const KANJI_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
 
@@ -138,7 +141,7 @@ function monthPart(y: number, m: number, part: MonthPart | undefined): Period {
 
 /** The third a Japanese month ends with: 3月上旬, 先月末, 6月末ごろ (none: the whole month). */
 function jaMonthPart(text: string): MonthPart | undefined {
-  const t = text.replace(/(?:頃|ごろ)$/, '');
+  const t = text.replace(/(?:あたり|辺り|くらい|ぐらい|頃|ごろ)$/, '');
   if (/(?:上旬|初旬|初め)$/.test(t)) return 'early';
   if (/(?:中旬|半ば)$/.test(t)) return 'mid';
   if (/(?:下旬|末)$/.test(t)) return 'late';
@@ -230,6 +233,21 @@ function fewAgo(unit: string, now: Date): Period | undefined {
   return undefined;
 }
 
+/** "Two or three days ago", 2、3日前: from the farther back (b) to the nearer (a). */
+function agoBetween(a: string, b: string, unit: string, now: Date): Period | undefined {
+  const near = count(a);
+  const far = count(b);
+  if (near === undefined || far === undefined || near === 0 || far <= near) return undefined;
+  const from = ago(unit, far, now);
+  const to = ago(unit, near, now);
+  return from && to ? span(from.sinceMs, to.untilMs) : undefined;
+}
+
+/** A Japanese fiscal year (年度): 1 April of y to 31 March of the next. */
+function fiscalYear(y: number): Period {
+  return span(day(y, 3, 1), day(y + 1, 3, 1));
+}
+
 /** "N units ago": counted back from today, a unit's span around the day that far back (a day: that day). */
 function ago(unit: string, n: number, now: Date): Period | undefined {
   if (/^(week|週)/.test(unit)) return weeksAgo(n, now);
@@ -282,7 +300,7 @@ interface Rule {
   read: (m: RegExpExecArray, now: Date, input: string) => Period | undefined;
 }
 
-const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few|few)`;
+const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few)`;
 const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?`;
 const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
@@ -290,6 +308,8 @@ const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
 /** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June); 1240年頃, 2025年末 (that year). */
 const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末)?(?:頃|ごろ)?`;
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
+/** "Around": 先週あたり, 先月くらい, 去年ごろ. */
+const JA_NEAR = String.raw`(?:あたり|辺り|くらい|ぐらい|頃|ごろ)?`;
 /** A part of a day after a day (昨日の午後, 月曜の朝に): it leaves with the day, which stays whole. Not 朝会, 昼ご飯. */
 const JA_DAYPART = String.raw`(?:の?(?:朝|午前中?|午後|昼|夕方|夜|晩)(?=[にのはでもかま、。,.!?\s]|$))?`;
 /** After a named day, what makes it a time: に (not に向けた, について), 前後, 頃, から, の夜. */
@@ -388,6 +408,15 @@ const RULES: Rule[] = [
       return m[3] === 'この' ? latestSeason(name, now, false) : thisSeason(name, now);
     },
   },
+  // Japanese fiscal years (年度, from 1 April): 今年度, 昨年度 (前年度), 一昨年度, 2025年度.
+  {
+    re: /(今年度|本年度|昨年度|前年度|一昨年度|(\d{4})年度)/g,
+    read: (m, now) => {
+      if (m[2] !== undefined) return fiscalYear(Number(m[2]));
+      const current = now.getMonth() >= 3 ? now.getFullYear() : now.getFullYear() - 1;
+      return fiscalYear(current - ({ 今年度: 0, 本年度: 0, 昨年度: 1, 前年度: 1, 一昨年度: 2 }[m[1] as string] ?? 0));
+    },
+  },
   // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05.
   {
     re: /\b(?:on |in |since |of |from )?(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?\b/gi,
@@ -415,7 +444,7 @@ const RULES: Rule[] = [
   // Japanese absolute dates: 2026年3月5日, 2026年3月, 3月5日, 3月, 2026年 (3月上旬: 1–10 March;
   // 1990年代, a decade, is not 1990).
   {
-    re: new RegExp(String.raw`(\d{4})年(?!代)(?:(\d{1,2})月(?:(\d{1,2})日)?)?${JA_PART}|(\d{1,2})月(?:(\d{1,2})日)?(?![曜])${JA_PART}`, 'g'),
+    re: new RegExp(String.raw`(\d{4})年(?![代度])(?:(\d{1,2})月(?:(\d{1,2})日)?)?${JA_PART}|(\d{1,2})月(?:(\d{1,2})日)?(?![曜])${JA_PART}`, 'g'),
     read: (m, now) => {
       if (m[1] !== undefined) {
         const y = Number(m[1]);
@@ -463,6 +492,11 @@ const RULES: Rule[] = [
     },
   },
   {
+    // 2、3日前, 二、三日前, 2〜3週間前 (two or three of them ago): from the farther back to the nearer.
+    re: new RegExp(String.raw`${NUM_JA}\s*[、,〜~・-]\s*${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前`, 'g'),
+    read: (m, now) => agoBetween(m[1] as string, m[2] as string, m[3] as string, now),
+  },
+  {
     re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
@@ -496,7 +530,7 @@ const RULES: Rule[] = [
   // Japanese named days, weeks, months and years (先月末: 21 November to its end; 今年の初め: that
   // year); a part of a day leaves with its day (昨日の午後, 今日の夕方に).
   {
-    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば)|末)?${JA_DAYPART}`, 'g'),
+    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば)|末)?${JA_NEAR}${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const today = startOfDay(now.getTime());
       switch (m[1]) {
@@ -561,7 +595,7 @@ const RULES: Rule[] = [
   // A day of a week counted back: "the Wednesday two months ago", "Friday three weeks ago": that
   // day nearest the day that far back.
   {
-    re: new RegExp(String.raw`\b(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:about\s+)?${NUM_EN}\s+(weeks?|months?|years?)\s+ago\b`, 'gi'),
+    re: new RegExp(String.raw`\b(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:about\s+)?${NUM_EN}\s+(weeks?|months?|years?)\s+(?:ago|back)\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[2] as string);
       return n === undefined || /few$/i.test(m[2] as string) ? undefined : weekdayNear(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), (m[3] as string).toLowerCase(), n, now);
@@ -624,7 +658,18 @@ const RULES: Rule[] = [
     },
   },
   {
-    re: new RegExp(String.raw`\b${NUM_EN}\s+(days?|weeks?|months?|years?)\s+ago\b`, 'gi'),
+    // "Two or three days ago", "2-3 weeks back": from the farther back to the nearer.
+    re: new RegExp(String.raw`\b${NUM_EN}\s*(?:or|to|-|–)\s*${NUM_EN}\s+(days?|weeks?|months?|years?)\s+(?:ago|back)\b`, 'gi'),
+    read: (m, now) => agoBetween(m[1] as string, m[2] as string, (m[3] as string).toLowerCase(), now),
+  },
+  {
+    // "A fortnight ago": two weeks ago; "the past fortnight": the two weeks up to today.
+    re: /\b(?:(?:a|one)\s+fortnight\s+(?:ago|back)|(?:in |over |during |for )?the\s+(?:past|last)\s+fortnight)\b/gi,
+    read: (m, now) => (/ago|back/i.test(m[0]) ? weeksAgo(2, now) : rolling('week', 2, now)),
+  },
+  {
+    // "Ago" or "back": "two weeks back", "a few days back".
+    re: new RegExp(String.raw`\b${NUM_EN}\s+(days?|weeks?|months?|years?)\s+(?:ago|back)\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
       if (/few$/i.test(m[1] as string)) return fewAgo((m[2] as string).toLowerCase(), now);
@@ -635,7 +680,7 @@ const RULES: Rule[] = [
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
     // "earlier this week", "late last year": that week, that year. A month's part is its third:
     // "early this month" (1–10), "mid last month", "late last month", "the end of last month" (21 to its end).
-    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end)\s+of\s+|(?<lead>in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?<which>this|last|previous|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
+    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end)\s+of\s+|(?<lead>in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
     read: (m, now, input) => {
       const g = m.groups ?? {};
       const which = (g.which as string).toLowerCase();
