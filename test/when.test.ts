@@ -163,6 +163,13 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['先週あたりの障害', [2026, 11, 23], [2026, 11, 30], 'の障害'],
   ['今年度の目標', [2026, 4, 1], [2027, 4, 1], 'の目標'],
   ['2025年度の予算', [2025, 4, 1], [2026, 4, 1], 'の予算'],
+  ['what did we decide on the 3rd', [2026, 11, 3], [2026, 11, 4], 'what did we decide'],
+  ['the outage on the 31st', [2026, 10, 31], [2026, 11, 1], 'the outage'],
+  ['the 28th of last month', [2026, 11, 28], [2026, 11, 29], ''],
+  ['3日に決めた', [2026, 11, 3], [2026, 11, 4], 'に決めた'],
+  ['15日の夜のデプロイ', [2026, 11, 15], [2026, 11, 16], 'のデプロイ'],
+  ['the deploy this Monday', [2026, 11, 30], [2026, 12, 1], 'the deploy'],
+  ['昨日の夜中のアラート', [2026, 11, 30], [2026, 12, 1], 'のアラート'],
 ];
 
 describe('time expressions name a period', () => {
@@ -219,6 +226,11 @@ describe('words that are not time expressions', () => {
     '1970年代のUNIX',
     'I took a step back',
     'roll the release back two days',
+    'on the 2nd run it failed',
+    '1日に3回デプロイする',
+    '3日に1回のバックアップ',
+    '3日で終わった移行',
+    '毎月15日に請求する',
   ]) {
     it(q, () => {
       const r = readTime(q, NOW);

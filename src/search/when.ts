@@ -36,7 +36,10 @@
  *    the past few months: from that long ago to now. The past month, in the last month, over
  *    the last week, the last year: the month (week, year) up to today; with "the", "last" is the
  *    past, "last month" alone the calendar month.
- *  - last Monday / on Monday (月曜日): the latest such day before today; Friday of last week,
+ *  - on the 3rd, the 28th of last month / 3日に, 15日の夜: the latest such day of a month (not
+ *    "on the 2nd run", 1日に3回, 3日で: counts and durations).
+ *  - last Monday / on Monday (月曜日): the latest such day before today ("this Monday": this
+ *    week's); Friday of last week,
  *    last week on Friday / 先週の金曜, 今週の月曜, 先々週の水曜: that day of that week; the
  *    Wednesday two months ago / 2か月前の水曜日: that day nearest the day that far back.
  *  - since … / …以降 / …以来: from the start of that period to now.
@@ -243,6 +246,18 @@ function agoBetween(a: string, b: string, unit: string, now: Date): Period | und
   return from && to ? span(from.sinceMs, to.untilMs) : undefined;
 }
 
+/** The latest day d of a month up to today ("this": this month's, "last": last month's), as "on the 3rd" means it. */
+function dayOfMonth(d: number, now: Date, which: string | undefined): Period | undefined {
+  const today = startOfDay(now.getTime());
+  for (let back = which === 'last' ? 1 : 0; back < 12; back++) {
+    const first = new Date(today.getFullYear(), today.getMonth() - back, 1);
+    if (!validDay(first.getFullYear(), first.getMonth(), d)) continue;
+    const at = new Date(first.getFullYear(), first.getMonth(), d);
+    if (at.getTime() <= today.getTime() || which === 'this') return dayPeriod(at);
+  }
+  return undefined;
+}
+
 /** A Japanese fiscal year (年度): 1 April of y to 31 March of the next. */
 function fiscalYear(y: number): Period {
   return span(day(y, 3, 1), day(y + 1, 3, 1));
@@ -311,7 +326,7 @@ const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, �
 /** "Around": 先週あたり, 先月くらい, 去年ごろ. */
 const JA_NEAR = String.raw`(?:あたり|辺り|くらい|ぐらい|頃|ごろ)?`;
 /** A part of a day after a day (昨日の午後, 月曜の朝に): it leaves with the day, which stays whole. Not 朝会, 昼ご飯. */
-const JA_DAYPART = String.raw`(?:の?(?:朝|午前中?|午後|昼|夕方|夜|晩)(?=[にのはでもかま、。,.!?\s]|$))?`;
+const JA_DAYPART = String.raw`(?:の?(?:朝|午前中?|午後|昼|夕方|夜中?|晩|深夜)(?=[にのはでもかま、。,.!?\s]|$))?`;
 /** After a named day, what makes it a time: に (not に向けた, について), 前後, 頃, から, の夜. */
 const JA_OF_TIME = /^(?:に(?!向け|つい|関|合わせ|対)|前後|頃|ごろ|以降|以来|から|当日|の(?:日|夜|朝|週|頃|間|時期|前|後))/;
 
@@ -462,6 +477,12 @@ const RULES: Rule[] = [
       const d = Number(m[5]);
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
+  },
+  // Japanese days of a month without one: 3日に, 15日の夜 (the latest such day). Not 1日 (a day as
+  // often as the 1st: 1日に3回), 3日に1回 (every three days), 3日で, 3日間 (durations), 毎月15日, この5日.
+  {
+    re: new RegExp(String.raw`(?<![\d月年毎]|[こそあど]の)([2-9]|[12]\d|3[01])日(?=に(?![\d一二三四五六七八九十])|の(?:朝|午前|午後|昼|夕方|夜|晩|深夜))${JA_DAYPART}`, 'g'),
+    read: (m, now) => dayOfMonth(Number(m[1]), now, undefined),
   },
   // Japanese relative: N日前, N週間前, Nか月前, N年前 (数日前: a few; 2週間ほど前: about), 半年前; 過去N日, ここN週間.
   {
@@ -677,6 +698,12 @@ const RULES: Rule[] = [
     },
   },
   {
+    // "On the 3rd", "the 15th of this month": the latest such day. Only before the end, a comma or
+    // a word that tells of it ("on the 3rd we…"): "on the 2nd run" is a count.
+    re: new RegExp(String.raw`\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(this|last)\s+month)?(?!\s+(?:of\s+)?${MONTH_NAMES})(?=\s*(?:$|[,.;:!?)]|(?:i|we|you|they|he|she|it|at|in|when|and|or|before|after|about|for|regarding)\b))`, 'gi'),
+    read: (m, now) => dayOfMonth(Number(m[1]), now, m[2]?.toLowerCase()),
+  },
+  {
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
     // "earlier this week", "late last year": that week, that year. A month's part is its third:
     // "early this month" (1–10), "mid last month", "late last month", "the end of last month" (21 to its end).
@@ -695,9 +722,12 @@ const RULES: Rule[] = [
     },
   },
   {
-    // Not "on Saturday mornings": a habit, not a day.
-    re: /\b(?:on |last |this past |on last |since )(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
-    read: (m, now) => latestWeekday(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), now),
+    // Not "on Saturday mornings": a habit, not a day. "This Monday": this week's.
+    re: /\b(?:on |last |this past |on last |since |(this ))(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
+    read: (m, now) => {
+      const wd = WEEKDAYS.indexOf((m[2] as string).toLowerCase());
+      return m[1] !== undefined ? weekday(wd, 0, now) : latestWeekday(wd, now);
+    },
   },
   // English month ranges: from July to October, between March and May, in March and April (2026).
   {
@@ -718,7 +748,7 @@ const RULES: Rule[] = [
   // English months: March 5(th)(, 2026), 5(th) (of) March (2026), (in) March (2026), last March;
   // early (mid, late) March, the beginning (middle, end) of March: that third of it.
   {
-    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from|of|until|by|at)\s+)?(?:(last|this)\s+)?(?:(early|late|mid|(?:the\s+)?(?:beginning|start|middle|end)\s+of)[\s-]+)?(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b))?(?:,?\s+(\d{4})\b)?`, 'gi'),
+    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from|of|until|by|at)\s+)?(?:(last|this)\s+)?(?:(early|late|mid|(?:the\s+)?(?:beginning|start|middle|end)\s+of)[\s-]+)?(?:(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b))?(?:,?\s+(\d{4})\b)?`, 'gi'),
     read: (m, now, input) => {
       const word = m[4] as string;
       const start = m.index + m[0].indexOf(word);
