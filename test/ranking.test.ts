@@ -221,11 +221,12 @@ describe('time in the question', () => {
     );
   });
 
-  it('counted back from today, moments ago, the other day and named days: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week or a calendar month would miss', async () => {
+  it('counted back from today, moments ago, the other day, named days, a day of a named week, a third of a month, seasons, a day of the month, a fiscal year: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week, a calendar month or a whole week would miss', async () => {
     const en = { id: 'better', timestamp: at(2026, 9, 8), ...EN_BEST };
     const ja = { id: 'better', timestamp: at(2026, 1, 20), ...JA_BEST };
     const enThen = (timestamp: string) => ({ id: 'then', timestamp, ...EN_ON_TOPIC });
     const jaThen = (timestamp: string) => ({ id: 'then', timestamp, ...JA_ON_TOPIC });
+    const THU_NOV_19 = new Date(2026, 10, 19, 11).getTime();
     const cases: Array<[string, number, Mem[], string, string]> = [
       // Monday 30 November: 13 November, 17 days back; the week of 16–22 November (a Monday-to-Sunday reading) holds another.
       ['two weeks ago', new Date(2026, 10, 30, 11).getTime(), [en, enThen(at(2026, 11, 13)), { ...enThen(at(2026, 11, 21)), id: 'calendar' }], 'what did we decide about the cache eviction policy', 'what did we decide two weeks ago about the cache eviction policy'],
@@ -239,6 +240,20 @@ describe('time in the question', () => {
       ['Thanksgiving', new Date(2026, 11, 10, 11).getTime(), [en, enThen(at(2026, 11, 26))], 'what did we decide about the cache eviction policy', 'what did we decide over Thanksgiving about the cache eviction policy'],
       ['年末年始', new Date(2026, 11, 10, 11).getTime(), [ja, jaThen(at(2026, 1, 2))], 'キャッシュの削除方針を決めた', '年末年始に決めたキャッシュの削除方針'],
       ['GW', new Date(2026, 11, 10, 11).getTime(), [ja, jaThen(at(2026, 5, 2))], 'キャッシュの削除方針を決めた', 'GW中に決めたキャッシュの削除方針'],
+      // Thursday 19 November (memories stay before the real clock). A day of a named week: last
+      // week's Sunday (newer, the same week) holds another.
+      ['先週の金曜', THU_NOV_19, [ja, jaThen(at(2026, 11, 13)), { ...jaThen(at(2026, 11, 15)), id: 'week' }], 'キャッシュの削除方針を決めた', '先週の金曜に決めたキャッシュの削除方針'],
+      ['the Wednesday two months ago', THU_NOV_19, [en, enThen(at(2026, 9, 16)), { ...enThen(at(2026, 9, 28)), id: 'month' }], 'what did we decide about the cache eviction policy', 'what did we decide on the Wednesday two months ago about the cache eviction policy'],
+      // A third of a month: late March (newer) holds another.
+      ['early March', THU_NOV_19, [en, enThen(at(2026, 3, 5)), { ...enThen(at(2026, 3, 25)), id: 'late' }], 'what did we decide about the cache eviction policy', 'what did we decide in early March about the cache eviction policy'],
+      ['3月上旬', THU_NOV_19, [ja, jaThen(at(2026, 3, 5)), { ...jaThen(at(2026, 3, 25)), id: 'late' }], 'キャッシュの削除方針を決めた', '3月上旬に決めたキャッシュの削除方針'],
+      // Seasons, a day of the month, two or three days ago, a fiscal year.
+      ['last summer', THU_NOV_19, [en, enThen(at(2026, 7, 15))], 'what did we decide about the cache eviction policy', 'what did we decide last summer about the cache eviction policy'],
+      ['去年の夏', THU_NOV_19, [ja, jaThen(at(2025, 8, 1))], 'キャッシュの削除方針を決めた', '去年の夏に決めたキャッシュの削除方針'],
+      ['on the 3rd', THU_NOV_19, [en, enThen(at(2026, 11, 3)), { ...enThen(at(2026, 11, 8)), id: 'later' }], 'what did we decide about the cache eviction policy', 'what did we decide on the 3rd about the cache eviction policy'],
+      ['2、3日前', THU_NOV_19, [ja, jaThen(at(2026, 11, 17)), { ...jaThen(at(2026, 11, 18)), id: 'yesterday' }], 'キャッシュの削除方針を決めた', '2、3日前に決めたキャッシュの削除方針'],
+      // 昨年度 is April 2025 to March 2026: February 2026 is in it, March 2025 (the calendar 2025) not.
+      ['昨年度', THU_NOV_19, [{ ...ja, timestamp: at(2026, 6, 20) }, jaThen(at(2026, 2, 10)), { ...jaThen(at(2025, 3, 10)), id: 'calendar' }], 'キャッシュの削除方針を決めた', '昨年度に決めたキャッシュの削除方針'],
     ];
     for (const [name, clock, memories, plain, dated] of cases) {
       await searchedAt(clock, memories, async (top) => {
