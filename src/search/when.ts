@@ -144,7 +144,7 @@ function monthPart(y: number, m: number, part: MonthPart | undefined): Period {
 
 /** The third a Japanese month ends with: 3月上旬, 先月末, 6月末ごろ (none: the whole month). */
 function jaMonthPart(text: string): MonthPart | undefined {
-  const t = text.replace(/(?:あたり|辺り|くらい|ぐらい|頃|ごろ)$/, '');
+  const t = text.replace(JA_NEAR_END, '');
   if (/(?:上旬|初旬|初め)$/.test(t)) return 'early';
   if (/(?:中旬|半ば)$/.test(t)) return 'mid';
   if (/(?:下旬|末)$/.test(t)) return 'late';
@@ -200,13 +200,13 @@ function lastDay(now: Date): Period {
  * person counting weeks back counts from today, not from a Monday.
  */
 function weeksAgo(n: number, now: Date): Period {
-  const back = addDays(startOfDay(now.getTime()), -7 * n);
+  const back = dayBack('week', n, now);
   return span(addDays(back, -3), addDays(back, 4));
 }
 
 /** "N months ago", "Nか月前": the month around the day N months back (15 days either side). */
 function monthsAgo(n: number, now: Date): Period {
-  const back = monthsBack(startOfDay(now.getTime()), n);
+  const back = dayBack('month', n, now);
   return span(addDays(back, -15), addDays(back, 16));
 }
 
@@ -214,6 +214,13 @@ function monthsAgo(n: number, now: Date): Period {
 function yearsAgo(n: number, now: Date): Period {
   const today = startOfDay(now.getTime());
   return span(monthsBack(today, 12 * n + 6), addDays(monthsBack(today, 12 * n - 6), 1));
+}
+
+/** The day n weeks (months, years) back from today: the same day of the month, or that month's last. */
+function dayBack(unit: string, n: number, now: Date): Date {
+  const today = startOfDay(now.getTime());
+  if (/^(week|週)/.test(unit)) return addDays(today, -7 * n);
+  return monthsBack(today, (/^(year|年)/.test(unit) ? 12 : 1) * n);
 }
 
 /**
@@ -325,6 +332,7 @@ const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|�
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 /** "Around": 先週あたり, 先月くらい, 去年ごろ. */
 const JA_NEAR = String.raw`(?:あたり|辺り|くらい|ぐらい|頃|ごろ)?`;
+const JA_NEAR_END = new RegExp(`${JA_NEAR}$`);
 /** A part of a day after a day (昨日の午後, 月曜の朝に): it leaves with the day, which stays whole. Not 朝会, 昼ご飯. */
 const JA_DAYPART = String.raw`(?:の?(?:朝|午前中?|午後|昼|夕方|夜中?|晩|深夜)(?=[にのはでもかま、。,.!?\s]|$))?`;
 /** After a named day, what makes it a time: に (not に向けた, について), 前後, 頃, から, の夜. */
@@ -707,7 +715,7 @@ const RULES: Rule[] = [
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
     // "earlier this week", "late last year": that week, that year. A month's part is its third:
     // "early this month" (1–10), "mid last month", "late last month", "the end of last month" (21 to its end).
-    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end)\s+of\s+|(?<lead>in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
+    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end)\s+of\s+|(?:in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
     read: (m, now, input) => {
       const g = m.groups ?? {};
       const which = (g.which as string).toLowerCase();
@@ -885,8 +893,7 @@ function weekday(wd: number, weeksBack: number, now: Date): Period | undefined {
 /** That day of the week (0: Sunday) nearest the day n weeks (months, years) back: three days either side. */
 function weekdayNear(wd: number, unit: string, n: number, now: Date): Period | undefined {
   if (wd < 0) return undefined;
-  const today = startOfDay(now.getTime());
-  const back = /^(week|週)/.test(unit) ? addDays(today, -7 * n) : monthsBack(today, (/^(year|年)/.test(unit) ? 12 : 1) * n);
+  const back = dayBack(unit, n, now);
   const ahead = (wd - back.getDay() + 7) % 7;
   return dayPeriod(addDays(back, ahead > 3 ? ahead - 7 : ahead));
 }
