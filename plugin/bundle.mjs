@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 export const HOOK_ENTRIES = ['file-recall-hook', 'recall-hook', 'stop-hook'];
 
 /** Packages put into the bundles: plain ES modules, small. The others (native code, large) stay where npm put them. */
-const INLINED = ['smol-toml', '@noble/hashes'];
+const INLINED = ['smol-toml', '@noble/hashes', 'shell-quote'];
 
 /**
  * Bundle the light hooks of the package at `root` (dist/src built). Old bundles are removed first:

@@ -10,8 +10,9 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parse } from 'smol-toml';
-import { addCodexBlocks, removeCodexBlocks } from '../src/agents/codex/install.js';
-import { CLI, makeWorld, runCli, type World } from './helpers.js';
+import { claudeCodeHooks } from '../src/agents/claude-code/install.js';
+import { addCodexBlocks, codexHooks, removeCodexBlocks } from '../src/agents/codex/install.js';
+import { CLI, makeWorld, REPO, runCli, type World } from './helpers.js';
 
 let w: World;
 let home: string;
@@ -146,5 +147,17 @@ describe('memory install --codex', () => {
       assert.equal(removeCodexBlocks(added), text);
       assert.equal(addCodexBlocks(added, d).text, added);
     }
+  });
+
+  it('each plugin registers what install registers: the same events, tool matchers and commands', () => {
+    type Groups = Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>;
+    const fromPlugin = (groups: Groups) =>
+      Object.entries(groups).flatMap(([event, gs]) => gs.flatMap((g) => g.hooks.map((h) => [event, g.matcher ?? '', (h.command.split('node.sh" ')[1] ?? h.command).trim()].join(' · ')))).sort();
+    const fromInstall = (specs: Array<{ event: string; matcher?: string; command: string }>) => specs.map((h) => [h.event, h.matcher ?? '', h.command.split('"MAIN" ')[1] as string].join(' · ')).sort();
+    const codexPlugin = JSON.parse(readFileSync(join(REPO, 'plugin', 'codex-hooks.json'), 'utf8')) as { hooks: Groups };
+    assert.deepEqual(fromPlugin(codexPlugin.hooks), fromInstall(codexHooks({ nodePath: 'NODE', mainJs: 'MAIN' })));
+    assert.ok(fromPlugin(codexPlugin.hooks).includes('PostToolUse · apply_patch|Bash · file-recall'), 'Codex\'s patches and shell reads');
+    const claudePlugin = JSON.parse(readFileSync(join(REPO, '.claude-plugin', 'plugin.json'), 'utf8')) as { hooks: Groups };
+    assert.deepEqual(fromPlugin(claudePlugin.hooks), fromInstall(claudeCodeHooks('NODE', 'MAIN')));
   });
 });

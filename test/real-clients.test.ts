@@ -44,6 +44,9 @@ function model(body: unknown): string | ToolCall {
     const file = patch[1] as string;
     return { tool: 'apply_patch', input: { patch: ['*** Begin Patch', `*** Update File: ${file}`, '@@', '-export function capture(p) { return retryOnce(p); }', '+export function capture(p) { return retryTwice(p); }', '*** End Patch', ''].join('\n') } };
   }
+  // Codex: "Show src/…" reads it the way Codex reads files, with a shell command, until its output is back.
+  const show = /^Show (\S+)/m.exec(lastUserText(body));
+  if (show && !patched) return { tool: 'exec_command', input: { cmd: `sed -n '1,40p' ${show[1] as string}` } };
   return replyTo(body);
 }
 
@@ -324,7 +327,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
   });
 
-  it('recall by file in Codex: a real apply_patch of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file', { skip: missing }, async () => {
+  it('recall by file in Codex: a real apply_patch of src/checkout.ts on B, and a real shell read of it, each run the PostToolUse hook, and the model request after each carries A\'s turn on that file', { skip: missing }, async () => {
     const { a, b, fileRemote } = twoCheckouts('rfx', (x) => {
       // A model Codex knows (gpt-5.5) is offered apply_patch; the stand-in answers for it.
       codexTalksTo(x.env, standIn.url, 'gpt-5.5');
@@ -355,6 +358,16 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(carried, `the hook's context in the request after the patch: ${afterTool.length} request(s) after it`);
     assert.ok(carried.includes(promptA), 'A\'s turn on the file, verbatim');
     assert.match(carried, /· rfx-laptop · id /);
+    // Codex reads a file with a shell command (`Bash` in its hook input): the memory comes with that too.
+    const mark = standIn.requests.length;
+    const third = await codex(b, 'Show src/checkout.ts so I can see the capture.');
+    assert.equal(third.code, 0, third.stderr);
+    assert.match(third.stderr, /sed -n .*src\/checkout\.ts/, 'Codex ran the read');
+    assert.match(third.stderr, /hook: PostToolUse Completed/, third.stderr);
+    const afterRead = standIn.requests.slice(mark).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).filter((t) => t.includes('function_call_output'));
+    const read = afterRead.find((t) => t.includes('earlier sessions on src/checkout.ts'));
+    assert.ok(read, `the hook's context in the request after the read: ${afterRead.length} request(s) after it`);
+    assert.ok(read.includes(promptA), 'A\'s turn on the file, verbatim');
   });
 
   it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {

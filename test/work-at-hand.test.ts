@@ -134,6 +134,35 @@ describe('recall by file: the tool hook', () => {
     assert.equal(excluded.stdout.trim(), '', 'an excluded project: nothing');
   });
 
+  it('in Codex, a shell command naming the file brings its memories (cat, sed -n, nl | sed, rg over two files, a cd first); a command naming no file or a file no memory touched: nothing', () => {
+    const { m, dir: depot } = oneCheckout('shell', 'depot', { id: 'd-1', at: '2026-11-04T09:00:00Z', q: 'Why does checkout hold the order lock while capturing?', a: 'Two captures of one order raced on a slow gateway; the lock makes the second wait.' });
+    assert.equal(m.cli(['install', '--codex']).code, 0);
+    const hooks = JSON.parse(readFileSync(join(m.user, '.codex', 'hooks.json'), 'utf8')) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> };
+    const group = hooks.hooks.PostToolUse?.find((g) => g.matcher !== undefined && new RegExp(`^(?:${g.matcher})$`).test('Bash'));
+    assert.ok(group, 'install --codex registers the file hook for Codex\'s shell');
+    assert.ok(new RegExp(`^(?:${group.matcher})$`).test('apply_patch'), 'and for its patches, one hook');
+    const hook = group.hooks[0]?.command as string;
+    // Exactly as Codex 0.171 gives it: tool_name Bash, the command as the model wrote it.
+    const shell = (sessionId: string, command: string) => runHook(m, hook, { session_id: sessionId, cwd: depot, hook_event_name: 'PostToolUse', model: 'gpt-5.5', tool_name: 'Bash', tool_input: { command }, tool_response: 'x', tool_use_id: 'call_1' }, depot);
+    for (const [i, command] of ["sed -n '1,120p' src/checkout.ts", 'nl -ba src/checkout.ts | sed -n 1,40p', 'cat src/checkout.ts', 'cd src && cat checkout.ts'].entries()) {
+      const r = shell(`codex-${i}`, command);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.context, /earlier sessions on src\/checkout\.ts/, command);
+      assert.match(r.context, /hold the order lock while capturing/, command);
+    }
+    // Two files named, one with a memory: that one has all the characters (its answer whole).
+    const two = shell('codex-9', 'rg -n "lock" src/cart.ts src/checkout.ts');
+    assert.match(two.context, /the lock makes the second wait\./);
+    assert.doesNotMatch(two.context, /src\/cart\.ts/);
+    assert.equal(shell('codex-9', 'cat src/checkout.ts').stdout.trim(), '', 'once per session, whichever tool named it');
+    for (const command of ['npm test', 'cat src/untouched.ts', 'ls src', 'echo hi > src/checkout.ts.bak', 'cat src/*.ts', 'cat $HOME/src/depot/src/checkout.ts']) {
+      const r = shell('codex-10', command);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), '', command);
+    }
+    assert.match(shell('codex-10', 'head src/checkout.ts').context, /hold the order lock/, 'the same session, still given once the file is named (a positive check)');
+  });
+
   it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {
     const { m, dir: ledger, hook } = oneCheckout('bundled', 'ledger', { id: 'l-1', at: '2026-11-03T09:00:00Z', q: 'Why does checkout round the tax per line?', a: 'The auditors reconcile line by line.' });
     const input = (sessionId: string, file = join(ledger, 'src', 'checkout.ts')) => ({ session_id: sessionId, cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: file } });

@@ -1,6 +1,7 @@
 /**
  * `memory file-recall`, the tool hook (Claude Code: PostToolUse on Read, Edit, Write, MultiEdit,
- * NotebookEdit; Codex: PostToolUse on apply_patch), on a light path: config, SQLite and this
+ * NotebookEdit; Codex: PostToolUse on apply_patch and on its shell, `Bash`, whose commands name the
+ * files that are there: command-files.ts), on a light path: config, SQLite and this
  * code. When the agent touches a file, the earlier sessions on it in this repository
  * (search/file-recall.ts), as additionalContext. Each memory once per session (the ids given are
  * kept in the memory home's `.cache/file-recall/`); nothing for a file no memory recorded, for an
@@ -24,8 +25,15 @@ import { repoIdentity } from '../project/repository.js';
 import { formatFileRecall, memoriesOfFile } from '../search/file-recall.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { MemoryRow } from '../store/store.js';
+import { commandFiles } from './command-files.js';
 
-/** The files a tool call touches, as absolute paths: Claude Code's file tools, Codex's patches. */
+/** Tools that run a shell command: Codex's (`Bash` in its hook input), and the names other versions give it. */
+const SHELL_TOOLS = /^(?:Bash|shell|shell_command|local_shell|exec_command)$/;
+
+/**
+ * The files a tool call touches, as absolute paths: Claude Code's file tools, Codex's patches,
+ * and the files a shell command names that are there (command-files.ts).
+ */
 export function touchedFiles(input: HookInput, cwd: string): string[] {
   const t = input.tool_input ?? {};
   const out: string[] = [];
@@ -34,11 +42,16 @@ export function touchedFiles(input: HookInput, cwd: string): string[] {
     if (typeof v === 'string' && v.length > 0) out.push(resolve(cwd, v));
   }
   // A Codex patch names its files on its own lines: `*** Update File: src/x.ts`.
+  let patch = false;
   for (const k of ['patch', 'input', 'command']) {
     const v = t[k];
     const text = typeof v === 'string' ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join('\n') : '';
-    for (const m of text.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm)) out.push(resolve(cwd, (m[1] as string).trim()));
+    for (const m of text.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm)) {
+      out.push(resolve(cwd, (m[1] as string).trim()));
+      patch = true;
+    }
   }
+  if (!patch && SHELL_TOOLS.test(input.tool_name ?? '')) out.push(...commandFiles(t.command ?? t.cmd, cwd));
   return [...new Set(out)];
 }
 
@@ -127,7 +140,7 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
     const session = sessionMemory(config, input.session_id);
     const hide = hideExcluded(excluded);
     const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: 'if-free' });
-    const parts: string[] = [];
+    const found: Array<{ path: string; rows: MemoryRow[] }> = [];
     const given: string[] = [];
     for (const file of files) {
       const abs = real(file);
@@ -138,19 +151,26 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
       const path = rel.split(sep).join('/');
       const rows = memoriesOfFile(store, { repo: repo.key, path, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems: cfg.file_max_items, ...(hide ? { hide } : {}) });
       if (rows.length === 0) continue;
+      found.push({ path, rows });
+      given.push(...rows.map((r) => r.id));
+    }
+    // The characters shared by the files that brought memories (a command naming three files, one with memories, gives that one all).
+    const parts: string[] = [];
+    const shown: string[] = [];
+    for (const { path, rows } of found) {
       // This file only: whether it changed since (the memory's other files are not read).
       const note = (r: MemoryRow) => {
         const changes = changedFiles(stale, r, new Set([path]));
         if (changes === undefined) return undefined;
         return changes.length > 0 ? describeChanges(changes) : `${path} is unchanged since this memory`;
       };
-      const text = formatFileRecall(path, rows, Math.floor(cfg.file_max_chars / files.length), note);
+      const text = formatFileRecall(path, rows, Math.floor(cfg.file_max_chars / found.length), note);
       if (!text) continue;
       parts.push(text);
-      given.push(...rows.map((r) => r.id));
+      shown.push(...rows.map((r) => r.id));
     }
     if (parts.length === 0) return;
-    session.add(given);
+    session.add(shown);
     const out = fileRecallOutput(input.hook_event_name ?? 'PostToolUse', parts.join('\n\n'));
     if (out) writeHookOutput(io, `${out}\n`);
   } finally {

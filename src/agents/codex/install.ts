@@ -12,6 +12,9 @@ import { commandPrefix, MCP_NAME, mcpArgv, setupHookFile, setupSkill, type Setup
 import { codexHome } from './sessions.js';
 import { setupCodexMemoryExtension } from './memory-extension.js';
 
+/** The Codex tools that touch files: its patches and its shell. */
+export const CODEX_FILE_TOOLS = 'apply_patch|Bash';
+
 /**
  * Codex's hook output schemas reject unknown fields: SessionStart and UserPromptSubmit
  * print only `hookSpecificOutput` (+ `systemMessage`), the Stop hook prints nothing.
@@ -21,8 +24,9 @@ export function codexHooks(d: Pick<SetupDeps, 'nodePath' | 'mainJs' | 'configArg
   return [
     { event: 'SessionStart', command: `${base} session-start --inject`, timeout: 30 },
     { event: 'UserPromptSubmit', command: `${base} recall`, timeout: 5 },
-    // Codex edits files through apply_patch (its input names them); it reads them with shell commands, which name no file for certain.
-    { event: 'PostToolUse', matcher: 'apply_patch', command: `${base} file-recall`, timeout: 5 },
+    // Codex edits files through apply_patch (its input names them) and reads them with shell commands (`Bash`
+    // in its hook input): the files such a command names that are there (cli/command-files.ts).
+    { event: 'PostToolUse', matcher: CODEX_FILE_TOOLS, command: `${base} file-recall`, timeout: 5 },
     { event: 'Stop', command: `${base} session-end --agent codex`, timeout: 15 },
   ];
 }

@@ -1,0 +1,78 @@
+/**
+ * The files a shell command names: how Codex reads them (`cat src/x.ts`, `sed -n '1,120p' src/x.ts`,
+ * `nl -ba src/x.ts | sed -n 40,90p`, `rg -n retry src/x.ts`). A command names nothing for certain,
+ * so only what is there counts: each of its words that is a regular file now, seen from where the
+ * command ran (a `cd` in it followed), the program itself aside. Options, variables, globs and
+ * substitutions never count; at most `max` files, in the order the command names them.
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse, type ParseEntry } from 'shell-quote';
+
+/** Files taken from one command at most: a command over many files is a search, not a read of one. */
+export const COMMAND_FILES_MAX = 3;
+/** Words looked at: a long script or a heredoc costs no more than this many stats. */
+const WORDS_MAX = 200;
+/** A variable or a substitution stands for what is unknown here: a word holding one is no file. */
+const UNKNOWN = '\0';
+const SHELL = /^(?:\S*\/)?(?:ba|da|k|z)?sh$/;
+/** Operators after which the next word starts a command. */
+const STARTS = new Set(['|', '||', '&&', ';', ';;', '&', '(', ')', '|&']);
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The command's words: a string as a shell reads it, or an argv (`["bash", "-lc", "cat x"]`: its script). */
+function wordsOf(command: unknown): ParseEntry[] | undefined {
+  if (Array.isArray(command)) {
+    const argv = command.filter((w): w is string => typeof w === 'string');
+    const [sh, flag, script] = argv;
+    if (sh !== undefined && SHELL.test(sh) && flag !== undefined && /^-[a-z]*c$/.test(flag) && script !== undefined) return wordsOf(script);
+    return argv;
+  }
+  if (typeof command !== 'string' || command.length === 0) return undefined;
+  try {
+    return parse(command, () => UNKNOWN);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The regular files a shell command names (absolute paths), at most `max`. */
+export function commandFiles(command: unknown, cwd: string, max = COMMAND_FILES_MAX): string[] {
+  const words = wordsOf(command);
+  if (!words) return [];
+  const out: string[] = [];
+  let dir = cwd;
+  let start = true;
+  let cd = false;
+  for (const w of words.slice(0, WORDS_MAX)) {
+    if (typeof w !== 'string') {
+      const op = 'op' in w ? w.op : undefined;
+      if (op !== undefined && STARTS.has(op)) start = true;
+      continue;
+    }
+    if (start) {
+      start = false;
+      cd = w === 'cd' || w === 'pushd';
+      continue;
+    }
+    if (cd) {
+      // Into a folder a variable names: where the rest runs is unknown.
+      if (w.includes(UNKNOWN)) break;
+      dir = resolve(dir, w);
+      cd = false;
+      continue;
+    }
+    if (w.includes(UNKNOWN) || w.length === 0 || w.startsWith('-')) continue;
+    const path = resolve(dir, w);
+    if (!out.includes(path) && isFile(path)) out.push(path);
+    if (out.length >= max) break;
+  }
+  return out;
+}
