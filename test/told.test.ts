@@ -235,6 +235,38 @@ describe('memory doctor', () => {
     assert.match(checks.find((c) => c.name === 'Claude Code')?.detail ?? '', /hooks in settings\.json: SessionStart, UserPromptSubmit, Stop, SessionEnd/);
   });
 
+  it('an install made before the file hook covered Codex\'s shell (or before it existed, in Claude Code): a note naming the install to run again, exit 0', () => {
+    const m = homeMachine(root, 'older');
+    assert.equal(m.cli(['install', '--codex']).code, 0);
+    assert.equal(m.cli(['install', '--claude-code']).code, 0);
+    writeFileSync(join(m.user, '.codex', 'config.toml'), `${readFileSync(join(m.user, '.codex', 'config.toml'), 'utf8')}\n[features]\nhooks = true\n`);
+    const checks = () => {
+      const r = m.cli(['doctor', '--offline', '--json']);
+      assert.equal(r.code, 0, r.stdout);
+      return (JSON.parse(r.stdout) as { checks: Array<{ name: string; ok: boolean; level: string; fix?: string }> }).checks;
+    };
+    const now = checks();
+    assert.equal(now.find((c) => c.name === 'Codex')?.level, 'ok', JSON.stringify(now));
+    assert.equal(now.find((c) => c.name === 'Claude Code')?.level, 'ok');
+    // What the earlier installs wrote: the file hook on apply_patch alone; in Claude Code, none.
+    const codexHooks = join(m.user, '.codex', 'hooks.json');
+    writeFileSync(codexHooks, readFileSync(codexHooks, 'utf8').replace('"apply_patch|Bash"', '"apply_patch"'));
+    const settingsPath = join(m.user, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { hooks: Record<string, unknown> };
+    delete settings.hooks.PostToolUse;
+    writeFileSync(settingsPath, JSON.stringify(settings));
+    const before = checks();
+    const codex = before.find((c) => c.name === 'Codex');
+    assert.equal(codex?.level, 'note');
+    assert.ok(codex?.ok, 'not broken');
+    assert.match(codex?.fix ?? '', /run `memory install --codex` again, then trust the changed file hook/);
+    assert.match(before.find((c) => c.name === 'Claude Code')?.fix ?? '', /run `memory install --claude-code` again for the file hook/);
+    assert.equal(m.cli(['install', '--codex']).code, 0);
+    assert.equal(m.cli(['install', '--claude-code']).code, 0);
+    const after = checks();
+    for (const name of ['Codex', 'Claude Code']) assert.equal(after.find((c) => c.name === name)?.level, 'ok', `${name} after install again`);
+  });
+
   it('a missing model and an unreachable remote: FAIL with the fix, exit 1', async () => {
     const port = await closedPort();
     const m = homeMachine(root, 'sick', { env: { MEMORY_EMBEDDING_MODEL: 'test-org/absent-model' } });

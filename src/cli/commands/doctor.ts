@@ -167,6 +167,22 @@ function ourHookEvents(settings: Record<string, unknown> | undefined): string[] 
     .map(([event]) => event);
 }
 
+/**
+ * Whether the file hook (`… file-recall`) is registered for `tool`: an install made before it
+ * existed, or before it covered Codex's shell, registered none or fewer tools.
+ */
+function fileHookCovers(settings: Record<string, unknown> | undefined, tool: string): boolean {
+  const groups = ((settings?.hooks ?? {}) as Record<string, Array<{ matcher?: string; hooks?: Array<{ command?: string }> }>>).PostToolUse ?? [];
+  return groups.some((g) => {
+    if (!(g.hooks ?? []).some((h) => /main\.js"? (--config "[^"]*" )?file-recall/.test(h.command ?? ''))) return false;
+    try {
+      return g.matcher === undefined || new RegExp(`^(?:${g.matcher})$`).test(tool);
+    } catch {
+      return false;
+    }
+  });
+}
+
 function agentChecks(ctx: Context): Check[] {
   const out: Check[] = [];
   const cdir = claudeDir(ctx.io.env);
@@ -176,16 +192,19 @@ function agentChecks(ctx: Context): Check[] {
   const missing = OUR_EVENTS.filter((e) => !events.includes(e));
   if (plugin || events.length > 0 || existsSync(cdir)) {
     const detail = [plugin ? `plugin ${CLAUDE_PLUGIN_ID} enabled` : undefined, events.length > 0 ? `hooks in settings.json: ${events.join(', ')}` : undefined].filter(Boolean).join('; ') || 'nothing registered';
+    const noFileHook = !plugin && missing.length === 0 && !fileHookCovers(settings, 'Read');
     out.push({
       name: 'Claude Code',
       ok: plugin || missing.length === 0,
-      level: plugin || missing.length === 0 ? 'ok' : 'fail',
+      level: plugin || missing.length === 0 ? (noFileHook ? 'note' : 'ok') : 'fail',
       detail,
       ...(plugin && events.length > 0
         ? { fix: 'both the plugin and `memory install --claude-code`: the settings hooks step aside while the plugin is enabled (`memory uninstall --claude-code` removes them)' }
         : !plugin && missing.length > 0
           ? { fix: `claude plugin install memory-engine@memory-engine (after claude plugin marketplace add <this repository>), or memory install --claude-code${events.length > 0 ? ` (missing: ${missing.join(', ')})` : ''}` }
-          : {}),
+          : noFileHook
+            ? { fix: 'an earlier install: run `memory install --claude-code` again for the file hook (the memories of a file when Claude reads or edits it)' }
+            : {}),
     });
   }
   const chome = codexHome(ctx.io.env);
@@ -202,16 +221,19 @@ function agentChecks(ctx: Context): Check[] {
     const hooksOn = /\[features\][^[]*\b(codex_)?hooks\s*=\s*true/.test(config);
     const cmissing = OUR_EVENTS.filter((e) => !cevents.includes(e));
     const fine = (cplugin || cmissing.length === 0) && hooksOn;
+    const shellFiles = cplugin || cmissing.length > 0 || fileHookCovers(hooksJson, 'Bash');
     out.push({
       name: 'Codex',
       ok: fine,
-      level: fine ? 'ok' : 'fail',
+      level: fine ? (shellFiles ? 'ok' : 'note') : 'fail',
       detail: [cplugin ? 'plugin memory-engine enabled' : undefined, cevents.length > 0 ? `hooks in hooks.json: ${cevents.join(', ')}` : undefined, hooksOn ? 'hooks on' : 'hooks off in config.toml'].filter(Boolean).join('; '),
       ...(!hooksOn
         ? { fix: `add \`hooks = true\` under [features] in ${join(chome, 'config.toml')} (Codex runs no hook without it)` }
         : !fine
           ? { fix: 'codex plugin add memory-engine@memory-engine (after codex plugin marketplace add <this repository>), or memory install --codex' }
-          : {}),
+          : !shellFiles
+            ? { fix: 'an earlier install: run `memory install --codex` again, then trust the changed file hook (/hooks in codex), for the memories of a file when Codex reads it with a shell command' }
+            : {}),
     });
   }
   return out;
