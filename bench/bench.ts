@@ -205,6 +205,8 @@ interface Row {
   hook: { p50: number; p95: number; pluginP50: number; pluginP95: number; nodeP50: number; nodeP95: number; n: number };
   /** The file-recall hook (PostToolUse on a Read) as a whole process, ms; Reads given memories (3 in 4 of the files were touched). */
   fileRecall: { p50: number; p95: number; nodeP95: number; packagesP95: number; n: number; given: number };
+  /** The same hook on Codex's shell commands (PostToolUse Bash), ms: commands naming no file, and reads (`sed -n`) of files the memories touched. */
+  shellRecall: { noneP50: number; noneP95: number; readP50: number; readP95: number; n: number; given: number };
   noopS: number;
   nodeFloorS: number;
   kw: number;
@@ -329,6 +331,22 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         packagesFloor.push(timeIt(() => execFileSync(process.execPath, [HOOK_FLOOR, cfg, dbPath, code.repo, path], { stdio: 'pipe' })));
       }
     }
+    // Codex reads with shell commands, and the hook runs on every one of them: most name no file.
+    const shellNone: number[] = [];
+    const shellRead: number[] = [];
+    let shellGiven = 0;
+    if (withFiles) {
+      const commands = ['npm test', 'git status --short', 'rg -n "retry" src', 'ls -la src', 'npx tsc --noEmit'];
+      for (let i = 0; i < 40; i++) {
+        const read = i % 2 === 0;
+        const path = (code.files[(i * 11) % code.files.length] as { path: string }).path;
+        const command = read ? `sed -n '1,120p' ${path}` : (commands[(i >> 1) % commands.length] as string);
+        const input = JSON.stringify({ session_id: `bench-shell-${i}`, cwd: code.cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command } });
+        let out = '';
+        (read ? shellRead : shellNone).push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'file-recall'], { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
+        if (read && out.includes('earlier sessions on')) shellGiven++;
+      }
+    }
     const dbBytes = readFileSync(dbPath).length;
     const scans: number[] = [];
     for (let i = 0; i < 5; i++) scans.push(scanFloor(floor.vectors, qvec));
@@ -348,6 +366,7 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         kwP95: pct(modes.keyword, 0.95),
         hybP95: pct(modes.hybrid, 0.95),
         fileRecall: { p50: p50(fileMs), p95: pct(fileMs, 0.95), nodeP95: pct(fileFloor, 0.95), packagesP95: pct(packagesFloor, 0.95), n: fileMs.length, given: fileGiven },
+        shellRecall: { noneP50: p50(shellNone), noneP95: pct(shellNone, 0.95), readP50: p50(shellRead), readP95: pct(shellRead, 0.95), n: shellRead.length + shellNone.length, given: shellGiven },
         hook: { p50: p50(hookMs), p95: pct(hookMs, 0.95), pluginP50: p50(pluginMs), pluginP95: pct(pluginMs, 0.95), nodeP50: p50(hookFloor), nodeP95: pct(hookFloor, 0.95), n: hookMs.length },
         vec: p50(modes.vector),
         hyb: p50(modes.hybrid),
@@ -469,6 +488,10 @@ const lines = [
         '| records | file-recall hook (PostToolUse Read) p50 ms | p95 ms | floor: node start p95 ms | hook p95 − node p95 ms | floor: the packages alone (smol-toml, better-sqlite3, one query) p95 − node p95 ms | Reads | given memories |',
         '|---:|---:|---:|---:|---:|---:|---:|---:|',
         ...rows.filter((r) => r.fileRecall.n > 0).map((r) => `| ${r.records} | ${r.fileRecall.p50.toFixed(0)} | ${r.fileRecall.p95.toFixed(0)} | ${r.fileRecall.nodeP95.toFixed(0)} | ${(r.fileRecall.p95 - r.fileRecall.nodeP95).toFixed(0)} | ${(r.fileRecall.packagesP95 - r.fileRecall.nodeP95).toFixed(0)} | ${r.fileRecall.n} | ${r.fileRecall.given} of ${(r.fileRecall.n * 3) / 4} |`),
+        '',
+        '| records | file-recall hook on Codex\'s shell (PostToolUse Bash), a command naming no file: p50 ms | p95 ms | hook p95 − node p95 ms | a read of a file with memories (`sed -n`): p50 ms | p95 ms | hook p95 − node p95 ms | commands | given memories |',
+        '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+        ...rows.filter((r) => r.shellRecall.n > 0).map((r) => `| ${r.records} | ${r.shellRecall.noneP50.toFixed(0)} | ${r.shellRecall.noneP95.toFixed(0)} | ${(r.shellRecall.noneP95 - r.fileRecall.nodeP95).toFixed(0)} | ${r.shellRecall.readP50.toFixed(0)} | ${r.shellRecall.readP95.toFixed(0)} | ${(r.shellRecall.readP95 - r.fileRecall.nodeP95).toFixed(0)} | ${r.shellRecall.n} | ${r.shellRecall.given} of ${r.shellRecall.n / 2} |`),
       ]
     : []),
 ];
