@@ -57,6 +57,11 @@ describe('the files a shell command names', () => {
     assert.deepEqual(commandFiles({ cmd: 'cat src/checkout.ts' }, dir), []);
   });
 
+  it('a long command is read for its first 4,096 characters: a file written through a heredoc', () => {
+    const body = Array.from({ length: 3000 }, (_, i) => `const x${i} = ${i};`).join('\n');
+    assert.deepEqual(commandFiles(`cat > src/cart.ts <<'EOF'\n${body}\nEOF\ncat src/tax.ts`, dir), [f('src/cart.ts')], 'what comes after the first 4,096 characters is not read');
+  });
+
   it('at most three files, in the order named', () => {
     assert.deepEqual(commandFiles('cat src/tax.ts src/users.ts src/cart.ts src/checkout.ts', dir), ['src/tax.ts', 'src/users.ts', 'src/cart.ts'].map(f));
   });
