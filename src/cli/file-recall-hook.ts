@@ -125,11 +125,10 @@ const real = (p: string) => {
   }
 };
 
-export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'now' | 'stderr'>, input: HookInput): Promise<void> {
+export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'now' | 'stderr'>, input: HookInput, files = touchedFiles(input, input.cwd ?? io.cwd)): Promise<void> {
   const cfg = config.recall;
   if (!cfg.files || cfg.file_max_items === 0) return;
   const cwd = input.cwd ?? io.cwd;
-  const files = touchedFiles(input, cwd);
   if (files.length === 0) return;
   const excluded = config.privacy.exclude_projects;
   // Where the agent works, only to know whether it is excluded (~1.4 ms: its repository found and read).
@@ -183,9 +182,12 @@ export async function fileRecallHook(argv: string[], io: IO): Promise<number> {
     const { values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { config: { type: 'string', short: 'c' }, debug: { type: 'boolean' } } });
     const parsed = parseHookInput(await readHookStdin(io));
     if (parsed.problem) io.stderr.write(`memory: ${parsed.problem}\n`);
+    // Most of Codex's shell commands name no file: done before the settings are read.
+    const files = touchedFiles(parsed.input, parsed.input.cwd ?? io.cwd);
+    if (files.length === 0) return 0;
     const configPath = typeof values.config === 'string' ? values.config : undefined;
     const { config } = loadConfig({ ...(configPath ? { configPath } : {}), env: io.env, cwd: io.cwd });
-    await runFileRecall(config, io, parsed.input);
+    await runFileRecall(config, io, parsed.input, files);
   } catch (err) {
     io.stderr.write(`memory: file-recall: ${errorMessage(err).split('\n').join(' ')}\n`);
   }
