@@ -75,5 +75,7 @@ describe('the files a shell command names', () => {
     const patch = ['*** Begin Patch', '*** Update File: src/new.ts', '@@', '-cat src/checkout.ts', '+cat src/cart.ts', '*** End Patch'].join('\n');
     assert.deepEqual(touchedFiles({ tool_name: 'apply_patch', tool_input: { command: patch } }, dir), [f('src/new.ts')], 'a patch names its files; its lines are not commands');
     assert.deepEqual(bash(patch), [f('src/new.ts')]);
+    const move = ['*** Begin Patch', '*** Update File: src/cart.ts', '*** Move to: src/basket/cart.ts', '@@', '-a', '+b', '*** End Patch'].join('\n');
+    assert.deepEqual(touchedFiles({ tool_name: 'apply_patch', tool_input: { command: move } }, dir), [f('src/cart.ts'), f('src/basket/cart.ts')], 'a file moved: where it was and where it goes');
   });
 });

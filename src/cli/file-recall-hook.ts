@@ -13,6 +13,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IO } from '../app/context.js';
 import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
+import { patchFiles } from '../capture/patch-files.js';
 import { changedFiles, describeChanges, staleness } from '../changes/staleness.js';
 import { loadConfig } from '../config/load.js';
 import { workDirFor } from '../config/paths.js';
@@ -41,13 +42,13 @@ export function touchedFiles(input: HookInput, cwd: string): string[] {
     const v = t[k];
     if (typeof v === 'string' && v.length > 0) out.push(resolve(cwd, v));
   }
-  // A Codex patch names its files on its own lines: `*** Update File: src/x.ts`.
+  // A Codex patch names its files on its own lines: `*** Update File: src/x.ts`, `*** Move to: src/y.ts`.
   let patch = false;
   for (const k of ['patch', 'input', 'command']) {
     const v = t[k];
     const text = typeof v === 'string' ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join('\n') : '';
-    for (const m of text.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm)) {
-      out.push(resolve(cwd, (m[1] as string).trim()));
+    for (const f of patchFiles(text)) {
+      out.push(resolve(cwd, f));
       patch = true;
     }
   }

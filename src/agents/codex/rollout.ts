@@ -12,6 +12,7 @@
  * (older versions) falls back to user `response_item`s minus the injected blocks.
  */
 import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, shrinkJsonLine, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
+import { patchFiles } from '../../capture/patch-files.js';
 
 interface Line {
   timestamp?: string;
@@ -45,7 +46,6 @@ const KNOWN_ITEMS = new Set([
 const INJECTED = [/^<environment_context>/, /^<user_instructions>/, /^# AGENTS\.md instructions/, /^<INSTRUCTIONS>/, /^<user_shell_command>/, /^<turn_aborted>/];
 /** The desktop app puts the files a person attached before the request itself. */
 const REQUEST_MARK = /^#+\s*My request for Codex:\s*$/m;
-const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
 
 export function isInjected(text: string): boolean {
   const t = text.trimStart();
@@ -227,7 +227,7 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
         addTool(str(p.name) ?? str(p.type));
         const input = str(p.input) ?? str(p.arguments) ?? '';
         if (str(p.name) === 'apply_patch' || input.includes('*** Begin Patch')) {
-          for (const m of input.replaceAll('\\n', '\n').matchAll(PATCH_FILE)) addFile((m[1] ?? m[2])?.trim().replace(/["\\]+$/, ''));
+          for (const f of patchFiles(input.replaceAll('\\n', '\n'))) addFile(f.replace(/["\\]+$/, ''));
         }
       } else if (p.type === 'web_search_call' && open) {
         addTool('web_search');
