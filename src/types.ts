@@ -59,6 +59,8 @@ export interface SearchFilters {
    * turns). Applied in the keyword query, before any limit; vector KNN does not know it.
    */
   notSession?: string;
+  /** Only the memories that recorded this file of this repository (the file index: `memory search --file`). */
+  file?: { repo: string; path: string };
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';

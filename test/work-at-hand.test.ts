@@ -15,7 +15,9 @@ import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { tidySessions } from '../src/cli/file-recall-hook.js';
 import { parseStatus } from '../src/project/work-tree.js';
 import { cloneCode, codeOrigin } from './git-fixture.js';
-import { REPO, TRACER, tempDir } from './helpers.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, REPO, TRACER, tempDir } from './helpers.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
 import { assistant, text, transcript, user } from './transcript-builder.js';
 
@@ -161,6 +163,53 @@ describe('recall by file: the tool hook', () => {
       assert.equal(r.stdout.trim(), '', command);
     }
     assert.match(shell('codex-10', 'head src/checkout.ts').context, /hold the order lock/, 'the same session, still given once the file is named (a positive check)');
+  });
+
+  it('memory search --file and the MCP tool\'s file: only the sessions on that file, from any checkout folder; with no words, all of them, newest first; a query narrows them in every mode; a file outside a checkout is a clear error', async () => {
+    const { m, dir: kiosk } = oneCheckout('filesearch', 'kiosk', { id: 't-1', at: '2026-10-20T09:00:00Z', q: 'Why does checkout keep the capture idempotency key for a day?', a: 'Gateways retry webhooks for up to 24 hours.' });
+    session(m, 't-2', kiosk, '2026-11-05T09:00:00Z', [{ q: 'Should checkout retry the capture on a 503 from the gateway?', a: 'Once, after two seconds; then the reconciliation job.', read: ['src/checkout.ts'] }]);
+    // Another file's session that matches the words far better: never in a search of checkout's.
+    session(m, 't-3', kiosk, '2026-11-06T09:00:00Z', [{ q: 'Cart retry retry retry: how does the cart retry a 503 retry?', a: 'The cart retries a 503 three times, retry after retry.', read: ['src/cart.ts'] }]);
+    assert.equal(m.cli(['rebuild']).code, 0);
+    const ids = (args: string[], cwd = kiosk) => {
+      const r = m.cli(['search', '--json', ...args], { cwd });
+      assert.equal(r.code, 0, r.stderr);
+      return (JSON.parse(r.stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question.slice(0, 40));
+    };
+    const retry = 'Should checkout retry the capture on a 5';
+    const key = 'Why does checkout keep the capture idemp';
+    assert.deepEqual(ids(['--file', 'src/checkout.ts']), [retry, key], 'both sessions on the file, newest first; not the cart\'s');
+    assert.deepEqual(ids(['--file', join(kiosk, 'src', 'checkout.ts'), '--mode', 'keyword']), [retry, key], 'an absolute path: the same');
+    for (const mode of ['keyword', 'hybrid', 'vector']) {
+      const found = ids(['--file', 'src/checkout.ts', '--mode', mode, 'retry a 503']);
+      assert.ok(found.length > 0 && found.every((q) => q === retry || q === key), `${mode}: ${JSON.stringify(found)}`);
+      assert.ok(!found.some((q) => q.startsWith('Cart retry')), mode);
+    }
+    assert.equal(ids(['--file', 'src/checkout.ts', '--mode', 'keyword', 'retry a 503'])[0], retry);
+    const vector = m.cli(['search', '--json', '--mode', 'vector', '--file', 'src/checkout.ts', 'webhooks for a day'], { cwd: kiosk });
+    assert.equal(vector.stderr, '', 'the vectors themselves, the model loaded (nothing degraded)');
+    assert.equal((JSON.parse(vector.stdout) as { hits: unknown[] }).hits.length, 2, 'each of the file\'s memories by its distance');
+    assert.ok(ids(['--mode', 'keyword', 'retry a 503']).some((q) => q.startsWith('Cart retry')), 'without --file the cart\'s session is found (a positive check)');
+    assert.deepEqual(ids(['--file', 'checkout.ts'], join(kiosk, 'src')), [retry, key], 'read from where you are');
+    assert.deepEqual(ids(['--file', 'src/untouched.ts']), [], 'a file no session worked on: nothing');
+    const outside = m.cli(['search', '--file', join(root, 'nowhere.ts'), 'retry'], { cwd: root });
+    assert.notEqual(outside.code, 0);
+    assert.match(outside.stderr, /--file .*nowhere\.ts: not a file inside a git checkout/);
+    // The agent's way: the MCP tool, its server started in the checkout.
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: kiosk, env: { ...process.env, ...m.env } as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const r = (await client.callTool({ name: 'memory_search', arguments: { file: 'src/checkout.ts' } })) as { content: Array<{ text: string }>; isError?: boolean };
+      assert.ok(!r.isError, r.content[0]?.text);
+      const hits = (JSON.parse(r.content[0]?.text as string) as { hits: Array<{ question: string }> }).hits.map((h) => h.question.slice(0, 40));
+      assert.deepEqual(hits, [retry, key]);
+      const none = (await client.callTool({ name: 'memory_search', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
+      assert.ok(none.isError, 'neither words nor a file: a tool error');
+      assert.match(none.content[0]?.text ?? '', /query is required/);
+    } finally {
+      await client.close();
+    }
   });
 
   it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {

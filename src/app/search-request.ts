@@ -5,10 +5,13 @@
  * the project is named, filters applied before the limit. (Per-prompt recall, keyword-only,
  * builds its own query and leaves out the session in progress with `notSession`.)
  */
+import { resolve } from 'node:path';
 import type { SearchOptions } from '../search/search.js';
 import type { Store } from '../store/store.js';
 import type { SearchFilters, SearchMode } from '../types.js';
+import { UserError } from '../errors.js';
 import { hideExcluded } from '../project/exclude.js';
+import { fileInRepository } from '../project/repository.js';
 import { parseDate } from './options.js';
 import type { Runtime } from './runtime.js';
 
@@ -26,7 +29,11 @@ export interface SearchInput {
   /** Candidates per ranked list (the viewer pages deeper than the top-k). */
   candidates?: number;
   /** How the front end names its date options in errors (`--since`, `since`). */
-  names?: { since: string; until: string };
+  names?: { since: string; until: string; file?: string };
+  /** A file (relative to `cwd`, or absolute): only the memories that recorded it, in its repository. */
+  file?: string;
+  /** Where a relative `file` is read from: the person's folder, the agent's. */
+  cwd?: string;
   /**
    * The request is the agent's (the MCP server), not the person's: excluded projects stay
    * hidden even when it names one — only the person may look into them (the CLI, the viewer).
@@ -41,6 +48,12 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
   if (input.source) f.source = input.source;
   if (input.since) f.sinceMs = parseDate(input.names?.since ?? 'since', input.since, now);
   if (input.until) f.untilMs = parseDate(input.names?.until ?? 'until', input.until, now, true);
+  if (input.file) {
+    const name = input.names?.file ?? 'file';
+    const file = fileInRepository(resolve(input.cwd ?? process.cwd(), input.file));
+    if (!file) throw new UserError(`${name} ${input.file}: not a file inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts) or by its full path');
+    f.file = file;
+  }
   return f;
 }
 

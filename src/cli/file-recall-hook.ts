@@ -8,8 +8,8 @@
  * excluded project, or from the session in progress. Whatever happens: exit 0, diagnostics on
  * stderr. Measured in bench/RESULTS.md against node's own start-up.
  */
-import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IO } from '../app/context.js';
 import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
@@ -22,7 +22,7 @@ import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { hideExcluded } from '../project/exclude.js';
 import { placeHere } from '../project/place.js';
-import { repoIdentity } from '../project/repository.js';
+import { fileInRepository } from '../project/repository.js';
 import { formatFileRecall, memoriesOfFile } from '../search/file-recall.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { MemoryRow } from '../store/store.js';
@@ -113,19 +113,6 @@ export function tidySessions(dir: string, written: string): void {
   }
 }
 
-const real = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    // A file the tool is about to write: its folder is real.
-    try {
-      return join(realpathSync(dirname(p)), p.slice(dirname(p).length + 1));
-    } catch {
-      return p;
-    }
-  }
-};
-
 export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'now' | 'stderr'>, input: HookInput, files = touchedFiles(input, input.cwd ?? io.cwd)): Promise<void> {
   const cfg = config.recall;
   if (!cfg.files || cfg.file_max_items === 0) return;
@@ -143,13 +130,10 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
     const found: Array<{ path: string; rows: MemoryRow[] }> = [];
     const given: string[] = [];
     for (const file of files) {
-      const abs = real(file);
-      const repo = repoIdentity(dirname(abs));
-      if (!repo) continue;
-      const rel = relative(real(repo.top), abs);
-      if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) continue;
-      const path = rel.split(sep).join('/');
-      const rows = memoriesOfFile(store, { repo: repo.key, path, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems: cfg.file_max_items, ...(hide ? { hide } : {}) });
+      const inRepo = fileInRepository(file);
+      if (!inRepo) continue;
+      const { repo, path } = inRepo;
+      const rows = memoriesOfFile(store, { repo, path, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems: cfg.file_max_items, ...(hide ? { hide } : {}) });
       if (rows.length === 0) continue;
       found.push({ path, rows });
       given.push(...rows.map((r) => r.id));

@@ -83,7 +83,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
     'memory_search',
     {
       title: 'Search past sessions',
-      description: 'Search every past question/answer of this user\'s agent sessions (all machines, all projects unless `project` is given). Returns compact hits: id, date, machine, project, source, the question and the start of the answer; memory_show gives one in full.',
+      description: 'Search every past question/answer of this user\'s agent sessions (all machines, all projects unless `project` is given). Returns compact hits: id, date, machine, project, source, the question and the start of the answer; memory_show gives one in full. `file` narrows to the sessions that worked on that file of this repository.',
       inputSchema: {
         query: z.string().optional().describe('what to look for, in the words the earlier conversation would have used'),
         q: z.string().optional().describe('alias of query'),
@@ -97,6 +97,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         top_k: loose.describe('how many hits (1–50, default 5)'),
         limit: loose.describe('alias of top_k'),
         scope: z.string().optional().describe('mine | team | all (default): the user\'s memories, their teams\' memories of this project, or both'),
+        file: z.string().optional().describe('only the memories of sessions that worked on this file (a path in this checkout, e.g. src/checkout.ts); with no query, all of them, newest first'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -104,7 +105,8 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
       guarded(async () => {
         offHere();
         const query = (optString('query', args.query) ?? optString('q', args.q) ?? '').trim();
-        if (query.length === 0) throw new UserError('query is required', 'give the words to search for, e.g. {"query": "sqlite lock timeout"}');
+        const file = optString('file', args.file);
+        if (query.length === 0 && !file) throw new UserError('query is required', 'give the words to search for, e.g. {"query": "sqlite lock timeout"}, or a file, {"file": "src/checkout.ts"}');
         const mode = (optString('mode', args.mode) ?? 'hybrid') as SearchMode;
         if (!['hybrid', 'keyword', 'vector'].includes(mode)) throw new UserError(`mode must be hybrid, keyword or vector (got "${mode}")`);
         const project = optString('project', args.project);
@@ -113,7 +115,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const until = optString('until', args.until) ?? optString('before', args.before);
         const topK = count('top_k', args.top_k, 1, 50) ?? count('limit', args.limit, 1, 50);
         // The agent chose these arguments: an excluded project stays hidden even when named.
-        const request = searchRequest(ctx, { query, mode, byAgent: true, ...(project ? { project } : {}), ...(machine ? { machine } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(topK ? { topK } : {}) });
+        const request = searchRequest(ctx, { query, mode, byAgent: true, ...(project ? { project } : {}), ...(machine ? { machine } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(topK ? { topK } : {}), ...(file ? { file, cwd: ctx.io.cwd } : {}) });
         const scope = (optString('scope', args.scope) ?? 'all') as Scope;
         if (!['mine', 'team', 'all'].includes(scope)) throw new UserError(`scope must be mine, team or all (got "${scope}")`);
         const { store } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000, progress: () => {} }));

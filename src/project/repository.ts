@@ -8,7 +8,7 @@
  * worktree of a repository, on every machine, has the same key.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { normalizeRemoteUrl, originUrlIn } from './remote-url.js';
 
 export { normalizeRemoteUrl, originUrlIn } from './remote-url.js';
@@ -96,6 +96,33 @@ export function repoIdentity(dir: string): RepoIdentity | undefined {
   if (norm) return { ...co, key: norm, short: norm.slice(norm.lastIndexOf('/') + 1) };
   const folder = mainFolderName(co.commonDir);
   return { ...co, key: `folder:${folder}`, short: folder };
+}
+
+/** A path's real form; for a file not there (about to be written), its folder's real form and its name. */
+function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    try {
+      return join(realpathSync(dirname(p)), basename(p));
+    } catch {
+      return p;
+    }
+  }
+}
+
+/**
+ * A file as the file index knows it: its repository's key and its path inside (forward
+ * slashes), whatever checkout folder or symlink it was named through; undefined outside a git
+ * work tree, or for the work tree's top itself.
+ */
+export function fileInRepository(file: string): { repo: string; path: string } | undefined {
+  const abs = realPath(resolve(file));
+  const repo = repoIdentity(dirname(abs));
+  if (!repo) return undefined;
+  const rel = relative(realPath(repo.top), abs);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return { repo: repo.key, path: rel.split(sep).join('/') };
 }
 
 /** The commit HEAD points at (a branch's loose or packed ref, or a detached id); undefined when unknown. */

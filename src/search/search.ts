@@ -121,10 +121,16 @@ export function afterPeriod(p: Period, nowMs: number): { sinceMs: number; untilM
  * matches the words somewhat better, and a much better match elsewhere still shows. Memories
  * of the days just after it gain less (AFTER_PERIOD_BOOST). A question that names no period
  * ranks as relevance and recency say; one that asks about the order of past moments or the
- * time between them, by relevance alone (when.ts asksAboutOrder).
+ * time between them, by relevance alone (when.ts asksAboutOrder). With a file among the filters
+ * and no words, that file's memories come newest first.
  */
 export async function search(deps: SearchDeps, asked: SearchOptions): Promise<SearchResult> {
-  if (asked.query.trim().length === 0) throw new UserError('empty query', 'give some words to search for');
+  if (asked.query.trim().length === 0) {
+    if (asked.filters.file === undefined) throw new UserError('empty query', 'give some words to search for');
+    // A file and no words: that file's memories, newest first.
+    const rows = shownRanked(deps.store, (limit) => deps.store.browse(asked.filters, 0, limit), asked.topK, asked.hide);
+    return { hits: rows.map((r) => toHit(r, 1, deps.staleness)) };
+  }
   // A question about the order of past moments, or the time between them, ranks without the recency prior (when.ts asksAboutOrder).
   // A half-life the person chose is kept.
   const opts = asked.halfLifeDays > 0 && asked.halfLifeGiven !== true && asked.readTime !== false && asksAboutOrder(asked.query) ? { ...asked, halfLifeDays: 0 } : asked;

@@ -520,6 +520,10 @@ export class Store {
       parts.push(`(${alias}.session_id IS NULL OR ${alias}.session_id != ?)`);
       params.push(f.notSession);
     }
+    if (f.file !== undefined) {
+      parts.push(`${alias}.rowid IN (SELECT memory_rowid FROM memory_files WHERE repo = ? AND path = ?)`);
+      params.push(f.file.repo, f.file.path);
+    }
     return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
   }
 
@@ -670,6 +674,7 @@ export class Store {
   /** Cosine KNN with every filter inside vec0's query (partition key + metadata). */
   knn(q: Float32Array, f: SearchFilters, k: number): Array<{ rowid: number; distance: number }> {
     if (this.vecDim === 0 || q.length !== this.vecDim) return [];
+    if (f.file !== undefined) return this.distancesUnder(q, f, k);
     const parts: string[] = [];
     const params: Array<string | bigint> = [];
     if (f.project !== undefined) {
@@ -695,6 +700,23 @@ export class Store {
       )
       .all(Buffer.from(q.buffer, q.byteOffset, q.byteLength), k, ...params)
       .map((r) => ({ rowid: Number(r.rowid), distance: r.distance }));
+  }
+
+  /**
+   * The nearest of the memories of a file (vec0 cannot hold a file inside its KNN): each of the
+   * file's newest FILE_VECTORS_MAX memories under the filters, its vector read by its rowid.
+   */
+  private distancesUnder(q: Float32Array, f: SearchFilters, k: number): Array<{ rowid: number; distance: number }> {
+    const { sql, params } = this.filterSql(f, 'm');
+    const rowids = this.db.prepare<unknown[], { rowid: number }>(`SELECT m.rowid AS rowid FROM memories m WHERE m.deleted = 0${sql} ORDER BY m.ts_ms DESC LIMIT ?`).all(...params, FILE_VECTORS_MAX);
+    const one = this.db.prepare<[Buffer, bigint], { distance: number }>('SELECT vec_distance_cosine(embedding, ?) AS distance FROM memories_vec WHERE memory_rowid = ?');
+    const vec = Buffer.from(q.buffer, q.byteOffset, q.byteLength);
+    const out: Array<{ rowid: number; distance: number }> = [];
+    for (const { rowid } of rowids) {
+      const r = one.get(vec, BigInt(rowid));
+      if (r) out.push({ rowid, distance: r.distance });
+    }
+    return out.sort((a, b) => a.distance - b.distance).slice(0, k);
   }
 
   rowsByRowid(rowids: number[]): Map<number, MemoryRow> {
@@ -860,6 +882,9 @@ export class Store {
     this.db.close();
   }
 }
+
+/** The memories of one file whose vectors a search reads (newest first): a file's history, not a corpus. */
+const FILE_VECTORS_MAX = 2000;
 
 /** Rebuild the JSONL record of a cached row (for re-embedding and `show --json`). */
 /** Filters that only leave a session out. */

@@ -27,6 +27,7 @@ interface SearchFlags {
   full?: boolean;
   batch?: string;
   scope: string;
+  file?: string;
 }
 
 export function registerSearch(program: Command, run: Runner): void {
@@ -40,6 +41,7 @@ export function registerSearch(program: Command, run: Runner): void {
     .option('--machine <name>', 'only memories from this machine')
     .option('--since <date>', 'from this day on: 2026-03-01, or an age like 7d, 2w, 3m')
     .option('--until <date>', 'up to and including this day')
+    .option('--file <path>', 'only the memories of sessions that worked on this file of this repository (any machine, any checkout); with no query, all of them, newest first')
     .option('--half-life <days>', 'half-life of the recency prior in days: newer wins among comparably relevant memories, a clearly better old one still wins; 0 = relevance only (default: [search] half_life_days)')
     .option('--json', 'print {"query","hits":[…]} as JSON')
     .option('--full', 'print whole answers (default: first 300 characters)')
@@ -57,15 +59,16 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
     ...(flags.machine !== undefined ? { machine: flags.machine } : {}),
     ...(flags.since !== undefined ? { since: flags.since } : {}),
     ...(flags.until !== undefined ? { until: flags.until } : {}),
+    ...(flags.file !== undefined ? { file: flags.file, cwd: ctx.io.cwd } : {}),
     ...(flags.topK !== undefined ? { topK: positiveInt('--top-k', flags.topK) } : {}),
     ...(flags.halfLife !== undefined ? { halfLifeDays: nonNegative('--half-life', flags.halfLife) } : {}),
-    names: { since: '--since', until: '--until' },
+    names: { since: '--since', until: '--until', file: '--file' },
   });
   let queries: string[];
   if (flags.batch !== undefined) {
     queries = (await readBatch(ctx, flags.batch)).split(/\r?\n/).filter((q) => q.trim().length > 0);
   } else {
-    if (query.trim().length === 0) throw new UsageError('missing query', 'usage: memory search "what we decided about the cache"');
+    if (query.trim().length === 0 && flags.file === undefined) throw new UsageError('missing query', 'usage: memory search "what we decided about the cache"  (or: memory search --file src/x.ts)');
     queries = [query];
   }
 
