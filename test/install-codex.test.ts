@@ -95,6 +95,7 @@ describe('memory install --codex', () => {
     assert.match(text, /memory_search/);
     assert.ok(text.includes(`"${CLI}" --config "${w.config}" search`), 'the command as this install runs it');
     assert.match(text, /last time/);
+    assert.match(text, /`file` \(src\/checkout\.ts\) keeps the sessions that worked on that file/, 'and how to ask for a file\'s sessions');
     const again = cli('install', '--codex');
     assert.match(again.stdout, /memory extension already written, unchanged/);
     assert.equal(readFileSync(path, 'utf8'), text);
