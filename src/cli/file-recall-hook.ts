@@ -140,7 +140,6 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
     }
     // The characters shared by the files that brought memories (a command naming three files, one with memories, gives that one all).
     const parts: string[] = [];
-    const shown: string[] = [];
     for (const { path, rows } of found) {
       // This file only: whether it changed since (the memory's other files are not read).
       const note = (r: MemoryRow) => {
@@ -148,13 +147,10 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
         if (changes === undefined) return undefined;
         return changes.length > 0 ? describeChanges(changes) : `${path} is unchanged since this memory`;
       };
-      const text = formatFileRecall(path, rows, Math.floor(cfg.file_max_chars / found.length), note);
-      if (!text) continue;
-      parts.push(text);
-      shown.push(...rows.map((r) => r.id));
+      parts.push(formatFileRecall(path, rows, Math.floor(cfg.file_max_chars / found.length), note));
     }
     if (parts.length === 0) return;
-    session.add(shown);
+    session.add(given);
     const out = fileRecallOutput(input.hook_event_name ?? 'PostToolUse', parts.join('\n\n'));
     if (out) writeHookOutput(io, `${out}\n`);
   } finally {
