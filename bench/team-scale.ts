@@ -43,6 +43,8 @@ const END_MONTH = '2026-11';
 const PROJECTS = ['api', 'web', 'mobile', 'infra', 'data'];
 const REPO = (p: string) => `github.com/acme/${p}`;
 const handle = (i: number) => `p${String(i).padStart(2, '0')}`;
+/** The files of every project's code the memories record (four each, as a session reads a few): the file hook's lookups. */
+const CODE_FILES = Array.from({ length: 200 }, (_, i) => ({ path: `src/mod${i}.ts`, blob: '0'.repeat(40) }));
 const machinesOf = (h: string) => [`${h}-laptop`, `${h}-desktop`];
 
 function pct(xs: number[], p: number): number {
@@ -152,7 +154,7 @@ async function buildRemote(root: string, records: number): Promise<Built> {
     }
     pending = new Map();
   };
-  for (const r of synthRecords({ records, machines: Array.from({ length: PEOPLE * 2 }, (_, i) => machinesOf(handle(Math.floor(i / 2)))[i % 2] as string), months: MONTHS, endMonth: END_MONTH, dim: DIM, model: MODEL, projects: 1 })) {
+  for (const r of synthRecords({ records, machines: Array.from({ length: PEOPLE * 2 }, (_, i) => machinesOf(handle(Math.floor(i / 2)))[i % 2] as string), months: MONTHS, endMonth: END_MONTH, dim: DIM, model: MODEL, projects: 1, code: { repo: REPO('api'), cwd: '/work', files: CODE_FILES, perMemory: 4 } })) {
     const m = monthOf(r.timestamp);
     if (m !== month) {
       if (month) await flush();
@@ -206,8 +208,9 @@ function treeStats(remote: string): Pick<Built, 'packBytes' | 'largestFile' | 'f
  * the one built there before (its stats beside it).
  */
 async function teamRemote(root: string, records: number, cache: string | undefined): Promise<Built> {
-  const kept = cache ? join(cache, `team-${records}.git`) : undefined;
-  const stats = cache ? join(cache, `team-${records}.json`) : undefined;
+  // `files`: the records carry the files they touched (a remote kept from before they did is not reused).
+  const kept = cache ? join(cache, `team-files-${records}.git`) : undefined;
+  const stats = cache ? join(cache, `team-files-${records}.json`) : undefined;
   if (kept && stats && existsSync(kept) && existsSync(stats)) {
     const remote = join(root, 'team-acme.git');
     execFileSync('cp', ['-r', kept, remote]);
@@ -278,6 +281,8 @@ export async function runTeamBench(records: number, cache?: string): Promise<str
     mkdirSync(api, { recursive: true });
     execFileSync('git', ['init', '-q', api]);
     execFileSync('git', ['-C', api, 'remote', 'add', 'origin', `git@${REPO('api').replace('/', ':')}.git`]);
+    mkdirSync(join(api, 'src'));
+    for (const f of [...CODE_FILES, { path: 'src/untouched.ts' }]) writeFileSync(join(api, f.path), 'export {};\n');
     const t = conversation('nina-1', [['Where does the api keep its idempotency keys?', 'In Redis for a day.']], { cwd: api });
     const tdir = join(nina.projects, encodeProjectDir(api));
     mkdirSync(tdir, { recursive: true });
@@ -357,11 +362,20 @@ export async function runTeamBench(records: number, cache?: string): Promise<str
     const stop: number[] = [];
     const stopSolo: number[] = [];
     const recall: number[] = [];
+    const fileRead: number[] = [];
+    const fileSolo: number[] = [];
+    let given = 0;
     const node: number[] = [];
     for (let i = 0; i < 21; i++) {
       stop.push(await timeProcess([CLI, 'session-end', '--no-push'], stopInput, nina.env, api));
       stopSolo.push(await timeProcess([CLI, 'session-end', '--no-push'], soloStop, solo.env, api));
       recall.push(await timeProcess([CLI, 'recall'], recallInput, nina.env, api));
+      // A Read of a file the team's memories recorded (one in four: a file none did), with the team and without.
+      const path = i % 4 === 3 ? 'src/untouched.ts' : (CODE_FILES[(i * 7) % CODE_FILES.length] as { path: string }).path;
+      const readInput = JSON.stringify({ session_id: `nina-f${i}`, cwd: api, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(api, path) } });
+      fileRead.push(await timeProcess([CLI, 'file-recall'], readInput, nina.env, api));
+      fileSolo.push(await timeProcess([CLI, 'file-recall'], readInput, solo.env, api));
+      if (/a teammate's session/.test(spawnSync(process.execPath, [CLI, 'file-recall'], { input: readInput.replace(`nina-f${i}`, `nina-g${i}`), env: { ...process.env, ...nina.env }, cwd: api, encoding: 'utf8' }).stdout)) given++;
       node.push(await timeProcess(['-e', '0'], '', nina.env));
     }
     holder.kill();
@@ -394,6 +408,8 @@ export async function runTeamBench(records: number, cache?: string): Promise<str
       `| Stop hook (whole process) p50 / p95, team configured | ${(pct(stop, 0.5) / 1000).toFixed(3)} / ${(pct(stop, 0.95) / 1000).toFixed(3)} s |`,
       `| the same Stop hook in a home with no team, interleaved | ${(pct(stopSolo, 0.5) / 1000).toFixed(3)} / ${(pct(stopSolo, 0.95) / 1000).toFixed(3)} s |`,
       `| recall hook (whole process) p50 / p95, team configured | ${(pct(recall, 0.5) / 1000).toFixed(3)} / ${(pct(recall, 0.95) / 1000).toFixed(3)} s |`,
+      `| file-recall hook (a Read; 3 in 4 of the files recorded by the team's memories) p50 / p95, team configured | ${(pct(fileRead, 0.5) / 1000).toFixed(3)} / ${(pct(fileRead, 0.95) / 1000).toFixed(3)} s (a teammate's memory given for ${given} of 21 Reads) |`,
+      `| the same Reads in a home with no team | ${(pct(fileSolo, 0.5) / 1000).toFixed(3)} / ${(pct(fileSolo, 0.95) / 1000).toFixed(3)} s |`,
       `| floor: \`node -e 0\` p50 / p95 | ${(pct(node, 0.5) / 1000).toFixed(3)} / ${(pct(node, 0.95) / 1000).toFixed(3)} s |`,
     ].join('\n');
   } finally {

@@ -15,7 +15,7 @@ import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { clockAt, FAKETIME_LIB, tempDir } from './helpers.js';
 import { conversation } from './gitworld.js';
 import { git, homeMachine, type HomeMachine } from './homes.js';
-import { text } from './transcript-builder.js';
+import { assistant, text, transcript, user } from './transcript-builder.js';
 import { http, startUi } from './viewer-process.js';
 
 interface Hit {
@@ -51,6 +51,21 @@ function session(m: HomeMachine, cwd: string, pairs: Array<[string, string]>, en
   const p = join(dir, `${id}.jsonl`);
   writeFileSync(p, text(t));
   const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', cwd], { env });
+  assert.equal(r.code, 0, r.stderr);
+}
+
+/** A session in `cwd` at `at` whose one turn reads `file` (as Claude Code records it), captured by hand. */
+function reading(m: HomeMachine, cwd: string, q: string, a: string, file: string, at: number): void {
+  const id = `team-s${++seq}`;
+  const t = transcript(id, cwd);
+  t.clock = at;
+  user(t, q);
+  assistant(t, [{ tool: 'Read', input: { file_path: join(cwd, file) } }, { text: a }]);
+  const dir = join(m.projects, encodeProjectDir(cwd));
+  mkdirSync(dir, { recursive: true });
+  const p = join(dir, `${id}.jsonl`);
+  writeFileSync(p, text(t));
+  const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', cwd]);
   assert.equal(r.code, 0, r.stderr);
 }
 
@@ -131,6 +146,55 @@ describe('team memory', () => {
     // Per-prompt recall gives it as someone else's note.
     const recall = bob.cli(['recall'], { input: JSON.stringify({ prompt: 'how should we shard the job queue by tenant id', cwd: bobApi, hook_event_name: 'UserPromptSubmit' }) });
     assert.match(recall.stdout, /alice's note \(team acme, someone else's session\)/);
+  });
+
+  it('recall by file: a teammate\'s session on src/checkout.ts comes with a Read of it, attributed, after the person\'s own, once a session; hidden by them, never again; their own published copy never twice; search --file finds it', () => {
+    const team = bare('file-team');
+    const alice = person('fr-alice');
+    const bob = person('fr-bob');
+    const api = checkout(alice, 'api', 'git@github.com:acme/api.git');
+    const bobApi = checkout(bob, 'api', 'https://github.com/acme/api');
+    for (const dir of [api, bobApi]) {
+      mkdirSync(join(dir, 'src'), { recursive: true });
+      writeFileSync(join(dir, 'src', 'checkout.ts'), 'export function capture(p) { return retryOnce(p); }\n');
+      writeFileSync(join(dir, 'src', 'cart.ts'), 'export const cart = [];\n');
+    }
+    ok(alice, ['team', 'create', 'acme', '--remote', team, '--handle', 'alice', '--project', 'github.com/acme/api', '--review-delay', '0']);
+    const t0 = Date.now() - 3_600_000;
+    reading(alice, api, 'Why does checkout retry the payment capture only once?', 'A second retry double-charged cards on a slow gateway.', 'src/checkout.ts', t0);
+    reading(alice, api, 'How is the cart kept between visits?', 'In a signed cookie, never in the session store.', 'src/cart.ts', t0 + 60_000);
+    ok(alice, ['team', 'publish']);
+    ok(bob, ['team', 'join', 'acme', '--remote', team, '--handle', 'bob']);
+    reading(bob, bobApi, 'Should checkout log the full card token on failures?', 'Never: only the last four digits.', 'src/checkout.ts', t0 - 86_400_000);
+    assert.equal(bob.cli(['session-start'], { input: JSON.stringify({ session_id: 'bob-f0', cwd: bobApi, hook_event_name: 'SessionStart' }) }).code, 0);
+    const read = (m: HomeMachine, cwd: string, sessionId: string, file: string) => {
+      const r = m.cli(['file-recall'], { cwd, input: JSON.stringify({ session_id: sessionId, cwd, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(cwd, file) } }) });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout.trim() ? ((JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext) : '';
+    };
+    const first = read(bob, bobApi, 'bob-f1', 'src/checkout.ts');
+    assert.match(first, /## \d{4}-\d{2}-\d{2} · fr-bob · id [0-9a-f]{12}\nQ: Should checkout log the full card token/, 'his own first');
+    assert.match(first, /## \d{4}-\d{2}-\d{2} · alice's note \(a teammate's session\) · fr-alice · id alice\/[0-9a-f]{12}\n(?:\([^)]*\)\n)?Q: Why does checkout retry the payment capture only once\?/, 'then alice\'s, attributed');
+    assert.ok(first.indexOf('full card token') < first.indexOf('retry the payment capture'));
+    assert.doesNotMatch(first, /signed cookie/, 'her session on another file: not here');
+    assert.equal(read(bob, bobApi, 'bob-f1', 'src/checkout.ts'), '', 'once a session, hers too');
+    // search --file: both, hers attributed; --scope mine: his own.
+    const byFile = (extra: string[]) => (JSON.parse(ok(bob, ['search', '--json', '--file', 'src/checkout.ts', ...extra], {}, bobApi)) as { hits: Hit[] }).hits;
+    assert.deepEqual(byFile([]).map((h) => [h.author, h.question]), [
+      ['alice', 'Why does checkout retry the payment capture only once?'],
+      [undefined, 'Should checkout log the full card token on failures?'],
+    ]);
+    assert.deepEqual(byFile(['--scope', 'mine']).map((h) => h.question), ['Should checkout log the full card token on failures?']);
+    // Alice reads the file: her own memory once (the personal copy), never her published one too.
+    const hers = read(alice, api, 'alice-f1', 'src/checkout.ts');
+    assert.match(hers, /retry the payment capture only once/);
+    assert.doesNotMatch(hers, /a teammate's session/);
+    // Bob hides it: never again.
+    const id = byFile([])[0]?.id as string;
+    ok(bob, ['forget', id]);
+    const later = read(bob, bobApi, 'bob-f2', 'src/checkout.ts');
+    assert.match(later, /full card token/, 'his own still (a positive check)');
+    assert.doesNotMatch(later, /retry the payment capture/, 'hidden by him');
   });
 
   it('the review window: inside it nothing goes, after it what waited goes; a withheld memory never goes; a redacted one is held, listed with its reason, and goes only when released', (t) => {

@@ -24,6 +24,7 @@ import { hideExcluded } from '../project/exclude.js';
 import { placeHere } from '../project/place.js';
 import { fileInRepository } from '../project/repository.js';
 import { formatFileRecall, memoriesOfFile } from '../search/file-recall.js';
+import type { TeamHere } from '../team/light.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { MemoryRow } from '../store/store.js';
 import { commandFiles } from './command-files.js';
@@ -129,14 +130,29 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
     const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: 'if-free' });
     const found: Array<{ path: string; rows: MemoryRow[] }> = [];
     const given: string[] = [];
-    for (const file of files) {
-      const inRepo = fileInRepository(file);
-      if (!inRepo) continue;
-      const { repo, path } = inRepo;
-      const rows = memoriesOfFile(store, { repo, path, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems: cfg.file_max_items, ...(hide ? { hide } : {}) });
-      if (rows.length === 0) continue;
-      found.push({ path, rows });
-      given.push(...rows.map((r) => r.id));
+    // The person's teams that read this repository, opened at the first file in it.
+    const teams = new Map<string, TeamHere[]>();
+    try {
+      for (const file of files) {
+        const inRepo = fileInRepository(file);
+        if (!inRepo) continue;
+        const { repo, path } = inRepo;
+        const ask = (maxItems: number, more?: (row: MemoryRow) => boolean) =>
+          ({ repo, path, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems, hide: (row: MemoryRow) => (hide?.(row) ?? false) || (more?.(row) ?? false) });
+        let rows = memoriesOfFile(store, ask(cfg.file_max_items));
+        // A teammate's session on the file: at most one of the places, after the person's own (as per-prompt recall does).
+        if (config.teams.length > 0) {
+          if (!teams.has(repo)) teams.set(repo, (await import('../team/light.js')).teamsHere(config, repo, store));
+          const theirs = (teams.get(repo) ?? []).flatMap((t) => memoriesOfFile(t.store, ask(1, t.hidden)));
+          const newest = theirs.sort((x, y) => (x.timestamp < y.timestamp ? 1 : x.timestamp > y.timestamp ? -1 : 0))[0];
+          if (newest) rows = [...rows.slice(0, cfg.file_max_items - 1), newest];
+        }
+        if (rows.length === 0) continue;
+        found.push({ path, rows });
+        given.push(...rows.map((r) => r.id));
+      }
+    } finally {
+      for (const t of [...teams.values()].flat()) t.store.close();
     }
     // The characters shared by the files that brought memories (a command naming three files, one with memories, gives that one all).
     const parts: string[] = [];

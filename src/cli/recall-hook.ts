@@ -34,27 +34,16 @@ export interface RecallRequest {
 
 /** The best teammate's memory for this prompt in this repository, across the person's teams, or undefined. */
 async function teamRecall(config: Config, repoKey: string, opts: Omit<RecallOptions, 'project' | 'hide'>, hide: ((row: MemoryRow) => boolean) | undefined, personal: Store): Promise<Recalled | undefined> {
-  const [{ manifestAsIs, teamCacheAsIs }, { latestDecisions, readDecisions }] = await Promise.all([import('../team/light.js'), import('../team/decisions.js')]);
-  const decisions = latestDecisions(readDecisions(config.general.export_dir));
+  const { teamsHere } = await import('../team/light.js');
+  const teams = teamsHere(config, repoKey, personal);
   let best: Recalled | undefined;
-  for (const team of config.teams) {
-    const accepted = manifestAsIs(config.baseDir, team.name)?.projects.find((p) => p.repo === repoKey);
-    if (!accepted) continue;
-    const store = teamCacheAsIs(config.baseDir, team.name, { model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
-    if (!store) continue;
-    try {
-      const hidden = (row: MemoryRow) => {
-        const slash = row.id.indexOf('/');
-        const author = row.id.slice(0, slash);
-        const id = row.id.slice(slash + 1);
-        // Hidden by this person, or their own (the personal copy is the one recalled).
-        return (hide?.(row) ?? false) || decisions.has(`${team.name}\u0000hide:${author}/${id}`) || (author === team.handle && personal.byId(id) !== undefined);
-      };
-      const r = recall(store, { ...opts, project: store.projects.resolveProject(accepted.repo), hide: hidden })[0];
-      if (r && (!best || r.coverage > best.coverage)) best = { ...r, team: team.name };
-    } finally {
-      store.close();
+  try {
+    for (const t of teams) {
+      const r = recall(t.store, { ...opts, project: t.project, hide: (row) => (hide?.(row) ?? false) || t.hidden(row) })[0];
+      if (r && (!best || r.coverage > best.coverage)) best = { ...r, team: t.name };
     }
+  } finally {
+    for (const t of teams) t.store.close();
   }
   return best;
 }

@@ -6,8 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workDirFor } from '../config/paths.js';
+import type { Config } from '../config/schema.js';
+import { modelIdOf } from '../embed/embedder.js';
 import { openCacheAsIs, type CacheOptions } from '../store/cache.js';
-import type { Store } from '../store/store.js';
+import type { MemoryRow, Store } from '../store/store.js';
+import { latestDecisions, readDecisions } from './decisions.js';
+import { splitTeamId } from './files.js';
 import { parseManifest, MANIFEST_FILE, type TeamManifest } from './manifest.js';
 
 export function teamFolder(baseDir: string, team: string): string {
@@ -27,4 +31,37 @@ export function manifestAsIs(baseDir: string, team: string): TeamManifest | unde
 export function teamCacheAsIs(baseDir: string, team: string, identity: Pick<CacheOptions, 'model' | 'dim'>): Store | undefined {
   const dir = teamFolder(baseDir, team);
   return openCacheAsIs({ ...identity, dbPath: join(dir, 'memory.db'), exportDir: join(dir, 'repo') });
+}
+
+/** A team that reads the repository at hand, its cache as it is, for a hook. */
+export interface TeamHere {
+  name: string;
+  store: Store;
+  /** The team cache's filing of the repository's project. */
+  project: string;
+  /** A row this person is not to be given: hidden by them (`memory forget`), or their own (the personal copy is the one given). */
+  hidden: (row: Pick<MemoryRow, 'id'>) => boolean;
+}
+
+/**
+ * The person's teams that accept the repository `repoKey`, with their caches as they are (a
+ * team never pulled, or whose cache cannot be opened now, is left out). The caller closes
+ * each store.
+ */
+export function teamsHere(config: Pick<Config, 'baseDir' | 'teams' | 'general' | 'embedding'>, repoKey: string, personal: Pick<Store, 'byId'>): TeamHere[] {
+  const decisions = latestDecisions(readDecisions(config.general.export_dir));
+  const out: TeamHere[] = [];
+  for (const team of config.teams) {
+    const accepted = manifestAsIs(config.baseDir, team.name)?.projects.find((p) => p.repo === repoKey);
+    if (!accepted) continue;
+    const store = teamCacheAsIs(config.baseDir, team.name, { model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
+    if (!store) continue;
+    const hidden = (row: Pick<MemoryRow, 'id'>) => {
+      const s = splitTeamId(row.id);
+      if (!s) return false;
+      return decisions.has(`${team.name}\u0000hide:${s.author}/${s.id}`) || (s.author === team.handle && personal.byId(s.id) !== undefined);
+    };
+    out.push({ name: team.name, store, project: store.projects.resolveProject(accepted.repo), hidden });
+  }
+  return out;
 }
