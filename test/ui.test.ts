@@ -354,3 +354,75 @@ describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : '
     }
   });
 });
+
+describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chromium here (Debian: apt-get install -y chromium; .ci/run installs it)' }, () => {
+  it('from a memory\'s detail, one of its files lists every memory that recorded it in that repository (not the same path of another); words search within them; "Forget all matching…" is them; the chip clears it', async () => {
+    const { chromium } = await import('playwright-core');
+    const w = makeWorld();
+    const shop = (files: string[]) => ({ repo: 'github.com/acme/shop', repo_files: files });
+    const at = (d: number) => new Date(Date.UTC(2026, 10, 20 - d, 9)).toISOString();
+    const mems = [
+      { id: 'money-jpy', timestamp: at(1), project: 'shop', question: 'Why does the cart total round wrong for JPY?', answer: 'The money helper divided every amount by 100; an exponent table per currency now.', extra: shop(['src/money.ts', 'test/money.test.ts']) },
+      { id: 'money-kwd', timestamp: at(5), project: 'shop', question: 'Does KWD really have three decimals?', answer: 'Yes: the exponent table says 3 for KWD, BHD and OMR.', extra: shop(['src/money.ts']) },
+      { id: 'submit-twice', timestamp: at(2), project: 'shop', question: 'The checkout button creates two orders', answer: 'Disabled while in flight; POST /orders idempotent.', extra: shop(['src/checkout/Submit.tsx']) },
+      { id: 'api-money', timestamp: at(3), project: 'api', question: 'Where does the api format money for invoices?', answer: 'In its own src/money.ts, with the ledger precision.', extra: { repo: 'github.com/acme/api', repo_files: ['src/money.ts'] } },
+      { id: 'no-files', timestamp: at(4), project: 'shop', question: 'Which font does the shop use?', answer: 'Inter for the UI, Noto Sans JP for Japanese.' },
+    ];
+    writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), mems.map((m) => ({ v: 1, machine: 'laptop', ...m })));
+    assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
+    const ui = await startUi(w);
+    const browser = await chromium.launch({ executablePath: CHROMIUM as string, args: ['--no-sandbox'], env: browserEnv() });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const problems: string[] = [];
+      page.on('pageerror', (err) => problems.push(err.message));
+      await page.goto(ui.url);
+      const items = page.getByTestId('memory-item');
+      // The list once it holds n memories (each filter or search re-renders it).
+      const listed = async (n: number) => {
+        for (let i = 0; i < 100 && (await items.count()) !== n; i++) await new Promise((r) => setTimeout(r, 50));
+        return items.evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+      };
+      assert.deepEqual(await listed(5), ['money-jpy', 'submit-twice', 'api-money', 'no-files', 'money-kwd']);
+      assert.equal(await page.getByTestId('file-filter').isVisible(), false, 'no file filter at first');
+      await page.locator('[data-testid="memory-item"][data-id="money-jpy"]').click();
+      const links = page.getByTestId('memory-detail').getByTestId('file-link');
+      await links.first().waitFor();
+      assert.deepEqual(await links.allTextContents(), ['src/money.ts', 'test/money.test.ts']);
+      await links.first().click();
+      assert.deepEqual(await listed(2), ['money-jpy', 'money-kwd'], 'the memories of src/money.ts in acme/shop, newest first; not acme/api\'s file of that name');
+      assert.match(await page.getByTestId('file-filter').innerText(), /^File\s+src\/money\.ts\s+×$/);
+      assert.equal(await page.locator('#summary').innerText(), '2 memories of src/money.ts, newest first');
+      // Words search within the file's memories.
+      await page.getByTestId('search-input').fill('exponent table');
+      await page.getByTestId('search-input').press('Enter');
+      await page.locator('[data-testid="memory-item"] mark').first().waitFor();
+      assert.deepEqual((await listed(2)).sort(), ['money-jpy', 'money-kwd']);
+      await page.getByTestId('search-input').fill('KWD decimals');
+      await page.getByTestId('search-input').press('Enter');
+      assert.deepEqual(await listed(1), ['money-kwd']);
+      // "Forget all matching…": exactly the list, the file named; cancelled here.
+      await page.getByTestId('search-input').fill('');
+      await page.getByTestId('search-input').press('Enter');
+      await listed(2);
+      await page.locator('#forget-matching').click();
+      await page.getByTestId('confirm-forget').waitFor();
+      assert.match(await page.locator('#confirm-text').innerText(), /every memory under the filters \(repo github\.com\/acme\/shop, file src\/money\.ts\)\. Forget 2 memories/);
+      await page.locator('#confirm-cancel').click();
+      // The chip clears the file filter: every memory again.
+      await page.locator('#f-file-clear').click();
+      assert.equal((await listed(5)).length, 5);
+      assert.equal(await page.getByTestId('file-filter').isVisible(), false);
+      assert.deepEqual(problems, []);
+      // The API alone: a file filter needs both its parts.
+      const cookie = `memory_viewer_${ui.port}=${ui.token}`;
+      const half = await http(ui.port, '/api/search?file=src%2Fmoney.ts', { headers: { cookie } });
+      assert.equal(half.status, 400);
+      assert.match(half.body, /a file filter needs both repo and file/);
+    } finally {
+      await browser.close();
+      ui.child.kill('SIGINT');
+      w.cleanup();
+    }
+  });
+});

@@ -8,7 +8,7 @@
  * @typedef {{ id: string, timestamp: string, machine: string, project?: string | null, source: string, question: string, answer: string, files_note?: string, author?: string, team?: string }} Hit
  * @typedef {{ hits: Hit[], more: boolean, mode: string, model?: string, model_problem?: string, highlight?: string[] }} SearchPage
  * @typedef {{ id: string, timestamp: string, question: string }} Neighbour
- * @typedef {Hit & { updated_at?: string, git_branch?: string, cwd?: string, session_id?: string, files: string[], embedded: boolean }} Memory
+ * @typedef {Hit & { updated_at?: string, git_branch?: string, cwd?: string, session_id?: string, files: string[], repo?: string | null, repo_files?: string[], embedded: boolean }} Memory
  * @typedef {{ memory: Memory, before: Neighbour[], after: Neighbour[] }} MemoryPage
  * @typedef {{ op: string, status: string, message: string }} SyncError
  * @typedef {{ memory_remote: { name: string, url: string } | null, last_push: string | null, last_pull: string | null, last_error: SyncError | null }} SyncFacts
@@ -26,8 +26,9 @@ const $ = (id) => /** @type {T} */ (document.getElementById(id));
 const PAGE = 20;
 // `shown`: the query, filters and ranking mode of the list on screen — what "Forget all
 // matching…" forgets, never a search typed since that has not come back yet.
-/** @type {{ q: string, filters: Record<string, string>, offset: number, more: boolean, loading: boolean, selected: Set<string>, highlight: string[], openId: string | null, shown: Shown | null, inFlight: AbortController | null }} */
-const state = { q: '', filters: {}, offset: 0, more: false, loading: false, selected: new Set(), highlight: [], openId: null, shown: null, inFlight: null };
+// `file`: the file filter, set from a memory's detail (a path inside its repository).
+/** @type {{ q: string, filters: Record<string, string>, file: { repo: string, path: string } | null, offset: number, more: boolean, loading: boolean, selected: Set<string>, highlight: string[], openId: string | null, shown: Shown | null, inFlight: AbortController | null }} */
+const state = { q: '', filters: {}, file: null, offset: 0, more: false, loading: false, selected: new Set(), highlight: [], openId: null, shown: null, inFlight: null };
 
 /**
  * An element with properties (`class`, `text` as text content, `data-*` attributes, any other
@@ -122,7 +123,24 @@ function readFilters() {
     const v = /** @type {HTMLInputElement | HTMLSelectElement} */ ($(`f-${k}`)).value;
     if (v) f[k] = v;
   }
+  if (state.file) {
+    f.repo = state.file.repo;
+    f.file = state.file.path;
+  }
   return f;
+}
+
+/**
+ * The file filter: the memories that recorded this file of this repository (null: none).
+ * @param {{ repo: string, path: string } | null} file
+ */
+function filterByFile(file) {
+  state.file = file;
+  const chip = $('f-file');
+  chip.hidden = !file;
+  $('f-file-path').textContent = file ? file.path : '';
+  chip.title = file ? `${file.path} in ${file.repo}` : '';
+  search();
 }
 
 /** @param {Record<string, string>} [extra] */
@@ -203,7 +221,7 @@ async function load(reset) {
     state.more = data.more;
     $('more').hidden = !data.more;
     const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : data.model === 'unavailable' ? `by keywords (no embedding model${data.model_problem ? `: ${data.model_problem}` : ''})` : 'by keywords';
-    $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}, ${how}`;
+    $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}${asked.filters.file ? ` of ${asked.filters.file}` : ''}, ${how}`;
   } catch (err) {
     const e = /** @type {Error} */ (err);
     if (e.name !== 'AbortError') toast(`Search failed: ${e.message}`);
@@ -251,6 +269,7 @@ async function openMemory(id) {
         ...row('folder', m.cwd),
         ...row('session', m.session_id),
         ...row('files', m.files.length ? m.files.join('\n') : null),
+        ...(m.repo && m.repo_files && m.repo_files.length > 0 ? [el('dt', { text: 'memories of' }), el('dd', {}, m.repo_files.map((path) => fileLink(/** @type {string} */ (m.repo), path)))] : []),
         ...(m.files_note ? row('since', m.files_note) : []),
         ...row('embedded', m.embedded ? 'yes' : 'not yet'),
       ]),
@@ -266,6 +285,17 @@ async function openMemory(id) {
   } catch (err) {
     toast(`Cannot open it: ${/** @type {Error} */ (err).message}`);
   }
+}
+
+/**
+ * A button that lists the memories of one file of a repository.
+ * @param {string} repo
+ * @param {string} path
+ */
+function fileLink(repo, path) {
+  const b = el('button', { type: 'button', class: 'file-link', 'data-testid': 'file-link', text: path, title: `every memory that recorded ${path} (${repo})` });
+  b.addEventListener('click', () => filterByFile({ repo, path }));
+  return b;
 }
 
 /** @param {Neighbour} n */
@@ -390,6 +420,7 @@ document.addEventListener('DOMContentLoaded', () => {
     search();
   });
   for (const k of ['project', 'machine', 'source', 'since', 'until']) $(`f-${k}`).addEventListener('change', search);
+  $('f-file-clear').addEventListener('click', () => filterByFile(null));
   $('more-button').addEventListener('click', () => load(false));
   $('forget-selected').addEventListener('click', () => confirmForget([...state.selected]));
   $('forget-matching').addEventListener('click', forgetMatching);

@@ -56,6 +56,7 @@ export class FileIndex {
       add: () => db.prepare('INSERT OR IGNORE INTO memory_files (repo, path, ts_ms, memory_rowid) VALUES (?, ?, ?, ?)'),
       clear: () => db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?'),
       // A tombstone has no files (recordedPaths), so every entry is a live memory's.
+      ofRow: () => db.prepare<[number], { path: string }>('SELECT DISTINCT path FROM memory_files WHERE memory_rowid = ? ORDER BY path'),
       byFile: () =>
         db.prepare<[string, string, number], { rowid: number }>('SELECT memory_rowid AS rowid FROM memory_files WHERE repo = ? AND path = ? ORDER BY ts_ms DESC, memory_rowid DESC LIMIT ?'),
     });
@@ -66,6 +67,11 @@ export class FileIndex {
     if (!fresh) this.stmts.clear.run(rowid);
     if (!repo) return;
     for (const p of paths) this.stmts.add.run(repo, p, tsMs, rowid);
+  }
+
+  /** The paths inside its repository that a memory recorded (what recall by file finds it by). */
+  pathsOf(rowid: number): string[] {
+    return this.stmts.ofRow.all(rowid).map((r) => r.path);
   }
 
   /** The newest `limit` live memories that recorded this file of this repository, newest first. */

@@ -82,9 +82,12 @@ function changesOf<T extends object>(st: Staleness, view: T, row: MemoryRow): T 
   return withChanges(view, st, row);
 }
 
-function fullView(r: MemoryRow) {
+/** `store`: the cache the row is from, for the paths inside its repository it recorded (the file filter's links). */
+function fullView(r: MemoryRow, store: Pick<Store, 'files'>) {
   return {
     ...listView(r),
+    repo: r.repo,
+    repo_files: r.repo ? store.files.pathsOf(r.rowid) : [],
     question: r.question,
     answer: r.answer,
     files: r.files ? (JSON.parse(r.files) as string[]) : [],
@@ -149,7 +152,13 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       const v = get(k);
       return v ? { [k]: v } : {};
     };
-    return searchRequest(ctx, { query: (get('q') ?? '').trim(), mode, ...pick('project'), ...pick('machine'), ...pick('source'), ...pick('since'), ...pick('until'), topK: RESULT_MAX, candidates: RESULT_MAX });
+    const req = searchRequest(ctx, { query: (get('q') ?? '').trim(), mode, ...pick('project'), ...pick('machine'), ...pick('source'), ...pick('since'), ...pick('until'), topK: RESULT_MAX, candidates: RESULT_MAX });
+    // A file, as a memory's detail names it: its repository and the path inside (the viewer runs in no checkout of its own).
+    const repo = get('repo');
+    const file = get('file');
+    if ((repo === undefined) !== (file === undefined)) throw new UserError('a file filter needs both repo and file');
+    if (repo !== undefined && file !== undefined) req.filters.file = { repo, path: file };
+    return req;
   };
 
   /**
@@ -208,7 +217,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
         if (!row || row.deleted === 1 || t.hidden(row)) continue;
         const n = t.store.neighbours(row, 2);
         const attribution = { author: id.slice(0, id.indexOf('/')), team: t.team.name };
-        return { memory: { ...fullView(row), cwd: null, ...attribution }, before: n.before.map(listView), after: n.after.map(listView) };
+        return { memory: { ...fullView(row, t.store), cwd: null, ...attribution }, before: n.before.map(listView), after: n.after.map(listView) };
       }
     } finally {
       closeTeams(teams);
@@ -296,7 +305,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
         await withStore((s) => {
           const row = rowsForIds(s, [c.req.param('id')])[0] as MemoryRow;
           const n = s.neighbours(row, 2);
-          return { memory: changesOf(staleness(s, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }), fullView(row), row), before: n.before.map(listView), after: n.after.map(listView) };
+          return { memory: changesOf(staleness(s, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }), fullView(row, s), row), before: n.before.map(listView), after: n.after.map(listView) };
         }),
       );
     } catch (err) {
