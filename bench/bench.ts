@@ -21,6 +21,7 @@ import { runMergeBench, mergeTable } from './merge.js';
 import { ORDINARY_EN } from './ordinary-prompts.js';
 import { prng, unitVector, writeSynthExport, type SynthOptions } from './synth.js';
 import { gitBlobId } from '../src/changes/git-files.js';
+import { renameMapPath, type Rename } from '../src/changes/renames.js';
 import { changeNote, staleness } from '../src/changes/staleness.js';
 import { formatRecall, recall } from '../src/search/recall.js';
 
@@ -204,7 +205,8 @@ interface Row {
   /** The recall hook as a whole process on this cache, and `node -e 0`, ms. */
   hook: { p50: number; p95: number; pluginP50: number; pluginP95: number; nodeP50: number; nodeP95: number; n: number };
   /** The file-recall hook (PostToolUse on a Read) as a whole process, ms; Reads given memories (3 in 4 of the files were touched). */
-  fileRecall: { p50: number; p95: number; nodeP95: number; packagesP95: number; n: number; given: number };
+  /** `renamed*`: the same Reads with a rename map of 5,000 renames, three earlier names a file read. */
+  fileRecall: { p50: number; p95: number; nodeP95: number; packagesP95: number; n: number; given: number; renamedP50: number; renamedP95: number; renamedGiven: number };
   /** The same hook on Codex's shell commands (PostToolUse Bash), ms: commands naming no file, and reads (`sed -n`) of files the memories touched. */
   shellRecall: { noneP50: number; noneP95: number; readP50: number; readP95: number; n: number; given: number };
   noopS: number;
@@ -347,6 +349,28 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         if (read && out.includes('earlier sessions on')) shellGiven++;
       }
     }
+    // The same Reads with a rename map at its largest (5,000 renames), each file read having had
+    // three earlier names: the map read and each earlier name looked up (changes/renames.ts).
+    const renamedMs: number[] = [];
+    let renamedGiven = 0;
+    if (withFiles) {
+      const renames: Rename[] = [];
+      const at = Date.UTC(2026, 9, 1);
+      for (const [i, f] of code.files.entries()) for (let d = 0; d < 3; d++) renames.push({ from: `old${d + 1}/${f.path}`, to: d === 0 ? f.path : `old${d}/${f.path}`, atMs: at - i * 1000 - d * 86_400_000 });
+      for (let i = renames.length; i < 5000; i++) renames.push({ from: `gone/a${i}.ts`, to: `gone/b${i}.ts`, atMs: at - 200 * 86_400_000 - i });
+      renames.sort((a, b) => b.atMs - a.atMs);
+      const mapPath = renameMapPath(root, code.repo);
+      mkdirSync(join(mapPath, '..'), { recursive: true });
+      writeFileSync(mapPath, JSON.stringify({ v: 1, repo: code.repo, head: 'bench', renames, complete: true }));
+      for (let i = 0; i < 40; i++) {
+        const path = i % 4 === 3 ? 'src/untouched.ts' : (code.files[(i * 7) % code.files.length] as { path: string }).path;
+        const input = JSON.stringify({ session_id: `bench-renamed-${i}`, cwd: code.cwd, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(code.cwd, path) } });
+        let out = '';
+        renamedMs.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'file-recall'], { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
+        if (out.includes('earlier sessions on')) renamedGiven++;
+      }
+      rmSync(mapPath);
+    }
     const dbBytes = readFileSync(dbPath).length;
     const scans: number[] = [];
     for (let i = 0; i < 5; i++) scans.push(scanFloor(floor.vectors, qvec));
@@ -365,7 +389,7 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         kw: p50(modes.keyword),
         kwP95: pct(modes.keyword, 0.95),
         hybP95: pct(modes.hybrid, 0.95),
-        fileRecall: { p50: p50(fileMs), p95: pct(fileMs, 0.95), nodeP95: pct(fileFloor, 0.95), packagesP95: pct(packagesFloor, 0.95), n: fileMs.length, given: fileGiven },
+        fileRecall: { p50: p50(fileMs), p95: pct(fileMs, 0.95), nodeP95: pct(fileFloor, 0.95), packagesP95: pct(packagesFloor, 0.95), n: fileMs.length, given: fileGiven, renamedP50: p50(renamedMs), renamedP95: pct(renamedMs, 0.95), renamedGiven },
         shellRecall: { noneP50: p50(shellNone), noneP95: pct(shellNone, 0.95), readP50: p50(shellRead), readP95: pct(shellRead, 0.95), n: shellRead.length + shellNone.length, given: shellGiven },
         hook: { p50: p50(hookMs), p95: pct(hookMs, 0.95), pluginP50: p50(pluginMs), pluginP95: pct(pluginMs, 0.95), nodeP50: p50(hookFloor), nodeP95: pct(hookFloor, 0.95), n: hookMs.length },
         vec: p50(modes.vector),
@@ -488,6 +512,10 @@ const lines = [
         '| records | file-recall hook (PostToolUse Read) p50 ms | p95 ms | floor: node start p95 ms | hook p95 − node p95 ms | floor: the packages alone (smol-toml, better-sqlite3, one query) p95 − node p95 ms | Reads | given memories |',
         '|---:|---:|---:|---:|---:|---:|---:|---:|',
         ...rows.filter((r) => r.fileRecall.n > 0).map((r) => `| ${r.records} | ${r.fileRecall.p50.toFixed(0)} | ${r.fileRecall.p95.toFixed(0)} | ${r.fileRecall.nodeP95.toFixed(0)} | ${(r.fileRecall.p95 - r.fileRecall.nodeP95).toFixed(0)} | ${(r.fileRecall.packagesP95 - r.fileRecall.nodeP95).toFixed(0)} | ${r.fileRecall.n} | ${r.fileRecall.given} of ${(r.fileRecall.n * 3) / 4} |`),
+        '',
+        '| records | the same Reads with a rename map of 5,000 renames (three earlier names a file) p50 ms | p95 ms | hook p95 − node p95 ms | given memories |',
+        '|---:|---:|---:|---:|---:|',
+        ...rows.filter((r) => r.fileRecall.n > 0).map((r) => `| ${r.records} | ${r.fileRecall.renamedP50.toFixed(0)} | ${r.fileRecall.renamedP95.toFixed(0)} | ${(r.fileRecall.renamedP95 - r.fileRecall.nodeP95).toFixed(0)} | ${r.fileRecall.renamedGiven} of ${(r.fileRecall.n * 3) / 4} |`),
         '',
         '| records | file-recall hook on Codex\'s shell (PostToolUse Bash), a command naming no file: p50 ms | p95 ms | hook p95 − node p95 ms | a read of a file with memories (`sed -n`): p50 ms | p95 ms | hook p95 − node p95 ms | commands | given memories |',
         '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -109,7 +109,7 @@ export function runWorkQuality(): string | undefined {
       s.touched.forEach((files) => {
         for (const path of files) {
           reads++;
-          const rows = memoriesOfFile(store, { repo: s.repo, path, sessionId: s.id, given, maxItems: FILE_MAX_ITEMS });
+          const rows = memoriesOfFile(store, { repo: s.repo, path, sessionId: s.id, given, maxItems: FILE_MAX_ITEMS }).map((m) => m.row);
           if (rows.length > 0) readsGiven++;
           for (const r of rows) {
             given.add(r.id);

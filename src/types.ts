@@ -59,8 +59,11 @@ export interface SearchFilters {
    * turns). Applied in the keyword query, before any limit; vector KNN does not know it.
    */
   notSession?: string;
-  /** Only the memories that recorded this file of this repository (the file index: `memory search --file`). */
-  file?: { repo: string; path: string };
+  /**
+   * Only the memories that recorded this file of this repository (the file index: `memory search
+   * --file`), or one of its earlier names before it was renamed away (changes/renames.ts).
+   */
+  file?: { repo: string; path: string; names?: ReadonlyArray<{ path: string; afterMs?: number; beforeMs?: number }> };
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
+import { renameMapHead } from '../src/changes/renames.js';
 import { tidySessions } from '../src/cli/file-recall-hook.js';
 import { parseStatus } from '../src/project/work-tree.js';
 import { cloneCode, codeOrigin } from './git-fixture.js';
@@ -210,6 +211,48 @@ describe('recall by file: the tool hook', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('a renamed file brings the sessions on its earlier name: session start reads the renames in the background, the Read of the new path and search --file find them, said so; a file made later under the old name is another file', async () => {
+    const t0 = Date.now() - 4 * 3_600_000;
+    const { m, dir: atlas, hook } = oneCheckout('renamer', 'atlas', { id: 'r-1', at: new Date(t0).toISOString(), q: 'Why does checkout retry the capture only once?', a: 'A second retry double-charged cards on a slow gateway.' });
+    // Committed an hour later: src/checkout.ts moved into src/pay/; then a new src/checkout.ts, and a session on it.
+    const commitAt = (ms: number, message: string) => {
+      const when = `@${Math.floor(ms / 1000)} +0000`;
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', message], { cwd: atlas, env: { ...process.env, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when }, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    };
+    mkdirSync(join(atlas, 'src', 'pay'));
+    git(atlas, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
+    commitAt(t0 + 3_600_000, 'checkout into pay');
+    writeFileSync(join(atlas, 'src', 'checkout.ts'), 'export * from "./pay/checkout";\n');
+    git(atlas, 'add', 'src/checkout.ts');
+    commitAt(t0 + 4_000_000, 'a shim where it was');
+    session(m, 'r-2', atlas, t0 + 2 * 3_600_000, [{ q: 'What does the checkout shim re-export?', a: 'Everything of pay/checkout, for the old imports.', read: ['src/checkout.ts'] }]);
+    assert.equal(m.cli(['rebuild']).code, 0);
+    const head = git(atlas, 'rev-parse', 'HEAD');
+    const read = (sessionId: string, file: string) => runHook(m, hook, { session_id: sessionId, cwd: atlas, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(atlas, file) } }, atlas);
+    assert.equal(read('r-3', 'src/pay/checkout.ts').stdout.trim(), '', 'before any session start has read the renames: nothing under the new path');
+    // Session start, as Claude Code runs it: the renames read in the background (it does not wait).
+    const start = runHook(m, registered(m, 'SessionStart'), { session_id: 'r-4', cwd: atlas, hook_event_name: 'SessionStart', source: 'startup' }, atlas);
+    assert.equal(start.code, 0, start.stderr);
+    for (let i = 0; i < 200 && renameMapHead(m.home, 'github.com/acme/atlas') !== head; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(renameMapHead(m.home, 'github.com/acme/atlas'), head, 'the rename map, up to HEAD');
+    const moved = read('r-4', 'src/pay/checkout.ts');
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.match(moved.context, /earlier sessions on src\/pay\/checkout\.ts/);
+    assert.match(moved.context, /\(recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since\)\nQ: Why does checkout retry the capture only once\?/);
+    assert.doesNotMatch(moved.context, /shim/, 'the file made later under the old name is another file');
+    const shim = read('r-5', 'src/checkout.ts').context;
+    assert.match(shim, /What does the checkout shim re-export\?/);
+    assert.doesNotMatch(shim, /retry the capture only once/, 'the old file\'s sessions went with it');
+    const byFile = (file: string) => (JSON.parse(m.cli(['search', '--json', '--file', file], { cwd: atlas }).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
+    assert.deepEqual(byFile('src/pay/checkout.ts'), ['Why does checkout retry the capture only once?']);
+    assert.deepEqual(byFile('src/checkout.ts'), ['What does the checkout shim re-export?']);
+    // By hand: what was read.
+    const told = m.cli(['renames'], { cwd: atlas });
+    assert.equal(told.code, 0, told.stderr);
+    assert.match(told.stdout, /^1 rename in github\.com\/acme\/atlas up to [0-9a-f]{12}\.$/m);
   });
 
   it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {

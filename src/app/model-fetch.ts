@@ -77,15 +77,22 @@ export async function ensureModel(rt: Runtime, spawnFetch: (() => Promise<number
   return `memory: downloading the embedding model ${id} from ${modelHost(cfg)} in the background (first use only, about 120 MB); meanwhile memories are found by keywords.`;
 }
 
+/** `memory [--config F] <args>`, detached from this process, in `cwd`; its pid. */
+async function spawnDetached(configFile: string | undefined, env: NodeJS.ProcessEnv, args: string[], cwd?: string): Promise<number | undefined> {
+  const { spawn } = await import('node:child_process');
+  const { tmpdir } = await import('node:os');
+  const child = spawn(process.execPath, [realpathSync(process.argv[1] as string), ...(configFile ? ['--config', configFile] : []), ...args], { detached: true, stdio: 'ignore', cwd: cwd ?? tmpdir(), env });
+  child.on('error', () => undefined);
+  child.unref();
+  return child.pid;
+}
+
+/** `memory renames` for a checkout, detached (session start: the rename map brought up to HEAD). */
+export function spawnRenames(configFile: string | undefined, env: NodeJS.ProcessEnv): (top: string) => Promise<number | undefined> {
+  return (top) => spawnDetached(configFile, env, ['renames', '--cwd', top], top);
+}
+
 /** `memory model pull --background` as a detached process of this same command line. */
 export function spawnModelFetch(configFile: string | undefined, env: NodeJS.ProcessEnv): () => Promise<number | undefined> {
-  return async () => {
-    const { spawn } = await import('node:child_process');
-    const { tmpdir } = await import('node:os');
-    const args = [realpathSync(process.argv[1] as string), ...(configFile ? ['--config', configFile] : []), 'model', 'pull', '--background'];
-    const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: tmpdir(), env });
-    child.on('error', () => undefined);
-    child.unref();
-    return child.pid;
-  };
+  return () => spawnDetached(configFile, env, ['model', 'pull', '--background']);
 }

@@ -12,6 +12,7 @@ import type { SearchFilters, SearchMode } from '../types.js';
 import { UserError } from '../errors.js';
 import { hideExcluded } from '../project/exclude.js';
 import { fileInRepository } from '../project/repository.js';
+import { namesOf, readRenameMap } from '../changes/renames.js';
 import { parseDate } from './options.js';
 import type { Runtime } from './runtime.js';
 
@@ -34,6 +35,8 @@ export interface SearchInput {
   file?: string;
   /** Where a relative `file` is read from: the person's folder, the agent's. */
   cwd?: string;
+  /** The memory home, whose rename maps give a `file`'s earlier names (searchRequest: the configuration's). */
+  baseDir?: string;
   /**
    * The request is the agent's (the MCP server), not the person's: excluded projects stay
    * hidden even when it names one — only the person may look into them (the CLI, the viewer).
@@ -52,7 +55,9 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
     const name = input.names?.file ?? 'file';
     const file = fileInRepository(resolve(input.cwd ?? process.cwd(), input.file));
     if (!file) throw new UserError(`${name} ${input.file}: not a file inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts) or by its full path');
-    f.file = file;
+    // Its earlier names too, as this machine's rename map knows them (changes/renames.ts).
+    const names = input.baseDir ? namesOf(readRenameMap(input.baseDir, file.repo)?.renames, file.path) : [];
+    f.file = names.length > 1 || names[0]?.afterMs !== undefined ? { ...file, names } : file;
   }
   return f;
 }
@@ -60,7 +65,7 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
 /** Everything `search()` needs for this request, under this configuration. */
 export function searchRequest(rt: Pick<Runtime, 'config' | 'now'>, input: SearchInput): SearchOptions {
   const { search: s, privacy } = rt.config;
-  const filters = searchFilters(input, rt.now());
+  const filters = searchFilters({ baseDir: rt.config.baseDir, ...input }, rt.now());
   // Memories of an excluded project (captured before it was excluded) stay out of sight
   // unless the person's request names that project.
   const hide = input.project && !input.byAgent ? undefined : hideExcluded(privacy.exclude_projects);

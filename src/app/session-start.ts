@@ -8,7 +8,8 @@ import { errorMessage, HealthError } from '../errors.js';
 import { healthNotices, noticeOf, settingsNotice, tellOnceADay } from './health.js';
 import { settingsProblemNow } from '../config/shared.js';
 import { placeHere } from '../project/place.js';
-import { repoIdentity } from '../project/repository.js';
+import { headCommit, repoIdentity } from '../project/repository.js';
+import { renameMapHead } from '../changes/renames.js';
 import { workInProgress } from '../project/work-tree.js';
 import { pickForStart } from './start-pick.js';
 import { openCache } from '../store/cache.js';
@@ -30,6 +31,8 @@ export interface SessionStartRequest {
   pull: boolean;
   /** Starts the background model download (absent: none is started, as in tests of other things). */
   spawnModelFetch?: () => Promise<number | undefined>;
+  /** Starts `memory renames` in the background for the checkout at this folder (absent: none is started). */
+  spawnRenames?: (top: string) => Promise<number | undefined>;
 }
 
 export interface SessionStartReport {
@@ -125,8 +128,10 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
     report.records = result.records;
     if (result.full) rt.log.info(`cache rebuilt from scratch (${result.reason ?? 'requested'}): ${result.records} memories in ${result.ms} ms`);
     if (result.skipped_lines > 0) rt.log.warn(`${result.skipped_lines} unusable JSONL lines skipped (see \`memory rebuild\`)`);
+    let placed: ReturnType<typeof placeHere> | undefined;
+    const here = () => (placed ??= placeHere(req.cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: config.privacy.exclude_projects, filed: store.projects }));
     if (req.inject && config.inject.recent > 0) {
-      const place = placeHere(req.cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: config.privacy.exclude_projects, filed: store.projects });
+      const place = here();
       const project = place.name;
       report.project = project;
       if (place.repo) store.fileStates.noteCheckout(place.repo.key, place.repo.top, rt.now().getTime());
@@ -139,6 +144,14 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
         const injection = formatInjection(picked.map((p) => p.row), project, { answerChars: config.inject.answer_chars, changes: (r) => changeNote(stale, r), why: (r) => why.get(r.id) });
         report.context = injection.text;
         report.injected = injection.count;
+      }
+    }
+    // Recall by file follows renames: the repository's map brought up to HEAD, in the background.
+    if (req.spawnRenames && config.recall.files && req.cwd) {
+      const place = here();
+      const head = place.repo && !place.excluded ? headCommit(place.repo) : undefined;
+      if (place.repo && head && renameMapHead(config.baseDir, place.repo.key) !== head && store.files.has(place.repo.key)) {
+        await req.spawnRenames(place.repo.top).catch((err: unknown) => rt.log.warn(`cannot start reading the renames of ${place.repo?.key}: ${errorMessage(err)}`));
       }
     }
     if (config.teams.length > 0) await teamsAtStart(rt, req, store, report);

@@ -23,7 +23,8 @@ import { errorMessage } from '../errors.js';
 import { hideExcluded } from '../project/exclude.js';
 import { placeHere } from '../project/place.js';
 import { fileInRepository } from '../project/repository.js';
-import { formatFileRecall, memoriesOfFile } from '../search/file-recall.js';
+import { namesOf, readRenameMap, type RenameMap } from '../changes/renames.js';
+import { formatFileRecall, memoriesOfFile, type FileMemory } from '../search/file-recall.js';
 import type { TeamHere } from '../team/light.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { MemoryRow } from '../store/store.js';
@@ -128,42 +129,48 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
     const session = sessionMemory(config, input.session_id);
     const hide = hideExcluded(excluded);
     const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: 'if-free' });
-    const found: Array<{ path: string; rows: MemoryRow[] }> = [];
+    const found: Array<{ path: string; memories: FileMemory[] }> = [];
     const given: string[] = [];
-    // The person's teams that read this repository, opened at the first file in it.
+    // The person's teams that read this repository, opened at the first file in it; its renames likewise.
     const teams = new Map<string, TeamHere[]>();
+    const renames = new Map<string, RenameMap | undefined>();
     try {
       for (const file of files) {
         const inRepo = fileInRepository(file);
         if (!inRepo) continue;
         const { repo, path } = inRepo;
+        if (!renames.has(repo)) renames.set(repo, readRenameMap(config.baseDir, repo));
+        const names = namesOf(renames.get(repo)?.renames, path);
         const ask = (maxItems: number, more?: (row: MemoryRow) => boolean) =>
-          ({ repo, path, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems, hide: (row: MemoryRow) => (hide?.(row) ?? false) || (more?.(row) ?? false) });
-        let rows = memoriesOfFile(store, ask(cfg.file_max_items));
+          ({ repo, path, names, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems, hide: (row: MemoryRow) => (hide?.(row) ?? false) || (more?.(row) ?? false) });
+        let memories = memoriesOfFile(store, ask(cfg.file_max_items));
         // A teammate's session on the file: at most one of the places, after the person's own (as per-prompt recall does).
         if (config.teams.length > 0) {
           if (!teams.has(repo)) teams.set(repo, (await import('../team/light.js')).teamsHere(config, repo, store));
           const theirs = (teams.get(repo) ?? []).flatMap((t) => memoriesOfFile(t.store, ask(1, t.hidden)));
-          const newest = theirs.sort((x, y) => (x.timestamp < y.timestamp ? 1 : x.timestamp > y.timestamp ? -1 : 0))[0];
-          if (newest) rows = [...rows.slice(0, cfg.file_max_items - 1), newest];
+          const newest = theirs.sort((x, y) => y.row.ts_ms - x.row.ts_ms)[0];
+          if (newest) memories = [...memories.slice(0, cfg.file_max_items - 1), newest];
         }
-        if (rows.length === 0) continue;
-        found.push({ path, rows });
-        given.push(...rows.map((r) => r.id));
+        if (memories.length === 0) continue;
+        found.push({ path, memories });
+        given.push(...memories.map((m) => m.row.id));
       }
     } finally {
       for (const t of [...teams.values()].flat()) t.store.close();
     }
     // The characters shared by the files that brought memories (a command naming three files, one with memories, gives that one all).
     const parts: string[] = [];
-    for (const { path, rows } of found) {
-      // This file only: whether it changed since (the memory's other files are not read).
+    for (const { path, memories } of found) {
+      const as = new Map(memories.map((m) => [m.row.id, m.as]));
+      // This file only: whether it changed since (the memory's other files are not read); under an earlier name, that name.
       const note = (r: MemoryRow) => {
+        const earlier = as.get(r.id);
+        if (earlier !== undefined) return `recorded as ${earlier}, renamed to ${path} since`;
         const changes = changedFiles(stale, r, new Set([path]));
         if (changes === undefined) return undefined;
         return changes.length > 0 ? describeChanges(changes) : `${path} is unchanged since this memory`;
       };
-      parts.push(formatFileRecall(path, rows, Math.floor(cfg.file_max_chars / found.length), note));
+      parts.push(formatFileRecall(path, memories.map((m) => m.row), Math.floor(cfg.file_max_chars / found.length), note));
     }
     if (parts.length === 0) return;
     session.add(given);

@@ -29,6 +29,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
   ['session-end', async () => { const m = await import('./commands/session-end.js'); return (p, run, hook) => m.registerSessionEnd(p, hook, run); }],
   ['recall', async () => { const m = await import('./commands/recall.js'); return (p, _run, hook) => m.registerRecall(p, hook); }],
   ['file-recall', async () => { const m = await import('./commands/file-recall.js'); return (p, _run, hook) => m.registerFileRecall(p, hook); }],
+  ['renames', async () => { const m = await import('./commands/renames.js'); return (p, run) => m.registerRenames(p, run); }],
   ['mcp', async () => { const m = await import('./commands/mcp.js'); return (p, run) => m.registerMcp(p, run); }],
   ['ui', async () => { const m = await import('./commands/ui.js'); return (p, run) => m.registerUi(p, run); }],
   ['import', async () => { const m = await import('./commands/import.js'); return (p, run) => m.registerImport(p, run); }],

@@ -5,12 +5,15 @@
  * progress. Worded as reference material, dated, the machine named, and whether the file
  * changed since.
  */
+import type { FileName } from '../changes/renames.js';
 import type { MemoryRow, Store } from '../store/store.js';
 
 export interface FileRecallOptions {
   repo: string;
   /** The file, as a path inside the repository. */
   path: string;
+  /** Its names with the time it held each (changes/renames.ts namesOf); absent: the path, always. */
+  names?: readonly FileName[];
   sessionId?: string;
   /** Ids this session was already given. */
   given: ReadonlySet<string>;
@@ -18,25 +21,35 @@ export interface FileRecallOptions {
   hide?: (row: MemoryRow) => boolean;
 }
 
-export function memoriesOfFile(store: Store, o: FileRecallOptions): MemoryRow[] {
-  // The newest 50: more than a session's reads of one file can have been given already.
-  const rowids = store.files.rowidsOf(o.repo, o.path, 50);
-  if (rowids.length === 0) return [];
-  const out: MemoryRow[] = [];
-  // Read a few rows at a time, newest first, until enough are kept: a memory's row holds its
-  // whole text, and most Reads keep the first ones.
-  const step = o.maxItems + 2;
-  for (let i = 0; i < rowids.length && out.length < o.maxItems; i += step) {
-    const part = rowids.slice(i, i + step);
-    const rows = store.rowsByRowid(part);
-    for (const id of part) {
-      const r = rows.get(id);
-      if (!r || r.deleted === 1 || o.given.has(r.id) || (o.sessionId !== undefined && r.session_id === o.sessionId) || o.hide?.(r)) continue;
-      out.push(r);
-      if (out.length >= o.maxItems) break;
+/** A memory of the file, and the earlier name it recorded the file by (undefined: the name it has now). */
+export interface FileMemory {
+  row: MemoryRow;
+  as?: string;
+}
+
+export function memoriesOfFile(store: Store, o: FileRecallOptions): FileMemory[] {
+  const out: FileMemory[] = [];
+  for (const name of o.names ?? [{ path: o.path }]) {
+    // The newest 50 of each name: more than a session's reads of one file can have been given already.
+    const rowids = store.files.rowidsOf(o.repo, name.path, 50, name);
+    const kept: FileMemory[] = [];
+    // Read a few rows at a time, newest first, until enough are kept: a memory's row holds its
+    // whole text, and most Reads keep the first ones.
+    const step = o.maxItems + 2;
+    for (let i = 0; i < rowids.length && kept.length < o.maxItems; i += step) {
+      const part = rowids.slice(i, i + step);
+      const rows = store.rowsByRowid(part);
+      for (const id of part) {
+        const r = rows.get(id);
+        if (!r || r.deleted === 1 || o.given.has(r.id) || (o.sessionId !== undefined && r.session_id === o.sessionId) || o.hide?.(r) || out.some((m) => m.row.id === r.id)) continue;
+        kept.push(name.path === o.path ? { row: r } : { row: r, as: name.path });
+        if (kept.length >= o.maxItems) break;
+      }
     }
+    out.push(...kept);
   }
-  return out;
+  // Newest first across the names.
+  return out.sort((a, b) => b.row.ts_ms - a.row.ts_ms).slice(0, o.maxItems);
 }
 
 const flat = (s: string, n: number) => {

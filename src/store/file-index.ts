@@ -56,9 +56,11 @@ export class FileIndex {
       add: () => db.prepare('INSERT OR IGNORE INTO memory_files (repo, path, ts_ms, memory_rowid) VALUES (?, ?, ?, ?)'),
       clear: () => db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?'),
       // A tombstone has no files (recordedPaths), so every entry is a live memory's.
+      oldest: () => db.prepare<[string], { ts: number | null }>('SELECT MIN(ts_ms) AS ts FROM memory_files WHERE repo = ?'),
+      any: () => db.prepare<[string], { one: number }>('SELECT 1 AS one FROM memory_files WHERE repo = ? LIMIT 1'),
       ofRow: () => db.prepare<[number], { path: string }>('SELECT DISTINCT path FROM memory_files WHERE memory_rowid = ? ORDER BY path'),
       byFile: () =>
-        db.prepare<[string, string, number], { rowid: number }>('SELECT memory_rowid AS rowid FROM memory_files WHERE repo = ? AND path = ? ORDER BY ts_ms DESC, memory_rowid DESC LIMIT ?'),
+        db.prepare<[string, string, number, number, number], { rowid: number }>('SELECT memory_rowid AS rowid FROM memory_files WHERE repo = ? AND path = ? AND ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms DESC, memory_rowid DESC LIMIT ?'),
     });
   }
 
@@ -69,13 +71,23 @@ export class FileIndex {
     for (const p of paths) this.stmts.add.run(repo, p, tsMs, rowid);
   }
 
+  /** The time of the repository's oldest memory that recorded a file of it, or undefined when none did. */
+  oldest(repo: string): number | undefined {
+    return this.stmts.oldest.get(repo)?.ts ?? undefined;
+  }
+
+  /** Whether any memory recorded a file of the repository. */
+  has(repo: string): boolean {
+    return this.stmts.any.get(repo) !== undefined;
+  }
+
   /** The paths inside its repository that a memory recorded (what recall by file finds it by). */
   pathsOf(rowid: number): string[] {
     return this.stmts.ofRow.all(rowid).map((r) => r.path);
   }
 
-  /** The newest `limit` live memories that recorded this file of this repository, newest first. */
-  rowidsOf(repo: string, path: string, limit: number): number[] {
-    return this.stmts.byFile.all(repo, path, limit).map((r) => r.rowid);
+  /** The newest `limit` live memories that recorded this file of this repository (from `afterMs` until `beforeMs`: the time a file held that name), newest first. */
+  rowidsOf(repo: string, path: string, limit: number, window: { afterMs?: number; beforeMs?: number } = {}): number[] {
+    return this.stmts.byFile.all(repo, path, window.afterMs ?? 0, window.beforeMs ?? Number.MAX_SAFE_INTEGER, limit).map((r) => r.rowid);
   }
 }

@@ -521,8 +521,10 @@ export class Store {
       params.push(f.notSession);
     }
     if (f.file !== undefined) {
-      parts.push(`${alias}.rowid IN (SELECT memory_rowid FROM memory_files WHERE repo = ? AND path = ?)`);
-      params.push(f.file.repo, f.file.path);
+      // Its names, each for the time the file held it (changes/renames.ts); else the path alone.
+      const names = f.file.names ?? [{ path: f.file.path }];
+      parts.push(`${alias}.rowid IN (SELECT memory_rowid FROM memory_files WHERE repo = ? AND (${names.map(() => '(path = ? AND ts_ms >= ? AND ts_ms < ?)').join(' OR ')}))`);
+      params.push(f.file.repo, ...names.flatMap((n) => [n.path, n.afterMs ?? 0, n.beforeMs ?? Number.MAX_SAFE_INTEGER]));
     }
     return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
   }
