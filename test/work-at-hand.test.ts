@@ -249,6 +249,10 @@ describe('recall by file: the tool hook', () => {
     const byFile = (file: string) => (JSON.parse(m.cli(['search', '--json', '--file', file], { cwd: atlas }).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
     assert.deepEqual(byFile('src/pay/checkout.ts'), ['Why does checkout retry the capture only once?']);
     assert.deepEqual(byFile('src/checkout.ts'), ['What does the checkout shim re-export?']);
+    // Session start with the moved file changed: its earlier work is injected, saying why.
+    writeFileSync(join(atlas, 'src', 'pay', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');
+    const again = runHook(m, registered(m, 'SessionStart'), { session_id: 'r-6', cwd: atlas, hook_event_name: 'SessionStart', source: 'startup' }, atlas);
+    assert.match(again.context, /· you are changing src\/pay\/checkout\.ts\n[^#]*retry the capture only once/);
     // By hand: what was read.
     const told = m.cli(['renames'], { cwd: atlas });
     assert.equal(told.code, 0, told.stderr);

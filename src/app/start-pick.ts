@@ -6,6 +6,7 @@
  * mainline branch gives the most recent, as before.
  */
 import { MAINLINE, type WorkInProgress } from '../project/work-tree.js';
+import type { FileName } from '../changes/renames.js';
 import type { MemoryRow, Store } from '../store/store.js';
 
 export interface Picked {
@@ -14,7 +15,8 @@ export interface Picked {
   why?: string;
 }
 
-export function pickForStart(store: Store, project: string, limit: number, work: { repo: string; wip: WorkInProgress } | undefined): Picked[] {
+/** `work.names`: a changed file's names with the time it held each (changes/renames.ts); absent: its path alone. */
+export function pickForStart(store: Store, project: string, limit: number, work: { repo: string; wip: WorkInProgress; names?: (path: string) => FileName[] } | undefined): Picked[] {
   if (limit <= 0) return [];
   const recent = () => store.recent(project, limit).map((row) => ({ row }));
   if (!work) return recent();
@@ -24,10 +26,12 @@ export function pickForStart(store: Store, project: string, limit: number, work:
   // Memories of the changed files: how many of them each touched.
   const touched = new Map<number, string[]>();
   for (const path of wip.changed) {
-    for (const rowid of store.files.rowidsOf(repo, path, limit * 2)) {
-      const paths = touched.get(rowid) ?? [];
-      paths.push(path);
-      touched.set(rowid, paths);
+    for (const name of work.names?.(path) ?? [{ path }]) {
+      for (const rowid of store.files.rowidsOf(repo, name.path, limit * 2, name)) {
+        const paths = touched.get(rowid) ?? [];
+        if (!paths.includes(path)) paths.push(path);
+        touched.set(rowid, paths);
+      }
     }
   }
   const rows = store.rowsByRowid([...touched.keys()]);
