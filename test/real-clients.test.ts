@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { renameMapHead } from '../src/changes/renames.js';
 import { CLI, clockAt, FAKETIME_LIB, REPO, tempDir } from './helpers.js';
 import { captured, clientBin, clientMissing, memoryFileOnRemote, eventually, hookResponses, resultText, runAsync } from './clients/clients.js';
 import { lastUserText, startStandIn, type StandIn, type ToolCall } from './clients/stand-in.js';
@@ -252,6 +253,25 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(carried, 'the hook\'s context in the request after the Read');
     assert.ok(carried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file, verbatim');
     assert.match(carried, /· rf-laptop · id /);
+    // B moves the file (committed): a real session start reads the renames in the background, and
+    // the next session's Read of the new path carries A's turn, recorded under the old one.
+    const id = ['-c', 'user.name=b', '-c', 'user.email=b@example.com'];
+    git(b.project, 'add', '-A');
+    git(b.project, ...id, 'commit', '-q', '-m', 'shop');
+    mkdirSync(join(b.project, 'src', 'pay'));
+    git(b.project, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
+    git(b.project, ...id, 'commit', '-q', '-m', 'checkout into pay');
+    const head = git(b.project, 'rev-parse', 'HEAD');
+    const hello = await claude(b, 'Say hello.');
+    assert.equal(hello.code, 0, hello.stderr);
+    assert.equal(await eventually(() => renameMapHead(b.m.home, 'git.example.com/acme/shop') === head || undefined), true, 'the session start read the renames (in the background)');
+    const movedSeen = standIn.requests.length;
+    const moved = await claude(b, `Open ${join(b.project, 'src', 'pay', 'checkout.ts')} and check the retry.`);
+    assert.equal(moved.code, 0, moved.stderr);
+    const movedCarried = standIn.requests.slice(movedSeen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/pay/checkout.ts'));
+    assert.ok(movedCarried, 'the hook\'s context in the request after the Read of the moved file');
+    assert.ok(movedCarried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file under its old name');
+    assert.match(movedCarried, /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
   });
 
   it('team memory: a real turn of alice in api is published after its window and reaches bob\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
@@ -368,6 +388,25 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const read = afterRead.find((t) => t.includes('earlier sessions on src/checkout.ts'));
     assert.ok(read, `the hook's context in the request after the read: ${afterRead.length} request(s) after it`);
     assert.ok(read.includes(promptA), 'A\'s turn on the file, verbatim');
+    // B moves the file (committed): Codex's session start reads the renames in the background, and
+    // a shell read of the new path in the next session carries A's turn, recorded under the old one.
+    const id = ['-c', 'user.name=b', '-c', 'user.email=b@example.com'];
+    git(b.project, 'add', '-A');
+    git(b.project, ...id, 'commit', '-q', '-m', 'shop');
+    mkdirSync(join(b.project, 'src', 'pay'));
+    git(b.project, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
+    git(b.project, ...id, 'commit', '-q', '-m', 'checkout into pay');
+    const head = git(b.project, 'rev-parse', 'HEAD');
+    const hello = await codex(b, 'Say hello.');
+    assert.equal(hello.code, 0, hello.stderr);
+    assert.equal(await eventually(() => renameMapHead(b.m.home, 'git.example.com/acme/shop') === head || undefined), true, 'the session start read the renames (in the background)');
+    const movedMark = standIn.requests.length;
+    const moved = await codex(b, 'Show src/pay/checkout.ts so I can see the capture.');
+    assert.equal(moved.code, 0, moved.stderr);
+    const movedRead = standIn.requests.slice(movedMark).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/pay/checkout.ts'));
+    assert.ok(movedRead, 'the hook\'s context in the request after the read of the moved file');
+    assert.ok(movedRead.includes(promptA), 'A\'s turn on the file under its old name');
+    assert.match(movedRead, /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
   });
 
   it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
