@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { runCli, TINY_MODEL, type CliResult } from './helpers.js';
 import { conversation, CWD } from './gitworld.js';
-import { text } from './transcript-builder.js';
+import { assistant, text, transcript, user } from './transcript-builder.js';
 
 export interface HomeMachine {
   name: string;
@@ -90,4 +90,23 @@ export function questions(m: HomeMachine, query: string): string[] {
   const r = m.cli(['search', '--mode', 'keyword', '--json', '--top-k', '50', query]);
   if (r.code !== 0) throw new Error(r.stderr);
   return (JSON.parse(r.stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question).sort();
+}
+
+/**
+ * A Claude Code session in `cwd` from `start`: each turn reads its files (absolute paths, as
+ * Claude Code records them), on `branch`; captured as the Stop hook's worker would.
+ */
+export function sessionReading(m: HomeMachine, id: string, cwd: string, start: string | number, turns: Array<{ q: string; a: string; read?: string[] }>, branch = 'main'): void {
+  const t = transcript(id, cwd);
+  t.clock = typeof start === 'number' ? start : Date.parse(start);
+  for (const turn of turns) {
+    user(t, turn.q, { gitBranch: branch });
+    assistant(t, [...(turn.read ?? []).map((f) => ({ tool: 'Read', input: { file_path: join(cwd, f) } })), { text: turn.a }], { gitBranch: branch });
+  }
+  const dir = join(m.projects, encodeProjectDir(cwd));
+  mkdirSync(dir, { recursive: true });
+  const p = join(dir, `${id}.jsonl`);
+  writeFileSync(p, text(t));
+  const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', cwd]);
+  if (r.code !== 0) throw new Error(`capture of ${id} on ${m.name} exited ${r.code}: ${r.stderr}`);
 }

@@ -228,6 +228,23 @@ describe('inside the real agents: a session on one machine is in the next sessio
     }
   });
 
+  /**
+   * src/checkout.ts of B's checkout moved to src/pay/checkout.ts and committed; then a real session
+   * (`run`), whose session start reads the renames in the background: done when the map is at HEAD.
+   */
+  async function moveIntoPay(b: Agent, run: (prompt: string) => Promise<{ code: number | null; stderr: string }>): Promise<void> {
+    const id = ['-c', 'user.name=b', '-c', 'user.email=b@example.com'];
+    git(b.project, 'add', '-A');
+    git(b.project, ...id, 'commit', '-q', '-m', 'shop');
+    mkdirSync(join(b.project, 'src', 'pay'));
+    git(b.project, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
+    git(b.project, ...id, 'commit', '-q', '-m', 'checkout into pay');
+    const head = git(b.project, 'rev-parse', 'HEAD');
+    const hello = await run('Say hello.');
+    assert.equal(hello.code, 0, hello.stderr);
+    assert.equal(await eventually(() => renameMapHead(b.m.home, 'git.example.com/acme/shop') === head || undefined), true, 'the session start read the renames (in the background)');
+  }
+
   it('recall by file: a real Read of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file', { skip: missing }, async () => {
     const { a, b, fileRemote } = twoCheckouts('rf', (x) => assert.equal(x.memory(['install', '--claude-code']).code, 0));
     const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
@@ -255,16 +272,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.match(carried, /· rf-laptop · id /);
     // B moves the file (committed): a real session start reads the renames in the background, and
     // the next session's Read of the new path carries A's turn, recorded under the old one.
-    const id = ['-c', 'user.name=b', '-c', 'user.email=b@example.com'];
-    git(b.project, 'add', '-A');
-    git(b.project, ...id, 'commit', '-q', '-m', 'shop');
-    mkdirSync(join(b.project, 'src', 'pay'));
-    git(b.project, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
-    git(b.project, ...id, 'commit', '-q', '-m', 'checkout into pay');
-    const head = git(b.project, 'rev-parse', 'HEAD');
-    const hello = await claude(b, 'Say hello.');
-    assert.equal(hello.code, 0, hello.stderr);
-    assert.equal(await eventually(() => renameMapHead(b.m.home, 'git.example.com/acme/shop') === head || undefined), true, 'the session start read the renames (in the background)');
+    await moveIntoPay(b, (prompt) => claude(b, prompt));
     const movedSeen = standIn.requests.length;
     const moved = await claude(b, `Open ${join(b.project, 'src', 'pay', 'checkout.ts')} and check the retry.`);
     assert.equal(moved.code, 0, moved.stderr);
@@ -390,16 +398,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(read.includes(promptA), 'A\'s turn on the file, verbatim');
     // B moves the file (committed): Codex's session start reads the renames in the background, and
     // a shell read of the new path in the next session carries A's turn, recorded under the old one.
-    const id = ['-c', 'user.name=b', '-c', 'user.email=b@example.com'];
-    git(b.project, 'add', '-A');
-    git(b.project, ...id, 'commit', '-q', '-m', 'shop');
-    mkdirSync(join(b.project, 'src', 'pay'));
-    git(b.project, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
-    git(b.project, ...id, 'commit', '-q', '-m', 'checkout into pay');
-    const head = git(b.project, 'rev-parse', 'HEAD');
-    const hello = await codex(b, 'Say hello.');
-    assert.equal(hello.code, 0, hello.stderr);
-    assert.equal(await eventually(() => renameMapHead(b.m.home, 'git.example.com/acme/shop') === head || undefined), true, 'the session start read the renames (in the background)');
+    await moveIntoPay(b, (prompt) => codex(b, prompt));
     const movedMark = standIn.requests.length;
     const moved = await codex(b, 'Show src/pay/checkout.ts so I can see the capture.');
     assert.equal(moved.code, 0, moved.stderr);

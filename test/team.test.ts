@@ -14,8 +14,8 @@ import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { clockAt, FAKETIME_LIB, tempDir } from './helpers.js';
 import { conversation } from './gitworld.js';
-import { git, homeMachine, type HomeMachine } from './homes.js';
-import { assistant, text, transcript, user } from './transcript-builder.js';
+import { git, homeMachine, sessionReading, type HomeMachine } from './homes.js';
+import { text } from './transcript-builder.js';
 import { http, startUi } from './viewer-process.js';
 
 interface Hit {
@@ -56,17 +56,7 @@ function session(m: HomeMachine, cwd: string, pairs: Array<[string, string]>, en
 
 /** A session in `cwd` at `at` whose one turn reads `file` (as Claude Code records it), captured by hand. */
 function reading(m: HomeMachine, cwd: string, q: string, a: string, file: string, at: number): void {
-  const id = `team-s${++seq}`;
-  const t = transcript(id, cwd);
-  t.clock = at;
-  user(t, q);
-  assistant(t, [{ tool: 'Read', input: { file_path: join(cwd, file) } }, { text: a }]);
-  const dir = join(m.projects, encodeProjectDir(cwd));
-  mkdirSync(dir, { recursive: true });
-  const p = join(dir, `${id}.jsonl`);
-  writeFileSync(p, text(t));
-  const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', cwd]);
-  assert.equal(r.code, 0, r.stderr);
+  sessionReading(m, `team-s${++seq}`, cwd, at, [{ q, a, read: [file] }]);
 }
 
 function ok(m: HomeMachine, args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): string {

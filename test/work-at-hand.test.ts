@@ -11,7 +11,6 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, sym
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { renameMapHead } from '../src/changes/renames.js';
 import { tidySessions } from '../src/cli/file-recall-hook.js';
 import { parseStatus } from '../src/project/work-tree.js';
@@ -19,8 +18,7 @@ import { cloneCode, codeOrigin } from './git-fixture.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, REPO, TRACER, tempDir } from './helpers.js';
-import { git, homeMachine, type HomeMachine } from './homes.js';
-import { assistant, text, transcript, user } from './transcript-builder.js';
+import { git, homeMachine, sessionReading, type HomeMachine } from './homes.js';
 
 let root: string;
 let cleanup: () => void;
@@ -36,22 +34,6 @@ const FILES: Record<string, string> = {
   'src/invoice.ts': 'export function invoice() {}\n',
   'src/untouched.ts': 'export {};\n',
 };
-
-/** A Claude Code session in `cwd` at `startIso`: each turn reads its files (absolute paths, as Claude Code records them). */
-function session(m: HomeMachine, id: string, cwd: string, start: string | number, turns: Array<{ q: string; a: string; read?: string[] }>, branch = 'main'): void {
-  const t = transcript(id, cwd);
-  t.clock = typeof start === 'number' ? start : Date.parse(start);
-  for (const turn of turns) {
-    user(t, turn.q, { gitBranch: branch });
-    assistant(t, [...(turn.read ?? []).map((f) => ({ tool: 'Read', input: { file_path: join(cwd, f) } })), { text: turn.a }], { gitBranch: branch });
-  }
-  const dir = join(m.projects, encodeProjectDir(cwd));
-  mkdirSync(dir, { recursive: true });
-  const p = join(dir, `${id}.jsonl`);
-  writeFileSync(p, text(t));
-  const r = m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', cwd]);
-  assert.equal(r.code, 0, r.stderr);
-}
 
 /** The command `install --claude-code` registered for an event (and a tool), from the machine's settings.json. */
 function registered(m: HomeMachine, event: string, tool?: string): string {
@@ -86,11 +68,11 @@ describe('recall by file: the tool hook', () => {
     // Captured as it happened (the Stop hook's way): the file's state then is known.
     const t0 = Date.now();
     const day = new Date(t0).toISOString().slice(0, 10);
-    session(a, 'first', apiA, t0, [{ q: 'Why does checkout retry the payment capture only once?', a: 'A second retry double-charged cards when the gateway was slow; once, then the reconciliation job.', read: ['src/checkout.ts'] }]);
+    sessionReading(a, 'first', apiA, t0, [{ q: 'Why does checkout retry the payment capture only once?', a: 'A second retry double-charged cards when the gateway was slow; once, then the reconciliation job.', read: ['src/checkout.ts'] }]);
     const others = ['cart', 'search', 'shipping', 'tax', 'users', 'orders', 'invoice'];
-    others.forEach((f, i) => session(a, `later-${i}`, apiA, t0 + (i + 1) * 60_000, [{ q: `How is the ${f} module organised now?`, a: `The ${f} module keeps one exported function per concern.`, read: [`src/${f}.ts`] }]));
+    others.forEach((f, i) => sessionReading(a, `later-${i}`, apiA, t0 + (i + 1) * 60_000, [{ q: `How is the ${f} module organised now?`, a: `The ${f} module keeps one exported function per concern.`, read: [`src/${f}.ts`] }]));
     // An older memory of the file, captured long after (its state then unknown): given too, without a note.
-    session(a, 'oct-1', apiA, '2026-10-14T09:00:00Z', [{ q: 'Should checkout log the full card token on failures?', a: 'Never: only the last four digits.', read: ['src/checkout.ts'] }]);
+    sessionReading(a, 'oct-1', apiA, '2026-10-14T09:00:00Z', [{ q: 'Should checkout log the full card token on failures?', a: 'Never: only the last four digits.', read: ['src/checkout.ts'] }]);
     assert.equal(a.cli(['sync']).code, 0);
     assert.equal(b.cli(['install', '--claude-code']).code, 0);
     // B's session starts in its checkout (pull, cache), then the agent reads the file.
@@ -119,7 +101,7 @@ describe('recall by file: the tool hook', () => {
   function oneCheckout(name: string, repo: string, session1: { id: string; at: string; q: string; a: string }): { m: HomeMachine; dir: string; hook: string } {
     const m = homeMachine(root, name);
     const dir = cloneCode(codeOrigin(root, repo, FILES), join(m.user, 'src', repo), `https://github.com/acme/${repo}`);
-    session(m, session1.id, dir, session1.at, [{ q: session1.q, a: session1.a, read: ['src/checkout.ts'] }]);
+    sessionReading(m, session1.id, dir, session1.at, [{ q: session1.q, a: session1.a, read: ['src/checkout.ts'] }]);
     assert.equal(m.cli(['install', '--claude-code']).code, 0);
     assert.equal(m.cli(['rebuild']).code, 0);
     return { m, dir, hook: registered(m, 'PostToolUse', 'Read') };
@@ -168,9 +150,9 @@ describe('recall by file: the tool hook', () => {
 
   it('memory search --file and the MCP tool\'s file: only the sessions on that file, from any checkout folder; with no words, all of them, newest first; a query narrows them in every mode; a file outside a checkout is a clear error', async () => {
     const { m, dir: kiosk } = oneCheckout('filesearch', 'kiosk', { id: 't-1', at: '2026-10-20T09:00:00Z', q: 'Why does checkout keep the capture idempotency key for a day?', a: 'Gateways retry webhooks for up to 24 hours.' });
-    session(m, 't-2', kiosk, '2026-11-05T09:00:00Z', [{ q: 'Should checkout retry the capture on a 503 from the gateway?', a: 'Once, after two seconds; then the reconciliation job.', read: ['src/checkout.ts'] }]);
+    sessionReading(m, 't-2', kiosk, '2026-11-05T09:00:00Z', [{ q: 'Should checkout retry the capture on a 503 from the gateway?', a: 'Once, after two seconds; then the reconciliation job.', read: ['src/checkout.ts'] }]);
     // Another file's session that matches the words far better: never in a search of checkout's.
-    session(m, 't-3', kiosk, '2026-11-06T09:00:00Z', [{ q: 'Cart retry retry retry: how does the cart retry a 503 retry?', a: 'The cart retries a 503 three times, retry after retry.', read: ['src/cart.ts'] }]);
+    sessionReading(m, 't-3', kiosk, '2026-11-06T09:00:00Z', [{ q: 'Cart retry retry retry: how does the cart retry a 503 retry?', a: 'The cart retries a 503 three times, retry after retry.', read: ['src/cart.ts'] }]);
     assert.equal(m.cli(['rebuild']).code, 0);
     const ids = (args: string[], cwd = kiosk) => {
       const r = m.cli(['search', '--json', ...args], { cwd });
@@ -228,7 +210,7 @@ describe('recall by file: the tool hook', () => {
     writeFileSync(join(atlas, 'src', 'checkout.ts'), 'export * from "./pay/checkout";\n');
     git(atlas, 'add', 'src/checkout.ts');
     commitAt(t0 + 4_000_000, 'a shim where it was');
-    session(m, 'r-2', atlas, t0 + 2 * 3_600_000, [{ q: 'What does the checkout shim re-export?', a: 'Everything of pay/checkout, for the old imports.', read: ['src/checkout.ts'] }]);
+    sessionReading(m, 'r-2', atlas, t0 + 2 * 3_600_000, [{ q: 'What does the checkout shim re-export?', a: 'Everything of pay/checkout, for the old imports.', read: ['src/checkout.ts'] }]);
     assert.equal(m.cli(['rebuild']).code, 0);
     const head = git(atlas, 'rev-parse', 'HEAD');
     const read = (sessionId: string, file: string) => runHook(m, hook, { session_id: sessionId, cwd: atlas, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(atlas, file) } }, atlas);
@@ -396,8 +378,8 @@ describe('session start by the work in progress', () => {
     const origin = codeOrigin(root, 'shop', FILES);
     const m = homeMachine(root, 'wip', { env: { MEMORY_INJECT_RECENT: '5' } });
     const shop = cloneCode(origin, join(m.user, 'src', 'shop'), 'https://github.com/acme/shop');
-    session(m, 'old-checkout', shop, '2026-09-03T09:00:00Z', [{ q: 'Why does checkout round the tax before the discount?', a: 'The auditors asked for tax on the list price; the discount applies after.', read: ['src/checkout.ts'] }]);
-    for (let i = 0; i < 21; i++) session(m, `newer-${i}`, shop, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Newer question ${i} about the cart totals`, a: `Newer answer ${i}.`, read: ['src/cart.ts'] }]);
+    sessionReading(m, 'old-checkout', shop, '2026-09-03T09:00:00Z', [{ q: 'Why does checkout round the tax before the discount?', a: 'The auditors asked for tax on the list price; the discount applies after.', read: ['src/checkout.ts'] }]);
+    for (let i = 0; i < 21; i++) sessionReading(m, `newer-${i}`, shop, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Newer question ${i} about the cart totals`, a: `Newer answer ${i}.`, read: ['src/cart.ts'] }]);
     const clean = start(m, shop);
     assert.match(clean, /recent memories of project "shop"/);
     assert.doesNotMatch(clean, /round the tax before the discount/, 'a clean tree: the five most recent, as before');
@@ -415,9 +397,9 @@ describe('session start by the work in progress', () => {
     const m = homeMachine(root, 'branchy', { env: { MEMORY_INJECT_RECENT: '3' } });
     const crm = cloneCode(origin, join(m.user, 'src', 'crm'), 'https://github.com/acme/crm');
     git(crm, 'checkout', '-q', '-b', 'feature/retry');
-    session(m, 'on-branch', crm, '2026-10-01T09:00:00Z', [{ q: 'How should the retry back-off grow on the feature branch?', a: 'Exponentially from 200 ms, capped at 30 s.' }], 'feature/retry');
+    sessionReading(m, 'on-branch', crm, '2026-10-01T09:00:00Z', [{ q: 'How should the retry back-off grow on the feature branch?', a: 'Exponentially from 200 ms, capped at 30 s.' }], 'feature/retry');
     git(crm, 'checkout', '-q', 'main');
-    for (let i = 0; i < 5; i++) session(m, `main-${i}`, crm, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Mainline question ${i} about the contacts page`, a: `Mainline answer ${i}.` }]);
+    for (let i = 0; i < 5; i++) sessionReading(m, `main-${i}`, crm, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Mainline question ${i} about the contacts page`, a: `Mainline answer ${i}.` }]);
     assert.doesNotMatch(start(m, crm), /retry back-off grow/, 'on main: the most recent');
     git(crm, 'checkout', '-q', 'feature/retry');
     const onBranch = start(m, crm);
