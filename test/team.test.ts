@@ -138,7 +138,7 @@ describe('team memory', () => {
     assert.match(recall.stdout, /alice's note \(team acme, someone else's session\)/);
   });
 
-  it('recall by file: a teammate\'s session on src/checkout.ts comes with a Read of it, attributed, after the person\'s own, once a session; hidden by them, never again; their own published copy never twice; search --file finds it', () => {
+  it('recall by file: a teammate\'s session on src/checkout.ts comes with a Read of it, attributed, after the person\'s own, once a session; hidden by them, never again; their own published copy never twice; search --file and the viewer\'s file filter find it', async () => {
     const team = bare('file-team');
     const alice = person('fr-alice');
     const bob = person('fr-bob');
@@ -175,6 +175,17 @@ describe('team memory', () => {
       [undefined, 'Should checkout log the full card token on failures?'],
     ]);
     assert.deepEqual(byFile(['--scope', 'mine']).map((h) => h.question), ['Should checkout log the full card token on failures?']);
+    // The viewer's file filter (a memory's file link): both too, hers attributed, her detail naming the file.
+    const ui = await startUi({}, bob.env);
+    try {
+      const cookie = `memory_viewer_${ui.port}=${ui.token}`;
+      const listed = JSON.parse((await http(ui.port, '/api/search?repo=github.com%2Facme%2Fapi&file=src%2Fcheckout.ts', { headers: { cookie } })).body) as { mode: string; hits: Hit[] };
+      assert.deepEqual(listed.hits.map((h) => [h.author, h.question]), byFile([]).map((h) => [h.author, h.question]), 'the same as search --file, newest first');
+      const detail = JSON.parse((await http(ui.port, `/api/memory/${encodeURIComponent(listed.hits[0]?.id as string)}`, { headers: { cookie } })).body) as { memory: { repo: string; repo_files: string[] } };
+      assert.deepEqual([detail.memory.repo, detail.memory.repo_files], ['github.com/acme/api', ['src/checkout.ts']]);
+    } finally {
+      ui.child.kill('SIGINT');
+    }
     // Alice reads the file: her own memory once (the personal copy), never her published one too.
     const hers = read(alice, api, 'alice-f1', 'src/checkout.ts');
     assert.match(hers, /retry the payment capture only once/);

@@ -172,7 +172,8 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
    */
   const resultSet = async (req: SearchOptions, upto: number): Promise<Array<{ id: string; view: () => ReturnType<typeof listView> }>> => {
     const n = Math.min(upto, RESULT_MAX);
-    if (req.query.length === 0) {
+    // No words: every memory under the filters, newest first; with a file, the teams' too (through search).
+    if (req.query.length === 0 && req.filters.file === undefined) {
       return withStore((s) => {
         const out: MemoryRow[] = [];
         const filters = scopedTo(s, req).filters;
@@ -195,7 +196,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       if (ctx.config.teams.length > 0) {
         const teams = openTeams(rt, store);
         try {
-          const repo = repoKeyOf(req.filters.project, store);
+          const repo = req.filters.file?.repo ?? repoKeyOf(req.filters.project, store);
           const fromTeams = await teamHits(teams, { base: { ...req, topK: n }, query: req.query, repo, scope: repo ? 'all' : 'team', ...(embedQuery ? { embedQuery } : {}), now: ctx.io.now().getTime() });
           hits = mergeHits(hits, fromTeams, n);
         } finally {
