@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { namesOf, parseRenameLog, readRenameMap, refreshRenameMap, renameMapHead, scanRenames, type Rename } from '../src/changes/renames.js';
-import { git, initRepo } from './git-fixture.js';
+import { git, initRepo, renamingHistory } from './git-fixture.js';
 import { tempDir } from './helpers.js';
 
 let root: string;
@@ -87,6 +87,26 @@ describe('renames: a file\'s earlier names', () => {
     // A head git does not know: nothing written, the map as it was.
     assert.equal(refreshRenameMap(home, dir, 'github.com/acme/api', 'f'.repeat(40), { timeoutMs: 10_000, maxCommits: 1000 }), undefined);
     assert.equal(renameMapHead(home, 'github.com/acme/api'), h4);
+  });
+
+  it('a reading cut by its time limit, or stopped at its commit limit, keeps what it read, newest first, marked incomplete, and is not read again at that HEAD', async () => {
+    const dir = join(root, 'big');
+    await renamingHistory(dir, 20_000, 2000);
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const whole = scanRenames(dir, head, { timeoutMs: 120_000, maxCommits: 50_000 });
+    assert.deepEqual([whole?.complete, whole?.renames.length], [true, 499]);
+    const home = join(root, 'home-cut');
+    mkdirSync(join(home, '.cache'), { recursive: true });
+    // 20 ms: git is stopped long before it reads 20,000 commits (about 0.3 s here).
+    const cut = refreshRenameMap(home, dir, 'github.com/acme/big', head, { timeoutMs: 20, maxCommits: 50_000 });
+    assert.equal(cut?.complete, false);
+    assert.ok((cut?.renames.length ?? 0) < 499);
+    assert.deepEqual(cut?.renames, whole?.renames.slice(0, cut?.renames.length), 'what it kept is the newest of the whole reading');
+    assert.equal(renameMapHead(home, 'github.com/acme/big'), head);
+    assert.equal(refreshRenameMap(home, dir, 'github.com/acme/big', head, { timeoutMs: 120_000, maxCommits: 50_000 })?.complete, false, 'kept as it is at that HEAD');
+    // The commit limit: the newest 100 renaming commits, and said to be a part.
+    const some = scanRenames(dir, head, { timeoutMs: 120_000, maxCommits: 100 });
+    assert.deepEqual([some?.complete, some?.renames], [false, whole?.renames.slice(0, 100)]);
   });
 
   it('a log cut off mid-commit keeps the whole commits before the cut', () => {

@@ -90,7 +90,9 @@ export function scanRenames(top: string, head: string, opts: { base?: string; si
   args.push(opts.base ? `${opts.base}..${head}` : head, '--');
   const r = git(top, args, opts.timeoutMs);
   if (!r.ok && !r.timedOut) return undefined;
-  return { renames: parseRenameLog(r.out), complete: r.ok };
+  // As many commits as the limit: the reading stopped there, older renames may be missing.
+  const commits = r.out.split('\u0001').length - 1;
+  return { renames: parseRenameLog(r.out), complete: r.ok && commits < opts.maxCommits };
 }
 
 /**
