@@ -221,7 +221,7 @@ async function load(reset) {
     state.more = data.more;
     $('more').hidden = !data.more;
     const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : data.model === 'unavailable' ? `by keywords (no embedding model${data.model_problem ? `: ${data.model_problem}` : ''})` : 'by keywords';
-    $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}${asked.filters.file ? ` of ${asked.filters.file}` : ''}, ${how}`;
+    $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : asked.filters.file ? `No memories of ${asked.filters.file}.` : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}${asked.filters.file ? ` of ${asked.filters.file}` : ''}, ${how}`;
   } catch (err) {
     const e = /** @type {Error} */ (err);
     if (e.name !== 'AbortError') toast(`Search failed: ${e.message}`);

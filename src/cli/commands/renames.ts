@@ -49,6 +49,6 @@ async function renames(ctx: Context, flags: { cwd?: string; json?: boolean }): P
   const map = refreshRenameMap(c.baseDir, repo.top, repo.key, head, { sinceMs: since - 86_400_000, ...RENAME_SCAN });
   if (!map) throw new UserError(`git could not read the history of ${repo.top}`);
   if (flags.json) printJson(ctx.io, { repo: repo.key, head, renames: map.renames.length, complete: map.complete, memories: true });
-  else ctx.io.stdout.write(`${map.renames.length} ${map.renames.length === 1 ? 'rename' : 'renames'} in ${repo.key} up to ${head.slice(0, 12)}${map.complete ? '' : ' (the history was read in part: the time limit)'}.\n`);
+  else ctx.io.stdout.write(`${map.renames.length} ${map.renames.length === 1 ? 'rename' : 'renames'} in ${repo.key} up to ${head.slice(0, 12)}${map.complete ? '' : ' (the history was read in part: its time or commit limit)'}.\n`);
   return 0;
 }
