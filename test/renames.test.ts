@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { namesOf, parseRenameLog, readRenameMap, refreshRenameMap, renameMapHead, scanRenames, type Rename } from '../src/changes/renames.js';
+import { CLOCK_SLACK_MS, namesOf, parseRenameLog, readRenameMap, refreshRenameMap, renameMapHead, scanRenames, type Rename } from '../src/changes/renames.js';
 import { git, initRepo, renamingHistory } from './git-fixture.js';
 import { tempDir } from './helpers.js';
 
@@ -125,15 +125,18 @@ describe('renames: a file\'s earlier names', () => {
       { from: 'legacy/checkout.js', to: 'checkout.js', atMs: ms(50) },
       { from: 'checkout.js', to: 'old/checkout.js', atMs: ms(20) },
     ];
+    // Each edge an hour after its commit: a memory dated by a clock ahead of the committer's still counts.
+    const edge = (s: number) => ms(s) + CLOCK_SLACK_MS;
+    assert.equal(CLOCK_SLACK_MS, 3_600_000);
     assert.deepEqual(namesOf(renames, 'src/pay/checkout.ts'), [
       { path: 'src/pay/checkout.ts' },
-      { path: 'src/checkout.ts', beforeMs: ms(300) },
+      { path: 'src/checkout.ts', beforeMs: edge(300) },
       // checkout.js held this file from 20 s (another file left that name then) until 100 s.
-      { path: 'checkout.js', beforeMs: ms(100), afterMs: ms(20) },
-      { path: 'legacy/checkout.js', beforeMs: ms(50) },
+      { path: 'checkout.js', beforeMs: edge(100), afterMs: edge(20) },
+      { path: 'legacy/checkout.js', beforeMs: edge(50) },
     ]);
     // src/checkout.ts made again after the rename: its memories from then on, none of the old file's.
-    assert.deepEqual(namesOf(renames, 'src/checkout.ts'), [{ path: 'src/checkout.ts', afterMs: ms(300) }]);
+    assert.deepEqual(namesOf(renames, 'src/checkout.ts'), [{ path: 'src/checkout.ts', afterMs: edge(300) }]);
     // A file no rename touched; no map at all.
     assert.deepEqual(namesOf(renames, 'src/cart.ts'), [{ path: 'src/cart.ts' }]);
     assert.deepEqual(namesOf(undefined, 'src/cart.ts'), [{ path: 'src/cart.ts' }]);

@@ -210,7 +210,9 @@ describe('recall by file: the tool hook', () => {
     writeFileSync(join(atlas, 'src', 'checkout.ts'), 'export * from "./pay/checkout";\n');
     git(atlas, 'add', 'src/checkout.ts');
     commitAt(t0 + 4_000_000, 'a shim where it was');
-    sessionReading(m, 'r-2', atlas, t0 + 2 * 3_600_000, [{ q: 'What does the checkout shim re-export?', a: 'Everything of pay/checkout, for the old imports.', read: ['src/checkout.ts'] }]);
+    // Ten minutes after the rename commit by this memory's clock (a machine whose clock runs ahead): still the moved file's.
+    sessionReading(m, 'r-1b', atlas, t0 + 3_600_000 + 600_000, [{ q: 'Should checkout log the card token on a failed capture?', a: 'Only its last four digits.', read: ['src/checkout.ts'] }]);
+    sessionReading(m, 'r-2', atlas, t0 + 3 * 3_600_000, [{ q: 'What does the checkout shim re-export?', a: 'Everything of pay/checkout, for the old imports.', read: ['src/checkout.ts'] }]);
     assert.equal(m.cli(['rebuild']).code, 0);
     const head = git(atlas, 'rev-parse', 'HEAD');
     const read = (sessionId: string, file: string) => runHook(m, hook, { session_id: sessionId, cwd: atlas, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(atlas, file) } }, atlas);
@@ -224,12 +226,13 @@ describe('recall by file: the tool hook', () => {
     assert.equal(moved.code, 0, moved.stderr);
     assert.match(moved.context, /earlier sessions on src\/pay\/checkout\.ts/);
     assert.match(moved.context, /\(recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since\)\nQ: Why does checkout retry the capture only once\?/);
+    assert.match(moved.context, /\(recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since\)\nQ: Should checkout log the card token/, 'a clock ahead of the commit\'s by minutes');
     assert.doesNotMatch(moved.context, /shim/, 'the file made later under the old name is another file');
     const shim = read('r-5', 'src/checkout.ts').context;
     assert.match(shim, /What does the checkout shim re-export\?/);
-    assert.doesNotMatch(shim, /retry the capture only once/, 'the old file\'s sessions went with it');
+    assert.doesNotMatch(shim, /retry the capture only once|card token/, 'the old file\'s sessions went with it');
     const byFile = (file: string) => (JSON.parse(m.cli(['search', '--json', '--file', file], { cwd: atlas }).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
-    assert.deepEqual(byFile('src/pay/checkout.ts'), ['Why does checkout retry the capture only once?']);
+    assert.deepEqual(byFile('src/pay/checkout.ts'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
     assert.deepEqual(byFile('src/checkout.ts'), ['What does the checkout shim re-export?']);
     // Session start with the moved file changed: its earlier work is injected, saying why.
     writeFileSync(join(atlas, 'src', 'pay', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');

@@ -47,6 +47,14 @@ export interface FileName {
 const MAX_RENAMES = 5_000;
 
 /**
+ * How far a memory's time may run past the commit that renamed its file and the memory still
+ * count for the name the file had then: each machine dates its memories by its own clock, a
+ * commit is dated to the second by its committer's, and the commit often comes after the turns
+ * that did the work. A file made anew under the old name has it from then on.
+ */
+export const CLOCK_SLACK_MS = 3_600_000;
+
+/**
  * `git log -z --format=%x01%ct --name-status -M --diff-filter=R`, parsed (pure): each commit's
  * renames, newest commit first. Output cut off mid-commit (the time limit) keeps what is whole.
  */
@@ -128,8 +136,8 @@ export function readRenameMap(baseDir: string, repo: string): RenameMap | undefi
 /**
  * The names of the file at `path`, now first, then each earlier one followed back through the
  * renames into it (src/pay/checkout.ts ← src/checkout.ts ← checkout.js), each with the time it
- * held it: a file made later under an old name is another file, and so is one that had the name
- * before a rename took it away.
+ * held it (give or take CLOCK_SLACK_MS): a file made later under an old name is another file, and
+ * so is one that had the name before a rename took it away.
  */
 export function namesOf(renames: readonly Rename[] | undefined, path: string, max = 8): FileName[] {
   // The newest rename away from `name` before `until`: where an earlier file of that name ends.
@@ -148,7 +156,12 @@ export function namesOf(renames: readonly Rename[] | undefined, path: string, ma
     out.push(cur);
     seen.add(r.from);
   }
-  return out;
+  // Each edge moved by the clocks' slack (the chain above follows the commits' own times).
+  return out.map((n) => ({
+    path: n.path,
+    ...(n.afterMs !== undefined ? { afterMs: n.afterMs + CLOCK_SLACK_MS } : {}),
+    ...(n.beforeMs !== undefined ? { beforeMs: n.beforeMs + CLOCK_SLACK_MS } : {}),
+  }));
 }
 
 /**
