@@ -119,13 +119,27 @@ describe('crash safety', () => {
     const pairs: Array<[string, string]> = [];
     for (let i = 0; i < 120; i++) pairs.push([`Crash test question ${i} about the bison herd`, `Crash test answer ${i}: the bison herd moved north. ${'More detail. '.repeat(20)}`]);
     const p = place(m, 's-crash', pairs);
+    // How long the whole capture takes on this machine (a twin in a world of its own, run to the
+    // end): the kills fall inside a run, not after it, however fast the machine.
+    const twinWorld = gitWorld();
+    let whole: number;
+    try {
+      const twin = twinWorld.machine('crashy');
+      const twinP = place(twin, 's-crash', pairs);
+      const t0 = Date.now();
+      assert.equal(twin.cli(['session-end', '--foreground', '--transcript', twinP, '--cwd', CWD]).code, 0);
+      whole = Date.now() - t0;
+    } finally {
+      twinWorld.cleanup();
+    }
     const deadline = Date.now() + 12_000;
     let kills = 0;
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
     while (Date.now() < deadline && kills < 12) {
       const child = spawn(process.execPath, [CLI, '-c', m.config, 'session-end', '--foreground', '--transcript', p, '--cwd', CWD], { stdio: 'ignore' });
-      await sleep(150 + Math.floor(rand() * 1200));
+      // The first run somewhere in its first half; then anywhere in a whole run's time.
+      await sleep(Math.floor(whole * (kills === 0 ? 0.05 + rand() * 0.45 : 0.05 + rand() * 0.9)));
       if (child.exitCode === null) {
         child.kill('SIGKILL');
         kills++;
