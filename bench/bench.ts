@@ -317,21 +317,30 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
     // PostToolUse file recall as a whole process (its budget: node's start + 40 ms at p95): Reads
     // in the checkout of files the memories touched, each in a new session (once per session never
     // cuts it short), and of a file none touched.
-    const fileMs: number[] = [];
     const fileFloor: number[] = [];
     const packagesFloor: number[] = [];
+    /** 40 Reads, each in a new session `<label>-<i>`, timed; how many brought memories. `between`: after each Read. */
+    const reads = (label: string, between?: (path: string) => void) => {
+      const ms: number[] = [];
+      let given = 0;
+      for (let i = 0; i < 40; i++) {
+        const path = i % 4 === 3 ? 'src/untouched.ts' : (code.files[(i * 7) % code.files.length] as { path: string }).path;
+        const input = JSON.stringify({ session_id: `${label}-${i}`, cwd: code.cwd, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(code.cwd, path) } });
+        let out = '';
+        ms.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'file-recall'], { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
+        if (out.includes('earlier sessions on')) given++;
+        between?.(path);
+      }
+      return { ms, given };
+    };
+    let fileMs: number[] = [];
     let fileGiven = 0;
     if (withFiles) {
       writeFileSync(join(code.cwd, 'src', 'untouched.ts'), 'export {};\n');
-      for (let i = 0; i < 40; i++) {
-        const path = i % 4 === 3 ? 'src/untouched.ts' : (code.files[(i * 7) % code.files.length] as { path: string }).path;
-        const input = JSON.stringify({ session_id: `bench-file-${i}`, cwd: code.cwd, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(code.cwd, path) } });
-        let out = '';
-        fileMs.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'file-recall'], { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
-        if (out.includes('earlier sessions on')) fileGiven++;
+      ({ ms: fileMs, given: fileGiven } = reads('bench-file', (path) => {
         fileFloor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
         packagesFloor.push(timeIt(() => execFileSync(process.execPath, [HOOK_FLOOR, cfg, dbPath, code.repo, path], { stdio: 'pipe' })));
-      }
+      }));
     }
     // Codex reads with shell commands, and the hook runs on every one of them: most name no file.
     const shellNone: number[] = [];
@@ -351,7 +360,7 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
     }
     // The same Reads with a rename map at its largest (5,000 renames), each file read having had
     // three earlier names: the map read and each earlier name looked up (changes/renames.ts).
-    const renamedMs: number[] = [];
+    let renamedMs: number[] = [];
     let renamedGiven = 0;
     if (withFiles) {
       const renames: Rename[] = [];
@@ -362,13 +371,7 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
       const mapPath = renameMapPath(root, code.repo);
       mkdirSync(join(mapPath, '..'), { recursive: true });
       writeFileSync(mapPath, JSON.stringify({ v: 1, repo: code.repo, head: 'bench', renames, complete: true }));
-      for (let i = 0; i < 40; i++) {
-        const path = i % 4 === 3 ? 'src/untouched.ts' : (code.files[(i * 7) % code.files.length] as { path: string }).path;
-        const input = JSON.stringify({ session_id: `bench-renamed-${i}`, cwd: code.cwd, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(code.cwd, path) } });
-        let out = '';
-        renamedMs.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'file-recall'], { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
-        if (out.includes('earlier sessions on')) renamedGiven++;
-      }
+      ({ ms: renamedMs, given: renamedGiven } = reads('bench-renamed'));
       rmSync(mapPath);
     }
     const dbBytes = readFileSync(dbPath).length;
