@@ -9,6 +9,7 @@ import { UserError } from '../errors.js';
 import { latestDecisions } from '../team/outbox.js';
 import { readTeamManifest, teamRepoOf } from '../team/repo.js';
 import { splitTeamId } from '../team/files.js';
+import { hiddenIn } from '../team/light.js';
 import { normalizeRemoteUrl } from '../project/remote-url.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Store, MemoryRow } from '../store/store.js';
@@ -65,14 +66,7 @@ export function openTeams(rt: Runtime, personal: Pick<Store, 'byId'> | undefined
       const p = accepted.find((x) => x.repo === repo);
       return p ? store.projects.resolveProject(p.repo) : undefined;
     };
-    const hidden = (row: Pick<MemoryRow, 'id'>) => {
-      const s = splitTeamId(row.id);
-      if (!s) return false;
-      if (decisions.has(`${team.name}\u0000hide:${s.author}/${s.id}`)) return true;
-      // One's own memories: the personal copy is the one shown.
-      return s.author === team.handle && personal?.byId(s.id) !== undefined;
-    };
-    out.push({ team, store, projectOf, projects: accepted.map((p) => store.projects.resolveProject(p.repo)), hidden });
+    out.push({ team, store, projectOf, projects: accepted.map((p) => store.projects.resolveProject(p.repo)), hidden: hiddenIn(team, decisions, personal) });
   }
   return out;
 }

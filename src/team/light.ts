@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workDirFor } from '../config/paths.js';
-import type { Config } from '../config/schema.js';
+import type { Config, TeamConfig } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
 import { openCacheAsIs, type CacheOptions } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
@@ -33,6 +33,15 @@ export function teamCacheAsIs(baseDir: string, team: string, identity: Pick<Cach
   return openCacheAsIs({ ...identity, dbPath: join(dir, 'memory.db'), exportDir: join(dir, 'repo') });
 }
 
+/** A team's memory this person is not to be given: hidden by them (`memory forget`), or their own (the personal copy is the one given). */
+export function hiddenIn(team: Pick<TeamConfig, 'name' | 'handle'>, decisions: ReadonlyMap<string, unknown>, personal: Pick<Store, 'byId'> | undefined): (row: Pick<MemoryRow, 'id'>) => boolean {
+  return (row) => {
+    const s = splitTeamId(row.id);
+    if (!s) return false;
+    return decisions.has(`${team.name}\u0000hide:${s.author}/${s.id}`) || (s.author === team.handle && personal?.byId(s.id) !== undefined);
+  };
+}
+
 /** A team that reads the repository at hand, its cache as it is, for a hook. */
 export interface TeamHere {
   name: string;
@@ -56,12 +65,7 @@ export function teamsHere(config: Pick<Config, 'baseDir' | 'teams' | 'general' |
     if (!accepted) continue;
     const store = teamCacheAsIs(config.baseDir, team.name, { model: modelIdOf(config.embedding.model), dim: config.embedding.dim });
     if (!store) continue;
-    const hidden = (row: Pick<MemoryRow, 'id'>) => {
-      const s = splitTeamId(row.id);
-      if (!s) return false;
-      return decisions.has(`${team.name}\u0000hide:${s.author}/${s.id}`) || (s.author === team.handle && personal.byId(s.id) !== undefined);
-    };
-    out.push({ name: team.name, store, project: store.projects.resolveProject(accepted.repo), hidden });
+    out.push({ name: team.name, store, project: store.projects.resolveProject(accepted.repo), hidden: hiddenIn(team, decisions, personal) });
   }
   return out;
 }
