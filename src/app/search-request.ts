@@ -12,7 +12,7 @@ import type { SearchFilters, SearchMode } from '../types.js';
 import { UserError } from '../errors.js';
 import { hideExcluded } from '../project/exclude.js';
 import { fileInRepository } from '../project/repository.js';
-import { namesOf, readRenameMap } from '../changes/renames.js';
+import { namesIn } from '../changes/renames.js';
 import { parseDate } from './options.js';
 import type { Runtime } from './runtime.js';
 
@@ -56,8 +56,7 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
     const file = fileInRepository(resolve(input.cwd ?? process.cwd(), input.file));
     if (!file) throw new UserError(`${name} ${input.file}: not a file inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts) or by its full path');
     // Its earlier names too, as this machine's rename map knows them (changes/renames.ts).
-    const names = input.baseDir ? namesOf(readRenameMap(input.baseDir, file.repo)?.renames, file.path) : [];
-    f.file = names.length > 1 || names[0]?.afterMs !== undefined ? { ...file, names } : file;
+    f.file = input.baseDir ? { ...file, names: namesIn(input.baseDir, file.repo, file.path) } : file;
   }
   return f;
 }

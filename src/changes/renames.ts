@@ -10,10 +10,10 @@
  * files, when there is no map or history was rewritten), within a time limit. The file hook and
  * `search --file` read the map: one small JSON file.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workDirFor, writeKeepingMode } from '../config/paths.js';
+import { readGit } from '../project/work-tree.js';
 
 /** One file renamed by one commit (its committer time). */
 export interface Rename {
@@ -75,18 +75,6 @@ export function parseRenameLog(out: string): Rename[] {
   return res;
 }
 
-function git(top: string, args: string[], timeoutMs: number): { ok: boolean; out: string; timedOut: boolean } {
-  const r = spawnSync('git', ['-C', top, '-c', 'core.quotePath=false', ...args], {
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    maxBuffer: 64 * 1024 * 1024,
-    stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
-  });
-  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
-  return { ok: !r.error && r.status === 0, out: typeof r.stdout === 'string' ? r.stdout : '', timedOut };
-}
-
 /**
  * The renames of the commits `base..head` (all of `head`'s history when `base` is undefined),
  * back to `sinceMs`, within `timeoutMs` and `maxCommits`; undefined when git cannot read them
@@ -96,7 +84,7 @@ export function scanRenames(top: string, head: string, opts: { base?: string; si
   const args = ['log', '-z', '--no-merges', '-M', '--diff-filter=R', '--name-status', '--format=%x01%ct', `--max-count=${opts.maxCommits}`];
   if (opts.sinceMs !== undefined) args.push(`--since=${Math.floor(opts.sinceMs / 1000)}`);
   args.push(opts.base ? `${opts.base}..${head}` : head, '--');
-  const r = git(top, args, opts.timeoutMs);
+  const r = readGit(top, args, { timeoutMs: opts.timeoutMs, maxBuffer: 64 * 1024 * 1024 });
   if (!r.ok && !r.timedOut) return undefined;
   // As many commits as the limit: the reading stopped there, older renames may be missing.
   const commits = r.out.split('\u0001').length - 1;
@@ -131,6 +119,11 @@ export function readRenameMap(baseDir: string, repo: string): RenameMap | undefi
   } catch {
     return undefined;
   }
+}
+
+/** The names of the file at `path` of the repository `repo`, as this machine's map knows them (namesOf). */
+export function namesIn(baseDir: string, repo: string, path: string): FileName[] {
+  return namesOf(readRenameMap(baseDir, repo)?.renames, path);
 }
 
 /**
@@ -172,7 +165,7 @@ export function namesOf(renames: readonly Rename[] | undefined, path: string, ma
 export function refreshRenameMap(baseDir: string, top: string, repo: string, head: string, opts: { sinceMs?: number; timeoutMs: number; maxCommits: number }): RenameMap | undefined {
   const before = readRenameMap(baseDir, repo);
   if (before?.head === head) return before;
-  const onTop = before !== undefined && git(top, ['merge-base', '--is-ancestor', before.head, head], opts.timeoutMs).ok;
+  const onTop = before !== undefined && readGit(top, ['merge-base', '--is-ancestor', before.head, head], opts).ok;
   const scanned = scanRenames(top, head, { ...(onTop ? { base: before.head } : {}), ...(opts.sinceMs !== undefined ? { sinceMs: opts.sinceMs } : {}), timeoutMs: opts.timeoutMs, maxCommits: opts.maxCommits });
   if (!scanned) return undefined;
   const map: RenameMap = {

@@ -46,15 +46,25 @@ export function parseStatus(out: string, maxFiles: number): WorkInProgress {
   return res;
 }
 
-/** The work in progress in the checkout at `top`, or undefined when git does not answer within `timeoutMs`. */
-export function workInProgress(top: string, opts: { timeoutMs?: number; maxFiles?: number } = {}): WorkInProgress | undefined {
-  const r = spawnSync('git', ['-C', top, '-c', 'core.quotePath=false', 'status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all', '--no-renames'], {
+/**
+ * What a git command prints in the checkout at `top`, reading only (no optional locks, paths
+ * unquoted), within `timeoutMs`: `ok` when it ran to its end, and what it printed before a
+ * timeout too.
+ */
+export function readGit(top: string, args: string[], opts: { timeoutMs: number; maxBuffer?: number }): { ok: boolean; out: string; timedOut: boolean } {
+  const r = spawnSync('git', ['-C', top, '-c', 'core.quotePath=false', ...args], {
     encoding: 'utf8',
-    timeout: opts.timeoutMs ?? 1000,
-    maxBuffer: 16 * 1024 * 1024,
+    timeout: opts.timeoutMs,
+    maxBuffer: opts.maxBuffer ?? 16 * 1024 * 1024,
     stdio: ['ignore', 'pipe', 'ignore'],
     env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
   });
-  if (r.error || r.status !== 0 || typeof r.stdout !== 'string') return undefined;
-  return parseStatus(r.stdout, opts.maxFiles ?? 200);
+  const out = typeof r.stdout === 'string' ? r.stdout : '';
+  return { ok: !r.error && r.status === 0 && typeof r.stdout === 'string', out, timedOut: (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' };
+}
+
+/** The work in progress in the checkout at `top`, or undefined when git does not answer within `timeoutMs`. */
+export function workInProgress(top: string, opts: { timeoutMs?: number; maxFiles?: number } = {}): WorkInProgress | undefined {
+  const r = readGit(top, ['status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all', '--no-renames'], { timeoutMs: opts.timeoutMs ?? 1000 });
+  return r.ok ? parseStatus(r.out, opts.maxFiles ?? 200) : undefined;
 }

@@ -33,7 +33,7 @@ import { buildKeywordQuery } from '../search/query.js';
 import { search, type SearchOptions } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
-import { namesOf, readRenameMap } from '../changes/renames.js';
+import { namesIn } from '../changes/renames.js';
 
 const STATIC: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
@@ -159,7 +159,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     const file = get('file');
     if ((repo === undefined) !== (file === undefined)) throw new UserError('a file filter needs both repo and file');
     if (repo !== undefined && file !== undefined) {
-      req.filters.file = { repo, path: file, names: namesOf(readRenameMap(ctx.config.baseDir, repo)?.renames, file) };
+      req.filters.file = { repo, path: file, names: namesIn(ctx.config.baseDir, repo, file) };
     }
     return req;
   };

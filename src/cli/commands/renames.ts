@@ -10,7 +10,6 @@ import { refreshRenameMap } from '../../changes/renames.js';
 import { UserError } from '../../errors.js';
 import { headCommit, repoIdentity } from '../../project/repository.js';
 import { openCacheAsIs } from '../../store/cache.js';
-import { modelIdOf } from '../../embed/embedder.js';
 import type { Runner } from '../runner.js';
 import { printJson } from '../render.js';
 
@@ -34,7 +33,7 @@ async function renames(ctx: Context, flags: { cwd?: string; json?: boolean }): P
   if (!head) throw new UserError(`${repo.top}: no commit checked out yet`);
   // Back to the repository's oldest memory with files: a rename before it changes no memory's name.
   const c = ctx.config;
-  const store = openCacheAsIs({ dbPath: c.general.db_path, exportDir: c.general.export_dir, model: modelIdOf(c.embedding.model), dim: c.embedding.dim }, { vectors: false });
+  const store = openCacheAsIs(ctx.cacheOptions(), { vectors: false });
   let since: number | undefined;
   try {
     since = store?.files.oldest(repo.key);
