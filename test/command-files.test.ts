@@ -3,11 +3,13 @@
  * counts, seen from where the command ran.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { commandFiles } from '../src/cli/command-files.js';
-import { touchedFiles } from '../src/cli/file-recall-hook.js';
+import { commandFiles, commandMoves } from '../src/cli/command-files.js';
+import { movedFiles, touchedFiles } from '../src/cli/file-recall-hook.js';
+import { patchMoves } from '../src/capture/patch-files.js';
 import { tempDir } from './helpers.js';
 
 let dir: string;
@@ -77,5 +79,56 @@ describe('the files a shell command names', () => {
     assert.deepEqual(bash(patch), [f('src/new.ts')]);
     const move = ['*** Begin Patch', '*** Update File: src/cart.ts', '*** Move to: src/basket/cart.ts', '@@', '-a', '+b', '*** End Patch'].join('\n');
     assert.deepEqual(touchedFiles({ tool_name: 'apply_patch', tool_input: { command: move } }, dir), [f('src/cart.ts'), f('src/basket/cart.ts')], 'a file moved: where it was and where it goes');
+  });
+
+  it('what a command moved, read after it ran: git mv, mv to a new name, into a folder, several into one, a folder whole; a cd followed; a redirection is no name', () => {
+    const moves = join(dir, 'moves');
+    const run = (command: string, cwd = moves) => {
+      const r = spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8' });
+      assert.equal(r.status, 0, `${command}: ${r.stderr}`);
+      return commandMoves(command, cwd);
+    };
+    const m = (p: string) => join(moves, p);
+    mkdirSync(join(moves, 'src', 'pay'), { recursive: true });
+    mkdirSync(join(moves, 'lib'));
+    for (const p of ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts', 'src/pay/e.ts', 'src/f.ts']) writeFileSync(m(p), 'x\n');
+    spawnSync('git', ['init', '-q'], { cwd: moves });
+    spawnSync('git', ['add', '-A'], { cwd: moves });
+    assert.deepEqual(run('git mv src/a.ts src/a2.ts'), [{ from: m('src/a.ts'), to: m('src/a2.ts'), folder: false }]);
+    assert.deepEqual(run('mv -v src/b.ts lib/ 2>/dev/null'), [{ from: m('src/b.ts'), to: m('lib/b.ts'), folder: false }], 'into a folder that was there');
+    assert.deepEqual(run('mv src/c.ts src/d.ts lib'), [{ from: m('src/c.ts'), to: m('lib/c.ts'), folder: false }, { from: m('src/d.ts'), to: m('lib/d.ts'), folder: false }]);
+    assert.deepEqual(run('mv src/pay src/billing'), [{ from: m('src/pay'), to: m('src/billing'), folder: true }], 'a folder to a new name');
+    assert.deepEqual(run('cd src && git mv -f -- f.ts g.ts && ls'), [{ from: m('src/f.ts'), to: m('src/g.ts'), folder: false }]);
+    assert.deepEqual(run('ls src; echo mv src/a2.ts'), [], 'no move, though the words are there');
+  });
+
+  it('moves nothing: a move that did not happen (a dry run, no such file), a variable or a glob, another program', () => {
+    const moves = join(dir, 'nomoves');
+    mkdirSync(join(moves, 'src'), { recursive: true });
+    writeFileSync(join(moves, 'src', 'a.ts'), 'x\n');
+    spawnSync('git', ['init', '-q'], { cwd: moves });
+    spawnSync('git', ['add', '-A'], { cwd: moves });
+    for (const command of ['git mv -n src/a.ts src/z.ts', 'mv src/nothing.ts src/z.ts; true', 'mv $FROM src/z.ts; true', 'mv src/*.md src/z; true', 'cp src/a.ts src/copy.ts']) {
+      spawnSync('sh', ['-c', command], { cwd: moves });
+      assert.deepEqual(commandMoves(command, moves), [], command);
+    }
+    assert.ok(existsSync(join(moves, 'src', 'a.ts')), 'the source is still there (a positive check of the world)');
+    // A move done, then the same command read while a variable stands for where: nothing.
+    renameSync(join(moves, 'src', 'a.ts'), join(moves, 'src', 'z.ts'));
+    assert.deepEqual(commandMoves('cd $D && mv src/a.ts src/z.ts', moves), []);
+    assert.deepEqual(commandMoves('mv src/a.ts src/z.ts', moves), [{ from: join(moves, 'src', 'a.ts'), to: join(moves, 'src', 'z.ts'), folder: false }]);
+  });
+
+  it('a patch\'s moves: each Update File followed by its Move to; the hook takes them only when applied', () => {
+    const text = ['*** Begin Patch', '*** Update File: src/x.ts', '*** Move to: src/y.ts', '@@', '-a', '+b', '*** Add File: src/new.ts', '+n', '*** Update File: src/kept.ts', '@@', '-c', '+d', '*** End Patch'].join('\n');
+    assert.deepEqual(patchMoves(text), [['src/x.ts', 'src/y.ts']]);
+    const root = join(dir, 'patched');
+    mkdirSync(join(root, 'src'), { recursive: true });
+    const input = { tool_name: 'apply_patch', tool_input: { command: text } };
+    writeFileSync(join(root, 'src', 'x.ts'), 'a\n');
+    assert.deepEqual(movedFiles(input, root), [], 'not applied: the source still there');
+    renameSync(join(root, 'src', 'x.ts'), join(root, 'src', 'y.ts'));
+    assert.deepEqual(movedFiles(input, root), [{ from: join(root, 'src', 'x.ts'), to: join(root, 'src', 'y.ts'), folder: false }]);
+    assert.deepEqual(movedFiles({ tool_name: 'Read', tool_input: { file_path: join(root, 'src', 'y.ts') } }, root), [], 'a Read moves nothing');
   });
 });

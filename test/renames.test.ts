@@ -4,10 +4,10 @@
  * HEAD with only the commits since, and the time each name belonged to the file.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLOCK_SLACK_MS, namesOf, parseRenameLog, readRenameMap, refreshRenameMap, renameMapHead, scanRenames, type Rename } from '../src/changes/renames.js';
+import { CLOCK_SLACK_MS, movesPath, namesIn, namesOf, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renamesOf, scanRenames, type Rename } from '../src/changes/renames.js';
 import { git, initRepo, renamingHistory } from './git-fixture.js';
 import { tempDir } from './helpers.js';
 
@@ -140,11 +140,84 @@ describe('renames: a file\'s earlier names', () => {
     // A file no rename touched; no map at all.
     assert.deepEqual(namesOf(renames, 'src/cart.ts'), [{ path: 'src/cart.ts' }]);
     assert.deepEqual(namesOf(undefined, 'src/cart.ts'), [{ path: 'src/cart.ts' }]);
-    // A file renamed away and back: each name once.
+    // A file renamed away and back: one file all along, its own name for all its time (no other file ever had it), b.ts between.
     const back: Rename[] = [
       { from: 'b.ts', to: 'a.ts', atMs: ms(20) },
       { from: 'a.ts', to: 'b.ts', atMs: ms(10) },
     ];
-    assert.deepEqual(namesOf(back, 'a.ts').map((n) => n.path), ['a.ts', 'b.ts']);
+    assert.deepEqual(namesOf(back, 'a.ts'), [{ path: 'a.ts' }, { path: 'b.ts', beforeMs: edge(20) }]);
+    // What is at b.ts now came later: a file of its own.
+    assert.deepEqual(namesOf(back, 'b.ts'), [{ path: 'b.ts', afterMs: edge(20) }]);
+    // Away and back twice, another file at a.ts before all of it: each stretch of a.ts that was this file's, and no earlier.
+    const twice: Rename[] = [
+      { from: 'b.ts', to: 'a.ts', atMs: ms(40) },
+      { from: 'a.ts', to: 'b.ts', atMs: ms(30) },
+      { from: 'b.ts', to: 'a.ts', atMs: ms(20) },
+      { from: 'a.ts', to: 'b.ts', atMs: ms(10) },
+      { from: 'a.ts', to: 'old/a.ts', atMs: ms(5) },
+    ];
+    assert.deepEqual(namesOf(twice, 'a.ts'), [{ path: 'a.ts', afterMs: edge(5) }, { path: 'b.ts', beforeMs: edge(40) }]);
+  });
+
+  it('a rename seen twice (the hook\'s move, then the commit that holds it, in either order) counts once; a folder moved whole renames every file in it', () => {
+    const ms = (s: number) => s * 1000;
+    const edge = (s: number) => ms(s) + CLOCK_SLACK_MS;
+    const moveThenCommit: Rename[] = [
+      { from: 'src/checkout.ts', to: 'src/pay/checkout.ts', atMs: ms(200) },
+      { from: 'src/checkout.ts', to: 'src/pay/checkout.ts', atMs: ms(100) },
+    ];
+    assert.deepEqual(namesOf(moveThenCommit, 'src/pay/checkout.ts'), [{ path: 'src/pay/checkout.ts' }, { path: 'src/checkout.ts', beforeMs: edge(200) }], 'the older sighting does not end the file\'s time at its old name');
+    // A commit dated before the move (the committer's clock behind): the same.
+    assert.deepEqual(namesOf([...moveThenCommit].reverse().sort((a, b) => b.atMs - a.atMs), 'src/pay/checkout.ts').length, 2);
+    const folders: Rename[] = [
+      { from: 'src/pay/', to: 'src/billing/', atMs: ms(300) },
+      { from: 'src/checkout.ts', to: 'src/pay/checkout.ts', atMs: ms(200) },
+      { from: 'src/pay/', to: 'src/old-pay/', atMs: ms(50) },
+    ];
+    assert.deepEqual(namesOf(folders, 'src/billing/checkout.ts'), [
+      { path: 'src/billing/checkout.ts' },
+      { path: 'src/pay/checkout.ts', beforeMs: edge(300), afterMs: edge(50) },
+      { path: 'src/checkout.ts', beforeMs: edge(200) },
+    ]);
+    assert.deepEqual(namesOf(folders, 'src/billing/cart.ts'), [{ path: 'src/billing/cart.ts' }, { path: 'src/pay/cart.ts', beforeMs: edge(300), afterMs: edge(50) }]);
+    assert.deepEqual(namesOf(folders, 'src/pay/checkout.ts'), [{ path: 'src/pay/checkout.ts', afterMs: edge(300) }], 'made again in the folder\'s old place: another file');
+    assert.deepEqual(namesOf(folders, 'src/billing.ts'), [{ path: 'src/billing.ts' }], 'a name that only begins like the folder');
+  });
+
+  it('the moves the hook saw: kept beside the map, newest first with the map\'s renames; the newest 200 kept, a month\'s worth; a line cut short passed over; no home, nothing written', () => {
+    const home = join(root, 'moves-home');
+    mkdirSync(home);
+    const repo = 'github.com/acme/moves';
+    const now = Date.parse('2026-12-05T10:00:00Z');
+    const day = 86_400_000;
+    recordMoves(home, repo, [{ from: 'src/a.ts', to: 'src/b.ts', atMs: now - 40 * day }]);
+    recordMoves(home, repo, [{ from: 'src/b.ts', to: 'src/c.ts', atMs: now - 2 * day }]);
+    appendFileSync(movesPath(home, repo), '{"from":"src/c.ts","to":"src/');
+    appendFileSync(movesPath(home, repo), '\n');
+    recordMoves(home, repo, [{ from: 'src/c.ts', to: 'src/d.ts', atMs: now - day }]);
+    assert.deepEqual(readMoves(home, repo, now).map((m) => m.to), ['src/d.ts', 'src/c.ts'], 'newest first; the one of 40 days ago counts no more; the cut line passed over');
+    assert.deepEqual(namesIn(home, repo, 'src/d.ts', now).map((n) => n.path), ['src/d.ts', 'src/c.ts', 'src/b.ts']);
+    // With a map: both, by time.
+    const dir = join(root, 'moves-repo');
+    initRepo(dir, 't');
+    writeFileSync(join(dir, 'x.ts'), 'x\n');
+    git(dir, 'add', '-A');
+    commitAt(dir, Math.floor((now - 3 * day) / 1000), 'x');
+    mkdirSync(join(dir, 'src'));
+    git(dir, 'mv', 'x.ts', 'src/a.ts');
+    const head = commitAt(dir, Math.floor((now - 3 * day) / 1000) + 60, 'x moved');
+    refreshRenameMap(home, dir, repo, head, { timeoutMs: 10_000, maxCommits: 1000 });
+    assert.deepEqual(renamesOf(home, repo, now).map((r) => `${r.from}>${r.to}`), ['src/c.ts>src/d.ts', 'src/b.ts>src/c.ts', 'x.ts>src/a.ts']);
+    // Many moves: the newest 200 read; the file, past 64 KB, cut to them.
+    const deep = 'packages/checkout/src/payments/providers/'.repeat(3);
+    for (let i = 0; i < 450; i++) recordMoves(home, repo, [{ from: `${deep}m${i}.ts`, to: `${deep}n${i}.ts`, atMs: now - 1000 + i }]);
+    const kept = readMoves(home, repo, now);
+    assert.equal(kept.length, 200);
+    assert.equal(kept[0]?.to, `${deep}n449.ts`, 'the newest kept');
+    assert.equal(kept[199]?.to, `${deep}n250.ts`);
+    const size = readFileSync(movesPath(home, repo), 'utf8').length;
+    assert.ok(size <= 64 * 1024 + 400, `bounded: ${size}`);
+    recordMoves(join(root, 'no-such-home'), repo, [{ from: 'a', to: 'b', atMs: now }]);
+    assert.equal(existsSync(join(root, 'no-such-home')), false, 'a home that is not there is not made');
   });
 });

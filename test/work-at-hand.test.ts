@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { renameMapHead } from '../src/changes/renames.js';
+import { movesPath, renameMapHead } from '../src/changes/renames.js';
 import { tidySessions } from '../src/cli/file-recall-hook.js';
 import { parseStatus } from '../src/project/work-tree.js';
 import { cloneCode, codeOrigin } from './git-fixture.js';
@@ -43,6 +43,9 @@ function registered(m: HomeMachine, event: string, tool?: string): string {
   assert.ok(cmd, `no ${event} hook for ${tool ?? 'any tool'} in settings.json`);
   return cmd;
 }
+
+/** The moves the file hook recorded on machine `m` for acme/<repo>. */
+const movesOf = (m: HomeMachine, repo: string) => movesPath(m.home, `github.com/acme/${repo}`);
 
 /** Run a registered hook as Claude Code does: through a shell, the JSON on stdin, in the session's folder. */
 function runHook(m: HomeMachine, command: string, input: Record<string, unknown>, cwd: string): { code: number | null; stdout: string; stderr: string; context: string } {
@@ -242,6 +245,56 @@ describe('recall by file: the tool hook', () => {
     const told = m.cli(['renames'], { cwd: atlas });
     assert.equal(told.code, 0, told.stderr);
     assert.match(told.stdout, /^1 rename in github\.com\/acme\/atlas up to [0-9a-f]{12}\.$/m);
+  });
+
+  it('a file the agent moves brings its sessions at once, before any commit: Claude Code\'s Bash `git mv`, a folder moved with `mv`, a Codex patch\'s Move to; moved back, one file still; committed, nothing counted twice', async () => {
+    const t0 = Date.now() - 2 * 3_600_000;
+    const { m, dir: orbit, hook } = oneCheckout('mover', 'orbit', { id: 'o-1', at: new Date(t0).toISOString(), q: 'Why does checkout retry the capture only once?', a: 'A second retry double-charged cards on a slow gateway.' });
+    sessionReading(m, 'o-2', orbit, t0 + 60_000, [{ q: 'How is the cart module organised now?', a: 'One exported function per concern.', read: ['src/cart.ts'] }]);
+    assert.equal(m.cli(['rebuild']).code, 0);
+    assert.equal(registered(m, 'PostToolUse', 'Bash'), hook, 'install --claude-code runs the file hook after Bash too: one hook');
+    // As Claude Code 2.1.332 gives a Bash call after it ran: the command as the model wrote it, in the session's folder.
+    const bash = (sessionId: string, command: string) => {
+      const ran = spawnSync('sh', ['-c', command], { cwd: orbit, encoding: 'utf8' });
+      const r = runHook(m, hook, { session_id: sessionId, cwd: orbit, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command, description: 'move it' }, tool_response: { stdout: ran.stdout, stderr: ran.stderr, interrupted: false } }, orbit);
+      assert.equal(r.code, 0, r.stderr);
+      return r;
+    };
+    const read = (sessionId: string, file: string) => runHook(m, hook, { session_id: sessionId, cwd: orbit, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(orbit, file) } }, orbit);
+    const retry = /Why does checkout retry the capture only once\?/;
+    // A move that failed (no such file) is no move: the file read after is found under no other name.
+    bash('o-3', 'git mv src/nothing.ts src/pay.ts 2>/dev/null; true');
+    assert.equal(existsSync(movesOf(m, 'orbit')), false, 'nothing recorded');
+    const moved = bash('o-3', 'mkdir -p src/pay && git mv src/checkout.ts src/pay/checkout.ts');
+    assert.match(moved.context, /earlier sessions on src\/pay\/checkout\.ts/, 'at the move itself: the file it names is there');
+    assert.match(moved.context, /\(recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since\)\nQ: Why does checkout retry/);
+    assert.match(read('o-4', 'src/pay/checkout.ts').context, retry, 'another session, the move still not committed');
+    assert.doesNotMatch(read('o-4', 'src/cart.ts').context, retry, 'another file keeps its own');
+    const byFile = (file: string) => (JSON.parse(m.cli(['search', '--json', '--file', file], { cwd: orbit }).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
+    assert.deepEqual(byFile('src/pay/checkout.ts'), ['Why does checkout retry the capture only once?']);
+    // The whole folder moved, plainly: nothing to say then (no file named), the file in it found after.
+    assert.equal(bash('o-5', 'mv src/pay src/billing').stdout.trim(), '');
+    assert.match(read('o-6', 'src/billing/checkout.ts').context, /\(recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since\)\nQ: Why does checkout retry/);
+    // Moved back where it was (git has not seen the folder's move: a plain mv): the same file, its sessions under its own name again.
+    bash('o-7', 'mv src/billing/checkout.ts src/checkout.ts');
+    const back = read('o-8', 'src/checkout.ts').context;
+    assert.match(back, /## [0-9-]+ · mover · id [0-9a-f]{12}\n(?:\([^)]*\)\n)?Q: Why does checkout retry/);
+    assert.doesNotMatch(back, /recorded as/);
+    assert.equal(read('o-8', 'src/billing/checkout.ts').stdout.trim(), '', 'a path no file has: nothing');
+    // A Codex patch moving it (Update File, then Move to), applied: the same.
+    mkdirSync(join(orbit, 'lib'));
+    renameSync(join(orbit, 'src', 'checkout.ts'), join(orbit, 'lib', 'checkout.ts'));
+    const patch = '*** Begin Patch\n*** Update File: src/checkout.ts\n*** Move to: lib/checkout.ts\n@@\n-export function capture(p) { return retryOnce(p); }\n+export function capture(p) { return retryOnce(p, 1); }\n*** End Patch\n';
+    const patched = runHook(m, hook, { session_id: 'o-9', cwd: orbit, hook_event_name: 'PostToolUse', tool_name: 'apply_patch', tool_input: { command: patch } }, orbit);
+    assert.match(patched.context, /\(recorded as src\/checkout\.ts, renamed to lib\/checkout\.ts since\)\nQ: Why does checkout retry/);
+    // Committed, and the renames read: the move and its commit are one rename, the file's sessions once.
+    git(orbit, 'add', '-A');
+    git(orbit, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'checkout into lib');
+    assert.equal(m.cli(['renames'], { cwd: orbit }).code, 0);
+    assert.deepEqual(byFile('lib/checkout.ts'), ['Why does checkout retry the capture only once?']);
+    assert.match(read('o-10', 'lib/checkout.ts').context, retry);
+    const lines = readFileSync(movesOf(m, 'orbit'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { from: string; to: string });
+    assert.deepEqual(lines.map((l) => `${l.from} > ${l.to}`), ['src/checkout.ts > src/pay/checkout.ts', 'src/pay/ > src/billing/', 'src/billing/checkout.ts > src/checkout.ts', 'src/checkout.ts > lib/checkout.ts']);
   });
 
   it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {

@@ -55,8 +55,8 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
     const name = input.names?.file ?? 'file';
     const file = fileInRepository(resolve(input.cwd ?? process.cwd(), input.file));
     if (!file) throw new UserError(`${name} ${input.file}: not a file inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts) or by its full path');
-    // Its earlier names too, as this machine's rename map knows them (changes/renames.ts).
-    f.file = input.baseDir ? { ...file, names: namesIn(input.baseDir, file.repo, file.path) } : file;
+    // Its earlier names too, as this machine knows them (its rename map, the moves not committed yet) (changes/renames.ts).
+    f.file = input.baseDir ? { ...file, names: namesIn(input.baseDir, file.repo, file.path, now.getTime()) } : file;
   }
   return f;
 }

@@ -9,7 +9,7 @@ import { healthNotices, noticeOf, settingsNotice, tellOnceADay } from './health.
 import { settingsProblemNow } from '../config/shared.js';
 import { placeHere } from '../project/place.js';
 import { headCommit, repoIdentity } from '../project/repository.js';
-import { namesOf, readRenameMap, renameMapHead, type RenameMap } from '../changes/renames.js';
+import { namesOf, renameMapHead, renamesOf, type Rename } from '../changes/renames.js';
 import { workInProgress } from '../project/work-tree.js';
 import { pickForStart } from './start-pick.js';
 import { openCache } from '../store/cache.js';
@@ -139,8 +139,8 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
         // The work in progress picks first: memories of the files changed here, of this branch; then the most recent.
         const wip = place.repo ? workInProgress(place.repo.top) : undefined;
         // A changed file's earlier names too (read only when a file is changed).
-        let renames: { map?: RenameMap | undefined } | undefined;
-        const names = (path: string) => namesOf((renames ??= { map: place.repo ? readRenameMap(config.baseDir, place.repo.key) : undefined }).map?.renames, path);
+        let renames: Rename[] | undefined;
+        const names = (path: string) => namesOf((renames ??= place.repo ? renamesOf(config.baseDir, place.repo.key, rt.now().getTime()) : []), path);
         const picked = pickForStart(store, project, config.inject.recent, place.repo && wip ? { repo: place.repo.key, wip, names } : undefined);
         const why = new Map(picked.map((p) => [p.row.id, p.why]));
         const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });

@@ -14,3 +14,14 @@ export function patchFiles(text: string): string[] {
   }
   return out;
 }
+
+/** The files a patch moved (`*** Update File: a` then `*** Move to: b`), as written: [from, to] each. */
+export function patchMoves(text: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  let updated: string | undefined;
+  for (const m of text.matchAll(PATCH_FILE)) {
+    if (m[2] !== undefined && updated !== undefined) out.push([updated, m[2].trim()]);
+    updated = m[1] !== undefined && m[0].startsWith('*** Update') ? m[1].trim() : undefined;
+  }
+  return out;
+}

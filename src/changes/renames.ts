@@ -10,7 +10,7 @@
  * files, when there is no map or history was rewritten), within a time limit. The file hook and
  * `search --file` read the map: one small JSON file.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { workDirFor, writeKeepingMode } from '../config/paths.js';
 import { readGit } from '../project/work-tree.js';
@@ -121,40 +121,121 @@ export function readRenameMap(baseDir: string, repo: string): RenameMap | undefi
   }
 }
 
-/** The names of the file at `path` of the repository `repo`, as this machine's map knows them (namesOf). */
-export function namesIn(baseDir: string, repo: string, path: string): FileName[] {
-  return namesOf(readRenameMap(baseDir, repo)?.renames, path);
+/**
+ * Moves the file hook saw the agent make and no commit holds yet (`git mv`, `mv`, a Codex patch's
+ * `*** Move to:`), a JSON line each beside the map: the file moved this minute is found under its
+ * new name at once, not after its commit and the next session start. Dated by this machine's
+ * clock, as its memories are.
+ */
+export function movesPath(baseDir: string, repo: string): string {
+  return renameMapPath(baseDir, repo).replace(/\.json$/, '.moves.jsonl');
 }
+
+/** Moves read at most (the newest), and kept when the file has grown past MOVES_BYTES. */
+const MAX_MOVES = 200;
+const MOVES_BYTES = 64 * 1024;
+/** A move no commit took up counts this long (a working tree put back leaves it standing). */
+const MOVE_DAYS = 30;
+
+/** Add moves to a repository's list (the memory home's cache is made when missing; a home that is not there gets nothing). */
+export function recordMoves(baseDir: string, repo: string, moves: readonly Rename[]): void {
+  if (moves.length === 0 || !existsSync(baseDir)) return;
+  const path = movesPath(baseDir, repo);
+  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  appendFileSync(path, moves.map((m) => `${JSON.stringify({ from: m.from, to: m.to, atMs: m.atMs })}\n`).join(''), { mode: 0o600 });
+  // Grown past MOVES_BYTES: the newest kept, written whole.
+  if (statSync(path).size > MOVES_BYTES) {
+    const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
+    writeKeepingMode(path, `${lines.slice(-MAX_MOVES).join('\n')}\n`);
+  }
+}
+
+/** The moves of a repository not older than MOVE_DAYS at `nowMs`, newest first, at most MAX_MOVES (lines that do not read are passed over). */
+export function readMoves(baseDir: string, repo: string, nowMs: number): Rename[] {
+  let text: string;
+  try {
+    text = readFileSync(movesPath(baseDir, repo), 'utf8');
+  } catch {
+    return [];
+  }
+  const out: Rename[] = [];
+  for (const line of text.split('\n')) {
+    try {
+      const m = JSON.parse(line) as Partial<Rename>;
+      if (typeof m.from === 'string' && typeof m.to === 'string' && m.from !== '' && m.to !== '' && typeof m.atMs === 'number' && m.atMs >= nowMs - MOVE_DAYS * 86_400_000) out.push({ from: m.from, to: m.to, atMs: m.atMs });
+    } catch {
+      /* a line cut short */
+    }
+  }
+  return out.sort((a, b) => b.atMs - a.atMs).slice(0, MAX_MOVES);
+}
+
+/** A repository's renames as this machine knows them, newest first: its map's and the moves no commit holds yet. */
+export function renamesOf(baseDir: string, repo: string, nowMs: number): Rename[] {
+  const map = readRenameMap(baseDir, repo)?.renames ?? [];
+  const moves = readMoves(baseDir, repo, nowMs);
+  return moves.length === 0 ? map : [...moves, ...map].sort((a, b) => b.atMs - a.atMs);
+}
+
+/** The names of the file at `path` of the repository `repo`, as this machine knows them at `nowMs` (namesOf). */
+export function namesIn(baseDir: string, repo: string, path: string, nowMs: number): FileName[] {
+  return namesOf(renamesOf(baseDir, repo, nowMs), path);
+}
+
+/** A folder moved whole (`git mv src/pay src/billing`, as the file hook sees it): both names end in `/`. */
+const isFolder = (r: Rename) => r.from.endsWith('/') && r.to.endsWith('/');
+
+/** The name `path` had before the rename `r` when `r` brought it there (the file itself, or a folder it is in), else undefined. */
+function nameBefore(r: Rename, path: string): string | undefined {
+  if (isFolder(r)) return path.startsWith(r.to) ? r.from + path.slice(r.to.length) : undefined;
+  return r.to === path ? r.from : undefined;
+}
+
+/** Whether the rename `r` took whatever was at `path` away from it. */
+function takesAway(r: Rename, path: string): boolean {
+  return isFolder(r) ? path.startsWith(r.from) : r.from === path;
+}
+
+const pairOf = (r: Rename) => `${r.from}\0${r.to}`;
 
 /**
  * The names of the file at `path`, now first, then each earlier one followed back through the
  * renames into it (src/pay/checkout.ts ← src/checkout.ts ← checkout.js), each with the time it
  * held it (give or take CLOCK_SLACK_MS): a file made later under an old name is another file, and
- * so is one that had the name before a rename took it away.
+ * so is one that had the name before a rename took it away. A file moved and moved back
+ * (a → b → a) is one file all along; a rename seen twice (the hook's move, then the commit that
+ * holds it) counts once.
  */
 export function namesOf(renames: readonly Rename[] | undefined, path: string, max = 8): FileName[] {
-  // The newest rename away from `name` before `until`: where an earlier file of that name ends.
-  const awayBefore = (name: string, until: number) => renames?.find((r) => r.from === name && r.atMs < until)?.atMs;
-  const now = awayBefore(path, Number.POSITIVE_INFINITY);
-  const out: FileName[] = [{ path, ...(now !== undefined ? { afterMs: now } : {}) }];
-  if (!renames) return out;
-  // The name being followed back, and the time it held it: a rename into it counts only then.
-  let cur = out[0] as FileName;
-  const seen = new Set([path]);
-  for (const r of renames) {
-    if (out.length > max) break;
-    if (r.to !== cur.path || r.atMs > (cur.beforeMs ?? Number.POSITIVE_INFINITY) || r.atMs < (cur.afterMs ?? 0) || seen.has(r.from)) continue;
-    const after = awayBefore(r.from, r.atMs);
-    cur = { path: r.from, beforeMs: r.atMs, ...(after !== undefined ? { afterMs: after } : {}) };
-    out.push(cur);
-    seen.add(r.from);
+  const chain: FileName[] = [{ path }];
+  const followed = new Set<string>();
+  let cur = chain[0] as FileName;
+  for (const r of renames ?? []) {
+    if (chain.length > max) break;
+    if (r.atMs > (cur.beforeMs ?? Number.POSITIVE_INFINITY) || followed.has(pairOf(r))) continue;
+    const earlier = nameBefore(r, cur.path);
+    if (earlier !== undefined) {
+      cur = { path: earlier, beforeMs: r.atMs };
+      chain.push(cur);
+      followed.add(pairOf(r));
+    } else if (takesAway(r, cur.path)) break;
   }
-  // Each edge moved by the clocks' slack (the chain above follows the commits' own times).
-  return out.map((n) => ({
-    path: n.path,
-    ...(n.afterMs !== undefined ? { afterMs: n.afterMs + CLOCK_SLACK_MS } : {}),
-    ...(n.beforeMs !== undefined ? { beforeMs: n.beforeMs + CLOCK_SLACK_MS } : {}),
-  }));
+  // Each name from the newest rename that took an earlier file away from it (not one of this file's own).
+  const awayBefore = (name: string, until: number) => renames?.find((r) => r.atMs < until && takesAway(r, name) && !followed.has(pairOf(r)))?.atMs;
+  const out: FileName[] = [];
+  for (const n of chain) {
+    const after = awayBefore(n.path, n.beforeMs ?? Number.POSITIVE_INFINITY);
+    // Each edge moved by the clocks' slack (the chain above follows the renames' own times).
+    const name: FileName = {
+      path: n.path,
+      ...(after !== undefined ? { afterMs: after + CLOCK_SLACK_MS } : {}),
+      ...(n.beforeMs !== undefined ? { beforeMs: n.beforeMs + CLOCK_SLACK_MS } : {}),
+    };
+    // A name it had again (moved back) whose time an earlier entry already covers: once.
+    const covered = out.some((o) => o.path === name.path && (o.afterMs ?? 0) <= (name.afterMs ?? 0) && (o.beforeMs ?? Number.POSITIVE_INFINITY) >= (name.beforeMs ?? Number.POSITIVE_INFINITY));
+    if (!covered) out.push(name);
+  }
+  return out;
 }
 
 /**

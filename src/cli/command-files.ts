@@ -5,8 +5,8 @@
  * command ran (a `cd` in it followed), the program itself aside. Options, variables, globs and
  * substitutions never count; at most `max` files, in the order the command names them.
  */
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { parse, type ParseEntry } from 'shell-quote';
 
 /** Files taken from one command at most: a command over many files is a search, not a read of one. */
@@ -20,10 +20,20 @@ const UNKNOWN = '\0';
 const SHELL = /^(?:\S*\/)?(?:ba|da|k|z)?sh$/;
 /** Operators after which the next word starts a command. */
 const STARTS = new Set(['|', '||', '&&', ';', ';;', '&', '(', ')', '|&']);
+/** Redirections: the word after one names where output goes, not what the command works on. */
+const REDIRECTS = new Set(['>', '>>', '<', '>&', '<&', '>|', '&>']);
 
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
   } catch {
     return false;
   }
@@ -76,5 +86,64 @@ export function commandFiles(command: unknown, cwd: string, max = COMMAND_FILES_
     if (!out.includes(path) && isFile(path)) out.push(path);
     if (out.length >= max) break;
   }
+  return out;
+}
+
+/** A file or a folder moved: where it was and where it is (absolute paths). */
+export interface Move {
+  from: string;
+  to: string;
+  folder: boolean;
+}
+
+/**
+ * What a command that has run moved (`git mv a b`, `mv a b`, `mv a b c dir/`, a `cd` followed):
+ * only what the files say now, each source gone and its destination there, a file or a folder;
+ * a word the shell would expand (a variable, a glob) makes its command say nothing.
+ */
+export function commandMoves(command: unknown, cwd: string): Move[] {
+  // Nearly every command moves nothing: not parsed again.
+  const text = Array.isArray(command) ? command.join(' ') : command;
+  if (typeof text !== 'string' || !/(?:^|[^\w-])mv\b/.test(text)) return [];
+  const words = wordsOf(command);
+  if (!words) return [];
+  const out: Move[] = [];
+  let dir = cwd;
+  // One simple command's words at a time; `undefined` once one is not a word.
+  let cmd: Array<string | undefined> = [];
+  const end = () => {
+    const [w0, w1] = cmd;
+    const args = w0 === 'mv' ? cmd.slice(1) : w0 === 'git' && w1 === 'mv' ? cmd.slice(2) : undefined;
+    if (w0 === 'cd' || w0 === 'pushd') {
+      const to = cmd[1];
+      dir = to === undefined || to.includes(UNKNOWN) ? '\0' : resolve(dir, to);
+    }
+    cmd = [];
+    if (!args || dir === '\0' || args.some((a) => a === undefined || a.includes(UNKNOWN))) return;
+    const names = (args as string[]).filter((a, i, all) => !a.startsWith('-') || all.indexOf('--') < i);
+    if (names.length < 2) return;
+    const dest = resolve(dir, names[names.length - 1] as string);
+    for (const name of names.slice(0, -1)) {
+      const from = resolve(dir, name);
+      if (existsSync(from)) continue;
+      // Into a folder that was there (`mv a.ts lib/`), or to a new name.
+      const into = join(dest, basename(from));
+      const to = isFolder(dest) && (names.length > 2 || existsSync(into)) ? into : dest;
+      if (existsSync(to)) out.push({ from, to, folder: isFolder(to) });
+    }
+  };
+  let target = false;
+  for (const w of words.slice(0, WORDS_MAX)) {
+    if (typeof w === 'string') {
+      // A redirection's file is not one of the command's words (`git mv a b 2>/dev/null`).
+      if (!target) cmd.push(w);
+      target = false;
+    } else if ('op' in w && STARTS.has(w.op)) end();
+    else if ('op' in w && REDIRECTS.has(w.op)) {
+      if (/^\d$/.test(cmd[cmd.length - 1] ?? '')) cmd.pop();
+      target = true;
+    } else cmd.push(undefined);
+  }
+  end();
   return out;
 }

@@ -1,19 +1,19 @@
 /**
  * `memory file-recall`, the tool hook (Claude Code: PostToolUse on Read, Edit, Write, MultiEdit,
- * NotebookEdit; Codex: PostToolUse on apply_patch and on its shell, `Bash`, whose commands name the
- * files that are there: command-files.ts), on a light path: config, SQLite and this
+ * NotebookEdit and Bash; Codex: PostToolUse on apply_patch and on its shell, `Bash`: a command's
+ * files are those it names that are there, command-files.ts), on a light path: config, SQLite and this
  * code. When the agent touches a file, the earlier sessions on it in this repository
  * (search/file-recall.ts), as additionalContext. Each memory once per session (the ids given are
  * kept in the memory home's `.cache/file-recall/`); nothing for a file no memory recorded, for an
  * excluded project, or from the session in progress. Whatever happens: exit 0, diagnostics on
  * stderr. Measured in bench/RESULTS.md against node's own start-up.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IO } from '../app/context.js';
 import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
-import { patchFiles } from '../capture/patch-files.js';
+import { patchFiles, patchMoves } from '../capture/patch-files.js';
 import { changedFiles, describeChanges, staleness } from '../changes/staleness.js';
 import { loadConfig } from '../config/load.js';
 import { workDirFor } from '../config/paths.js';
@@ -23,12 +23,12 @@ import { errorMessage } from '../errors.js';
 import { hideExcluded } from '../project/exclude.js';
 import { placeHere } from '../project/place.js';
 import { fileInRepository } from '../project/repository.js';
-import { namesOf, readRenameMap, type RenameMap } from '../changes/renames.js';
+import { namesOf, recordMoves, renamesOf, type Rename } from '../changes/renames.js';
 import { formatFileRecall, memoriesOfFile, type FileMemory } from '../search/file-recall.js';
 import type { TeamHere } from '../team/light.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { MemoryRow } from '../store/store.js';
-import { commandFiles } from './command-files.js';
+import { commandFiles, commandMoves, type Move } from './command-files.js';
 
 /** Tools that run a shell command: Codex's (`Bash` in its hook input), and the names other versions give it. */
 const SHELL_TOOLS = /^(?:Bash|shell|shell_command|local_shell|exec_command)$/;
@@ -46,9 +46,7 @@ export function touchedFiles(input: HookInput, cwd: string): string[] {
   }
   // A Codex patch names its files on its own lines: `*** Update File: src/x.ts`, `*** Move to: src/y.ts`.
   let patch = false;
-  for (const k of ['patch', 'input', 'command']) {
-    const v = t[k];
-    const text = typeof v === 'string' ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join('\n') : '';
+  for (const text of patchTexts(t)) {
     for (const f of patchFiles(text)) {
       out.push(resolve(cwd, f));
       patch = true;
@@ -56,6 +54,33 @@ export function touchedFiles(input: HookInput, cwd: string): string[] {
   }
   if (!patch && SHELL_TOOLS.test(input.tool_name ?? '')) out.push(...commandFiles(t.command ?? t.cmd, cwd));
   return [...new Set(out)];
+}
+
+/** The text of each field a patch may come in. */
+function patchTexts(t: Record<string, unknown>): string[] {
+  return ['patch', 'input', 'command'].map((k) => {
+    const v = t[k];
+    return typeof v === 'string' ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join('\n') : '';
+  });
+}
+
+/**
+ * What a tool call moved, as absolute paths: a Codex patch's `*** Move to:`, a shell command's
+ * `git mv` or `mv` (Claude Code's Bash, Codex's shell). Read after the call ran: each source gone,
+ * its destination there.
+ */
+export function movedFiles(input: HookInput, cwd: string): Move[] {
+  const t = input.tool_input ?? {};
+  const out: Move[] = [];
+  for (const text of patchTexts(t)) {
+    for (const [a, b] of patchMoves(text)) {
+      const from = resolve(cwd, a);
+      const to = resolve(cwd, b);
+      if (!existsSync(from) && existsSync(to)) out.push({ from, to, folder: false });
+    }
+  }
+  if (out.length === 0 && SHELL_TOOLS.test(input.tool_name ?? '')) out.push(...commandMoves(t.command ?? t.cmd, cwd));
+  return out;
 }
 
 /** The hook's stdout: the fields both agents accept for a tool hook. */
@@ -115,14 +140,27 @@ export function tidySessions(dir: string, written: string): void {
   }
 }
 
-export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'now' | 'stderr'>, input: HookInput, files = touchedFiles(input, input.cwd ?? io.cwd)): Promise<void> {
+export async function runFileRecall(
+  config: Config,
+  io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'now' | 'stderr'>,
+  input: HookInput,
+  files = touchedFiles(input, input.cwd ?? io.cwd),
+  moves = movedFiles(input, input.cwd ?? io.cwd),
+): Promise<void> {
   const cfg = config.recall;
   if (!cfg.files || cfg.file_max_items === 0) return;
   const cwd = input.cwd ?? io.cwd;
-  if (files.length === 0) return;
+  if (files.length === 0 && moves.length === 0) return;
   const excluded = config.privacy.exclude_projects;
   // Where the agent works, only to know whether it is excluded (~1.4 ms: its repository found and read).
   if (excluded.length > 0 && placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded }).excluded) return;
+  const nowMs = io.now().getTime();
+  // What the agent moved is its files' earlier name from now on, before any commit holds it (changes/renames.ts).
+  for (const m of moves) {
+    const [from, to] = [fileInRepository(m.from), fileInRepository(m.to)];
+    if (from && to && from.repo === to.repo) recordMoves(config.baseDir, to.repo, [{ from: m.folder ? `${from.path}/` : from.path, to: m.folder ? `${to.path}/` : to.path, atMs: nowMs }]);
+  }
+  if (files.length === 0) return;
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim }, { vectors: false }, (why) => io.stderr.write(`memory: file-recall: ${why}; nothing recalled this time\n`));
   if (!store) return;
   try {
@@ -133,14 +171,14 @@ export async function runFileRecall(config: Config, io: Pick<IO, 'stdout' | 'std
     const given: string[] = [];
     // The person's teams that read this repository, opened at the first file in it; its renames likewise.
     const teams = new Map<string, TeamHere[]>();
-    const renames = new Map<string, RenameMap | undefined>();
+    const renames = new Map<string, Rename[]>();
     try {
       for (const file of files) {
         const inRepo = fileInRepository(file);
         if (!inRepo) continue;
         const { repo, path } = inRepo;
-        if (!renames.has(repo)) renames.set(repo, readRenameMap(config.baseDir, repo));
-        const names = namesOf(renames.get(repo)?.renames, path);
+        if (!renames.has(repo)) renames.set(repo, renamesOf(config.baseDir, repo, nowMs));
+        const names = namesOf(renames.get(repo), path);
         const ask = (maxItems: number, more?: (row: MemoryRow) => boolean) =>
           ({ repo, path, names, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems, hide: (row: MemoryRow) => (hide?.(row) ?? false) || (more?.(row) ?? false) });
         let memories = memoriesOfFile(store, ask(cfg.file_max_items));
@@ -186,12 +224,13 @@ export async function fileRecallHook(argv: string[], io: IO): Promise<number> {
     const { values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { config: { type: 'string', short: 'c' }, debug: { type: 'boolean' } } });
     const parsed = parseHookInput(await readHookStdin(io));
     if (parsed.problem) io.stderr.write(`memory: ${parsed.problem}\n`);
-    // Most of Codex's shell commands name no file: done before the settings are read.
+    // Most of Codex's shell commands name no file and move none: done before the settings are read.
     const files = touchedFiles(parsed.input, parsed.input.cwd ?? io.cwd);
-    if (files.length === 0) return 0;
+    const moves = movedFiles(parsed.input, parsed.input.cwd ?? io.cwd);
+    if (files.length === 0 && moves.length === 0) return 0;
     const configPath = typeof values.config === 'string' ? values.config : undefined;
     const { config } = loadConfig({ ...(configPath ? { configPath } : {}), env: io.env, cwd: io.cwd });
-    await runFileRecall(config, io, parsed.input, files);
+    await runFileRecall(config, io, parsed.input, files, moves);
   } catch (err) {
     io.stderr.write(`memory: file-recall: ${errorMessage(err).split('\n').join(' ')}\n`);
   }

@@ -159,7 +159,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     const file = get('file');
     if ((repo === undefined) !== (file === undefined)) throw new UserError('a file filter needs both repo and file');
     if (repo !== undefined && file !== undefined) {
-      req.filters.file = { repo, path: file, names: namesIn(ctx.config.baseDir, repo, file) };
+      req.filters.file = { repo, path: file, names: namesIn(ctx.config.baseDir, repo, file, ctx.io.now().getTime()) };
     }
     return req;
   };
