@@ -48,6 +48,9 @@ function model(body: unknown): string | ToolCall {
   // Codex: "Show src/…" reads it the way Codex reads files, with a shell command, until its output is back.
   const show = /^Show (\S+)/m.exec(lastUserText(body));
   if (show && !patched) return { tool: 'exec_command', input: { cmd: `sed -n '1,40p' ${show[1] as string}` } };
+  // "Run: <command>": the shell runs it (Claude Code: Bash; Codex: exec_command), until its output is back.
+  const run = /^Run: (.+)$/m.exec(lastUserText(body));
+  if (run && !toolDone && !patched) return 'messages' in (body as object) ? { tool: 'Bash', input: { command: run[1] as string, description: 'Run the command' } } : { tool: 'exec_command', input: { cmd: run[1] as string } };
   return replyTo(body);
 }
 
@@ -245,10 +248,10 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.equal(await eventually(() => renameMapHead(b.m.home, 'git.example.com/acme/shop') === head || undefined), true, 'the session start read the renames (in the background)');
   }
 
-  it('recall by file: a real Read of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file', { skip: missing }, async () => {
+  it('recall by file: a real Read of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file; after the file is renamed (committed), and after the agent moves it with Bash (not committed), under its new name', { skip: missing }, async () => {
     const { a, b, fileRemote } = twoCheckouts('rf', (x) => assert.equal(x.memory(['install', '--claude-code']).code, 0));
     const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
-    const claude = (x: Agent, prompt: string) => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', 'Read'], { cwd: x.project, env: claudeEnv(x) });
+    const claude = (x: Agent, prompt: string, tools = 'Read') => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', tools], { cwd: x.project, env: claudeEnv(x) });
     const promptA = `Open ${join(a.project, 'src', 'checkout.ts')} and tell me why the payment capture retries only once.`;
     const first = await claude(a, promptA);
     assert.equal(first.code, 0, `${first.stderr}\n${first.stdout.slice(-3000)}\n${standIn.requests.length} request(s) to the stand-in`);
@@ -280,6 +283,17 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(movedCarried, 'the hook\'s context in the request after the Read of the moved file');
     assert.ok(movedCarried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file under its old name');
     assert.match(movedCarried, /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
+    // B's agent moves it again itself, with Bash (`git mv`, not committed): the hook after the command carries A's turn at once, under the newest name.
+    const mvSeen = standIn.requests.length;
+    const mv = await claude(b, 'Run: mkdir -p src/billing && git mv src/pay/checkout.ts src/billing/checkout.ts', 'Read,Bash');
+    assert.equal(mv.code, 0, mv.stderr);
+    assert.ok(existsSync(join(b.project, 'src', 'billing', 'checkout.ts')), 'Claude Code ran the move');
+    const mvPost = hookResponses(mv.stdout).filter((h) => h.event === 'PostToolUse');
+    assert.ok(mvPost.length > 0 && mvPost.every((h) => h.outcome === 'success'), JSON.stringify(mvPost));
+    const mvCarried = standIn.requests.slice(mvSeen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/billing/checkout.ts'));
+    assert.ok(mvCarried, 'the hook\'s context in the request after the Bash move');
+    assert.ok(mvCarried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file, two names ago');
+    assert.match(mvCarried, /recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since/);
   });
 
   it('team memory: a real turn of alice in api is published after its window and reaches bob\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
@@ -355,7 +369,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
   });
 
-  it('recall by file in Codex: a real apply_patch of src/checkout.ts on B, and a real shell read of it, each run the PostToolUse hook, and the model request after each carries A\'s turn on that file', { skip: missing }, async () => {
+  it('recall by file in Codex: a real apply_patch of src/checkout.ts on B, and a real shell read of it, each run the PostToolUse hook, and the model request after each carries A\'s turn on that file; after the file is renamed (committed), and after Codex moves it with its shell (not committed), under its new name', { skip: missing }, async () => {
     const { a, b, fileRemote } = twoCheckouts('rfx', (x) => {
       // A model Codex knows (gpt-5.5) is offered apply_patch; the stand-in answers for it.
       codexTalksTo(x.env, standIn.url, 'gpt-5.5');
@@ -406,6 +420,16 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(movedRead, 'the hook\'s context in the request after the read of the moved file');
     assert.ok(movedRead.includes(promptA), 'A\'s turn on the file under its old name');
     assert.match(movedRead, /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
+    // Codex moves it again itself, with its shell (`mv`, not committed): the hook after the command carries A's turn at once.
+    const mvMark = standIn.requests.length;
+    const mv = await codex(b, 'Run: mkdir -p src/billing && mv src/pay/checkout.ts src/billing/checkout.ts');
+    assert.equal(mv.code, 0, mv.stderr);
+    assert.ok(existsSync(join(b.project, 'src', 'billing', 'checkout.ts')), `Codex ran the move: ${mv.stderr.slice(-2000)}`);
+    assert.doesNotMatch(mv.stderr, /hook: \w+ Failed/);
+    const mvRead = standIn.requests.slice(mvMark).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/billing/checkout.ts'));
+    assert.ok(mvRead, 'the hook\'s context in the request after the shell\'s move');
+    assert.ok(mvRead.includes(promptA), 'A\'s turn on the file, two names ago');
+    assert.match(mvRead, /recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since/);
   });
 
   it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
