@@ -468,10 +468,30 @@ describe('session start by the work in progress', () => {
     assert.match(start(m, crm), /retry back-off grow/);
   });
 
-  it('git status read: the branch, changed and untracked paths, a rename\'s new path; at most maxFiles of them (pure)', () => {
-    const out = ['## feature/x...origin/feature/x [ahead 1]', ' M src/a.ts', 'A  src/b.ts', '?? notes/c.md', 'R  src/new.ts', 'src/old.ts', ''].join('\0');
-    assert.deepEqual(parseStatus(out, 10), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts', 'notes/c.md', 'src/new.ts'], more: false });
-    assert.deepEqual(parseStatus(out, 2), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts'], more: true });
+  it('a rename staged in a terminal, not committed (`git mv`): session start notes it, injects the old name\'s work as the work in progress, and the Read of the new path in that session brings it', () => {
+    const origin = codeOrigin(root, 'mall', FILES);
+    const m = homeMachine(root, 'staged', { env: { MEMORY_INJECT_RECENT: '3' } });
+    const mall = cloneCode(origin, join(m.user, 'src', 'mall'), 'https://github.com/acme/mall');
+    sessionReading(m, 'old-checkout', mall, '2026-09-03T09:00:00Z', [{ q: 'Why does checkout round the tax before the discount?', a: 'The auditors asked for tax on the list price.', read: ['src/checkout.ts'] }]);
+    for (let i = 0; i < 6; i++) sessionReading(m, `newer-${i}`, mall, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Newer question ${i} about the cart totals`, a: `Newer answer ${i}.`, read: ['src/cart.ts'] }]);
+    assert.doesNotMatch(start(m, mall), /round the tax/, 'a clean tree: the most recent (a positive check of the world)');
+    mkdirSync(join(mall, 'src', 'pay'));
+    git(mall, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
+    const injected = start(m, mall);
+    assert.match(injected, /· you are changing src\/pay\/checkout\.ts\n[^#]*round the tax before the discount/);
+    assert.equal(m.cli(['install', '--claude-code']).code, 0);
+    const read = runHook(m, registered(m, 'PostToolUse', 'Read'), { session_id: 'staged-2', cwd: mall, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(mall, 'src', 'pay', 'checkout.ts') } }, mall);
+    assert.match(read.context, /\(recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since\)\nQ: Why does checkout round the tax/);
+    // Each session start finds it again: noted once.
+    start(m, mall);
+    const moves = readFileSync(movesOf(m, 'mall'), 'utf8').trim().split('\n');
+    assert.deepEqual(moves.map((l) => (JSON.parse(l) as { from: string; to: string }).to), ['src/pay/checkout.ts']);
+  });
+
+  it('git status read: the branch, changed and untracked paths, a rename\'s new path and the rename itself; at most maxFiles of them (pure)', () => {
+    const out = ['## feature/x...origin/feature/x [ahead 1]', ' M src/a.ts', 'A  src/b.ts', '?? notes/c.md', 'R  src/new.ts', 'src/old.ts', 'C  src/copy.ts', 'src/a.ts', ''].join('\0');
+    assert.deepEqual(parseStatus(out, 10), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts', 'notes/c.md', 'src/new.ts', 'src/copy.ts'], more: false, renamed: [{ from: 'src/old.ts', to: 'src/new.ts' }] });
+    assert.deepEqual(parseStatus(out, 2), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts'], more: true, renamed: [] });
     assert.equal(parseStatus('## HEAD (no branch)\0 M a\0', 5).branch, undefined);
     assert.equal(parseStatus('## No commits yet on main\0', 5).branch, 'main');
   });

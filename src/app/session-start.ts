@@ -9,7 +9,7 @@ import { healthNotices, noticeOf, settingsNotice, tellOnceADay } from './health.
 import { settingsProblemNow } from '../config/shared.js';
 import { placeHere } from '../project/place.js';
 import { headCommit, repoIdentity } from '../project/repository.js';
-import { namesOf, renameMapHead, renamesOf, type Rename } from '../changes/renames.js';
+import { namesOf, noteStagedRenames, renameMapHead, renamesOf, type Rename } from '../changes/renames.js';
 import { workInProgress } from '../project/work-tree.js';
 import { pickForStart } from './start-pick.js';
 import { openCache } from '../store/cache.js';
@@ -138,6 +138,8 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       if (!place.excluded) {
         // The work in progress picks first: memories of the files changed here, of this branch; then the most recent.
         const wip = place.repo ? workInProgress(place.repo.top) : undefined;
+        // A rename staged and not committed: its file's memories under the old name count from now (changes/renames.ts).
+        if (place.repo && wip && config.recall.files) noteStagedRenames(config.baseDir, place.repo.key, wip.renamed, rt.now().getTime());
         // A changed file's earlier names too (read only when a file is changed).
         let renames: Rename[] | undefined;
         const names = (path: string) => namesOf((renames ??= place.repo ? renamesOf(config.baseDir, place.repo.key, rt.now().getTime()) : []), path);

@@ -170,6 +170,19 @@ export function readMoves(baseDir: string, repo: string, nowMs: number): Rename[
   return out.sort((a, b) => b.atMs - a.atMs).slice(0, MAX_MOVES);
 }
 
+/** Renames found staged in the working tree and not committed yet (`git mv` in a terminal) noted at once. */
+const STAGED_MAX = 100;
+
+/**
+ * Renames the working tree holds staged, not committed (session start reads them with its
+ * `git status`), added to the moves as of `nowMs`: a pair already there is not added again.
+ */
+export function noteStagedRenames(baseDir: string, repo: string, pairs: ReadonlyArray<{ from: string; to: string }>, nowMs: number): void {
+  if (pairs.length === 0) return;
+  const known = new Set(readMoves(baseDir, repo, nowMs).map(pairOf));
+  recordMoves(baseDir, repo, pairs.slice(0, STAGED_MAX).filter((p) => !known.has(pairOf(p))).map((p) => ({ from: p.from, to: p.to, atMs: nowMs })));
+}
+
 /** A repository's renames as this machine knows them, newest first: its map's and the moves no commit holds yet. */
 export function renamesOf(baseDir: string, repo: string, nowMs: number): Rename[] {
   const map = readRenameMap(baseDir, repo)?.renames ?? [];
@@ -196,7 +209,7 @@ function takesAway(r: Rename, path: string): boolean {
   return isFolder(r) ? path.startsWith(r.from) : r.from === path;
 }
 
-const pairOf = (r: Rename) => `${r.from}\0${r.to}`;
+const pairOf = (r: Pick<Rename, 'from' | 'to'>) => `${r.from}\0${r.to}`;
 
 /**
  * The names of the file at `path`, now first, then each earlier one followed back through the

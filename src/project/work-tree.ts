@@ -1,6 +1,6 @@
 /**
  * What a checkout's working tree says about the work in progress: the files changed (staged,
- * unstaged, untracked) and the branch. One `git status`, with a time limit: a huge tree (10,000
+ * unstaged, untracked), the renames staged and the branch. One `git status`, with a time limit: a huge tree (10,000
  * changed files) costs no more than the limit, and a git that cannot answer in time says nothing.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,6 +12,8 @@ export interface WorkInProgress {
   changed: string[];
   /** More changed files than were read. */
   more: boolean;
+  /** Files renamed and not committed yet (`git mv` staged), at most `maxFiles`: where each was, where it is. */
+  renamed: Array<{ from: string; to: string }>;
 }
 
 /** Branches that say nothing about what is being worked on: every memory of the repository is on them. */
@@ -20,7 +22,7 @@ export const MAINLINE = new Set(['main', 'master', 'trunk', 'develop', 'developm
 /** The porcelain v1 -z output of `git status --branch`, parsed (pure). */
 export function parseStatus(out: string, maxFiles: number): WorkInProgress {
   const parts = out.split('\0');
-  const res: WorkInProgress = { changed: [], more: false };
+  const res: WorkInProgress = { changed: [], more: false, renamed: [] };
   for (let i = 0; i < parts.length; i++) {
     const e = parts[i] as string;
     if (e === '') continue;
@@ -35,7 +37,10 @@ export function parseStatus(out: string, maxFiles: number): WorkInProgress {
     const xy = e.slice(0, 2);
     const path = e.slice(3);
     // A rename or copy names its source next: the new path is the one being worked on.
-    if (xy.includes('R') || xy.includes('C')) i++;
+    if (xy.includes('R') || xy.includes('C')) {
+      const from = parts[++i];
+      if (xy.includes('R') && from && path && res.renamed.length < maxFiles) res.renamed.push({ from, to: path });
+    }
     if (xy === '!!' || path === '') continue;
     if (res.changed.length >= maxFiles) {
       res.more = true;
@@ -65,6 +70,7 @@ export function readGit(top: string, args: string[], opts: { timeoutMs: number; 
 
 /** The work in progress in the checkout at `top`, or undefined when git does not answer within `timeoutMs`. */
 export function workInProgress(top: string, opts: { timeoutMs?: number; maxFiles?: number } = {}): WorkInProgress | undefined {
-  const r = readGit(top, ['status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all', '--no-renames'], { timeoutMs: opts.timeoutMs ?? 1000 });
+  // Staged renames found too (git's own limit on the pairs it compares; 2,000 staged renames with 10,000 untracked files: 0.01 s).
+  const r = readGit(top, ['status', '--porcelain=v1', '-z', '--branch', '--untracked-files=all'], { timeoutMs: opts.timeoutMs ?? 1000 });
   return r.ok ? parseStatus(r.out, opts.maxFiles ?? 200) : undefined;
 }
