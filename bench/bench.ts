@@ -6,7 +6,7 @@
  * JSON.parse-ing the same files, and a brute-force dot-product scan in JS.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,7 @@ import { runMergeBench, mergeTable } from './merge.js';
 import { ORDINARY_EN } from './ordinary-prompts.js';
 import { prng, unitVector, writeSynthExport, type SynthOptions } from './synth.js';
 import { gitBlobId } from '../src/changes/git-files.js';
-import { renameMapPath, type Rename } from '../src/changes/renames.js';
+import { movesPath, renameMapPath, type Rename } from '../src/changes/renames.js';
 import { changeNote, staleness } from '../src/changes/staleness.js';
 import { formatRecall, recall } from '../src/search/recall.js';
 
@@ -208,7 +208,7 @@ interface Row {
   /** `renamed*`: the same Reads with a rename map of 5,000 renames, three earlier names a file read. */
   fileRecall: { p50: number; p95: number; nodeP95: number; packagesP95: number; n: number; given: number; renamedP50: number; renamedP95: number; renamedGiven: number };
   /** The same hook on Codex's shell commands (PostToolUse Bash), ms: commands naming no file, and reads (`sed -n`) of files the memories touched. */
-  shellRecall: { noneP50: number; noneP95: number; readP50: number; readP95: number; n: number; given: number };
+  shellRecall: { noneP50: number; noneP95: number; readP50: number; readP95: number; n: number; given: number; moveP50: number; moveP95: number; moves: number; moveGiven: number };
   noopS: number;
   nodeFloorS: number;
   kw: number;
@@ -358,6 +358,24 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         if (read && out.includes('earlier sessions on')) shellGiven++;
       }
     }
+    // Claude Code's Bash and Codex's shell moving a file with memories (`git mv`, run first): the
+    // move noted beside the rename map, the file's memories given under its new name.
+    const shellMove: number[] = [];
+    let moveGiven = 0;
+    if (withFiles) {
+      mkdirSync(join(code.cwd, 'moved'), { recursive: true });
+      for (let i = 0; i < 20; i++) {
+        const path = (code.files[(i * 13) % code.files.length] as { path: string }).path;
+        const to = `moved/${i}-${path.split('/').pop() as string}`;
+        renameSync(join(code.cwd, path), join(code.cwd, to));
+        const input = JSON.stringify({ session_id: `bench-move-${i}`, cwd: code.cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: `git mv ${path} ${to}` } });
+        let out = '';
+        shellMove.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'file-recall'], { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
+        if (out.includes(`earlier sessions on ${to}`)) moveGiven++;
+        renameSync(join(code.cwd, to), join(code.cwd, path));
+      }
+      rmSync(movesPath(root, code.repo), { force: true });
+    }
     // The same Reads with a rename map at its largest (5,000 renames), each file read having had
     // three earlier names: the map read and each earlier name looked up (changes/renames.ts).
     let renamedMs: number[] = [];
@@ -393,7 +411,7 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
         kwP95: pct(modes.keyword, 0.95),
         hybP95: pct(modes.hybrid, 0.95),
         fileRecall: { p50: p50(fileMs), p95: pct(fileMs, 0.95), nodeP95: pct(fileFloor, 0.95), packagesP95: pct(packagesFloor, 0.95), n: fileMs.length, given: fileGiven, renamedP50: p50(renamedMs), renamedP95: pct(renamedMs, 0.95), renamedGiven },
-        shellRecall: { noneP50: p50(shellNone), noneP95: pct(shellNone, 0.95), readP50: p50(shellRead), readP95: pct(shellRead, 0.95), n: shellRead.length + shellNone.length, given: shellGiven },
+        shellRecall: { noneP50: p50(shellNone), noneP95: pct(shellNone, 0.95), readP50: p50(shellRead), readP95: pct(shellRead, 0.95), n: shellRead.length + shellNone.length, given: shellGiven, moveP50: p50(shellMove), moveP95: pct(shellMove, 0.95), moves: shellMove.length, moveGiven },
         hook: { p50: p50(hookMs), p95: pct(hookMs, 0.95), pluginP50: p50(pluginMs), pluginP95: pct(pluginMs, 0.95), nodeP50: p50(hookFloor), nodeP95: pct(hookFloor, 0.95), n: hookMs.length },
         vec: p50(modes.vector),
         hyb: p50(modes.hybrid),
@@ -523,6 +541,10 @@ const lines = [
         '| records | file-recall hook on Codex\'s shell (PostToolUse Bash), a command naming no file: p50 ms | p95 ms | hook p95 − node p95 ms | a read of a file with memories (`sed -n`): p50 ms | p95 ms | hook p95 − node p95 ms | commands | given memories |',
         '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
         ...rows.filter((r) => r.shellRecall.n > 0).map((r) => `| ${r.records} | ${r.shellRecall.noneP50.toFixed(0)} | ${r.shellRecall.noneP95.toFixed(0)} | ${(r.shellRecall.noneP95 - r.fileRecall.nodeP95).toFixed(0)} | ${r.shellRecall.readP50.toFixed(0)} | ${r.shellRecall.readP95.toFixed(0)} | ${(r.shellRecall.readP95 - r.fileRecall.nodeP95).toFixed(0)} | ${r.shellRecall.n} | ${r.shellRecall.given} of ${r.shellRecall.n / 2} |`),
+        '',
+        '| records | file-recall hook on a shell\'s `git mv` of a file with memories (Claude Code\'s Bash, Codex\'s shell; the move noted): p50 ms | p95 ms | hook p95 − node p95 ms | moves | given under the new name |',
+        '|---:|---:|---:|---:|---:|---:|',
+        ...rows.filter((r) => r.shellRecall.moves > 0).map((r) => `| ${r.records} | ${r.shellRecall.moveP50.toFixed(0)} | ${r.shellRecall.moveP95.toFixed(0)} | ${(r.shellRecall.moveP95 - r.fileRecall.nodeP95).toFixed(0)} | ${r.shellRecall.moves} | ${r.shellRecall.moveGiven} of ${r.shellRecall.moves} |`),
       ]
     : []),
 ];
