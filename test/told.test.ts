@@ -235,7 +235,7 @@ describe('memory doctor', () => {
     assert.match(checks.find((c) => c.name === 'Claude Code')?.detail ?? '', /hooks in settings\.json: SessionStart, UserPromptSubmit, Stop, SessionEnd/);
   });
 
-  it('an install made before the file hook covered Codex\'s shell (or before it existed, in Claude Code): a note naming the install to run again, exit 0', () => {
+  it('an install made before the file hook covered Codex\'s shell (or before it existed, or covered Bash, in Claude Code): a note naming the install to run again, exit 0', () => {
     const m = homeMachine(root, 'older');
     assert.equal(m.cli(['install', '--codex']).code, 0);
     assert.equal(m.cli(['install', '--claude-code']).code, 0);
@@ -253,6 +253,7 @@ describe('memory doctor', () => {
     writeFileSync(codexHooks, readFileSync(codexHooks, 'utf8').replace('"apply_patch|Bash"', '"apply_patch"'));
     const settingsPath = join(m.user, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { hooks: Record<string, unknown> };
+    const fileHook = JSON.stringify(settings.hooks.PostToolUse);
     delete settings.hooks.PostToolUse;
     writeFileSync(settingsPath, JSON.stringify(settings));
     const before = checks();
@@ -261,6 +262,12 @@ describe('memory doctor', () => {
     assert.ok(codex?.ok, 'not broken');
     assert.match(codex?.fix ?? '', /run `memory install --codex` again, then trust the changed file hook/);
     assert.match(before.find((c) => c.name === 'Claude Code')?.fix ?? '', /run `memory install --claude-code` again for the file hook/);
+    // The file hook as installed before it ran after Bash (a file moved there): told the same way.
+    assert.ok(fileHook.includes('|Bash"'), fileHook);
+    writeFileSync(settingsPath, JSON.stringify({ ...settings, hooks: { ...settings.hooks, PostToolUse: JSON.parse(fileHook.replace('|Bash"', '"')) as unknown } }));
+    const beforeBash = checks().find((c) => c.name === 'Claude Code');
+    assert.equal(beforeBash?.level, 'note');
+    assert.match(beforeBash?.fix ?? '', /again for the file hook \(the memories of a file when Claude reads, edits or moves it\)/);
     assert.equal(m.cli(['install', '--codex']).code, 0);
     assert.equal(m.cli(['install', '--claude-code']).code, 0);
     const after = checks();
