@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import type { Context } from '../../app/context.js';
-import { refreshRenameMap } from '../../changes/renames.js';
+import { readMoves, refreshRenameMap } from '../../changes/renames.js';
 import { UserError } from '../../errors.js';
 import { headCommit, repoIdentity } from '../../project/repository.js';
 import { openCacheAsIs } from '../../store/cache.js';
@@ -47,7 +47,13 @@ async function renames(ctx: Context, flags: { cwd?: string; json?: boolean }): P
   }
   const map = refreshRenameMap(c.baseDir, repo.top, repo.key, head, { sinceMs: since - 86_400_000, ...RENAME_SCAN });
   if (!map) throw new UserError(`git could not read the history of ${repo.top}`);
-  if (flags.json) printJson(ctx.io, { repo: repo.key, head, renames: map.renames.length, complete: map.complete, memories: true });
-  else ctx.io.stdout.write(`${map.renames.length} ${map.renames.length === 1 ? 'rename' : 'renames'} in ${repo.key} up to ${head.slice(0, 12)}${map.complete ? '' : ' (the history was read in part: its time or commit limit)'}.\n`);
+  // The moves the file hook saw (or session start found staged) that a commit may not hold yet.
+  const moves = readMoves(c.baseDir, repo.key, ctx.io.now().getTime()).length;
+  if (flags.json) printJson(ctx.io, { repo: repo.key, head, renames: map.renames.length, complete: map.complete, memories: true, moves });
+  else {
+    const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+    ctx.io.stdout.write(`${n(map.renames.length, 'rename', 'renames')} in ${repo.key} up to ${head.slice(0, 12)}${map.complete ? '' : ' (the history was read in part: its time or commit limit)'}.\n`);
+    if (moves > 0) ctx.io.stdout.write(`${n(moves, 'move', 'moves')} seen in sessions or staged (followed until a month old; once committed, the same rename).\n`);
+  }
   return 0;
 }
