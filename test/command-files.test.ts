@@ -99,7 +99,10 @@ describe('the files a shell command names', () => {
     assert.deepEqual(run('mv src/c.ts src/d.ts lib'), [{ from: m('src/c.ts'), to: m('lib/c.ts'), folder: false }, { from: m('src/d.ts'), to: m('lib/d.ts'), folder: false }]);
     assert.deepEqual(run('mv src/pay src/billing'), [{ from: m('src/pay'), to: m('src/billing'), folder: true }], 'a folder to a new name');
     assert.deepEqual(run('cd src && git mv -f -- f.ts g.ts && ls'), [{ from: m('src/f.ts'), to: m('src/g.ts'), folder: false }]);
-    assert.deepEqual(run('ls src; echo mv src/a2.ts'), [], 'no move, though the words are there');
+    assert.deepEqual(run('mv -v src/a2.ts src/a3.ts'), [{ from: m('src/a2.ts'), to: m('src/a3.ts'), folder: false }], 'an option is no source');
+    writeFileSync(m('src/-dash.ts'), 'x\n');
+    assert.deepEqual(run('mv -- src/-dash.ts src/dash.ts'), [{ from: m('src/-dash.ts'), to: m('src/dash.ts'), folder: false }]);
+    assert.deepEqual(run('ls src; echo mv src/a3.ts'), [], 'no move, though the words are there');
   });
 
   it('moves nothing: a move that did not happen (a dry run, no such file), a variable or a glob, another program', () => {

@@ -120,7 +120,9 @@ export function commandMoves(command: unknown, cwd: string): Move[] {
     }
     cmd = [];
     if (!args || dir === '\0' || args.some((a) => a === undefined || a.includes(UNKNOWN))) return;
-    const names = (args as string[]).filter((a, i, all) => !a.startsWith('-') || all.indexOf('--') < i);
+    // Options aside (`-f`, `-v`, `-k`), until a `--` after which every word is a name.
+    const dashes = (args as string[]).indexOf('--');
+    const names = (args as string[]).filter((a, i) => (dashes >= 0 && i > dashes) || (i !== dashes && !a.startsWith('-')));
     if (names.length < 2) return;
     const dest = resolve(dir, names[names.length - 1] as string);
     for (const name of names.slice(0, -1)) {
