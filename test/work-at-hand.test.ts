@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -297,6 +297,12 @@ describe('recall by file: the tool hook', () => {
     assert.match(read('o-10', 'lib/checkout.ts').context, retry);
     const lines = readFileSync(movesOf(m, 'orbit'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { from: string; to: string });
     assert.deepEqual(lines.map((l) => `${l.from} > ${l.to}`), ['src/checkout.ts > src/pay/checkout.ts', 'src/pay/ > src/billing/', 'src/billing/checkout.ts > src/checkout.ts', 'src/checkout.ts > lib/checkout.ts']);
+    // The moves cannot be written (a folder where the file goes): the move is not followed, said on stderr; the other file's memories still come.
+    rmSync(movesOf(m, 'orbit'));
+    mkdirSync(movesOf(m, 'orbit'));
+    const blocked = bash('o-11', 'git mv lib/checkout.ts lib/capture.ts && cat src/cart.ts');
+    assert.match(blocked.stderr, /cannot note the move of .*lib\/checkout\.ts/);
+    assert.match(blocked.context, /How is the cart module organised now\?/);
   });
 
   it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {
@@ -488,6 +494,12 @@ describe('session start by the work in progress', () => {
     start(m, mall);
     const moves = readFileSync(movesOf(m, 'mall'), 'utf8').trim().split('\n');
     assert.deepEqual(moves.map((l) => (JSON.parse(l) as { from: string; to: string }).to), ['src/pay/checkout.ts']);
+    // Where the moves go cannot be written: session start injects all the same (the staged rename not followed), the log says why.
+    rmSync(movesOf(m, 'mall'));
+    mkdirSync(movesOf(m, 'mall'));
+    const blocked = start(m, mall);
+    assert.match(blocked, /recent memories of project "mall"|you are changing src\/pay\/checkout\.ts/);
+    assert.match(readFileSync(join(m.home, '.cache', 'memory.log'), 'utf8'), /cannot note the renames staged in .*mall/);
   });
 
   it('git status read: the branch, changed and untracked paths, a rename\'s new path and the rename itself; at most maxFiles of them (pure)', () => {

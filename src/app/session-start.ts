@@ -139,7 +139,11 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
         // The work in progress picks first: memories of the files changed here, of this branch; then the most recent.
         const wip = place.repo ? workInProgress(place.repo.top) : undefined;
         // A rename staged and not committed: its file's memories under the old name count from now (changes/renames.ts).
-        if (place.repo && wip && config.recall.files) noteStagedRenames(config.baseDir, place.repo.key, wip.renamed, rt.now().getTime());
+        try {
+          if (place.repo && wip && config.recall.files) noteStagedRenames(config.baseDir, place.repo.key, wip.renamed, rt.now().getTime());
+        } catch (err) {
+          rt.log.warn(`cannot note the renames staged in ${place.repo?.top}: ${errorMessage(err)}`);
+        }
         // A changed file's earlier names too (read only when a file is changed).
         let renames: Rename[] | undefined;
         const names = (path: string) => namesOf((renames ??= place.repo ? renamesOf(config.baseDir, place.repo.key, rt.now().getTime()) : []), path);

@@ -158,7 +158,12 @@ export async function runFileRecall(
   // What the agent moved is its files' earlier name from now on, before any commit holds it (changes/renames.ts).
   for (const m of moves) {
     const [from, to] = [fileInRepository(m.from), fileInRepository(m.to)];
-    if (from && to && from.repo === to.repo) recordMoves(config.baseDir, to.repo, [{ from: m.folder ? `${from.path}/` : from.path, to: m.folder ? `${to.path}/` : to.path, atMs: nowMs }]);
+    try {
+      if (from && to && from.repo === to.repo) recordMoves(config.baseDir, to.repo, [{ from: m.folder ? `${from.path}/` : from.path, to: m.folder ? `${to.path}/` : to.path, atMs: nowMs }]);
+    } catch (err) {
+      // A full disk, a cache that cannot be written: the move is not followed; the files' own memories still come.
+      io.stderr.write(`memory: file-recall: cannot note the move of ${m.from}: ${errorMessage(err).split('\n')[0]}\n`);
+    }
   }
   if (files.length === 0) return;
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim }, { vectors: false }, (why) => io.stderr.write(`memory: file-recall: ${why}; nothing recalled this time\n`));
