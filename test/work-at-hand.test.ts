@@ -438,12 +438,17 @@ describe('session start by the work in progress', () => {
     return (JSON.parse(r.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
   };
 
+  /** Machine `name`'s checkout of acme/<repo>: a September session on src/checkout.ts, then `newer` sessions on src/cart.ts; `[inject] recent` = `recent`. */
+  function olderWorkOnCheckout(name: string, repo: string, newer: number, recent: number): { m: HomeMachine; dir: string } {
+    const m = homeMachine(root, name, { env: { MEMORY_INJECT_RECENT: String(recent) } });
+    const dir = cloneCode(codeOrigin(root, repo, FILES), join(m.user, 'src', repo), `https://github.com/acme/${repo}`);
+    sessionReading(m, 'old-checkout', dir, '2026-09-03T09:00:00Z', [{ q: 'Why does checkout round the tax before the discount?', a: 'The auditors asked for tax on the list price; the discount applies after.', read: ['src/checkout.ts'] }]);
+    for (let i = 0; i < newer; i++) sessionReading(m, `newer-${i}`, dir, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Newer question ${i} about the cart totals`, a: `Newer answer ${i}.`, read: ['src/cart.ts'] }]);
+    return { m, dir };
+  }
+
   it('src/checkout.ts changed (uncommitted) and 21 newer memories on other files, recent = 5: the earlier work on src/checkout.ts is injected, saying why; a clean tree gives the most recent as before', () => {
-    const origin = codeOrigin(root, 'shop', FILES);
-    const m = homeMachine(root, 'wip', { env: { MEMORY_INJECT_RECENT: '5' } });
-    const shop = cloneCode(origin, join(m.user, 'src', 'shop'), 'https://github.com/acme/shop');
-    sessionReading(m, 'old-checkout', shop, '2026-09-03T09:00:00Z', [{ q: 'Why does checkout round the tax before the discount?', a: 'The auditors asked for tax on the list price; the discount applies after.', read: ['src/checkout.ts'] }]);
-    for (let i = 0; i < 21; i++) sessionReading(m, `newer-${i}`, shop, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Newer question ${i} about the cart totals`, a: `Newer answer ${i}.`, read: ['src/cart.ts'] }]);
+    const { m, dir: shop } = olderWorkOnCheckout('wip', 'shop', 21, 5);
     const clean = start(m, shop);
     assert.match(clean, /recent memories of project "shop"/);
     assert.doesNotMatch(clean, /round the tax before the discount/, 'a clean tree: the five most recent, as before');
@@ -477,11 +482,7 @@ describe('session start by the work in progress', () => {
   });
 
   it('a rename staged in a terminal, not committed (`git mv`): session start notes it, injects the old name\'s work as the work in progress, and the Read of the new path in that session brings it', () => {
-    const origin = codeOrigin(root, 'mall', FILES);
-    const m = homeMachine(root, 'staged', { env: { MEMORY_INJECT_RECENT: '3' } });
-    const mall = cloneCode(origin, join(m.user, 'src', 'mall'), 'https://github.com/acme/mall');
-    sessionReading(m, 'old-checkout', mall, '2026-09-03T09:00:00Z', [{ q: 'Why does checkout round the tax before the discount?', a: 'The auditors asked for tax on the list price.', read: ['src/checkout.ts'] }]);
-    for (let i = 0; i < 6; i++) sessionReading(m, `newer-${i}`, mall, `2026-11-${String(1 + i).padStart(2, '0')}T09:00:00Z`, [{ q: `Newer question ${i} about the cart totals`, a: `Newer answer ${i}.`, read: ['src/cart.ts'] }]);
+    const { m, dir: mall } = olderWorkOnCheckout('staged', 'mall', 6, 3);
     assert.doesNotMatch(start(m, mall), /round the tax/, 'a clean tree: the most recent (a positive check of the world)');
     mkdirSync(join(mall, 'src', 'pay'));
     git(mall, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
