@@ -61,9 +61,10 @@ export interface SearchFilters {
   notSession?: string;
   /**
    * Only the memories that recorded this file of this repository (the file index: `memory search
-   * --file`), or one of its earlier names before it was renamed away (changes/renames.ts).
+   * --file`), or one of its earlier names before it was renamed away (changes/renames.ts); with
+   * `folder`, any file under the folder `path` (ending in `/`).
    */
-  file?: { repo: string; path: string; names?: ReadonlyArray<{ path: string; afterMs?: number; beforeMs?: number }> };
+  file?: { repo: string; path: string; folder?: boolean; names?: ReadonlyArray<{ path: string; afterMs?: number; beforeMs?: number }> };
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';

@@ -151,7 +151,7 @@ describe('recall by file: the tool hook', () => {
     assert.match(shell('codex-10', 'head src/checkout.ts').context, /hold the order lock/, 'the same session, still given once the file is named (a positive check)');
   });
 
-  it('memory search --file and the MCP tool\'s file: only the sessions on that file, from any checkout folder; with no words, all of them, newest first; a query narrows them in every mode; a file outside a checkout is a clear error', async () => {
+  it('memory search --file and the MCP tool\'s file: only the sessions on that file (or on any file under a folder), from any checkout folder; with no words, all of them, newest first; a query narrows them in every mode; a file outside a checkout is a clear error', async () => {
     const { m, dir: kiosk } = oneCheckout('filesearch', 'kiosk', { id: 't-1', at: '2026-10-20T09:00:00Z', q: 'Why does checkout keep the capture idempotency key for a day?', a: 'Gateways retry webhooks for up to 24 hours.' });
     sessionReading(m, 't-2', kiosk, '2026-11-05T09:00:00Z', [{ q: 'Should checkout retry the capture on a 503 from the gateway?', a: 'Once, after two seconds; then the reconciliation job.', read: ['src/checkout.ts'] }]);
     // Another file's session that matches the words far better: never in a search of checkout's.
@@ -178,9 +178,16 @@ describe('recall by file: the tool hook', () => {
     assert.ok(ids(['--mode', 'keyword', 'retry a 503']).some((q) => q.startsWith('Cart retry')), 'without --file the cart\'s session is found (a positive check)');
     assert.deepEqual(ids(['--file', 'checkout.ts'], join(kiosk, 'src')), [retry, key], 'read from where you are');
     assert.deepEqual(ids(['--file', 'src/untouched.ts']), [], 'a file no session worked on: nothing');
+    // A folder: the sessions on any file under it, newest first; a query narrows them.
+    const cart = 'Cart retry retry retry: how does the car';
+    assert.deepEqual(ids(['--file', 'src']), [cart, retry, key]);
+    assert.deepEqual(ids(['--file', 'src/', '--mode', 'keyword', 'idempotency webhooks']), [key]);
+    assert.deepEqual(ids(['--file', 'sr/']), [], 'a folder that is not there, by its name: nothing (src/ is not under it)');
+    mkdirSync(join(kiosk, 'src', 'pay'));
+    assert.deepEqual(ids(['--file', 'src/pay']), [], 'a folder no session worked in: nothing');
     const outside = m.cli(['search', '--file', join(root, 'nowhere.ts'), 'retry'], { cwd: root });
     assert.notEqual(outside.code, 0);
-    assert.match(outside.stderr, /--file .*nowhere\.ts: not a file inside a git checkout/);
+    assert.match(outside.stderr, /--file .*nowhere\.ts: not a file or folder inside a git checkout/);
     // The agent's way: the MCP tool, its server started in the checkout.
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: kiosk, env: { ...process.env, ...m.env } as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'test', version: '1.0.0' });
@@ -190,6 +197,8 @@ describe('recall by file: the tool hook', () => {
       assert.ok(!r.isError, r.content[0]?.text);
       const hits = (JSON.parse(r.content[0]?.text as string) as { hits: Array<{ question: string }> }).hits.map((h) => h.question.slice(0, 40));
       assert.deepEqual(hits, [retry, key]);
+      const folder = (await client.callTool({ name: 'memory_search', arguments: { file: 'src/' } })) as { content: Array<{ text: string }>; isError?: boolean };
+      assert.deepEqual((JSON.parse(folder.content[0]?.text as string) as { hits: Array<{ question: string }> }).hits.map((h) => h.question.slice(0, 40)), ['Cart retry retry retry: how does the car', retry, key]);
       const none = (await client.callTool({ name: 'memory_search', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
       assert.ok(none.isError, 'neither words nor a file: a tool error');
       assert.match(none.content[0]?.text ?? '', /query is required/);

@@ -5,6 +5,7 @@
  * the project is named, filters applied before the limit. (Per-prompt recall, keyword-only,
  * builds its own query and leaves out the session in progress with `notSession`.)
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SearchOptions } from '../search/search.js';
 import type { Store } from '../store/store.js';
@@ -44,6 +45,14 @@ export interface SearchInput {
   byAgent?: boolean;
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): SearchFilters {
   const f: SearchFilters = {};
   if (input.project) f.project = input.project;
@@ -53,10 +62,13 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
   if (input.until) f.untilMs = parseDate(input.names?.until ?? 'until', input.until, now, true);
   if (input.file) {
     const name = input.names?.file ?? 'file';
-    const file = fileInRepository(resolve(input.cwd ?? process.cwd(), input.file));
-    if (!file) throw new UserError(`${name} ${input.file}: not a file inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts) or by its full path');
-    // Its earlier names too, as this machine knows them (its rename map, the moves not committed yet) (changes/renames.ts).
-    f.file = input.baseDir ? { ...file, names: namesIn(input.baseDir, file.repo, file.path, now.getTime()) } : file;
+    const abs = resolve(input.cwd ?? process.cwd(), input.file);
+    const file = fileInRepository(abs);
+    if (!file) throw new UserError(`${name} ${input.file}: not a file or folder inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts, src/pay/) or by its full path');
+    // A folder (one there, or a name ending in /): every file under it, by the names they had then.
+    if (/[\\/]$/.test(input.file) || isFolder(abs)) f.file = { repo: file.repo, path: `${file.path}/`, folder: true };
+    // A file: its earlier names too, as this machine knows them (its rename map, the moves not committed yet) (changes/renames.ts).
+    else f.file = input.baseDir ? { ...file, names: namesIn(input.baseDir, file.repo, file.path, now.getTime()) } : file;
   }
   return f;
 }

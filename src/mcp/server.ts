@@ -83,7 +83,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
     'memory_search',
     {
       title: 'Search past sessions',
-      description: 'Search every past question/answer of this user\'s agent sessions (all machines, all projects unless `project` is given). Returns compact hits: id, date, machine, project, source, the question and the start of the answer; memory_show gives one in full. `file` narrows to the sessions that worked on that file of this repository.',
+      description: 'Search every past question/answer of this user\'s agent sessions (all machines, all projects unless `project` is given). Returns compact hits: id, date, machine, project, source, the question and the start of the answer; memory_show gives one in full. `file` narrows to the sessions that worked on that file (or any file under that folder) of this repository.',
       inputSchema: {
         query: z.string().optional().describe('what to look for, in the words the earlier conversation would have used'),
         q: z.string().optional().describe('alias of query'),
@@ -97,7 +97,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         top_k: loose.describe('how many hits (1–50, default 5)'),
         limit: loose.describe('alias of top_k'),
         scope: z.string().optional().describe('mine | team | all (default): the user\'s memories, their teams\' memories of this project, or both'),
-        file: z.string().optional().describe('only the memories of sessions that worked on this file (a path in this checkout, e.g. src/checkout.ts); with no query, all of them, newest first'),
+        file: z.string().optional().describe('only the memories of sessions that worked on this file (a path in this checkout, e.g. src/checkout.ts), or on any file under this folder (src/pay/); with no query, all of them, newest first'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

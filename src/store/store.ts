@@ -520,7 +520,11 @@ export class Store {
       parts.push(`(${alias}.session_id IS NULL OR ${alias}.session_id != ?)`);
       params.push(f.notSession);
     }
-    if (f.file !== undefined) {
+    if (f.file?.folder) {
+      // Every path under the folder: a range of the index ('/' + 1 is '0').
+      parts.push(`${alias}.rowid IN (SELECT memory_rowid FROM memory_files WHERE repo = ? AND path >= ? AND path < ?)`);
+      params.push(f.file.repo, f.file.path, `${f.file.path.slice(0, -1)}0`);
+    } else if (f.file !== undefined) {
       // Its names, each for the time the file held it (changes/renames.ts); else the path alone.
       const names = f.file.names ?? [{ path: f.file.path }];
       parts.push(`${alias}.rowid IN (SELECT memory_rowid FROM memory_files WHERE repo = ? AND (${names.map(() => '(path = ? AND ts_ms >= ? AND ts_ms < ?)').join(' OR ')}))`);

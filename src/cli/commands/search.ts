@@ -41,7 +41,7 @@ export function registerSearch(program: Command, run: Runner): void {
     .option('--machine <name>', 'only memories from this machine')
     .option('--since <date>', 'from this day on: 2026-03-01, or an age like 7d, 2w, 3m')
     .option('--until <date>', 'up to and including this day')
-    .option('--file <path>', 'only the memories of sessions that worked on this file of this repository (any machine, any checkout); with no query, all of them, newest first')
+    .option('--file <path>', 'only the memories of sessions that worked on this file of this repository (any machine, any checkout), or on any file under this folder (src/pay/); with no query, all of them, newest first')
     .option('--half-life <days>', 'half-life of the recency prior in days: newer wins among comparably relevant memories, a clearly better old one still wins; 0 = relevance only (default: [search] half_life_days)')
     .option('--json', 'print {"query","hits":[…]} as JSON')
     .option('--full', 'print whole answers (default: first 300 characters)')
