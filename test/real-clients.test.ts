@@ -375,8 +375,8 @@ describe('inside the real agents: a session on one machine is in the next sessio
       codexTalksTo(x.env, standIn.url, 'gpt-5.5');
       assert.equal(x.memory(['install', '--codex']).code, 0);
     });
-    const codex = (x: Agent, prompt: string) =>
-      runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-s', 'workspace-write', prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
+    const codex = (x: Agent, prompt: string, sandbox = 'workspace-write') =>
+      runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-s', sandbox, prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
     // Codex has no session end: captures go at the batch interval, which init's settings commit just started.
     a.env.MEMORY_SYNC_COMMIT_INTERVAL_S = '0';
     const promptA = 'Patch src/checkout.ts so that the payment capture retries twice, not once.';
@@ -422,7 +422,8 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.match(movedRead, /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
     // Codex moves it again itself, with its shell (`mv`, not committed): the hook after the command carries A's turn at once.
     const mvMark = standIn.requests.length;
-    const mv = await codex(b, 'Run: mkdir -p src/billing && mv src/pay/checkout.ts src/billing/checkout.ts');
+    // Outside Codex's sandbox: inside it libfaketime (the suite under `faketime`) cannot start the shell, and this move must run.
+    const mv = await codex(b, 'Run: mkdir -p src/billing && mv src/pay/checkout.ts src/billing/checkout.ts', 'danger-full-access');
     assert.equal(mv.code, 0, mv.stderr);
     assert.ok(existsSync(join(b.project, 'src', 'billing', 'checkout.ts')), `Codex ran the move: ${mv.stderr.slice(-2000)}`);
     assert.doesNotMatch(mv.stderr, /hook: \w+ Failed/);

@@ -142,7 +142,15 @@ export function recordMoves(baseDir: string, repo: string, moves: readonly Renam
   if (moves.length === 0 || !existsSync(baseDir)) return;
   const path = movesPath(baseDir, repo);
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-  appendFileSync(path, moves.map((m) => `${JSON.stringify({ from: m.from, to: m.to, atMs: m.atMs })}\n`).join(''), { mode: 0o600 });
+  // Never dated before the move noted last: their order is the order they were made in, whatever
+  // each process's clock says (a clock set back; under faketime every process starts anew).
+  let last = Number.NEGATIVE_INFINITY;
+  for (const m of readMoves(baseDir, repo, Number.NEGATIVE_INFINITY)) last = Math.max(last, m.atMs);
+  const lines = moves.map((m) => {
+    last = Math.max(m.atMs, last + 1);
+    return `${JSON.stringify({ from: m.from, to: m.to, atMs: last })}\n`;
+  });
+  appendFileSync(path, lines.join(''), { mode: 0o600 });
   // Grown past MOVES_BYTES: the newest kept, written whole.
   if (statSync(path).size > MOVES_BYTES) {
     const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
