@@ -5,14 +5,13 @@
  * the project is named, filters applied before the limit. (Per-prompt recall, keyword-only,
  * builds its own query and leaves out the session in progress with `notSession`.)
  */
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SearchOptions } from '../search/search.js';
 import type { Store } from '../store/store.js';
 import type { SearchFilters, SearchMode } from '../types.js';
 import { UserError } from '../errors.js';
 import { hideExcluded } from '../project/exclude.js';
-import { fileInRepository } from '../project/repository.js';
+import { fileInRepository, isDir } from '../project/repository.js';
 import { namesIn } from '../changes/renames.js';
 import { parseDate } from './options.js';
 import type { Runtime } from './runtime.js';
@@ -45,14 +44,6 @@ export interface SearchInput {
   byAgent?: boolean;
 }
 
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): SearchFilters {
   const f: SearchFilters = {};
   if (input.project) f.project = input.project;
@@ -66,7 +57,7 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
     const file = fileInRepository(abs);
     if (!file) throw new UserError(`${name} ${input.file}: not a file or folder inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts, src/pay/) or by its full path');
     // A folder (one there, or a name ending in /): every file under it, by the names they had then.
-    if (/[\\/]$/.test(input.file) || isFolder(abs)) f.file = { repo: file.repo, path: `${file.path}/`, folder: true };
+    if (/[\\/]$/.test(input.file) || isDir(abs)) f.file = { repo: file.repo, path: `${file.path}/`, folder: true };
     // A file: its earlier names too, as this machine knows them (its rename map, the moves not committed yet) (changes/renames.ts).
     else f.file = input.baseDir ? { ...file, names: namesIn(input.baseDir, file.repo, file.path, now.getTime()) } : file;
   }

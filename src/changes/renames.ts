@@ -144,8 +144,7 @@ export function recordMoves(baseDir: string, repo: string, moves: readonly Renam
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
   // Never dated before the move noted last: their order is the order they were made in, whatever
   // each process's clock says (a clock set back; under faketime every process starts anew).
-  let last = Number.NEGATIVE_INFINITY;
-  for (const m of readMoves(baseDir, repo, Number.NEGATIVE_INFINITY)) last = Math.max(last, m.atMs);
+  let last = readMoves(baseDir, repo, Number.NEGATIVE_INFINITY)[0]?.atMs ?? Number.NEGATIVE_INFINITY;
   const lines = moves.map((m) => {
     last = Math.max(m.atMs, last + 1);
     return `${JSON.stringify({ from: m.from, to: m.to, atMs: last })}\n`;

@@ -8,6 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parse, type ParseEntry } from 'shell-quote';
+import { isDir } from '../project/repository.js';
 
 /** Files taken from one command at most: a command over many files is a search, not a read of one. */
 export const COMMAND_FILES_MAX = 3;
@@ -26,14 +27,6 @@ const REDIRECTS = new Set(['>', '>>', '<', '>&', '<&', '>|', '&>']);
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
   } catch {
     return false;
   }
@@ -130,8 +123,8 @@ export function commandMoves(command: unknown, cwd: string): Move[] {
       if (existsSync(from)) continue;
       // Into a folder that was there (`mv a.ts lib/`), or to a new name.
       const into = join(dest, basename(from));
-      const to = isFolder(dest) && (names.length > 2 || existsSync(into)) ? into : dest;
-      if (existsSync(to)) out.push({ from, to, folder: isFolder(to) });
+      const to = isDir(dest) && (names.length > 2 || existsSync(into)) ? into : dest;
+      if (existsSync(to)) out.push({ from, to, folder: isDir(to) });
     }
   };
   let target = false;

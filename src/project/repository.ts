@@ -37,7 +37,8 @@ function readText(path: string): string | undefined {
   }
 }
 
-function isDir(path: string): boolean {
+/** Whether `path` is a folder there now. */
+export function isDir(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
