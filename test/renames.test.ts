@@ -220,4 +220,59 @@ describe('renames: a file\'s earlier names', () => {
     recordMoves(join(root, 'no-such-home'), repo, [{ from: 'a', to: 'b', atMs: now }]);
     assert.equal(existsSync(join(root, 'no-such-home')), false, 'a home that is not there is not made');
   });
+
+  it('a move put back in its checkout (`git reset --hard`, `git stash`) no longer counts: the file keeps its own sessions; a move in one worktree is none in another; a checkout gone leaves its moves standing', () => {
+    const home = join(root, 'putback-home');
+    mkdirSync(home);
+    const repo = 'github.com/acme/putback';
+    const now = Date.parse('2026-12-05T10:00:00Z');
+    const dir = join(root, 'putback');
+    initRepo(dir, 't');
+    put(dir, 'src/checkout.ts', BODY('capture'));
+    put(dir, 'src/cart.ts', BODY('cart'));
+    git(dir, 'add', '-A');
+    commitAt(dir, Math.floor(now / 1000) - 86_400, 'two files');
+    const worktree = join(root, 'putback-wt');
+    git(dir, 'worktree', 'add', '-q', worktree);
+    // The agent's `git mv` in the main checkout, as the file hook records it (its checkout named).
+    mkdirSync(join(dir, 'src', 'pay'));
+    git(dir, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
+    recordMoves(home, repo, [{ from: 'src/checkout.ts', to: 'src/pay/checkout.ts', atMs: now - 60_000, top: dir }]);
+    const moved = (here?: string) => readMoves(home, repo, now, here).map((m) => `${m.from}>${m.to}`);
+    assert.deepEqual(moved(dir), ['src/checkout.ts>src/pay/checkout.ts'], 'standing in its checkout');
+    assert.deepEqual(moved(), ['src/checkout.ts>src/pay/checkout.ts'], 'a reader naming no checkout (the viewer): every move standing');
+    assert.deepEqual(namesIn(home, repo, 'src/pay/checkout.ts', now, dir).map((n) => n.path), ['src/pay/checkout.ts', 'src/checkout.ts']);
+    // The other worktree never moved it: its src/checkout.ts is the file it always was, all its sessions its own.
+    assert.deepEqual(moved(worktree), []);
+    assert.deepEqual(namesIn(home, repo, 'src/checkout.ts', now, worktree), [{ path: 'src/checkout.ts' }]);
+    assert.equal(namesIn(home, repo, 'src/checkout.ts', now, dir)[0]?.afterMs !== undefined, true, 'in the checkout that moved it, the name is another file\'s from the move on');
+    // Put back by the person: the move is gone at once, whoever reads.
+    git(dir, 'reset', '-q', '--hard');
+    assert.equal(existsSync(join(dir, 'src', 'checkout.ts')), true);
+    assert.deepEqual(moved(dir), []);
+    assert.deepEqual(moved(), []);
+    assert.deepEqual(namesIn(home, repo, 'src/checkout.ts', now, dir), [{ path: 'src/checkout.ts' }], 'its sessions its own again, from the first');
+    // Made again: it counts again, from the new move on.
+    mkdirSync(join(dir, 'src', 'pay'), { recursive: true });
+    git(dir, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
+    recordMoves(home, repo, [{ from: 'src/checkout.ts', to: 'src/pay/checkout.ts', atMs: now - 1000, top: dir }]);
+    assert.deepEqual(namesIn(home, repo, 'src/pay/checkout.ts', now, dir).map((n) => `${n.path} ${n.beforeMs === undefined ? 'now' : 'until the move'}`), ['src/pay/checkout.ts now', 'src/checkout.ts until the move']);
+    assert.equal(namesIn(home, repo, 'src/pay/checkout.ts', now, dir)[1]?.beforeMs, now - 1000 + CLOCK_SLACK_MS, 'the newest move, the one standing');
+    // A folder moved and put back with `git stash`: the same.
+    git(dir, 'reset', '-q', '--hard');
+    git(dir, 'mv', 'src', 'lib');
+    recordMoves(home, repo, [{ from: 'src/', to: 'lib/', atMs: now - 500, top: dir }]);
+    assert.deepEqual(namesIn(home, repo, 'lib/cart.ts', now, dir).map((n) => n.path), ['lib/cart.ts', 'src/cart.ts']);
+    git(dir, 'stash', '-q');
+    assert.deepEqual(moved(dir), []);
+    // A checkout gone (a worktree removed): its moves say nothing of any other checkout, and stand for a reader naming none.
+    git(worktree, 'mv', 'src/cart.ts', 'src/basket.ts');
+    recordMoves(home, repo, [{ from: 'src/cart.ts', to: 'src/basket.ts', atMs: now - 100, top: worktree }]);
+    git(dir, 'worktree', 'remove', '--force', worktree);
+    assert.deepEqual(moved(dir), []);
+    assert.deepEqual(moved(), ['src/cart.ts>src/basket.ts']);
+    // A move written before moves named their checkout holds everywhere, as it did.
+    appendFileSync(movesPath(home, repo), `${JSON.stringify({ from: 'src/cart.ts', to: 'src/trolley.ts', atMs: now - 50 })}\n`);
+    assert.deepEqual(moved(dir), ['src/cart.ts>src/trolley.ts']);
+  });
 });

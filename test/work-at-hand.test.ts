@@ -314,6 +314,41 @@ describe('recall by file: the tool hook', () => {
     assert.match(blocked.context, /How is the cart module organised now\?/);
   });
 
+  it('a move the person puts back (`git reset --hard`) gives the file its sessions again at once; a move in one worktree leaves another worktree\'s file its own', () => {
+    const { m, dir: quay, hook } = oneCheckout('undoer', 'quay', { id: 'q-1', at: new Date(Date.now() - 3_600_000).toISOString(), q: 'Why does checkout retry the capture only once?', a: 'A second retry double-charged cards on a slow gateway.' });
+    const other = join(m.user, 'src', 'quay-hotfix');
+    git(quay, 'worktree', 'add', '-q', other);
+    const bash = (sessionId: string, dir: string, command: string) => {
+      const ran = spawnSync('sh', ['-c', command], { cwd: dir, encoding: 'utf8' });
+      assert.equal(ran.status, 0, ran.stderr);
+      const r = runHook(m, hook, { session_id: sessionId, cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: ran.stdout, stderr: ran.stderr, interrupted: false } }, dir);
+      assert.equal(r.code, 0, r.stderr);
+      return r;
+    };
+    const read = (sessionId: string, dir: string, file: string) => runHook(m, hook, { session_id: sessionId, cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(dir, file) } }, dir).context;
+    const retry = /Why does checkout retry the capture only once\?/;
+    assert.match(bash('q-2', quay, 'mkdir -p src/pay && git mv src/checkout.ts src/pay/checkout.ts').context, retry, 'the move followed');
+    // The hotfix worktree never moved it: its src/checkout.ts keeps its sessions, in the hook and in search --file.
+    assert.match(read('q-3', other, 'src/checkout.ts'), retry);
+    const byFile = (dir: string, file: string) => (JSON.parse(m.cli(['search', '--json', '--file', file], { cwd: dir }).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
+    assert.deepEqual(byFile(other, 'src/checkout.ts'), ['Why does checkout retry the capture only once?']);
+    // A file made anew at the old name in the checkout that moved it is another file, as before.
+    writeFileSync(join(quay, 'src', 'checkout.ts'), 'export * from "./pay/checkout";\n');
+    assert.doesNotMatch(read('q-4', quay, 'src/checkout.ts'), retry);
+    // The person puts it all back in a terminal; no hook sees it. The next Read of the file brings its sessions again.
+    git(quay, 'reset', '-q', '--hard');
+    rmSync(join(quay, 'src', 'pay'), { recursive: true, force: true });
+    assert.match(read('q-5', quay, 'src/checkout.ts'), retry);
+    assert.deepEqual(byFile(quay, 'src/checkout.ts'), ['Why does checkout retry the capture only once?']);
+    const told = m.cli(['renames'], { cwd: quay });
+    assert.equal(told.code, 0, told.stderr);
+    assert.doesNotMatch(told.stdout, /moves? seen/, 'no move standing');
+    // Session start with the put-back file changed: its earlier work is injected as the file's own.
+    writeFileSync(join(quay, 'src', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');
+    const start = runHook(m, registered(m, 'SessionStart'), { session_id: 'q-6', cwd: quay, hook_event_name: 'SessionStart', source: 'startup' }, quay);
+    assert.match(start.context, /· you are changing src\/checkout\.ts\n[^#]*retry the capture only once/);
+  });
+
   it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {
     const { m, dir: ledger, hook } = oneCheckout('bundled', 'ledger', { id: 'l-1', at: '2026-11-03T09:00:00Z', q: 'Why does checkout round the tax per line?', a: 'The auditors reconcile line by line.' });
     const input = (sessionId: string, file = join(ledger, 'src', 'checkout.ts')) => ({ session_id: sessionId, cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: file } });

@@ -54,12 +54,13 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
   if (input.file) {
     const name = input.names?.file ?? 'file';
     const abs = resolve(input.cwd ?? process.cwd(), input.file);
-    const file = fileInRepository(abs);
-    if (!file) throw new UserError(`${name} ${input.file}: not a file or folder inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts, src/pay/) or by its full path');
+    const inRepo = fileInRepository(abs);
+    if (!inRepo) throw new UserError(`${name} ${input.file}: not a file or folder inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts, src/pay/) or by its full path');
+    const { repo, path, top } = inRepo;
     // A folder (one there, or a name ending in /): every file under it, by the names they had then.
-    if (/[\\/]$/.test(input.file) || isDir(abs)) f.file = { repo: file.repo, path: `${file.path}/`, folder: true };
-    // A file: its earlier names too, as this machine knows them (its rename map, the moves not committed yet) (changes/renames.ts).
-    else f.file = input.baseDir ? { ...file, names: namesIn(input.baseDir, file.repo, file.path, now.getTime()) } : file;
+    if (/[\\/]$/.test(input.file) || isDir(abs)) f.file = { repo, path: `${path}/`, folder: true };
+    // A file: its earlier names too, as this machine knows them in this checkout (its rename map, the moves not committed here yet) (changes/renames.ts).
+    else f.file = input.baseDir ? { repo, path, names: namesIn(input.baseDir, repo, path, now.getTime(), top) } : { repo, path };
   }
   return f;
 }

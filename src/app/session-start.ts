@@ -140,13 +140,13 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
         const wip = place.repo ? workInProgress(place.repo.top) : undefined;
         // A rename staged and not committed: its file's memories under the old name count from now (changes/renames.ts).
         try {
-          if (place.repo && wip && config.recall.files) noteStagedRenames(config.baseDir, place.repo.key, wip.renamed, rt.now().getTime());
+          if (place.repo && wip && config.recall.files) noteStagedRenames(config.baseDir, place.repo.key, place.repo.top, wip.renamed, rt.now().getTime());
         } catch (err) {
           rt.log.warn(`cannot note the renames staged in ${place.repo?.top}: ${errorMessage(err)}`);
         }
         // A changed file's earlier names too (read only when a file is changed).
         let renames: Rename[] | undefined;
-        const names = (path: string) => namesOf((renames ??= place.repo ? renamesOf(config.baseDir, place.repo.key, rt.now().getTime()) : []), path);
+        const names = (path: string) => namesOf((renames ??= place.repo ? renamesOf(config.baseDir, place.repo.key, rt.now().getTime(), place.repo.top) : []), path);
         const picked = pickForStart(store, project, config.inject.recent, place.repo && wip ? { repo: place.repo.key, wip, names } : undefined);
         const why = new Map(picked.map((p) => [p.row.id, p.why]));
         const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });

@@ -15,11 +15,13 @@ import { join } from 'node:path';
 import { workDirFor, writeKeepingMode } from '../config/paths.js';
 import { readGit } from '../project/work-tree.js';
 
-/** One file renamed by one commit (its committer time). */
+/** One file renamed by one commit (its committer time), or a move seen in a checkout and not committed yet. */
 export interface Rename {
   from: string;
   to: string;
   atMs: number;
+  /** A move's checkout (its top folder, symlinks resolved): where the move holds until a commit takes it up. */
+  top?: string;
 }
 
 export interface RenameMap {
@@ -134,7 +136,7 @@ export function movesPath(baseDir: string, repo: string): string {
 /** Moves read at most (the newest), and kept when the file has grown past MOVES_BYTES. */
 const MAX_MOVES = 200;
 const MOVES_BYTES = 64 * 1024;
-/** A move no commit took up counts this long (a working tree put back leaves it standing). */
+/** A move no commit took up counts this long at most (one put back stops counting at once: putBack). */
 const MOVE_DAYS = 30;
 
 /** Add moves to a repository's list (the memory home's cache is made when missing; a home that is not there gets nothing). */
@@ -144,10 +146,10 @@ export function recordMoves(baseDir: string, repo: string, moves: readonly Renam
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
   // Never dated before the move noted last: their order is the order they were made in, whatever
   // each process's clock says (a clock set back; under faketime every process starts anew).
-  let last = readMoves(baseDir, repo, Number.NEGATIVE_INFINITY)[0]?.atMs ?? Number.NEGATIVE_INFINITY;
+  let last = movesIn(path, Number.NEGATIVE_INFINITY)[0]?.atMs ?? Number.NEGATIVE_INFINITY;
   const lines = moves.map((m) => {
     last = Math.max(m.atMs, last + 1);
-    return `${JSON.stringify({ from: m.from, to: m.to, atMs: last })}\n`;
+    return `${JSON.stringify({ from: m.from, to: m.to, atMs: last, ...(m.top !== undefined ? { top: m.top } : {}) })}\n`;
   });
   appendFileSync(path, lines.join(''), { mode: 0o600 });
   // Grown past MOVES_BYTES: the newest kept, written whole.
@@ -157,11 +159,11 @@ export function recordMoves(baseDir: string, repo: string, moves: readonly Renam
   }
 }
 
-/** The moves of a repository not older than MOVE_DAYS at `nowMs`, newest first, at most MAX_MOVES (lines that do not read are passed over). */
-export function readMoves(baseDir: string, repo: string, nowMs: number): Rename[] {
+/** Every move of a moves file not older than MOVE_DAYS at `nowMs`, newest first, at most MAX_MOVES (lines that do not read are passed over). */
+function movesIn(path: string, nowMs: number): Rename[] {
   let text: string;
   try {
-    text = readFileSync(movesPath(baseDir, repo), 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch {
     return [];
   }
@@ -169,12 +171,35 @@ export function readMoves(baseDir: string, repo: string, nowMs: number): Rename[
   for (const line of text.split('\n')) {
     try {
       const m = JSON.parse(line) as Partial<Rename>;
-      if (typeof m.from === 'string' && typeof m.to === 'string' && m.from !== '' && m.to !== '' && typeof m.atMs === 'number' && m.atMs >= nowMs - MOVE_DAYS * 86_400_000) out.push({ from: m.from, to: m.to, atMs: m.atMs });
+      if (typeof m.from === 'string' && typeof m.to === 'string' && m.from !== '' && m.to !== '' && typeof m.atMs === 'number' && m.atMs >= nowMs - MOVE_DAYS * 86_400_000) {
+        out.push({ from: m.from, to: m.to, atMs: m.atMs, ...(typeof m.top === 'string' && m.top !== '' ? { top: m.top } : {}) });
+      }
     } catch {
       /* a line cut short */
     }
   }
   return out.sort((a, b) => b.atMs - a.atMs).slice(0, MAX_MOVES);
+}
+
+/**
+ * Whether a move was put back in its checkout: its destination gone and its source there again
+ * (`git reset --hard`, `git stash`, `git checkout .` after the agent's `git mv`). Until a commit
+ * took it up, the file never moved: its sessions are its own again. A checkout that is gone says
+ * nothing (both missing: the move stands).
+ */
+function putBack(m: Rename): boolean {
+  if (m.top === undefined) return false;
+  return !existsSync(join(m.top, m.to)) && existsSync(join(m.top, m.from));
+}
+
+/**
+ * The moves of a repository that stand at `nowMs`, newest first: not older than MOVE_DAYS, not put
+ * back in their checkout since (two stats a move, at most MAX_MOVES), and, when the reader names
+ * its checkout (`here`, its top folder), those made in it: a move not committed in one worktree
+ * is no move in another. Moves written before they named their checkout hold everywhere.
+ */
+export function readMoves(baseDir: string, repo: string, nowMs: number, here?: string): Rename[] {
+  return movesIn(movesPath(baseDir, repo), nowMs).filter((m) => (here === undefined || m.top === undefined || m.top === here) && !putBack(m));
 }
 
 /** Renames found staged in the working tree and not committed yet (`git mv` in a terminal) noted at once. */
@@ -184,22 +209,25 @@ const STAGED_MAX = 100;
  * Renames the working tree holds staged, not committed (session start reads them with its
  * `git status`), added to the moves as of `nowMs`: a pair already there is not added again.
  */
-export function noteStagedRenames(baseDir: string, repo: string, pairs: ReadonlyArray<{ from: string; to: string }>, nowMs: number): void {
+export function noteStagedRenames(baseDir: string, repo: string, top: string, pairs: ReadonlyArray<{ from: string; to: string }>, nowMs: number): void {
   if (pairs.length === 0) return;
-  const known = new Set(readMoves(baseDir, repo, nowMs).map(pairOf));
-  recordMoves(baseDir, repo, pairs.slice(0, STAGED_MAX).filter((p) => !known.has(pairOf(p))).map((p) => ({ from: p.from, to: p.to, atMs: nowMs })));
+  const known = new Set(readMoves(baseDir, repo, nowMs, top).map(pairOf));
+  recordMoves(baseDir, repo, pairs.slice(0, STAGED_MAX).filter((p) => !known.has(pairOf(p))).map((p) => ({ from: p.from, to: p.to, atMs: nowMs, top })));
 }
 
-/** A repository's renames as this machine knows them, newest first: its map's and the moves no commit holds yet. */
-export function renamesOf(baseDir: string, repo: string, nowMs: number): Rename[] {
+/**
+ * A repository's renames as this machine knows them, newest first: its map's and the moves no
+ * commit holds yet (readMoves: those standing, and only the checkout `here`'s when it is named).
+ */
+export function renamesOf(baseDir: string, repo: string, nowMs: number, here?: string): Rename[] {
   const map = readRenameMap(baseDir, repo)?.renames ?? [];
-  const moves = readMoves(baseDir, repo, nowMs);
+  const moves = readMoves(baseDir, repo, nowMs, here);
   return moves.length === 0 ? map : [...moves, ...map].sort((a, b) => b.atMs - a.atMs);
 }
 
-/** The names of the file at `path` of the repository `repo`, as this machine knows them at `nowMs` (namesOf). */
-export function namesIn(baseDir: string, repo: string, path: string, nowMs: number): FileName[] {
-  return namesOf(renamesOf(baseDir, repo, nowMs), path);
+/** The names of the file at `path` of the repository `repo`, as this machine knows them at `nowMs`, seen from the checkout `here` when named (namesOf). */
+export function namesIn(baseDir: string, repo: string, path: string, nowMs: number, here?: string): FileName[] {
+  return namesOf(renamesOf(baseDir, repo, nowMs, here), path);
 }
 
 /** A folder moved whole (`git mv src/pay src/billing`, as the file hook sees it): both names end in `/`. */

@@ -159,7 +159,7 @@ export async function runFileRecall(
   for (const m of moves) {
     const [from, to] = [fileInRepository(m.from), fileInRepository(m.to)];
     try {
-      if (from && to && from.repo === to.repo) recordMoves(config.baseDir, to.repo, [{ from: m.folder ? `${from.path}/` : from.path, to: m.folder ? `${to.path}/` : to.path, atMs: nowMs }]);
+      if (from && to && from.repo === to.repo && from.top === to.top) recordMoves(config.baseDir, to.repo, [{ from: m.folder ? `${from.path}/` : from.path, to: m.folder ? `${to.path}/` : to.path, atMs: nowMs, top: to.top }]);
     } catch (err) {
       // A full disk, a cache that cannot be written: the move is not followed; the files' own memories still come.
       io.stderr.write(`memory: file-recall: cannot note the move of ${m.from}: ${errorMessage(err).split('\n')[0]}\n`);
@@ -174,16 +174,17 @@ export async function runFileRecall(
     const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: 'if-free' });
     const found: Array<{ path: string; memories: FileMemory[] }> = [];
     const given: string[] = [];
-    // The person's teams that read this repository, opened at the first file in it; its renames likewise.
+    // The person's teams that read this repository, opened at the first file in it; its checkout's renames likewise.
     const teams = new Map<string, TeamHere[]>();
     const renames = new Map<string, Rename[]>();
     try {
       for (const file of files) {
         const inRepo = fileInRepository(file);
         if (!inRepo) continue;
-        const { repo, path } = inRepo;
-        if (!renames.has(repo)) renames.set(repo, renamesOf(config.baseDir, repo, nowMs));
-        const names = namesOf(renames.get(repo), path);
+        const { repo, path, top } = inRepo;
+        // The moves made in this checkout (another worktree's, not committed, are not this one's).
+        if (!renames.has(top)) renames.set(top, renamesOf(config.baseDir, repo, nowMs, top));
+        const names = namesOf(renames.get(top), path);
         const ask = (maxItems: number, more?: (row: MemoryRow) => boolean) =>
           ({ repo, path, names, ...(input.session_id ? { sessionId: input.session_id } : {}), given: new Set([...session.given, ...given]), maxItems, hide: (row: MemoryRow) => (hide?.(row) ?? false) || (more?.(row) ?? false) });
         let memories = memoriesOfFile(store, ask(cfg.file_max_items));

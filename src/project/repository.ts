@@ -114,16 +114,18 @@ function realPath(p: string): string {
 
 /**
  * A file as the file index knows it: its repository's key and its path inside (forward
- * slashes), whatever checkout folder or symlink it was named through; undefined outside a git
- * work tree, or for the work tree's top itself.
+ * slashes), whatever checkout folder or symlink it was named through, and the checkout it was
+ * named in (its top folder, symlinks resolved); undefined outside a git work tree, or for the
+ * work tree's top itself.
  */
-export function fileInRepository(file: string): { repo: string; path: string } | undefined {
+export function fileInRepository(file: string): { repo: string; path: string; top: string } | undefined {
   const abs = realPath(resolve(file));
   const repo = repoIdentity(dirname(abs));
   if (!repo) return undefined;
-  const rel = relative(realPath(repo.top), abs);
+  const top = realPath(repo.top);
+  const rel = relative(top, abs);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
-  return { repo: repo.key, path: rel.split(sep).join('/') };
+  return { repo: repo.key, path: rel.split(sep).join('/'), top };
 }
 
 /** The commit HEAD points at (a branch's loose or packed ref, or a detached id); undefined when unknown. */

@@ -47,8 +47,8 @@ async function renames(ctx: Context, flags: { cwd?: string; json?: boolean }): P
   }
   const map = refreshRenameMap(c.baseDir, repo.top, repo.key, head, { sinceMs: since - 86_400_000, ...RENAME_SCAN });
   if (!map) throw new UserError(`git could not read the history of ${repo.top}`);
-  // The moves the file hook saw (or session start found staged) that a commit may not hold yet.
-  const moves = readMoves(c.baseDir, repo.key, ctx.io.now().getTime()).length;
+  // The moves the file hook saw (or session start found staged) in this checkout that a commit may not hold yet, and not put back.
+  const moves = readMoves(c.baseDir, repo.key, ctx.io.now().getTime(), repo.top).length;
   if (flags.json) printJson(ctx.io, { repo: repo.key, head, renames: map.renames.length, complete: map.complete, memories: true, moves });
   else {
     const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
