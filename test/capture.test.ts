@@ -47,6 +47,21 @@ describe('golden: transcript → records', () => {
     assert.ok(!p.turns.some((t) => /Subagent|Caveat|command-name|continued from/.test(t.question + t.answer)));
   });
 
+  it('a turn\'s Bash commands are kept as given, with the folder they ran in, at most 100; the files they name are looked at on capture, not here', () => {
+    const t = transcript('bash-1', '/home/u/api');
+    user(t, 'Move the db helpers under lib and run their tests.');
+    assistant(t, [
+      { tool: 'Bash', input: { command: 'mkdir -p lib && git mv src/db.ts lib/db.ts', description: 'move' } },
+      { tool: 'Bash', input: {} },
+      ...Array.from({ length: 120 }, (_, i) => ({ tool: 'Bash', input: { command: `npm test -- lib/db.test.ts # run ${i}` } })),
+      { text: 'Moved to lib/db.ts; its tests pass.' },
+    ]);
+    const [turn] = parseTranscript(text(t)).turns;
+    assert.deepEqual(turn?.commands?.[0], { command: 'mkdir -p lib && git mv src/db.ts lib/db.ts', cwd: '/home/u/api' });
+    assert.equal(turn?.commands?.length, 100, 'a command with no text is none; at most 100');
+    assert.deepEqual(turn?.files, [], 'no tool named a file');
+  });
+
   it('resumed: copied entries do not double a memory', () => {
     const p = parseTranscript(readFileSync(join(FIXTURES, 'resumed.jsonl'), 'utf8'));
     assert.equal(p.turns.length, 2);

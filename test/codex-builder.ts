@@ -1,4 +1,6 @@
 /** Build synthetic Codex rollouts in the real format (0.12x): session_meta, event_msg, turn_context, response_item. */
+import { pathToFileURL } from 'node:url';
+
 export interface Rollout {
   lines: string[];
   id: string;
@@ -96,7 +98,7 @@ function ordinalLine(r: Rollout, type: string, payload: Record<string, unknown>)
   r.lines.push(JSON.stringify({ timestamp: new Date(r.clock).toISOString(), type, ordinal: r.lines.length, payload }));
 }
 
-export function desktopTurn(r: Rollout, prompt: string, final: string, opts: { turnId?: boolean; commentary?: string } = {}): string | undefined {
+export function desktopTurn(r: Rollout, prompt: string, final: string, opts: { turnId?: boolean; commentary?: string; command?: { cmd: string; read?: string } } = {}): string | undefined {
   const turnId = opts.turnId === false ? undefined : uid();
   ordinalLine(r, 'event_msg', { type: 'task_started', ...(turnId ? { turn_id: turnId } : {}), model_context_window: 258400 });
   ordinalLine(r, 'event_msg', { type: 'thread_settings_applied', model: 'gpt-x', approval_policy: 'on-request' });
@@ -111,6 +113,11 @@ export function desktopTurn(r: Rollout, prompt: string, final: string, opts: { t
   ordinalLine(r, 'response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: 'thinking' }] });
   ordinalLine(r, 'event_msg', { type: 'item_completed', thread_id: r.id, ...(turnId ? { turn_id: turnId } : {}), item: { type: 'Reasoning', id: uid(), summary_text: ['thinking'] } });
   if (opts.commentary) ordinalLine(r, 'event_msg', { type: 'item_completed', thread_id: r.id, item: { type: 'AgentMessage', id: uid(), content: [{ type: 'Text', text: opts.commentary }], phase: 'commentary' } });
+  // A shell command as Codex 0.171 writes it: an item, its cwd a file: URL, no exec_command_end.
+  if (opts.command) {
+    const { cmd, read } = opts.command;
+    ordinalLine(r, 'event_msg', { type: 'item_completed', thread_id: r.id, ...(turnId ? { turn_id: turnId } : {}), item: { type: 'CommandExecution', id: uid(), process_id: '4242', command: ['/bin/bash', '-lc', cmd], cwd: pathToFileURL(r.cwd).href, parsed_cmd: read ? [{ type: 'read', cmd, name: read, path: read }] : [{ type: 'unknown', cmd }], source: 'unified_exec_startup' } });
+  }
   ordinalLine(r, 'response_item', { type: 'tool_search_call', id: uid(), query: 'files' });
   ordinalLine(r, 'response_item', { type: 'ghost_snapshot', ghost_commit: { id: 'abc' } });
   ordinalLine(r, 'event_msg', { type: 'item_completed', thread_id: r.id, ...(turnId ? { turn_id: turnId } : {}), item: { type: 'AgentMessage', id: uid(), content: [{ type: 'Text', text: final }], phase: 'final_answer' } });

@@ -50,6 +50,7 @@ describe('Codex rollout parser', () => {
     assert.equal(t?.gitBranch, 'feat/cart');
     assert.deepEqual(t?.files, ['src/money.ts', '/home/u/shop/src/money.ts']);
     assert.deepEqual(t?.tools, ['exec_command', 'apply_patch']);
+    assert.deepEqual(t?.commands, [{ command: ['/bin/sh', '-lc', 'sed -n 1,80p src/money.ts'] }], 'the command itself, for capture to look at');
   });
 
   it('a 5 MB pasted prompt and a 10 MB answer: each kept cut, in its own turn', () => {

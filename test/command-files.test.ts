@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { commandFiles, commandMoves } from '../src/cli/command-files.js';
+import { commandFiles, commandMoves } from '../src/capture/command-files.js';
 import { movedFiles, touchedFiles } from '../src/cli/file-recall-hook.js';
 import { patchMoves } from '../src/capture/patch-files.js';
 import { tempDir } from './helpers.js';

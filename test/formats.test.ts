@@ -232,6 +232,18 @@ describe('Codex desktop app and newer CLI rollouts (no event_msg user_message)',
     assert.equal(parsed.unknownShapes, undefined, JSON.stringify(parsed.unknownShapes));
   });
 
+  it('a shell command as a CommandExecution item (Codex 0.17x): the file Codex read it as naming, and the command with its folder (a file: URL) for capture to look at', () => {
+    const r = desktopRollout('thr-cmd', '/home/u/shop');
+    desktopTurn(r, 'Why does the cart total round wrong for JPY?', 'JPY has no minor unit.', { command: { cmd: 'sed -n 1,80p src/money.ts', read: 'src/money.ts' } });
+    desktopTurn(r, 'Move the money helpers under lib, please.', 'Moved: lib/money.ts.', { command: { cmd: 'mkdir -p lib && git mv src/money.ts lib/money.ts' } });
+    const turns = parseCodexRollout(rolloutText(r)).turns;
+    assert.deepEqual(turns.map((t) => t.files), [['src/money.ts'], []], 'Codex\'s reading: a read names its file, a move nothing');
+    assert.deepEqual(turns.map((t) => t.commands), [
+      [{ command: ['/bin/bash', '-lc', 'sed -n 1,80p src/money.ts'], cwd: '/home/u/shop' }],
+      [{ command: ['/bin/bash', '-lc', 'mkdir -p lib && git mv src/money.ts lib/money.ts'], cwd: '/home/u/shop' }],
+    ]);
+  });
+
   it('without a turn_id, the id is the rollout\'s own ordinal of the prompt, stable when the rollout grows', () => {
     const r = desktopRollout('thr-ord');
     desktopTurn(r, 'Rename the config loader to loadSettings', 'Renamed it and updated the eleven call sites.', { turnId: false });

@@ -294,6 +294,12 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(mvCarried, 'the hook\'s context in the request after the Bash move');
     assert.ok(mvCarried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file, two names ago');
     assert.match(mvCarried, /recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since/);
+    // That turn, captured at its Stop from the real transcript, records the file its Bash command moved: found by that file.
+    const mvTurn = await eventually(() => {
+      const r = b.memory(['search', '--json', '--file', join(b.project, 'src', 'billing', 'checkout.ts')]);
+      return r.code === 0 ? (JSON.parse(r.stdout) as { hits: Array<{ question: string }> }).hits.find((h) => h.question.includes('git mv src/pay/checkout.ts src/billing/checkout.ts')) : undefined;
+    });
+    assert.equal(mvTurn.question, 'Run: mkdir -p src/billing && git mv src/pay/checkout.ts src/billing/checkout.ts');
   });
 
   it('team memory: a real turn of alice in api is published after its window and reaches bob\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
@@ -431,6 +437,12 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(mvRead, 'the hook\'s context in the request after the shell\'s move');
     assert.ok(mvRead.includes(promptA), 'A\'s turn on the file, two names ago');
     assert.match(mvRead, /recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since/);
+    // That turn, captured at its Stop from the real rollout, records the file its shell moved (Codex's own reading of `mv` names none).
+    const mvTurn = await eventually(() => {
+      const r = b.memory(['search', '--json', '--file', join(b.project, 'src', 'billing', 'checkout.ts')]);
+      return r.code === 0 ? (JSON.parse(r.stdout) as { hits: Array<{ question: string }> }).hits.find((h) => h.question.includes('mv src/pay/checkout.ts src/billing/checkout.ts')) : undefined;
+    });
+    assert.equal(mvTurn.question, 'Run: mkdir -p src/billing && mv src/pay/checkout.ts src/billing/checkout.ts');
   });
 
   it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {

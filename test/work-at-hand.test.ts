@@ -11,10 +11,13 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
 import { movesPath, renameMapHead } from '../src/changes/renames.js';
 import { tidySessions } from '../src/cli/file-recall-hook.js';
 import { parseStatus } from '../src/project/work-tree.js';
 import { cloneCode, codeOrigin } from './git-fixture.js';
+import { rollout, shell, text as rolloutText, turn as codexTurn } from './codex-builder.js';
+import { assistant, text, transcript, user } from './transcript-builder.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, REPO, TRACER, tempDir } from './helpers.js';
@@ -347,6 +350,44 @@ describe('recall by file: the tool hook', () => {
     writeFileSync(join(quay, 'src', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');
     const start = runHook(m, registered(m, 'SessionStart'), { session_id: 'q-6', cwd: quay, hook_event_name: 'SessionStart', source: 'startup' }, quay);
     assert.match(start.context, /· you are changing src\/checkout\.ts\n[^#]*retry the capture only once/);
+  });
+
+  it('a turn\'s shell commands record the files they name, once captured: Claude Code\'s Bash (`sed -n`, a test run on a file, a `git mv`) and what Codex\'s own reading of a command leaves out (`sed -i`); nothing outside the repository, nothing missing', () => {
+    const { m, dir: dock, hook } = oneCheckout('sheller', 'dock', { id: 'k-0', at: '2026-11-01T09:00:00Z', q: 'Why does checkout retry the capture only once?', a: 'A second retry double-charged cards on a slow gateway.' });
+    // Claude Code: the agent works through Bash only (the move run first, as it was).
+    git(dock, 'mv', 'src/orders.ts', 'src/purchase.ts');
+    const t = transcript('k-1', dock);
+    t.clock = Date.parse('2026-11-02T09:00:00Z');
+    user(t, 'Why is the shipping quote cached per postcode?');
+    assistant(t, [
+      { tool: 'Bash', input: { command: "sed -n '1,40p' src/shipping.ts", description: 'read it' } },
+      { tool: 'Bash', input: { command: 'npm test -- src/users.ts 2>&1 | tail -5' } },
+      { tool: 'Bash', input: { command: 'cat /etc/hostname src/missing.ts' } },
+      { tool: 'Bash', input: { command: 'git mv src/orders.ts src/purchase.ts' } },
+      { text: 'The carrier prices by postcode zone; a quote holds for the whole zone.' },
+    ]);
+    const dir = join(m.projects, encodeProjectDir(dock));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'k-1.jsonl'), text(t));
+    const captured = m.cli(['session-end', '--foreground', '--transcript', join(dir, 'k-1.jsonl'), '--cwd', dock]);
+    assert.equal(captured.code, 0, captured.stderr);
+    // Codex: `sed -i`, which its parsed command calls unknown (no path).
+    const r = rollout('019e-k-2', dock);
+    codexTurn(r, 'Make the invoice total round half up, please.', (x) => shell(x, "sed -i 's/round/roundHalfUp/' src/invoice.ts"), 'Done: the invoice total now rounds half up.');
+    writeFileSync(join(root, 'rollout-2026-05-11T08-00-00-019e-k-2.jsonl'), rolloutText(r));
+    assert.equal(m.cli(['session-end', '--foreground', '--transcript', join(root, 'rollout-2026-05-11T08-00-00-019e-k-2.jsonl')]).code, 0);
+    const records = readdirSync(join(m.home, 'export')).filter((f) => f.endsWith('.jsonl')).flatMap((f) => readFileSync(join(m.home, 'export', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { question: string; files?: string[]; repo_files?: string[]; extra?: { repo_files?: string[] } }));
+    const filesOf = (q: RegExp) => records.filter((x) => q.test(x.question)).map((x) => ({ files: x.files ?? [], repo: x.repo_files ?? x.extra?.repo_files ?? [] }));
+    assert.deepEqual(filesOf(/shipping quote cached/), [{ files: [], repo: ['src/shipping.ts', 'src/users.ts', 'src/purchase.ts'] }], 'its tools named no file; its commands three in the repository (the missing one and /etc/hostname not)');
+    assert.deepEqual(filesOf(/invoice total round/), [{ files: [], repo: ['src/invoice.ts'] }]);
+    assert.deepEqual(filesOf(/retry the capture/), [{ files: [join(dock, 'src', 'checkout.ts')], repo: ['src/checkout.ts'] }], 'a Read, as before');
+    // Found by file, as any file's memory: in search --file and at the next Read.
+    assert.equal(m.cli(['rebuild']).code, 0);
+    const byFile = (file: string) => (JSON.parse(m.cli(['search', '--json', '--file', file], { cwd: dock }).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
+    assert.deepEqual(byFile('src/purchase.ts'), ['Why is the shipping quote cached per postcode?']);
+    assert.deepEqual(byFile('src/invoice.ts'), ['Make the invoice total round half up, please.']);
+    const read = runHook(m, hook, { session_id: 'k-3', cwd: dock, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(dock, 'src', 'shipping.ts') } }, dock);
+    assert.match(read.context, /earlier sessions on src\/shipping\.ts[\s\S]*Q: Why is the shipping quote cached per postcode\?/);
   });
 
   it('runs from its bundle, one file, when the build made one, and the modules themselves give the same answer', () => {

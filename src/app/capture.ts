@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { turnToRecord, type CaptureLimits, type Turn } from '../capture/turn.js';
+import { commandFiles } from '../capture/command-files.js';
 import { parseAnyTranscript } from '../agents/transcripts.js';
 import type { TranscriptShapes } from '../capture/shapes.js';
 import type { ProjectPlace } from '../project/names.js';
@@ -145,14 +146,6 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       // Question and answer were cleaned whole by the parser; the other stored fields here.
       const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso, source: parsed.source }), (s) => cleanText(s, config.privacy.redact).text);
       if (privateWhole || privateTexts.some((t) => r.question.includes(t) || r.answer.includes(t))) r.extra = { ...r.extra, private_removed: true };
-      if (repoKey) {
-        r.extra = { ...r.extra, repo: repoKey, ...(head ? { head_commit: head } : {}) };
-        const blobs = fileStates(turn, parsed.turns[turnIndex + 1], r.files ?? [], place, cwd, hasher, deps.now(), (x) => cleanText(x, config.privacy.redact).text);
-        if (blobs.length > 0) r.extra.file_blobs = blobs;
-        // Where in the repository each file is, whatever is known of its state: what recall by file looks up.
-        const inRepo = repoFiles(turn, place, cwd, (x) => cleanText(x, config.privacy.redact).text);
-        if (inRepo.length > 0) r.extra.repo_files = inRepo;
-      }
       let existing = store.byId(r.id);
       if (!existing) {
         // `claude --resume` / `--continue` may copy earlier entries into a new transcript,
@@ -186,6 +179,16 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
         continue;
       }
       if (r.question.length === 0 || r.answer.length === 0) continue; // all of it was <private>
+      // The repository and its files, for the turns written only (an unchanged turn, most of a
+      // transcript read again at each Stop, costs no file looked at).
+      if (repoKey) {
+        r.extra = { ...r.extra, repo: repoKey, ...(head ? { head_commit: head } : {}) };
+        const blobs = fileStates(turn, parsed.turns[turnIndex + 1], r.files ?? [], place, cwd, hasher, deps.now(), (x) => cleanText(x, config.privacy.redact).text);
+        if (blobs.length > 0) r.extra.file_blobs = blobs;
+        // Where in the repository each file is, whatever is known of its state: what recall by file looks up.
+        const inRepo = repoFiles(turn, place, cwd, (x) => cleanText(x, config.privacy.redact).text);
+        if (inRepo.length > 0) r.extra.repo_files = inRepo;
+      }
       const tags = redactionKinds(r);
       const before = existing ? redactionKinds(existing) : {};
       for (const [k, n] of Object.entries(tags)) {
@@ -233,14 +236,27 @@ const FILE_STATE_MAX_AGE_MS = 24 * 3600_000;
  * after the next turn began (a later turn or the person changed it; then nothing is claimed).
  * A file absent now was deleted in the turn only if no turn came after it.
  */
-/** The files a turn touched inside its repository, as paths in it (forward slashes), each once; none outside it. */
+/**
+ * The files a turn touched inside its repository, as paths in it (forward slashes), each once, at
+ * most MAX_TRACKED_FILES; none outside it: those its tools named, then those its shell commands
+ * name that are files there now (capture/command-files.ts: `sed -n 1,80p src/x.ts`, `git mv`, a
+ * test run on one file), read right after the turn — what Claude Code's Bash did, and what Codex's
+ * own reading of a command leaves out.
+ */
 function repoFiles(turn: Turn, place: ProjectPlace, cwd: string | undefined, clean: (s: string) => string): string[] {
   const repo = place.repo;
   if (!repo) return [];
   const out = new Set<string>();
-  for (const f of turn.files.slice(0, MAX_TRACKED_FILES)) {
-    const rel = pathInRepo(f, repo.top, turn.cwd ?? cwd);
+  const add = (f: string, from: string | undefined) => {
+    const rel = pathInRepo(f, repo.top, from);
     if (rel && clean(rel) === rel) out.add(rel.split(sep).join('/'));
+  };
+  for (const f of turn.files.slice(0, MAX_TRACKED_FILES)) add(f, turn.cwd ?? cwd);
+  for (const c of turn.commands ?? []) {
+    const from = c.cwd ?? turn.cwd ?? cwd;
+    if (out.size >= MAX_TRACKED_FILES) break;
+    if (from === undefined) continue;
+    for (const f of commandFiles(c.command, from)) if (out.size < MAX_TRACKED_FILES) add(f, from);
   }
   return [...out];
 }

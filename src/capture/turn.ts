@@ -77,6 +77,15 @@ export function wellFormed(s: string): string {
 /** Marks where text was cut, so a reader never mistakes an excerpt for the whole. */
 export const CUT_MARK = '[…]';
 
+/** A shell command a turn ran, as the agent gave it (a string, or an argv), and where when the transcript says. */
+export interface ShellCommand {
+  command: string | string[];
+  cwd?: string;
+}
+
+/** Shell commands kept of one turn at most: the files they name are looked for at capture (capture/command-files.ts). */
+export const MAX_TURN_COMMANDS = 100;
+
 export interface Turn {
   promptUuid: string;
   sessionId: string;
@@ -87,6 +96,8 @@ export interface Turn {
   answer: string;
   files: string[];
   tools: string[];
+  /** The shell commands the turn ran (Claude Code's Bash, Codex's shell), at most MAX_TURN_COMMANDS. */
+  commands?: ShellCommand[];
 }
 
 export interface ParsedTranscript {

@@ -28,7 +28,7 @@ import { formatFileRecall, memoriesOfFile, type FileMemory } from '../search/fil
 import type { TeamHere } from '../team/light.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { MemoryRow } from '../store/store.js';
-import { commandFiles, commandMoves, type Move } from './command-files.js';
+import { commandFiles, commandMoves, type Move } from '../capture/command-files.js';
 
 /** Tools that run a shell command: Codex's (`Bash` in its hook input), and the names other versions give it. */
 const SHELL_TOOLS = /^(?:Bash|shell|shell_command|local_shell|exec_command)$/;

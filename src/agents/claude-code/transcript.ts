@@ -6,7 +6,7 @@
  * sharing `message.id`; tool results come back as `user` entries; slash commands, hook
  * output and interruptions are `user` entries too; resumed sessions copy earlier entries.
  */
-import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, shrinkJsonLine, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
+import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, shrinkJsonLine, wellFormed, MAX_TURN_COMMANDS, type CaptureLimits, type ParsedTranscript, type ShellCommand, type Turn } from '../../capture/turn.js';
 
 type Block = { type?: string; text?: string; name?: string; input?: Record<string, unknown> };
 
@@ -105,6 +105,7 @@ interface OpenTurn {
   blocks: string[];
   files: string[];
   tools: string[];
+  commands: ShellCommand[];
 }
 
 /**
@@ -135,6 +136,7 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
         files: open.files,
         tools: open.tools,
       };
+      if (open.commands.length > 0) turn.commands = open.commands;
       if (p.cwd) turn.cwd = p.cwd;
       if (p.gitBranch) turn.gitBranch = p.gitBranch;
       out.turns.push(turn);
@@ -183,7 +185,7 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
       if (!e.uuid) continue;
       // A fork's copy of an earlier prompt is that prompt: its memory is the one it came from.
       const uuid = e.forkedFrom?.messageUuid ?? e.uuid;
-      open = { prompt: { ...e, uuid } as Entry & { uuid: string }, question: q, blocks: [], files: [], tools: [] };
+      open = { prompt: { ...e, uuid } as Entry & { uuid: string }, question: q, blocks: [], files: [], tools: [], commands: [] };
       continue;
     }
 
@@ -198,6 +200,9 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
         open.blocks.push(b.text.trim());
       } else if (b?.type === 'tool_use') {
         if (b.name && !open.tools.includes(b.name)) open.tools.push(b.name);
+        // A Bash command names files too (`sed -n 1,80p src/x.ts`, `git mv`): which, is seen at capture, where they are.
+        const command = b.name === 'Bash' ? b.input?.command : undefined;
+        if (typeof command === 'string' && command.length > 0 && open.commands.length < MAX_TURN_COMMANDS) open.commands.push({ command, ...(e.cwd ? { cwd: e.cwd } : {}) });
         for (const k of FILE_KEYS) {
           const v = b.input?.[k];
           if (typeof v === 'string' && v.length > 0 && !open.files.includes(v) && open.files.length < 100) open.files.push(v);

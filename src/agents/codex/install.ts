@@ -25,7 +25,7 @@ export function codexHooks(d: Pick<SetupDeps, 'nodePath' | 'mainJs' | 'configArg
     { event: 'SessionStart', command: `${base} session-start --inject`, timeout: 30 },
     { event: 'UserPromptSubmit', command: `${base} recall`, timeout: 5 },
     // Codex edits files through apply_patch (its input names them) and reads them with shell commands (`Bash`
-    // in its hook input): the files such a command names that are there (cli/command-files.ts).
+    // in its hook input): the files such a command names that are there (capture/command-files.ts).
     { event: 'PostToolUse', matcher: CODEX_FILE_TOOLS, command: `${base} file-recall`, timeout: 5 },
     { event: 'Stop', command: `${base} session-end --agent codex`, timeout: 15 },
   ];

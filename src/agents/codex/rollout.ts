@@ -11,7 +11,8 @@
  * user `response_item`s. So prompts come from `user_message` events; a rollout without any
  * (older versions) falls back to user `response_item`s minus the injected blocks.
  */
-import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, shrinkJsonLine, wellFormed, type CaptureLimits, type ParsedTranscript, type Turn } from '../../capture/turn.js';
+import { fileURLToPath } from 'node:url';
+import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, MAX_TURN_COMMANDS, shrinkJsonLine, wellFormed, type CaptureLimits, type ParsedTranscript, type ShellCommand, type Turn } from '../../capture/turn.js';
 import { patchFiles } from '../../capture/patch-files.js';
 
 interface Line {
@@ -70,6 +71,15 @@ function itemText(content: unknown): string {
     .join('\n\n');
 }
 
+/** A folder Codex names as a file: URL (0.17x), as a path; undefined when it is not one. */
+function pathOfUrl(url: string): string | undefined {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return undefined;
+  }
+}
+
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
@@ -98,6 +108,7 @@ interface OpenTurn {
   last?: string;
   files: string[];
   tools: string[];
+  commands: ShellCommand[];
 }
 
 export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_LIMITS, cleanText: (s: string) => string = (s) => s): ParsedTranscript {
@@ -155,6 +166,7 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
         files: open.files,
         tools: open.tools,
       };
+      if (open.commands.length > 0) turn.commands = open.commands;
       if (open.cwd) turn.cwd = open.cwd;
       if (gitBranch) turn.gitBranch = gitBranch;
       out.turns.push(turn);
@@ -166,6 +178,18 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
   };
   const addTool = (name: string | undefined) => {
     if (open && name && !open.tools.includes(name)) open.tools.push(name);
+  };
+  /** A shell command that ran (an exec_command_end event, a CommandExecution item): the files Codex read it as naming, and the command itself. */
+  const ranCommand = (c: Record<string, unknown>) => {
+    if (!open) return;
+    const parsed = Array.isArray(c.parsed_cmd) ? (c.parsed_cmd as Array<{ path?: unknown }>) : [];
+    for (const x of parsed) addFile(str(x?.path));
+    // What Codex's own reading of a command leaves out (`git mv`, `sed -i`, a test run on a file): its words, looked at on capture.
+    const command = Array.isArray(c.command) ? c.command.filter((w): w is string => typeof w === 'string') : str(c.command);
+    const at = str(c.cwd);
+    const dir = at?.startsWith('file://') ? pathOfUrl(at) : at;
+    const ran: ShellCommand | undefined = command !== undefined && command.length > 0 ? { command, ...(dir ? { cwd: dir } : {}) } : undefined;
+    if (ran && open.commands.length < MAX_TURN_COMMANDS && !open.commands.some((o) => JSON.stringify(o) === JSON.stringify(ran))) open.commands.push(ran);
   };
 
   for (const l of lines) {
@@ -205,6 +229,9 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
         } else if (item.type === 'AgentMessage' && open) {
           const t = itemText(item.content).trim();
           if (t.length > 0) open.last = t;
+        } else if (item.type === 'CommandExecution' && open) {
+          // Codex 0.17x: a shell command as an item (its cwd a file: URL), no exec_command_end.
+          ranCommand(p.item as Record<string, unknown>);
         }
       } else if (p.type === 'task_complete' && open) {
         const last = str(p.last_agent_message);
@@ -214,8 +241,7 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
         const changes = p.changes;
         if (changes && typeof changes === 'object') for (const f of Object.keys(changes)) addFile(f);
       } else if (p.type === 'exec_command_end' && open) {
-        const parsed = Array.isArray(p.parsed_cmd) ? (p.parsed_cmd as Array<{ path?: unknown }>) : [];
-        for (const c of parsed) addFile(str(c?.path));
+        ranCommand(p);
       }
     } else if (l.type === 'response_item') {
       if (p.type === 'message' && p.role === 'user' && !fromEvents && !fromItems) {
@@ -248,7 +274,7 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
     const key = turnId && !turnUsed ? turnId : `${out.sessionId ?? 'unknown'}#${typeof l.ordinal === 'number' ? l.ordinal : ordinal}`;
     turnUsed = true;
     const ts = l.timestamp && !Number.isNaN(Date.parse(l.timestamp)) ? l.timestamp : '';
-    open = { key, timestamp: ts, question: q, answers: [], files: [], tools: [], ...(cwd ? { cwd } : {}) };
+    open = { key, timestamp: ts, question: q, answers: [], files: [], tools: [], commands: [], ...(cwd ? { cwd } : {}) };
   }
   close();
   return out;
