@@ -62,9 +62,10 @@ export interface SearchFilters {
   /**
    * Only the memories that recorded this file of this repository (the file index: `memory search
    * --file`), or one of its earlier names before it was renamed away (changes/renames.ts); with
-   * `folder`, any file under the folder `path` (ending in `/`).
+   * `folder`, any file under the folder `path` (ending in `/`), and with `names` what was there
+   * under other names (a name with `folder` every file under it), each for its time.
    */
-  file?: { repo: string; path: string; folder?: boolean; names?: ReadonlyArray<{ path: string; afterMs?: number; beforeMs?: number }> };
+  file?: { repo: string; path: string; folder?: boolean; names?: ReadonlyArray<{ path: string; afterMs?: number; beforeMs?: number; folder?: boolean }> };
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';

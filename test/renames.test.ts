@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLOCK_SLACK_MS, movesPath, namesIn, namesOf, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renamesOf, scanRenames, type Rename } from '../src/changes/renames.js';
+import { CLOCK_SLACK_MS, folderNamesOf, movesPath, namesIn, namesOf, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renamesOf, scanRenames, type Rename } from '../src/changes/renames.js';
 import { git, initRepo, renamingHistory } from './git-fixture.js';
 import { tempDir } from './helpers.js';
 
@@ -157,6 +157,36 @@ describe('renames: a file\'s earlier names', () => {
       { from: 'a.ts', to: 'old/a.ts', atMs: ms(5) },
     ];
     assert.deepEqual(namesOf(twice, 'a.ts'), [{ path: 'a.ts', afterMs: edge(5) }, { path: 'b.ts', beforeMs: edge(40) }]);
+  });
+
+  it('a folder\'s earlier names: its own when moved whole, a folder moved into it, each file renamed into it from outside with the names it had; renames inside it add nothing', () => {
+    const t = (h: number) => Date.parse('2026-11-01T00:00:00Z') + h * 3_600_000;
+    const renames: Rename[] = [
+      { from: 'vendor/money/', to: 'src/billing/money/', atMs: t(5) },
+      { from: 'src/billing/a.ts', to: 'src/billing/b.ts', atMs: t(4) },
+      { from: 'src/pay/', to: 'src/billing/', atMs: t(3) },
+      { from: 'lib/tax.ts', to: 'src/pay/tax.ts', atMs: t(2) },
+      { from: 'x.ts', to: 'y.ts', atMs: t(2) - 1 },
+      { from: 'old/tax.js', to: 'lib/tax.ts', atMs: t(1) },
+    ];
+    assert.deepEqual(folderNamesOf(renames, 'src/billing/'), [
+      { path: 'vendor/money/', folder: true, beforeMs: t(5) + CLOCK_SLACK_MS },
+      { path: 'src/pay/', folder: true, beforeMs: t(3) + CLOCK_SLACK_MS },
+      { path: 'lib/tax.ts', beforeMs: t(2) + CLOCK_SLACK_MS },
+      { path: 'old/tax.js', beforeMs: t(1) + CLOCK_SLACK_MS },
+    ]);
+    // A folder inside: the one moved there, and its place's name before the folder around it moved.
+    assert.deepEqual(folderNamesOf(renames, 'src/billing/money/'), [
+      { path: 'vendor/money/', folder: true, beforeMs: t(5) + CLOCK_SLACK_MS },
+      { path: 'src/pay/money/', folder: true, beforeMs: t(3) + CLOCK_SLACK_MS },
+    ]);
+    assert.deepEqual(folderNamesOf(renames, 'docs/'), [], 'a folder nothing was moved into');
+    // A folder moved as git's history holds it (a rename a file): each file's earlier name.
+    const committed: Rename[] = ['a.ts', 'b.ts'].map((f, i) => ({ from: `src/pay/${f}`, to: `src/billing/${f}`, atMs: t(6) - i }));
+    assert.deepEqual(folderNamesOf(committed, 'src/billing/').map((n) => n.path), ['src/pay/a.ts', 'src/pay/b.ts']);
+    // Bounded: a folder that took in 1,000 files names 200 of them.
+    const many: Rename[] = Array.from({ length: 1000 }, (_, i) => ({ from: `old/f${i}.ts`, to: `src/f${i}.ts`, atMs: t(7) - i }));
+    assert.equal(folderNamesOf(many, 'src/').length, 200);
   });
 
   it('a rename seen twice (the hook\'s move, then the commit that holds it, in either order) counts once; a folder moved whole renames every file in it', () => {

@@ -249,6 +249,8 @@ describe('recall by file: the tool hook', () => {
     const byFile = (file: string) => (JSON.parse(m.cli(['search', '--json', '--file', file], { cwd: atlas }).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
     assert.deepEqual(byFile('src/pay/checkout.ts'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
     assert.deepEqual(byFile('src/checkout.ts'), ['What does the checkout shim re-export?']);
+    // The folder it was moved into: its sessions from before the move too; not the shim's, made after under the old name outside it.
+    assert.deepEqual(byFile('src/pay/'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
     // Session start with the moved file changed: its earlier work is injected, saying why.
     writeFileSync(join(atlas, 'src', 'pay', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');
     const again = runHook(m, registered(m, 'SessionStart'), { session_id: 'r-6', cwd: atlas, hook_event_name: 'SessionStart', source: 'startup' }, atlas);
@@ -287,6 +289,7 @@ describe('recall by file: the tool hook', () => {
     // The whole folder moved, plainly: nothing to say then (no file named), the file in it found after.
     assert.equal(bash('o-5', 'mv src/pay src/billing').stdout.trim(), '');
     assert.match(read('o-6', 'src/billing/checkout.ts').context, /\(recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since\)\nQ: Why does checkout retry/);
+    assert.deepEqual(byFile('src/billing/'), ['Why does checkout retry the capture only once?'], 'the folder it is in now: through both moves');
     // Moved back where it was (git has not seen the folder's move: a plain mv): the same file, its sessions under its own name again.
     bash('o-7', 'mv src/billing/checkout.ts src/checkout.ts');
     const back = read('o-8', 'src/checkout.ts').context;

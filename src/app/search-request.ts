@@ -12,7 +12,7 @@ import type { SearchFilters, SearchMode } from '../types.js';
 import { UserError } from '../errors.js';
 import { hideExcluded } from '../project/exclude.js';
 import { fileInRepository, isDir } from '../project/repository.js';
-import { namesIn } from '../changes/renames.js';
+import { folderNamesIn, namesIn } from '../changes/renames.js';
 import { parseDate } from './options.js';
 import type { Runtime } from './runtime.js';
 
@@ -57,8 +57,12 @@ export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): Sea
     const inRepo = fileInRepository(abs);
     if (!inRepo) throw new UserError(`${name} ${input.file}: not a file or folder inside a git checkout`, 'memories know their files by repository: name one in this checkout (src/x.ts, src/pay/) or by its full path');
     const { repo, path, top } = inRepo;
-    // A folder (one there, or a name ending in /): every file under it, by the names they had then.
-    if (/[\\/]$/.test(input.file) || isDir(abs)) f.file = { repo, path: `${path}/`, folder: true };
+    // A folder (one there, or a name ending in /): every file under it, and what is under it now under the names it had before (changes/renames.ts).
+    if (/[\\/]$/.test(input.file) || isDir(abs)) {
+      const folder = `${path}/`;
+      const names = input.baseDir ? folderNamesIn(input.baseDir, repo, folder, now.getTime(), top) : [];
+      f.file = { repo, path: folder, folder: true, ...(names.length > 0 ? { names } : {}) };
+    }
     // A file: its earlier names too, as this machine knows them in this checkout (its rename map, the moves not committed here yet) (changes/renames.ts).
     else f.file = input.baseDir ? { repo, path, names: namesIn(input.baseDir, repo, path, now.getTime(), top) } : { repo, path };
   }

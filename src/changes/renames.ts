@@ -44,6 +44,8 @@ export interface FileName {
   path: string;
   afterMs?: number;
   beforeMs?: number;
+  /** `path` is a folder (ending in `/`): every file under it, for that time (folderNamesOf). */
+  folder?: boolean;
 }
 
 const MAX_RENAMES = 5_000;
@@ -284,6 +286,47 @@ export function namesOf(renames: readonly Rename[] | undefined, path: string, ma
     if (!covered) out.push(name);
   }
   return out;
+}
+
+/** Earlier names followed for one folder at most: each one more condition of the file filter. */
+const FOLDER_NAMES_MAX = 200;
+
+/**
+ * What is under the folder `folder` (ending in `/`) now had these other names (beyond the folder
+ * itself, which holds every path under it at any time): the folder's own earlier names when it
+ * was moved whole (`git mv src/pay src/billing`: src/pay/ until then), a folder moved into it,
+ * and each file renamed into it from outside with the names it had before (git's history holds
+ * a folder's move as one rename a file). Newest renames first, at most FOLDER_NAMES_MAX.
+ */
+export function folderNamesOf(renames: readonly Rename[] | undefined, folder: string): FileName[] {
+  const out: FileName[] = [];
+  const add = (n: FileName): boolean => {
+    if (out.length >= FOLDER_NAMES_MAX || out.some((o) => o.path === n.path && o.folder === n.folder && o.beforeMs === n.beforeMs)) return false;
+    out.push(n);
+    return true;
+  };
+  const walk = (prefix: string, until: number, depth: number): void => {
+    for (const r of renames ?? []) {
+      if (out.length >= FOLDER_NAMES_MAX || depth > 8) return;
+      if (r.atMs > until) continue;
+      const inside = (p: string) => p.startsWith(prefix);
+      const earlier = isFolder(r) ? (prefix.startsWith(r.to) ? r.from + prefix.slice(r.to.length) : r.to.startsWith(prefix) && !inside(r.from) ? r.from : undefined) : undefined;
+      if (earlier !== undefined) {
+        // The folder (or one moved into it) under its earlier name, until the move; and that name's own earlier ones.
+        if (add({ path: earlier, folder: true, beforeMs: r.atMs + CLOCK_SLACK_MS })) walk(earlier, r.atMs, depth + 1);
+      } else if (!isFolder(r) && inside(r.to) && !inside(r.from)) {
+        // A file renamed into it: the names it had before, followed back as a file's are (those inside are the folder's anyway).
+        for (const n of namesOf(renames?.filter((x) => x.atMs <= r.atMs), r.to).slice(1)) if (!inside(n.path)) add(n);
+      }
+    }
+  };
+  walk(folder, Number.POSITIVE_INFINITY, 0);
+  return out;
+}
+
+/** folderNamesOf for a repository's folder as this machine knows its renames at `nowMs`, seen from the checkout `here` when named. */
+export function folderNamesIn(baseDir: string, repo: string, folder: string, nowMs: number, here?: string): FileName[] {
+  return folderNamesOf(renamesOf(baseDir, repo, nowMs, here), folder);
 }
 
 /**

@@ -520,15 +520,14 @@ export class Store {
       parts.push(`(${alias}.session_id IS NULL OR ${alias}.session_id != ?)`);
       params.push(f.notSession);
     }
-    if (f.file?.folder) {
-      // Every path under the folder: a range of the index ('/' + 1 is '0').
-      parts.push(`${alias}.rowid IN (SELECT memory_rowid FROM memory_files WHERE repo = ? AND path >= ? AND path < ?)`);
-      params.push(f.file.repo, f.file.path, `${f.file.path.slice(0, -1)}0`);
-    } else if (f.file !== undefined) {
-      // Its names, each for the time the file held it (changes/renames.ts); else the path alone.
-      const names = f.file.names ?? [{ path: f.file.path }];
-      parts.push(`${alias}.rowid IN (SELECT memory_rowid FROM memory_files WHERE repo = ? AND (${names.map(() => '(path = ? AND ts_ms >= ? AND ts_ms < ?)').join(' OR ')}))`);
-      params.push(f.file.repo, ...names.flatMap((n) => [n.path, n.afterMs ?? 0, n.beforeMs ?? Number.MAX_SAFE_INTEGER]));
+    if (f.file !== undefined) {
+      // A file: its names, each for the time the file held it (changes/renames.ts), else the path
+      // alone. A folder: every path under it (a range of the index: '/' + 1 is '0'), and the
+      // names what is under it had elsewhere, each for its time.
+      const names = f.file.folder ? [{ path: f.file.path, folder: true }, ...(f.file.names ?? [])] : (f.file.names ?? [{ path: f.file.path }]);
+      const one = (n: { folder?: boolean }) => (n.folder ? '(path >= ? AND path < ? AND ts_ms >= ? AND ts_ms < ?)' : '(path = ? AND ts_ms >= ? AND ts_ms < ?)');
+      parts.push(`${alias}.rowid IN (SELECT memory_rowid FROM memory_files WHERE repo = ? AND (${names.map(one).join(' OR ')}))`);
+      params.push(f.file.repo, ...names.flatMap((n: { path: string; afterMs?: number; beforeMs?: number; folder?: boolean }) => [n.path, ...(n.folder ? [`${n.path.slice(0, -1)}0`] : []), n.afterMs ?? 0, n.beforeMs ?? Number.MAX_SAFE_INTEGER]));
     }
     return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
   }
