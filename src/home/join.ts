@@ -7,8 +7,9 @@
  * local history is kept but a ref to it (`refs/memory-engine/before-join`), so nothing is
  * lost even by mistake.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isDir } from '../project/repository.js';
 import { ourGit, type Repo } from '../sync/process.js';
 import { unionLines } from '../sync/memory-files.js';
 
@@ -125,12 +126,4 @@ export function workTreeMemoryFiles(root: string, exportRel: string): Map<string
   };
   walk(exportRel ? join(root, exportRel) : root, exportRel);
   return out;
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
