@@ -103,6 +103,20 @@ describe('the files a shell command names', () => {
     writeFileSync(m('src/-dash.ts'), 'x\n');
     assert.deepEqual(run('mv -- src/-dash.ts src/dash.ts'), [{ from: m('src/-dash.ts'), to: m('src/dash.ts'), folder: false }]);
     assert.deepEqual(run('ls src; echo mv src/a3.ts'), [], 'no move, though the words are there');
+    // git's own -C (several add up) and -c before mv; mv naming its folder first (-t, --target-directory=, in a group), or none (-T).
+    for (const p of ['src/h.ts', 'src/i.ts', 'src/j.ts', 'src/k.ts', 'src/l.ts', 'src/qdir/q.ts']) {
+      mkdirSync(join(m(p), '..'), { recursive: true });
+      writeFileSync(m(p), 'x\n');
+    }
+    spawnSync('git', ['add', '-A'], { cwd: moves });
+    assert.deepEqual(run('git -C moves/src mv h.ts h2.ts', dir), [{ from: m('src/h.ts'), to: m('src/h2.ts'), folder: false }], 'read from the folder -C names');
+    assert.deepEqual(run('git -C moves -c core.quotePath=false -C src mv i.ts ../lib/i.ts', dir), [{ from: m('src/i.ts'), to: m('lib/i.ts'), folder: false }]);
+    assert.deepEqual(run('mv -t lib src/j.ts src/k.ts'), [{ from: m('src/j.ts'), to: m('lib/j.ts'), folder: false }, { from: m('src/k.ts'), to: m('lib/k.ts'), folder: false }]);
+    assert.deepEqual(run('mv -vt lib src/l.ts'), [{ from: m('src/l.ts'), to: m('lib/l.ts'), folder: false }]);
+    assert.deepEqual(run('mv --target-directory=src lib/l.ts'), [{ from: m('lib/l.ts'), to: m('src/l.ts'), folder: false }]);
+    mkdirSync(m('lib2'));
+    assert.deepEqual(run('mv -T src/qdir lib2'), [{ from: m('src/qdir'), to: m('lib2'), folder: true }], 'onto the empty folder, not into it');
+    assert.deepEqual(run('git -C src status --short && git -C lib2 log -1 --oneline 2>/dev/null; true'), [], 'git -C running something else moves nothing');
   });
 
   it('moves nothing: a move that did not happen (a dry run, no such file), a variable or a glob, another program', () => {

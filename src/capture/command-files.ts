@@ -90,7 +90,29 @@ export interface Move {
 }
 
 /**
- * What a command that has run moved (`git mv a b`, `mv a b`, `mv a b c dir/`, a `cd` followed):
+ * A simple command's words as a move: `mv …` or `git … mv …` (git's own options before `mv` read:
+ * `-C <dir>`, several adding up, and `-c <key=value>`), the folder its names are read from, and
+ * its arguments; undefined when it is not one or a word is not known (a variable, an operator).
+ */
+function moveCall(words: ReadonlyArray<string | undefined>, dir: string): { at: string; args: string[] } | undefined {
+  if (words.some((w) => w === undefined || w.includes(UNKNOWN))) return undefined;
+  const w = words as string[];
+  if (w[0] === 'mv') return { at: dir, args: w.slice(1) };
+  if (w[0] !== 'git') return undefined;
+  let at = dir;
+  let i = 1;
+  for (; i < w.length; i++) {
+    const word = w[i] as string;
+    if (word === '-C' && w[i + 1] !== undefined) at = resolve(at, w[++i] as string);
+    else if (word === '-c' && w[i + 1] !== undefined) i++;
+    else if (!word.startsWith('-')) break;
+  }
+  return w[i] === 'mv' ? { at, args: w.slice(i + 1) } : undefined;
+}
+
+/**
+ * What a command that has run moved (`git mv a b`, `git -C dir mv a b`, `mv a b`, `mv a b c dir/`,
+ * `mv -t dir a b`, a `cd` followed):
  * only what the files say now, each source gone and its destination there, a file or a folder;
  * a word the shell would expand (a variable, a glob) makes its command say nothing.
  */
@@ -105,25 +127,46 @@ export function commandMoves(command: unknown, cwd: string): Move[] {
   // One simple command's words at a time; `undefined` once one is not a word.
   let cmd: Array<string | undefined> = [];
   const end = () => {
-    const [w0, w1] = cmd;
-    const args = w0 === 'mv' ? cmd.slice(1) : w0 === 'git' && w1 === 'mv' ? cmd.slice(2) : undefined;
-    if (w0 === 'cd' || w0 === 'pushd') {
-      const to = cmd[1];
-      dir = to === undefined || to.includes(UNKNOWN) ? '\0' : resolve(dir, to);
-    }
+    const words = cmd;
     cmd = [];
-    if (!args || dir === '\0' || args.some((a) => a === undefined || a.includes(UNKNOWN))) return;
-    // Options aside (`-f`, `-v`, `-k`), until a `--` after which every word is a name.
-    const dashes = (args as string[]).indexOf('--');
-    const names = (args as string[]).filter((a, i) => (dashes >= 0 && i > dashes) || (i !== dashes && !a.startsWith('-')));
-    if (names.length < 2) return;
-    const dest = resolve(dir, names[names.length - 1] as string);
-    for (const name of names.slice(0, -1)) {
-      const from = resolve(dir, name);
+    const [w0] = words;
+    if (w0 === 'cd' || w0 === 'pushd') {
+      const to = words[1];
+      dir = to === undefined || to.includes(UNKNOWN) ? '\0' : resolve(dir, to);
+      return;
+    }
+    const call = moveCall(words, dir);
+    if (!call || call.at.includes('\0')) return;
+    const { at, args } = call;
+    // Options aside (`-f`, `-v`, `-k`), until a `--` after which every word is a name; mv's
+    // `-t DIR` / `--target-directory=DIR` names the folder first, `-T` a destination that is no folder.
+    let into: string | undefined;
+    let noFolder = false;
+    const names: string[] = [];
+    for (let i = 0, dashes = false; i < args.length; i++) {
+      const a = args[i] as string;
+      if (dashes || !a.startsWith('-') || a === '-') names.push(a);
+      else if (a === '--') dashes = true;
+      else if (a === '--target-directory') into = args[++i];
+      else if (a.startsWith('--target-directory=')) into = a.slice('--target-directory='.length);
+      else if (a === '--no-target-directory') noFolder = true;
+      else if (!a.startsWith('--')) {
+        // A group of short options (`-vf`, `-vt lib`, `-tlib`): a `t` takes the rest, or the next word.
+        const t = a.indexOf('t');
+        if (t > 0) into = a.length > t + 1 ? a.slice(t + 1) : args[++i];
+        if (a.slice(1, t > 0 ? t : undefined).includes('T')) noFolder = true;
+      }
+    }
+    if (into !== undefined && into.length === 0) return;
+    const dest = resolve(at, into ?? (names[names.length - 1] as string));
+    const sources = into !== undefined ? names : names.slice(0, -1);
+    if (sources.length === 0) return;
+    for (const name of sources) {
+      const from = resolve(at, name);
       if (existsSync(from)) continue;
-      // Into a folder that was there (`mv a.ts lib/`), or to a new name.
-      const into = join(dest, basename(from));
-      const to = isDir(dest) && (names.length > 2 || existsSync(into)) ? into : dest;
+      // Into a folder that was there (`mv a.ts lib/`, `mv -t lib a.ts`), or to a new name.
+      const inside = join(dest, basename(from));
+      const to = into !== undefined ? inside : !noFolder && isDir(dest) && (sources.length > 1 || existsSync(inside)) ? inside : dest;
       if (existsSync(to)) out.push({ from, to, folder: isDir(to) });
     }
   };
