@@ -132,7 +132,7 @@ export function runWorkQuality(): string | undefined {
         if (hits > 0) into.found++;
       };
       tally(pickForStart(store, s.repo, START_LIMIT, undefined), start.before);
-      tally(pickForStart(store, s.repo, START_LIMIT, { repo: s.repo, wip: { changed, more: false, renamed: [] } }), start.now);
+      tally(pickForStart(store, s.repo, START_LIMIT, { repo: s.repo, wip: { changed, more: false, renamed: [], deleted: [], untracked: [] } }), start.now);
     });
   }
   const pct = (a: number, b: number) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(0)} % (${a}/${b})`);

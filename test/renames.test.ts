@@ -4,10 +4,12 @@
  * HEAD with only the commits since, and the time each name belonged to the file.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLOCK_SLACK_MS, folderNamesOf, movesPath, namesIn, namesOf, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renamesOf, scanRenames, type Rename } from '../src/changes/renames.js';
+import { unstagedMoves } from '../src/changes/tree-moves.js';
+import { workInProgress } from '../src/project/work-tree.js';
 import { git, initRepo, renamingHistory } from './git-fixture.js';
 import { tempDir } from './helpers.js';
 
@@ -187,6 +189,27 @@ describe('renames: a file\'s earlier names', () => {
     // Bounded: a folder that took in 1,000 files names 200 of them.
     const many: Rename[] = Array.from({ length: 1000 }, (_, i) => ({ from: `old/f${i}.ts`, to: `src/f${i}.ts`, atMs: t(7) - i }));
     assert.equal(folderNamesOf(many, 'src/').length, 200);
+  });
+
+  it('files moved without git, paired by content: the deleted path whose blob the index holds and the one untracked file that holds it whole; not an edited one, an empty one, or one two files could be', () => {
+    const dir = join(root, 'tree-moves');
+    initRepo(dir, 't');
+    for (const [p, body] of [['src/a.ts', BODY('a')], ['src/b.ts', BODY('b')], ['src/e.ts', ''], ['src/c.ts', BODY('c')], ['src/d ü.ts', BODY('d')]] as const) put(dir, p, body);
+    git(dir, 'add', '-A');
+    commitAt(dir, T, 'five files');
+    mkdirSync(join(dir, 'lib'));
+    renameSync(join(dir, 'src', 'a.ts'), join(dir, 'lib', 'a.ts'));
+    renameSync(join(dir, 'src', 'b.ts'), join(dir, 'lib', 'b.ts'));
+    writeFileSync(join(dir, 'lib', 'b.ts'), BODY('b2'));
+    renameSync(join(dir, 'src', 'e.ts'), join(dir, 'lib', 'e.ts'));
+    renameSync(join(dir, 'src', 'c.ts'), join(dir, 'lib', 'c.ts'));
+    writeFileSync(join(dir, 'lib', 'c-copy.ts'), BODY('c'));
+    renameSync(join(dir, 'src', 'd ü.ts'), join(dir, 'lib', 'd ü.ts'));
+    const wip = workInProgress(dir);
+    assert.ok(wip);
+    assert.deepEqual(wip.deleted.sort(), ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d ü.ts', 'src/e.ts']);
+    assert.deepEqual(unstagedMoves(dir, wip, { timeoutMs: 10_000 }).sort((x, y) => x.from.localeCompare(y.from)), [{ from: 'src/a.ts', to: 'lib/a.ts' }, { from: 'src/d ü.ts', to: 'lib/d ü.ts' }]);
+    assert.deepEqual(unstagedMoves(dir, { deleted: wip.deleted, untracked: [] }, { timeoutMs: 10_000 }), [], 'nothing untracked: git is not asked');
   });
 
   it('a rename seen twice (the hook\'s move, then the commit that holds it, in either order) counts once; a folder moved whole renames every file in it', () => {

@@ -591,10 +591,28 @@ describe('session start by the work in progress', () => {
     assert.match(readFileSync(join(m.home, '.cache', 'memory.log'), 'utf8'), /cannot note the renames staged in .*mall/);
   });
 
+  it('a file moved without git (an editor\'s rename, a plain `mv`, not staged): session start pairs the deleted path and the untracked one by content, injects the old name\'s work, and the Read of the new path brings it; staged later, noted once', () => {
+    const { m, dir: arcade } = olderWorkOnCheckout('editor', 'arcade', 6, 3);
+    mkdirSync(join(arcade, 'src', 'pay'));
+    renameSync(join(arcade, 'src', 'checkout.ts'), join(arcade, 'src', 'pay', 'checkout.ts'));
+    const injected = start(m, arcade);
+    assert.match(injected, /· you are changing src\/pay\/checkout\.ts\n[^#]*round the tax before the discount/);
+    assert.equal(m.cli(['install', '--claude-code']).code, 0);
+    const read = runHook(m, registered(m, 'PostToolUse', 'Read'), { session_id: 'editor-2', cwd: arcade, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(arcade, 'src', 'pay', 'checkout.ts') } }, arcade);
+    assert.match(read.context, /\(recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since\)\nQ: Why does checkout round the tax/);
+    // Staged afterwards (now a rename git sees): the same pair, noted once.
+    git(arcade, 'add', '-A');
+    start(m, arcade);
+    const moves = readFileSync(movesOf(m, 'arcade'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { from: string; to: string });
+    assert.deepEqual(moves.map((l) => `${l.from} > ${l.to}`), ['src/checkout.ts > src/pay/checkout.ts']);
+  });
+
   it('git status read: the branch, changed and untracked paths, a rename\'s new path and the rename itself; at most maxFiles of them (pure)', () => {
     const out = ['## feature/x...origin/feature/x [ahead 1]', ' M src/a.ts', 'A  src/b.ts', '?? notes/c.md', 'R  src/new.ts', 'src/old.ts', 'C  src/copy.ts', 'src/a.ts', ''].join('\0');
-    assert.deepEqual(parseStatus(out, 10), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts', 'notes/c.md', 'src/new.ts', 'src/copy.ts'], more: false, renamed: [{ from: 'src/old.ts', to: 'src/new.ts' }] });
-    assert.deepEqual(parseStatus(out, 2), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts'], more: true, renamed: [] });
+    assert.deepEqual(parseStatus(out, 10), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts', 'notes/c.md', 'src/new.ts', 'src/copy.ts'], more: false, renamed: [{ from: 'src/old.ts', to: 'src/new.ts' }], deleted: [], untracked: ['notes/c.md'] });
+    assert.deepEqual(parseStatus(out, 2), { branch: 'feature/x', changed: ['src/a.ts', 'src/b.ts'], more: true, renamed: [], deleted: [], untracked: [] });
+    // A plain mv: the old path deleted (not staged), the new one untracked.
+    assert.deepEqual(parseStatus(['## main', ' D src/checkout.ts', 'D  src/gone.ts', '?? src/pay/checkout.ts', '?? build/', ''].join('\0'), 10), { branch: 'main', changed: ['src/checkout.ts', 'src/gone.ts', 'src/pay/checkout.ts'], more: false, renamed: [], deleted: ['src/checkout.ts'], untracked: ['src/pay/checkout.ts'] });
     assert.equal(parseStatus('## HEAD (no branch)\0 M a\0', 5).branch, undefined);
     assert.equal(parseStatus('## No commits yet on main\0', 5).branch, 'main');
   });

@@ -11,6 +11,7 @@ import { placeHere } from '../project/place.js';
 import { headCommit, repoIdentity } from '../project/repository.js';
 import { namesOf, noteStagedRenames, renameMapHead, renamesOf, type Rename } from '../changes/renames.js';
 import { workInProgress } from '../project/work-tree.js';
+import { unstagedMoves } from '../changes/tree-moves.js';
 import { pickForStart } from './start-pick.js';
 import { openCache } from '../store/cache.js';
 import { readSyncState, updateSyncState } from '../sync/state.js';
@@ -138,9 +139,10 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
       if (!place.excluded) {
         // The work in progress picks first: memories of the files changed here, of this branch; then the most recent.
         const wip = place.repo ? workInProgress(place.repo.top) : undefined;
-        // A rename staged and not committed: its file's memories under the old name count from now (changes/renames.ts).
+        // A rename staged and not committed, or a file moved without git (an editor's rename: deleted
+        // and untracked, the same content): its memories under the old name count from now (changes/renames.ts).
         try {
-          if (place.repo && wip && config.recall.files) noteStagedRenames(config.baseDir, place.repo.key, place.repo.top, wip.renamed, rt.now().getTime());
+          if (place.repo && wip && config.recall.files) noteStagedRenames(config.baseDir, place.repo.key, place.repo.top, [...wip.renamed, ...unstagedMoves(place.repo.top, wip, { timeoutMs: 500 })], rt.now().getTime());
         } catch (err) {
           rt.log.warn(`cannot note the renames staged in ${place.repo?.top}: ${errorMessage(err)}`);
         }

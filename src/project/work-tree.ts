@@ -14,6 +14,9 @@ export interface WorkInProgress {
   more: boolean;
   /** Files renamed and not committed yet (`git mv` staged), at most `maxFiles`: where each was, where it is. */
   renamed: Array<{ from: string; to: string }>;
+  /** Of the changed files, those deleted and not staged (` D`: the index still holds them) and those untracked: a plain `mv` looks so. */
+  deleted: string[];
+  untracked: string[];
 }
 
 /** Branches that say nothing about what is being worked on: every memory of the repository is on them. */
@@ -22,7 +25,7 @@ export const MAINLINE = new Set(['main', 'master', 'trunk', 'develop', 'developm
 /** The porcelain v1 -z output of `git status --branch`, parsed (pure). */
 export function parseStatus(out: string, maxFiles: number): WorkInProgress {
   const parts = out.split('\0');
-  const res: WorkInProgress = { changed: [], more: false, renamed: [] };
+  const res: WorkInProgress = { changed: [], more: false, renamed: [], deleted: [], untracked: [] };
   for (let i = 0; i < parts.length; i++) {
     const e = parts[i] as string;
     if (e === '') continue;
@@ -46,6 +49,8 @@ export function parseStatus(out: string, maxFiles: number): WorkInProgress {
       res.more = true;
       break;
     }
+    if (xy === ' D') res.deleted.push(path);
+    if (xy === '??' && !path.endsWith('/')) res.untracked.push(path);
     if (!path.endsWith('/')) res.changed.push(path);
   }
   return res;
