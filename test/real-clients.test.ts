@@ -443,6 +443,9 @@ describe('inside the real agents: a session on one machine is in the next sessio
       return r.code === 0 ? (JSON.parse(r.stdout) as { hits: Array<{ question: string }> }).hits.find((h) => h.question.includes('mv src/pay/checkout.ts src/billing/checkout.ts')) : undefined;
     });
     assert.equal(mvTurn.question, 'Run: mkdir -p src/billing && mv src/pay/checkout.ts src/billing/checkout.ts');
+    // And the shell read before it (a CommandExecution item, Codex's parsed command naming the file): that turn is the file's too.
+    const onFile = (JSON.parse(b.memory(['search', '--json', '--file', join(b.project, 'src', 'billing', 'checkout.ts')]).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
+    assert.ok(onFile.includes('Show src/pay/checkout.ts so I can see the capture.'), JSON.stringify(onFile));
   });
 
   it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {

@@ -307,7 +307,7 @@ describe('recall by file: the tool hook', () => {
     git(orbit, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'checkout into lib');
     const told = m.cli(['renames'], { cwd: orbit });
     assert.equal(told.code, 0, told.stderr);
-    assert.match(told.stdout, /^1 rename in github\.com\/acme\/orbit up to [0-9a-f]{12}\.\n4 moves seen in sessions or staged/);
+    assert.match(told.stdout, /^1 rename in github\.com\/acme\/orbit up to [0-9a-f]{12}\.\n4 moves seen in sessions or in the working tree, not committed/);
     assert.deepEqual(byFile('lib/checkout.ts'), ['Why does checkout retry the capture only once?']);
     assert.match(read('o-10', 'lib/checkout.ts').context, retry);
     const lines = readFileSync(movesOf(m, 'orbit'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { from: string; to: string });

@@ -53,7 +53,7 @@ async function renames(ctx: Context, flags: { cwd?: string; json?: boolean }): P
   else {
     const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
     ctx.io.stdout.write(`${n(map.renames.length, 'rename', 'renames')} in ${repo.key} up to ${head.slice(0, 12)}${map.complete ? '' : ' (the history was read in part: its time or commit limit)'}.\n`);
-    if (moves > 0) ctx.io.stdout.write(`${n(moves, 'move', 'moves')} seen in sessions or staged (followed until a month old; once committed, the same rename).\n`);
+    if (moves > 0) ctx.io.stdout.write(`${n(moves, 'move', 'moves')} seen in sessions or in the working tree, not committed (followed until a month old or put back; once committed, the same rename).\n`);
   }
   return 0;
 }
