@@ -387,10 +387,10 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
       for (const [i, f] of code.files.entries()) for (let d = 0; d < 3; d++) renames.push({ from: `old${d + 1}/${f.path}`, to: d === 0 ? f.path : `old${d}/${f.path}`, atMs: at - i * 1000 - d * 86_400_000 });
       for (let i = renames.length; i < 5000; i++) renames.push({ from: `gone/a${i}.ts`, to: `gone/b${i}.ts`, atMs: at - 200 * 86_400_000 - i });
       renames.sort((a, b) => b.atMs - a.atMs);
-      const mapPath = renameMapPath(root, code.repo);
+      const top = realpathSync(code.cwd);
+      const mapPath = renameMapPath(root, code.repo, top);
       mkdirSync(join(mapPath, '..'), { recursive: true });
       writeFileSync(mapPath, JSON.stringify({ v: 1, repo: code.repo, head: 'bench', renames, complete: true }));
-      const top = realpathSync(code.cwd);
       writeFileSync(movesPath(root, code.repo), Array.from({ length: 200 }, (_, i) => `${JSON.stringify({ from: `gone/m${i}.ts`, to: `gone/n${i}.ts`, atMs: Date.now() - 86_400_000 + i, top })}\n`).join(''));
       ({ ms: renamedMs, given: renamedGiven } = reads('bench-renamed'));
       rmSync(mapPath);

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -245,7 +245,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const head = git(b.project, 'rev-parse', 'HEAD');
     const hello = await run('Say hello.');
     assert.equal(hello.code, 0, hello.stderr);
-    assert.equal(await eventually(() => renameMapHead(b.m.home, 'git.example.com/acme/shop') === head || undefined), true, 'the session start read the renames (in the background)');
+    assert.equal(await eventually(() => renameMapHead(b.m.home, 'git.example.com/acme/shop', realpathSync(b.project)) === head || undefined), true, 'the session start read the renames (in the background)');
   }
 
   it('recall by file: a real Read of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file; after the file is renamed (committed), and after the agent moves it with Bash (not committed), under its new name', { skip: missing }, async () => {

@@ -71,14 +71,14 @@ describe('renames: a file\'s earlier names', () => {
     mkdirSync(join(home, '.cache'), { recursive: true });
     const first = refreshRenameMap(home, dir, 'github.com/acme/api', h2, { timeoutMs: 10_000, maxCommits: 1000 });
     assert.equal(first?.renames.length, 2);
-    assert.equal(renameMapHead(home, 'github.com/acme/api'), h2);
+    assert.equal(renameMapHead(home, 'github.com/acme/api', dir), h2);
     // One more commit: the map takes the renames since its HEAD, and keeps the others.
     mkdirSync(join(dir, 'src', 'pay'));
     git(dir, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
     const h3 = commitAt(dir, T + 300, 'into pay');
     const grown = refreshRenameMap(home, dir, 'github.com/acme/api', h3, { timeoutMs: 10_000, maxCommits: 1000 });
     assert.deepEqual(grown?.renames.map((r) => `${r.from} -> ${r.to}`), ['src/checkout.ts -> src/pay/checkout.ts', 'src/a b.ts -> src/ü c.ts', 'checkout.js -> src/checkout.ts']);
-    assert.equal(readRenameMap(home, 'github.com/acme/api')?.head, h3);
+    assert.equal(readRenameMap(home, 'github.com/acme/api', dir)?.head, h3);
     // History rewritten (the last commit replaced by another): read again whole, the rename that is gone is gone.
     git(dir, 'reset', '-q', '--hard', h2);
     git(dir, 'mv', 'src/checkout.ts', 'src/billing.ts');
@@ -88,7 +88,21 @@ describe('renames: a file\'s earlier names', () => {
     assert.equal(rewritten?.complete, true);
     // A head git does not know: nothing written, the map as it was.
     assert.equal(refreshRenameMap(home, dir, 'github.com/acme/api', 'f'.repeat(40), { timeoutMs: 10_000, maxCommits: 1000 }), undefined);
-    assert.equal(renameMapHead(home, 'github.com/acme/api'), h4);
+    assert.equal(renameMapHead(home, 'github.com/acme/api', dir), h4);
+    // A worktree on a branch that left before: its own map, its own branch's renames; the first checkout's stays as it was.
+    const side = join(root, 'api-side');
+    git(dir, 'worktree', 'add', '-q', '-b', 'side', side, h2);
+    git(side, 'mv', 'src/checkout.ts', 'src/side.ts');
+    const h5 = commitAt(side, T + 500, 'to the side');
+    assert.deepEqual(refreshRenameMap(home, side, 'github.com/acme/api', h5, { timeoutMs: 10_000, maxCommits: 1000 })?.renames.map((r) => r.to), ['src/side.ts', 'src/ü c.ts', 'src/checkout.ts']);
+    assert.equal(renameMapHead(home, 'github.com/acme/api', side), h5);
+    assert.equal(renameMapHead(home, 'github.com/acme/api', dir), h4, 'the other checkout\'s map untouched');
+    const now = (T + 600) * 1000;
+    assert.deepEqual(namesIn(home, 'github.com/acme/api', 'src/billing.ts', now, dir).map((n) => n.path), ['src/billing.ts', 'src/checkout.ts', 'checkout.js']);
+    assert.deepEqual(namesIn(home, 'github.com/acme/api', 'src/billing.ts', now, side).map((n) => n.path), ['src/billing.ts'], 'no rename into it on this branch');
+    assert.equal(readRenameMap(home, 'github.com/acme/api')?.head, h5, 'a reader naming no checkout: the map written last');
+    // Nothing new at its HEAD: not read again.
+    assert.equal(refreshRenameMap(home, side, 'github.com/acme/api', h5, { timeoutMs: 10_000, maxCommits: 1000 })?.head, h5);
   });
 
   it('a reading cut by its time limit, or stopped at its commit limit, keeps what it read, newest first, marked incomplete, and is not read again at that HEAD', async () => {
@@ -104,7 +118,7 @@ describe('renames: a file\'s earlier names', () => {
     assert.equal(cut?.complete, false);
     assert.ok((cut?.renames.length ?? 0) < 499);
     assert.deepEqual(cut?.renames, whole?.renames.slice(0, cut?.renames.length), 'what it kept is the newest of the whole reading');
-    assert.equal(renameMapHead(home, 'github.com/acme/big'), head);
+    assert.equal(renameMapHead(home, 'github.com/acme/big', dir), head);
     assert.equal(refreshRenameMap(home, dir, 'github.com/acme/big', head, { timeoutMs: 120_000, maxCommits: 50_000 })?.complete, false, 'kept as it is at that HEAD');
     // The commit limit: the newest 100 renaming commits, and said to be a part.
     const some = scanRenames(dir, head, { timeoutMs: 120_000, maxCommits: 100 });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -235,8 +235,8 @@ describe('recall by file: the tool hook', () => {
     // Session start, as Claude Code runs it: the renames read in the background (it does not wait).
     const start = runHook(m, registered(m, 'SessionStart'), { session_id: 'r-4', cwd: atlas, hook_event_name: 'SessionStart', source: 'startup' }, atlas);
     assert.equal(start.code, 0, start.stderr);
-    for (let i = 0; i < 200 && renameMapHead(m.home, 'github.com/acme/atlas') !== head; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(renameMapHead(m.home, 'github.com/acme/atlas'), head, 'the rename map, up to HEAD');
+    for (let i = 0; i < 200 && renameMapHead(m.home, 'github.com/acme/atlas', realpathSync(atlas)) !== head; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(renameMapHead(m.home, 'github.com/acme/atlas', realpathSync(atlas)), head, 'the rename map, up to HEAD');
     const moved = read('r-4', 'src/pay/checkout.ts');
     assert.equal(moved.code, 0, moved.stderr);
     assert.match(moved.context, /earlier sessions on src\/pay\/checkout\.ts/);

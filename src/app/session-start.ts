@@ -161,7 +161,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
     if (req.spawnRenames && config.recall.files && req.cwd) {
       const place = here();
       const head = place.repo && !place.excluded ? headCommit(place.repo) : undefined;
-      if (place.repo && head && renameMapHead(config.baseDir, place.repo.key) !== head && store.files.has(place.repo.key)) {
+      if (place.repo && head && renameMapHead(config.baseDir, place.repo.key, place.repo.top) !== head && store.files.has(place.repo.key)) {
         await req.spawnRenames(place.repo.top).catch((err: unknown) => rt.log.warn(`cannot start reading the renames of ${place.repo?.key}: ${errorMessage(err)}`));
       }
     }

@@ -4,13 +4,13 @@
  * src/checkout.ts before that commit are sessions on src/pay/checkout.ts).
  *
  * Reading renames out of history costs what the hook cannot pay (every commit diffed), so a map
- * per repository is kept in the memory home's `.cache/renames/`, made in the background: session
+ * per checkout of a repository is kept in the memory home's `.cache/renames/`, made in the background: session
  * start, finding HEAD moved since the map was made, starts `memory renames` detached, which reads
  * the commits since the map's HEAD (all of them, back to the repository's oldest memory with
  * files, when there is no map or history was rewritten), within a time limit. The file hook and
  * `search --file` read the map: one small JSON file.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { workDirFor, writeKeepingMode } from '../config/paths.js';
 import { readGit } from '../project/work-tree.js';
@@ -95,34 +95,63 @@ export function scanRenames(top: string, head: string, opts: { base?: string; si
   return { renames: parseRenameLog(r.out), complete: r.ok && commits < opts.maxCommits };
 }
 
-/**
- * A repository's map file: its key made a file name, with a hash of the key against two keys
- * made alike (FNV-1a, 32 bits: node:crypto costs the hook ~5 ms to load).
- */
-export function renameMapPath(baseDir: string, repo: string): string {
+/** FNV-1a, 32 bits, as 8 hex digits (node:crypto costs the hook ~5 ms to load). */
+function fnv(text: string): string {
   let h = 0x811c9dc5;
-  for (let i = 0; i < repo.length; i++) h = Math.imul(h ^ repo.charCodeAt(i), 0x01000193) >>> 0;
-  return join(workDirFor(baseDir), 'renames', `${repo.replace(/[^A-Za-z0-9._-]+/g, '_').slice(-80)}-${h.toString(16).padStart(8, '0')}.json`);
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
 }
 
-/** The commit a repository's map was read up to (a file of its own: session start reads only this). */
-export function renameMapHead(baseDir: string, repo: string): string | undefined {
+const safeName = (repo: string) => repo.replace(/[^A-Za-z0-9._-]+/g, '_').slice(-80);
+
+/**
+ * A repository's map file: its key made a file name, with a hash against two keys made alike;
+ * with `top`, the map of that checkout (each worktree reads its own branch's history: two on
+ * diverged branches would read each other's renames, and read the whole history again at every
+ * session start that follows the other's). Without, the map made before maps were a checkout's.
+ */
+export function renameMapPath(baseDir: string, repo: string, top?: string): string {
+  return join(workDirFor(baseDir), 'renames', `${safeName(repo)}-${fnv(top === undefined ? repo : `${repo}\0${top}`)}.json`);
+}
+
+/** The commit a checkout's map was read up to (a file of its own: session start reads only this). */
+export function renameMapHead(baseDir: string, repo: string, top: string): string | undefined {
   try {
-    return readFileSync(`${renameMapPath(baseDir, repo)}.head`, 'utf8').trim() || undefined;
+    return readFileSync(`${renameMapPath(baseDir, repo, top)}.head`, 'utf8').trim() || undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The map of a repository, when one was made and reads whole. */
-export function readRenameMap(baseDir: string, repo: string): RenameMap | undefined {
+function mapAt(path: string, repo: string): RenameMap | undefined {
   try {
-    const m = JSON.parse(readFileSync(renameMapPath(baseDir, repo), 'utf8')) as RenameMap;
+    const m = JSON.parse(readFileSync(path, 'utf8')) as RenameMap;
     if (m.v !== 1 || m.repo !== repo || typeof m.head !== 'string' || !Array.isArray(m.renames)) return undefined;
     return m;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The map of a repository, when one was made and reads whole: the checkout `top`'s; with no
+ * checkout named (the viewer), or none made for it yet (a worktree before its first session
+ * start has read its own), the repository's written last.
+ */
+export function readRenameMap(baseDir: string, repo: string, top?: string): RenameMap | undefined {
+  if (top !== undefined) return mapAt(renameMapPath(baseDir, repo, top), repo) ?? readRenameMap(baseDir, repo);
+  const dir = join(workDirFor(baseDir), 'renames');
+  let newest: { path: string; ms: number } | undefined;
+  try {
+    for (const f of readdirSync(dir)) {
+      if (!f.startsWith(`${safeName(repo)}-`) || !f.endsWith('.json')) continue;
+      const ms = statSync(join(dir, f)).mtimeMs;
+      if (!newest || ms > newest.ms) newest = { path: join(dir, f), ms };
+    }
+  } catch {
+    return undefined;
+  }
+  return newest ? mapAt(newest.path, repo) : undefined;
 }
 
 /**
@@ -222,7 +251,7 @@ export function noteStagedRenames(baseDir: string, repo: string, top: string, pa
  * commit holds yet (readMoves: those standing, and only the checkout `here`'s when it is named).
  */
 export function renamesOf(baseDir: string, repo: string, nowMs: number, here?: string): Rename[] {
-  const map = readRenameMap(baseDir, repo)?.renames ?? [];
+  const map = readRenameMap(baseDir, repo, here)?.renames ?? [];
   const moves = readMoves(baseDir, repo, nowMs, here);
   return moves.length === 0 ? map : [...moves, ...map].sort((a, b) => b.atMs - a.atMs);
 }
@@ -330,13 +359,14 @@ export function folderNamesIn(baseDir: string, repo: string, folder: string, now
 }
 
 /**
- * Bring a repository's map up to `head` (the checkout at `top`): the commits since the map's
- * HEAD when that is in `head`'s history, else all of it back to `sinceMs`. Written atomically;
- * returns the map.
+ * Bring the map of the checkout at `top` up to its `head`: the commits since the map's HEAD when
+ * that is in `head`'s history, else all of it back to `sinceMs`. Written atomically; returns the map.
  */
 export function refreshRenameMap(baseDir: string, top: string, repo: string, head: string, opts: { sinceMs?: number; timeoutMs: number; maxCommits: number }): RenameMap | undefined {
-  const before = readRenameMap(baseDir, repo);
-  if (before?.head === head) return before;
+  // Grown from this checkout's map, else from the repository's last (a new worktree: only the commits since, when its branch grew from there).
+  const own = mapAt(renameMapPath(baseDir, repo, top), repo);
+  if (own?.head === head) return own;
+  const before = own ?? readRenameMap(baseDir, repo);
   const onTop = before !== undefined && readGit(top, ['merge-base', '--is-ancestor', before.head, head], opts).ok;
   const scanned = scanRenames(top, head, { ...(onTop ? { base: before.head } : {}), ...(opts.sinceMs !== undefined ? { sinceMs: opts.sinceMs } : {}), timeoutMs: opts.timeoutMs, maxCommits: opts.maxCommits });
   if (!scanned) return undefined;
@@ -347,7 +377,7 @@ export function refreshRenameMap(baseDir: string, top: string, repo: string, hea
     renames: [...scanned.renames, ...(onTop ? before.renames : [])].slice(0, MAX_RENAMES),
     complete: scanned.complete && (!onTop || before.complete),
   };
-  const path = renameMapPath(baseDir, repo);
+  const path = renameMapPath(baseDir, repo, top);
   // Only inside a memory home that is there (a reading that outlives its home writes nothing).
   if (!existsSync(join(path, '..'))) mkdirSync(join(path, '..'), { mode: 0o700 });
   writeKeepingMode(path, `${JSON.stringify(map)}\n`);
