@@ -231,12 +231,6 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
 const FILE_STATE_MAX_AGE_MS = 24 * 3600_000;
 
 /**
- * The blob id of each file a turn recorded inside the session's repository, as it is now —
- * only when now is still the turn's state: the turn is recent, and the file was not modified
- * after the next turn began (a later turn or the person changed it; then nothing is claimed).
- * A file absent now was deleted in the turn only if no turn came after it.
- */
-/**
  * The files a turn touched inside its repository, as paths in it (forward slashes), each once, at
  * most MAX_TRACKED_FILES; none outside it: those its tools named, then those its shell commands
  * name that are files there now (capture/command-files.ts: `sed -n 1,80p src/x.ts`, `git mv`, a
@@ -261,6 +255,12 @@ function repoFiles(turn: Turn, place: ProjectPlace, cwd: string | undefined, cle
   return [...out];
 }
 
+/**
+ * The blob id of each file a turn recorded inside the session's repository, as it is now —
+ * only when now is still the turn's state: the turn is recent, and the file was not modified
+ * after the next turn began (a later turn or the person changed it; then nothing is claimed).
+ * A file absent now was deleted in the turn only if no turn came after it.
+ */
 function fileStates(turn: Turn, next: Turn | undefined, storedFiles: string[], place: ProjectPlace, cwd: string | undefined, hasher: FileHasher, now: Date, clean: (s: string) => string): FileBlob[] {
   const repo = place.repo;
   if (!repo || turn.files.length === 0) return [];
