@@ -356,7 +356,7 @@ describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : '
 });
 
 describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chromium here (Debian: apt-get install -y chromium; .ci/run installs it)' }, () => {
-  it('from a memory\'s detail, one of its files lists every memory that recorded it in that repository (not the same path of another); words search within them; "Forget all matching…" is them; the chip clears it', async () => {
+  it('from a memory\'s detail, one of its files lists every memory that recorded it in that repository (not the same path of another), and one of the folders in its path every memory of a file under it; words search within them; "Forget all matching…" is them; the chip clears it', async () => {
     const { chromium } = await import('playwright-core');
     const w = makeWorld();
     const shop = (files: string[]) => ({ repo: 'github.com/acme/shop', repo_files: files });
@@ -388,7 +388,8 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
       await page.locator('[data-testid="memory-item"][data-id="money-jpy"]').click();
       const links = page.getByTestId('memory-detail').getByTestId('file-link');
       await links.first().waitFor();
-      assert.deepEqual(await links.allTextContents(), ['src/money.ts', 'test/money.test.ts']);
+      assert.deepEqual(await page.getByTestId('memory-detail').getByTestId('file-path').allInnerTexts(), ['src/money.ts', 'test/money.test.ts']);
+      assert.deepEqual(await links.allTextContents(), ['money.ts', 'money.test.ts']);
       await links.first().click();
       assert.deepEqual(await listed(2), ['money-jpy', 'money-kwd'], 'the memories of src/money.ts in acme/shop, newest first; not acme/api\'s file of that name');
       assert.match(await page.getByTestId('file-filter').innerText(), /^File\s+src\/money\.ts\s+×$/);
@@ -413,12 +414,37 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
       await page.locator('#f-file-clear').click();
       assert.equal((await listed(5)).length, 5);
       assert.equal(await page.getByTestId('file-filter').isVisible(), false);
+      // A folder of the path: every memory of a file under it in that repository.
+      await page.locator('[data-testid="memory-item"][data-id="submit-twice"]').click();
+      const folders = page.getByTestId('memory-detail').getByTestId('folder-link');
+      await page.getByTestId('memory-detail').getByText('Submit.tsx', { exact: true }).waitFor();
+      assert.deepEqual(await folders.allTextContents(), ['src/', 'checkout/']);
+      await folders.first().click();
+      assert.deepEqual(await listed(3), ['money-jpy', 'submit-twice', 'money-kwd'], 'what acme/shop recorded under src/, newest first; not acme/api\'s src/money.ts, not the memory with no files');
+      assert.match(await page.getByTestId('file-filter').innerText(), /^Folder\s+src\/\s+×$/);
+      assert.equal(await page.locator('#summary').innerText(), '3 memories under src/, newest first');
+      await page.locator('#forget-matching').click();
+      await page.getByTestId('confirm-forget').waitFor();
+      assert.match(await page.locator('#confirm-text').innerText(), /every memory under the filters \(repo github\.com\/acme\/shop, folder src\/\)\. Forget 3 memories/);
+      await page.locator('#confirm-cancel').click();
+      await page.getByTestId('search-input').fill('orders');
+      await page.getByTestId('search-input').press('Enter');
+      assert.deepEqual(await listed(1), ['submit-twice'], 'words search within the folder');
+      await page.locator('#f-file-clear').click();
+      assert.deepEqual(await listed(1), ['submit-twice']);
+      assert.equal(await page.getByTestId('file-filter').isVisible(), false);
       assert.deepEqual(problems, []);
-      // The API alone: a file filter needs both its parts.
+      // The API alone: a file filter needs both its parts; a folder is one inside the repository.
       const cookie = `memory_viewer_${ui.port}=${ui.token}`;
       const half = await http(ui.port, '/api/search?file=src%2Fmoney.ts', { headers: { cookie } });
       assert.equal(half.status, 400);
       assert.match(half.body, /a file filter needs both repo and file/);
+      const deeper = await http(ui.port, '/api/search?repo=github.com%2Facme%2Fshop&file=src%2Fcheckout%2F', { headers: { cookie } });
+      assert.equal(deeper.status, 200);
+      assert.deepEqual(JSON.parse(deeper.body).hits.map((h: { id: string }) => h.id), ['submit-twice']);
+      const root = await http(ui.port, '/api/search?repo=github.com%2Facme%2Fshop&file=%2F', { headers: { cookie } });
+      assert.equal(root.status, 400);
+      assert.match(root.body, /a folder filter names a folder inside the repository/);
     } finally {
       await browser.close();
       ui.child.kill('SIGINT');

@@ -21,6 +21,7 @@ import { assistant, text, transcript, user } from './transcript-builder.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, REPO, TRACER, tempDir } from './helpers.js';
+import { http, startUi } from './viewer-process.js';
 import { git, homeMachine, sessionReading, type HomeMachine } from './homes.js';
 
 let root: string;
@@ -251,6 +252,21 @@ describe('recall by file: the tool hook', () => {
     assert.deepEqual(byFile('src/checkout.ts'), ['What does the checkout shim re-export?']);
     // The folder it was moved into: its sessions from before the move too; not the shim's, made after under the old name outside it.
     assert.deepEqual(byFile('src/pay/'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
+    // The viewer, which runs in no checkout, follows the rename too: the file and its folder, as a memory's detail links them.
+    const ui = await startUi({}, m.env);
+    try {
+      const cookie = `memory_viewer_${ui.port}=${ui.token}`;
+      const inViewer = async (file: string) => {
+        const r = await http(ui.port, `/api/search?repo=github.com%2Facme%2Fatlas&file=${encodeURIComponent(file)}`, { headers: { cookie } });
+        assert.equal(r.status, 200, r.body);
+        return (JSON.parse(r.body) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
+      };
+      assert.deepEqual(await inViewer('src/pay/checkout.ts'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
+      assert.deepEqual(await inViewer('src/pay/'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
+      assert.deepEqual(await inViewer('src/'), ['What does the checkout shim re-export?', 'Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
+    } finally {
+      ui.child.kill('SIGINT');
+    }
     // Session start with the moved file changed: its earlier work is injected, saying why.
     writeFileSync(join(atlas, 'src', 'pay', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');
     const again = runHook(m, registered(m, 'SessionStart'), { session_id: 'r-6', cwd: atlas, hook_event_name: 'SessionStart', source: 'startup' }, atlas);

@@ -131,16 +131,26 @@ function readFilters() {
 }
 
 /**
- * The file filter: the memories that recorded this file of this repository (null: none).
+ * The file filter: the memories that recorded this file of this repository, or a file under this
+ * folder (a path ending in /) (null: none).
  * @param {{ repo: string, path: string } | null} file
  */
 function filterByFile(file) {
   state.file = file;
   const chip = $('f-file');
   chip.hidden = !file;
+  $('f-file-kind').textContent = file && file.path.endsWith('/') ? 'Folder' : 'File';
   $('f-file-path').textContent = file ? file.path : '';
   chip.title = file ? `${file.path} in ${file.repo}` : '';
   search();
+}
+
+/**
+ * What the list holds, by the file filter: "of src/money.ts", "under src/pay/".
+ * @param {string} path
+ */
+function ofFile(path) {
+  return path.endsWith('/') ? `under ${path}` : `of ${path}`;
 }
 
 /** @param {Record<string, string>} [extra] */
@@ -221,7 +231,7 @@ async function load(reset) {
     state.more = data.more;
     $('more').hidden = !data.more;
     const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : data.model === 'unavailable' ? `by keywords (no embedding model${data.model_problem ? `: ${data.model_problem}` : ''})` : 'by keywords';
-    $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : asked.filters.file ? `No memories of ${asked.filters.file}.` : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}${asked.filters.file ? ` of ${asked.filters.file}` : ''}, ${how}`;
+    $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : asked.filters.file ? `No memories ${ofFile(asked.filters.file)}.` : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}${asked.filters.file ? ` ${ofFile(asked.filters.file)}` : ''}, ${how}`;
   } catch (err) {
     const e = /** @type {Error} */ (err);
     if (e.name !== 'AbortError') toast(`Search failed: ${e.message}`);
@@ -288,14 +298,24 @@ async function openMemory(id) {
 }
 
 /**
- * A button that lists the memories of one file of a repository.
+ * A file of a repository as a path to click: its name lists the memories of the file, each
+ * folder before it (src/, pay/) the memories of everything under that folder.
  * @param {string} repo
  * @param {string} path
  */
 function fileLink(repo, path) {
-  const b = el('button', { type: 'button', class: 'file-link', 'data-testid': 'file-link', text: path, title: `every memory that recorded ${path} (${repo})` });
+  const parts = path.split('/');
+  const row = el('span', { class: 'file-path', 'data-testid': 'file-path' });
+  parts.slice(0, -1).forEach((part, i) => {
+    const folder = `${parts.slice(0, i + 1).join('/')}/`;
+    const b = el('button', { type: 'button', class: 'folder-link', 'data-testid': 'folder-link', text: `${part}/`, title: `every memory of a file under ${folder} (${repo})` });
+    b.addEventListener('click', () => filterByFile({ repo, path: folder }));
+    row.append(b);
+  });
+  const b = el('button', { type: 'button', class: 'file-link', 'data-testid': 'file-link', text: parts[parts.length - 1], title: `every memory that recorded ${path} (${repo})` });
   b.addEventListener('click', () => filterByFile({ repo, path }));
-  return b;
+  row.append(b);
+  return row;
 }
 
 /** @param {Neighbour} n */
@@ -352,7 +372,7 @@ async function forgetMatching() {
       toast('Nothing matches.');
       return;
     }
-    const scope = Object.entries(shown.filters).map(([k, v]) => `${k} ${v}`).join(', ');
+    const scope = Object.entries(shown.filters).map(([k, v]) => `${k === 'file' && v.endsWith('/') ? 'folder' : k} ${v}`).join(', ');
     const what = res.everything
       ? `No search words: this is every memory${scope ? ` under the filters (${scope})` : ', with no filter at all'}. `
       : `Everything the list holds for "${shown.q}"${scope ? ` (${scope})` : ''}${res.capped ? `, as far as it goes (${res.count})` : ''}. `;

@@ -33,7 +33,7 @@ import { buildKeywordQuery } from '../search/query.js';
 import { search, type SearchOptions } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
-import { namesIn } from '../changes/renames.js';
+import { folderNamesIn, namesIn } from '../changes/renames.js';
 
 const STATIC: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
@@ -154,12 +154,18 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       return v ? { [k]: v } : {};
     };
     const req = searchRequest(ctx, { query: (get('q') ?? '').trim(), mode, ...pick('project'), ...pick('machine'), ...pick('source'), ...pick('since'), ...pick('until'), topK: RESULT_MAX, candidates: RESULT_MAX });
-    // A file, as a memory's detail names it: its repository and the path inside (the viewer runs in no checkout of its own).
+    // A file or folder, as a memory's detail names it: its repository and the path inside (the viewer runs in no checkout of its own).
     const repo = get('repo');
     const file = get('file');
     if ((repo === undefined) !== (file === undefined)) throw new UserError('a file filter needs both repo and file');
     if (repo !== undefined && file !== undefined) {
-      req.filters.file = { repo, path: file, names: namesIn(ctx.config.baseDir, repo, file, ctx.io.now().getTime()) };
+      const now = ctx.io.now().getTime();
+      // A folder (its name ends in /): every file under it, and what is under it now under the names it had before.
+      if (file.endsWith('/')) {
+        if (!/[^/]/.test(file)) throw new UserError('a folder filter names a folder inside the repository (src/pay/)');
+        const names = folderNamesIn(ctx.config.baseDir, repo, file, now);
+        req.filters.file = { repo, path: file, folder: true, ...(names.length > 0 ? { names } : {}) };
+      } else req.filters.file = { repo, path: file, names: namesIn(ctx.config.baseDir, repo, file, now) };
     }
     return req;
   };
