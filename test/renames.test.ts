@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLOCK_SLACK_MS, folderNamesOf, movesPath, namesIn, namesOf, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renamesOf, scanRenames, type Rename } from '../src/changes/renames.js';
+import { CLOCK_SLACK_MS, folderNamesOf, movesPath, namesIn, namesOf, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renameMapPath, renamesOf, scanRenames, type Rename } from '../src/changes/renames.js';
 import { unstagedMoves } from '../src/changes/tree-moves.js';
 import { workInProgress } from '../src/project/work-tree.js';
 import { git, initRepo, renamingHistory } from './git-fixture.js';
@@ -103,6 +103,24 @@ describe('renames: a file\'s earlier names', () => {
     assert.equal(readRenameMap(home, 'github.com/acme/api')?.head, h5, 'a reader naming no checkout: the map written last');
     // Nothing new at its HEAD: not read again.
     assert.equal(refreshRenameMap(home, side, 'github.com/acme/api', h5, { timeoutMs: 10_000, maxCommits: 1000 })?.head, h5);
+    // The worktree removed: the next map written in the repository takes its map away, and the one
+    // map from before maps were a checkout's; a map naming no checkout, and another repository's, stay.
+    const mapOf = (repo: string, top?: string) => renameMapPath(home, repo, top);
+    writeFileSync(mapOf('github.com/acme/api'), `${JSON.stringify({ v: 1, repo: 'github.com/acme/api', head: h2, renames: [], complete: true })}\n`);
+    const unnamed = mapOf('github.com/acme/api', join(root, 'api-unnamed'));
+    writeFileSync(unnamed, `${JSON.stringify({ v: 1, repo: 'github.com/acme/api', head: h2, renames: [], complete: true })}\n`);
+    const gateway = mapOf('github.com/acme/api-gateway', join(root, 'gone-gateway'));
+    writeFileSync(gateway, `${JSON.stringify({ v: 1, repo: 'github.com/acme/api-gateway', head: h2, renames: [], complete: true, top: join(root, 'gone-gateway') })}\n`);
+    assert.equal(readRenameMap(home, 'github.com/acme/api', side)?.top, side, 'a map names its checkout');
+    git(dir, 'worktree', 'remove', '--force', side);
+    assert.equal(existsSync(mapOf('github.com/acme/api', side)), true, 'nothing is taken away while no map is written');
+    git(dir, 'mv', 'src/billing.ts', 'src/invoice.ts');
+    const h6 = commitAt(dir, T + 700, 'billing is invoices');
+    assert.deepEqual(refreshRenameMap(home, dir, 'github.com/acme/api', h6, { timeoutMs: 10_000, maxCommits: 1000 })?.renames.map((r) => r.to), ['src/invoice.ts', 'src/billing.ts', 'src/ü c.ts', 'src/checkout.ts']);
+    assert.deepEqual([existsSync(mapOf('github.com/acme/api', side)), existsSync(`${mapOf('github.com/acme/api', side)}.head`)], [false, false], 'the removed worktree\'s map and its HEAD');
+    assert.equal(existsSync(mapOf('github.com/acme/api')), false, 'the single map of before');
+    assert.deepEqual([existsSync(mapOf('github.com/acme/api', dir)), existsSync(unnamed), existsSync(gateway)], [true, true, true]);
+    assert.equal(renameMapHead(home, 'github.com/acme/api', dir), h6);
   });
 
   it('a reading cut by its time limit, or stopped at its commit limit, keeps what it read, newest first, marked incomplete, and is not read again at that HEAD', async () => {
@@ -288,7 +306,7 @@ describe('renames: a file\'s earlier names', () => {
     assert.equal(existsSync(join(root, 'no-such-home')), false, 'a home that is not there is not made');
   });
 
-  it('a move put back in its checkout (`git reset --hard`, `git stash`) no longer counts: the file keeps its own sessions; a move in one worktree is none in another; a checkout gone leaves its moves standing', () => {
+  it('a move put back in its checkout (`git reset --hard`, `git stash`) no longer counts: the file keeps its own sessions; a move in one worktree is none in another; the moves of a checkout gone stop counting', () => {
     const home = join(root, 'putback-home');
     mkdirSync(home);
     const repo = 'github.com/acme/putback';
@@ -332,12 +350,21 @@ describe('renames: a file\'s earlier names', () => {
     assert.deepEqual(namesIn(home, repo, 'lib/cart.ts', now, dir).map((n) => n.path), ['lib/cart.ts', 'src/cart.ts']);
     git(dir, 'stash', '-q');
     assert.deepEqual(moved(dir), []);
-    // A checkout gone (a worktree removed): its moves say nothing of any other checkout, and stand for a reader naming none.
+    // A checkout gone (a worktree removed): what it had not committed went with it; its moves stop counting, whoever reads.
     git(worktree, 'mv', 'src/cart.ts', 'src/basket.ts');
     recordMoves(home, repo, [{ from: 'src/cart.ts', to: 'src/basket.ts', atMs: now - 100, top: worktree }]);
+    assert.deepEqual(moved(), ['src/cart.ts>src/basket.ts'], 'while it is there, a reader naming no checkout follows it');
+    assert.deepEqual(moved(dir), []);
     git(dir, 'worktree', 'remove', '--force', worktree);
     assert.deepEqual(moved(dir), []);
-    assert.deepEqual(moved(), ['src/cart.ts>src/basket.ts']);
+    assert.deepEqual(moved(), []);
+    // Moved on again in a checkout that is there (both names of the first move missing): both moves stand.
+    const chained = 'github.com/acme/putback-chain';
+    git(dir, 'mv', 'src/cart.ts', 'src/basket.ts');
+    git(dir, 'mv', 'src/basket.ts', 'src/trolley.ts');
+    recordMoves(home, chained, [{ from: 'src/cart.ts', to: 'src/basket.ts', atMs: now - 90, top: dir }, { from: 'src/basket.ts', to: 'src/trolley.ts', atMs: now - 80, top: dir }]);
+    assert.deepEqual(namesIn(home, chained, 'src/trolley.ts', now, dir).map((n) => n.path), ['src/trolley.ts', 'src/basket.ts', 'src/cart.ts']);
+    git(dir, 'reset', '-q', '--hard');
     // A move written before moves named their checkout holds everywhere, as it did.
     appendFileSync(movesPath(home, repo), `${JSON.stringify({ from: 'src/cart.ts', to: 'src/trolley.ts', atMs: now - 50 })}\n`);
     assert.deepEqual(moved(dir), ['src/cart.ts>src/trolley.ts']);

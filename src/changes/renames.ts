@@ -10,7 +10,7 @@
  * files, when there is no map or history was rewritten), within a time limit. The file hook and
  * `search --file` read the map: one small JSON file.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { workDirFor, writeKeepingMode } from '../config/paths.js';
 import { readGit } from '../project/work-tree.js';
@@ -33,6 +33,8 @@ export interface RenameMap {
   renames: Rename[];
   /** False when the time or commit limit stopped the reading: older renames are missing. */
   complete: boolean;
+  /** The checkout it was read in (its top folder); absent in maps written before they named it. */
+  top?: string;
 }
 
 /**
@@ -167,7 +169,7 @@ export function movesPath(baseDir: string, repo: string): string {
 /** Moves read at most (the newest), and kept when the file has grown past MOVES_BYTES. */
 const MAX_MOVES = 200;
 const MOVES_BYTES = 64 * 1024;
-/** A move no commit took up counts this long at most (one put back stops counting at once: putBack). */
+/** A move no commit took up counts this long at most (one put back, or whose checkout is gone, stops counting at once: undone). */
 const MOVE_DAYS = 30;
 
 /** Add moves to a repository's list (the memory home's cache is made when missing; a home that is not there gets nothing). */
@@ -213,24 +215,27 @@ function movesIn(path: string, nowMs: number): Rename[] {
 }
 
 /**
- * Whether a move was put back in its checkout: its destination gone and its source there again
- * (`git reset --hard`, `git stash`, `git checkout .` after the agent's `git mv`). Until a commit
- * took it up, the file never moved: its sessions are its own again. A checkout that is gone says
- * nothing (both missing: the move stands).
+ * Whether a move no longer stands where it was made: put back in its checkout (its destination
+ * gone and its source there again: `git reset --hard`, `git stash`, `git checkout .` after the
+ * agent's `git mv`), or its checkout gone (a worktree removed: what it had not committed went
+ * with it, and what it committed is in the history the other checkouts' maps read). Until a
+ * commit took it up, the file never moved: its sessions are its own again. Both names missing in
+ * a checkout that is there (moved on again): the move stands.
  */
-function putBack(m: Rename): boolean {
-  if (m.top === undefined) return false;
-  return !existsSync(join(m.top, m.to)) && existsSync(join(m.top, m.from));
+function undone(m: Rename): boolean {
+  if (m.top === undefined || existsSync(join(m.top, m.to))) return false;
+  return existsSync(join(m.top, m.from)) || !existsSync(m.top);
 }
 
 /**
- * The moves of a repository that stand at `nowMs`, newest first: not older than MOVE_DAYS, not put
- * back in their checkout since (two stats a move, at most MAX_MOVES), and, when the reader names
- * its checkout (`here`, its top folder), those made in it: a move not committed in one worktree
- * is no move in another. Moves written before they named their checkout hold everywhere.
+ * The moves of a repository that stand at `nowMs`, newest first: not older than MOVE_DAYS, not
+ * undone since (two stats a move, a third when both names are missing; at most MAX_MOVES), and,
+ * when the reader names its checkout (`here`, its top folder), those made in it: a move not
+ * committed in one worktree is no move in another. Moves written before they named their
+ * checkout hold everywhere.
  */
 export function readMoves(baseDir: string, repo: string, nowMs: number, here?: string): Rename[] {
-  return movesIn(movesPath(baseDir, repo), nowMs).filter((m) => (here === undefined || m.top === undefined || m.top === here) && !putBack(m));
+  return movesIn(movesPath(baseDir, repo), nowMs).filter((m) => (here === undefined || m.top === undefined || m.top === here) && !undone(m));
 }
 
 /** Renames found staged in the working tree and not committed yet (`git mv` in a terminal) noted at once. */
@@ -376,11 +381,36 @@ export function refreshRenameMap(baseDir: string, top: string, repo: string, hea
     head,
     renames: [...scanned.renames, ...(onTop ? before.renames : [])].slice(0, MAX_RENAMES),
     complete: scanned.complete && (!onTop || before.complete),
+    top,
   };
   const path = renameMapPath(baseDir, repo, top);
   // Only inside a memory home that is there (a reading that outlives its home writes nothing).
   if (!existsSync(join(path, '..'))) mkdirSync(join(path, '..'), { mode: 0o700 });
   writeKeepingMode(path, `${JSON.stringify(map)}\n`);
   writeKeepingMode(`${path}.head`, `${head}\n`);
+  tidyMaps(baseDir, repo, path);
   return map;
+}
+
+/**
+ * Beside the map just written (`kept`), the repository's maps that no checkout reads any more go:
+ * those of checkouts that are gone (a person whose agent makes a worktree per task would gather
+ * one per task, each up to MAX_RENAMES renames) and the one map from before maps were a
+ * checkout's. A map that names no checkout (written before maps named theirs) stays.
+ */
+function tidyMaps(baseDir: string, repo: string, kept: string): void {
+  const dir = join(kept, '..');
+  const single = renameMapPath(baseDir, repo);
+  try {
+    for (const f of readdirSync(dir)) {
+      const path = join(dir, f);
+      if (path === kept || !f.startsWith(`${safeName(repo)}-`) || !f.endsWith('.json')) continue;
+      const top = path === single ? undefined : mapAt(path, repo)?.top;
+      if (path !== single && (top === undefined || existsSync(top))) continue;
+      rmSync(path, { force: true });
+      rmSync(`${path}.head`, { force: true });
+    }
+  } catch {
+    /* a folder that cannot be read: nothing tidied, nothing lost */
+  }
 }
