@@ -87,6 +87,12 @@ export interface SearchHit {
   changed_files?: string[];
   /** One line naming them: "src/sse.ts changed since this memory" (absent when none changed). */
   files_note?: string;
+  /**
+   * With a file filter: the earlier name the memory recorded the file by (src/checkout.ts, for
+   * `--file src/pay/checkout.ts` after the rename), or the file under an earlier name of the
+   * folder asked for. Absent when it recorded the name asked.
+   */
+  recorded_as?: string;
   /** A team memory's author (its handle) — someone else's notes, or one's own from another machine. */
   author?: string;
   /** The team a team memory comes from. */

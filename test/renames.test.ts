@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLOCK_SLACK_MS, folderNamesOf, movesPath, namesIn, namesOf, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renameMapPath, renamesOf, scanRenames, type Rename } from '../src/changes/renames.js';
 import { unstagedMoves } from '../src/changes/tree-moves.js';
+import { recordedAs } from '../src/search/search.js';
 import { workInProgress } from '../src/project/work-tree.js';
 import { git, initRepo, renamingHistory } from './git-fixture.js';
 import { tempDir } from './helpers.js';
@@ -193,7 +194,7 @@ describe('renames: a file\'s earlier names', () => {
     assert.deepEqual(namesOf(twice, 'a.ts'), [{ path: 'a.ts', afterMs: edge(5) }, { path: 'b.ts', beforeMs: edge(40) }]);
   });
 
-  it('a folder\'s earlier names: its own when moved whole, a folder moved into it, each file renamed into it from outside with the names it had; renames inside it add nothing', () => {
+  it('a folder\'s earlier names: its own when moved whole, a folder moved into it, each file renamed into it from outside with the names it had; renames inside it add nothing; a hit under an earlier name says which', () => {
     const t = (h: number) => Date.parse('2026-11-01T00:00:00Z') + h * 3_600_000;
     const renames: Rename[] = [
       { from: 'vendor/money/', to: 'src/billing/money/', atMs: t(5) },
@@ -221,6 +222,18 @@ describe('renames: a file\'s earlier names', () => {
     // Bounded: a folder that took in 1,000 files names 200 of them.
     const many: Rename[] = Array.from({ length: 1000 }, (_, i) => ({ from: `old/f${i}.ts`, to: `src/f${i}.ts`, atMs: t(7) - i }));
     assert.equal(folderNamesOf(many, 'src/').length, 200);
+    // What a search under the folder says of each memory: the name it recorded, when not under the folder asked.
+    const billing = { repo: 'r', path: 'src/billing/', folder: true, names: folderNamesOf(renames, 'src/billing/') };
+    assert.equal(recordedAs(['src/billing/b.ts', 'README.md'], t(9), billing), undefined, 'under the folder asked');
+    assert.equal(recordedAs(['README.md', 'src/pay/tax.ts'], t(2.5), billing), 'src/pay/tax.ts', 'under its name before the folder moved');
+    assert.equal(recordedAs(['lib/tax.ts'], t(1.5), billing), 'lib/tax.ts', 'a file moved into it, by its name then');
+    assert.equal(recordedAs(['src/pay/tax.ts'], t(9), billing), undefined, 'a name the memory held after its time matches no name (the store would not have listed it)');
+    // A file: its name now says nothing; an earlier one, that name, for its time only.
+    const file = { repo: 'r', path: 'src/billing/tax.ts', names: namesOf(renames, 'src/billing/tax.ts') };
+    assert.deepEqual(file.names.map((n) => n.path), ['src/billing/tax.ts', 'src/pay/tax.ts', 'lib/tax.ts', 'old/tax.js']);
+    assert.equal(recordedAs(['src/billing/tax.ts'], t(9), file), undefined);
+    assert.equal(recordedAs(['old/tax.js', 'src/other.ts'], t(0.5), file), 'old/tax.js');
+    assert.equal(recordedAs(['old/tax.js'], t(0.5), { repo: 'r', path: 'src/billing/tax.ts' }), undefined, 'no names asked: nothing to say');
   });
 
   it('files moved without git, paired by content: the deleted path whose blob the index holds and the one untracked file that holds it whole; not an edited one, an empty one, or one two files could be', () => {

@@ -250,6 +250,13 @@ describe('recall by file: the tool hook', () => {
     const byFile = (file: string) => (JSON.parse(m.cli(['search', '--json', '--file', file], { cwd: atlas }).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
     assert.deepEqual(byFile('src/pay/checkout.ts'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
     assert.deepEqual(byFile('src/checkout.ts'), ['What does the checkout shim re-export?']);
+    // Each says which name it recorded the file by, in JSON and in text; the shim's, under the name asked, says nothing.
+    const recordedAs = (file: string) => (JSON.parse(m.cli(['search', '--json', '--file', file], { cwd: atlas }).stdout) as { hits: Array<{ recorded_as?: string }> }).hits.map((h) => h.recorded_as ?? '-');
+    assert.deepEqual(recordedAs('src/pay/checkout.ts'), ['src/checkout.ts', 'src/checkout.ts']);
+    assert.deepEqual(recordedAs('src/checkout.ts'), ['-']);
+    assert.deepEqual(recordedAs('src/'), ['-', '-', '-'], 'under the folder asked whatever their names');
+    const text = m.cli(['search', '--file', 'src/pay/', 'card token'], { cwd: atlas });
+    assert.match(text.stdout, /\n\(recorded as src\/checkout\.ts, renamed since\)\nQ: Should checkout log the card token/);
     // The folder it was moved into: its sessions from before the move too; not the shim's, made after under the old name outside it.
     assert.deepEqual(byFile('src/pay/'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
     // The viewer, which runs in no checkout, follows the rename too: the file and its folder, as a memory's detail links them.
@@ -259,13 +266,24 @@ describe('recall by file: the tool hook', () => {
       const inViewer = async (file: string) => {
         const r = await http(ui.port, `/api/search?repo=github.com%2Facme%2Fatlas&file=${encodeURIComponent(file)}`, { headers: { cookie } });
         assert.equal(r.status, 200, r.body);
-        return (JSON.parse(r.body) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
+        return (JSON.parse(r.body) as { hits: Array<{ question: string; recorded_as?: string }> }).hits.map((h) => `${h.question}${h.recorded_as ? ` (as ${h.recorded_as})` : ''}`);
       };
-      assert.deepEqual(await inViewer('src/pay/checkout.ts'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
-      assert.deepEqual(await inViewer('src/pay/'), ['Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
+      assert.deepEqual(await inViewer('src/pay/checkout.ts'), ['Should checkout log the card token on a failed capture? (as src/checkout.ts)', 'Why does checkout retry the capture only once? (as src/checkout.ts)']);
+      assert.deepEqual(await inViewer('src/pay/'), ['Should checkout log the card token on a failed capture? (as src/checkout.ts)', 'Why does checkout retry the capture only once? (as src/checkout.ts)']);
       assert.deepEqual(await inViewer('src/'), ['What does the checkout shim re-export?', 'Should checkout log the card token on a failed capture?', 'Why does checkout retry the capture only once?']);
     } finally {
       ui.child.kill('SIGINT');
+    }
+    // The agent's MCP tool says it too.
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: atlas, env: { ...process.env, ...m.env } as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const r = (await client.callTool({ name: 'memory_search', arguments: { file: 'src/pay/checkout.ts' } })) as { content: Array<{ text: string }>; isError?: boolean };
+      assert.ok(!r.isError, r.content[0]?.text);
+      assert.deepEqual((JSON.parse(r.content[0]?.text as string) as { hits: Array<{ recorded_as?: string }> }).hits.map((h) => h.recorded_as), ['src/checkout.ts', 'src/checkout.ts']);
+    } finally {
+      await client.close();
     }
     // Session start with the moved file changed: its earlier work is injected, saying why.
     writeFileSync(join(atlas, 'src', 'pay', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');

@@ -5,7 +5,7 @@
 'use strict';
 
 /**
- * @typedef {{ id: string, timestamp: string, machine: string, project?: string | null, source: string, question: string, answer: string, files_note?: string, author?: string, team?: string }} Hit
+ * @typedef {{ id: string, timestamp: string, machine: string, project?: string | null, source: string, question: string, answer: string, files_note?: string, recorded_as?: string, author?: string, team?: string }} Hit
  * @typedef {{ hits: Hit[], more: boolean, mode: string, model?: string, model_problem?: string, highlight?: string[] }} SearchPage
  * @typedef {{ id: string, timestamp: string, question: string }} Neighbour
  * @typedef {Hit & { updated_at?: string, git_branch?: string, cwd?: string, session_id?: string, files: string[], repo?: string | null, repo_files?: string[], embedded: boolean }} Memory
@@ -190,6 +190,7 @@ function itemView(m) {
   a.append(marked(m.answer, state.highlight));
   /** @type {HTMLElement[]} */
   const parts = [box, meta];
+  if (m.recorded_as) parts.push(el('div', { class: 'files-note', 'data-testid': 'recorded-as', text: `recorded as ${m.recorded_as}, renamed since` }));
   if (m.files_note) parts.push(el('div', { class: 'files-note', 'data-testid': 'files-note', text: m.files_note }));
   parts.push(q, a);
   const li = el('li', { class: `item${state.openId === m.id ? ' open' : ''}`, 'data-testid': 'memory-item', 'data-id': m.id, tabIndex: 0 }, parts);

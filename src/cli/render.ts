@@ -28,8 +28,8 @@ export function renderHits(hits: SearchHit[], full: boolean): string {
       const head = `[${i + 1}] ${date} / ${who}${h.machine} / project:${h.project ?? '-'} / ${h.source ?? 'claude-code'}  (score ${h.score.toFixed(4)}, id ${h.id})`;
       const q = full ? h.question : cut(oneLine(h.question), ANSWER_PREVIEW_CHARS);
       const a = full ? h.answer : cut(oneLine(h.answer), ANSWER_PREVIEW_CHARS);
-      const changed = h.files_note;
-      return `${head}\n${changed ? `(${changed})\n` : ''}Q: ${q}\nA: ${a}\n`;
+      const notes = [h.recorded_as ? `recorded as ${h.recorded_as}, renamed since` : undefined, h.files_note].filter((n) => n !== undefined);
+      return `${head}\n${notes.map((n) => `(${n})\n`).join('')}Q: ${q}\nA: ${a}\n`;
     })
     .join('\n');
 }

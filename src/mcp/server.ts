@@ -139,6 +139,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
               source: h.source,
               ...(h.changed_files ? { changed_files: h.changed_files } : {}),
               ...(h.files_note ? { files_note: h.files_note } : {}),
+              ...(h.recorded_as ? { recorded_as: h.recorded_as } : {}),
               question: excerpt(h.question, 300),
               answer: excerpt(h.answer, ANSWER_CHARS),
             };

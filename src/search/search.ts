@@ -12,6 +12,7 @@ import { fuseRanks, modelStrength, recencyBoost, scoreRanks, tiedRanks, vectorWe
 import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
 import { foldForCoverage, heldShare, idf, questionContent, questionPairs, questionWords, weightedShare } from './coverage.js';
 import { splitCommon } from './common-terms.js';
+import type { FileName } from '../changes/renames.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
 import { asksAboutOrder, readTime, type Period } from './when.js';
@@ -73,7 +74,8 @@ export interface SearchResult {
   period?: Period;
 }
 
-export function toHit(row: MemoryRow, score: number, s?: Staleness): SearchHit {
+export function toHit(row: MemoryRow, score: number, deps: Pick<SearchDeps, 'store' | 'staleness'>, file?: SearchFilters['file']): SearchHit {
+  const as = file?.names ? recordedAs(deps.store.files.pathsOf(row.rowid), row.ts_ms, file) : undefined;
   const hit: SearchHit = {
     id: row.id,
     score,
@@ -83,8 +85,26 @@ export function toHit(row: MemoryRow, score: number, s?: Staleness): SearchHit {
     source: row.source,
     question: row.question,
     answer: row.answer,
+    ...(as !== undefined ? { recorded_as: as } : {}),
   };
-  return s ? withChanges(hit, s, row) : hit;
+  return deps.staleness ? withChanges(hit, deps.staleness, row) : hit;
+}
+
+/**
+ * The earlier name by which a memory recorded the file a file filter asks for (or a file under
+ * the folder it asks for), when it recorded none under the name asked: what is said beside it
+ * ("recorded as src/checkout.ts"). The filter's names in its order, each for its time
+ * (changes/renames.ts); undefined when the memory holds the name asked.
+ */
+export function recordedAs(paths: readonly string[], tsMs: number, file: NonNullable<SearchFilters['file']>): string | undefined {
+  // As the store reads the filter: a folder holds every path under it at any time.
+  const names: ReadonlyArray<FileName> = file.folder ? [{ path: file.path, folder: true }, ...(file.names ?? [])] : (file.names ?? [{ path: file.path }]);
+  for (const n of names) {
+    if (tsMs < (n.afterMs ?? Number.NEGATIVE_INFINITY) || tsMs >= (n.beforeMs ?? Number.POSITIVE_INFINITY)) continue;
+    const held = n.folder ? paths.find((p) => p.startsWith(n.path)) : paths.includes(n.path) ? n.path : undefined;
+    if (held !== undefined) return n.path === file.path ? undefined : held;
+  }
+  return undefined;
 }
 
 function vectorCandidates(deps: SearchDeps, vec: Float32Array, filters: SearchFilters, k: number, within?: SearchFilters, hide?: (row: MemoryRow) => boolean): Ranking<number> {
@@ -129,7 +149,7 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
     if (asked.filters.file === undefined) throw new UserError('empty query', 'give some words to search for');
     // A file and no words: that file's memories, newest first.
     const rows = shownRanked(deps.store, (limit) => deps.store.browse(asked.filters, 0, limit), asked.topK, asked.hide);
-    return { hits: rows.map((r) => toHit(r, 1, deps.staleness)) };
+    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)) };
   }
   // A question about the order of past moments, or the time between them, ranks without the recency prior (when.ts asksAboutOrder).
   // A half-life the person chose is kept.
@@ -146,7 +166,7 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   // (The browse holds every filter, the source too; hidden memories never use up its limit.)
   if (buildKeywordQuery(words).match === undefined) {
     const rows = shownRanked(deps.store, (limit) => deps.store.browse(own, 0, limit), opts.topK, opts.hide);
-    return { hits: rows.map((r) => toHit(r, 1, deps.staleness)), period };
+    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)), period };
   }
   // The period's candidates and boost reach into the days after it, at the lower boost.
   const after = (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST) === 1 ? undefined : afterPeriod(period, deps.now);
@@ -232,7 +252,7 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
     return { row, tier, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * timeBoost };
   });
   scored.sort((a, b) => a.tier - b.tier || b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
-  const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps.staleness));
+  const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps, opts.filters.file));
   return degraded ? { hits, degraded } : { hits };
 }
 

@@ -211,7 +211,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       }
       return hits.map((h) => ({
         id: h.id,
-        view: () => ({ id: h.id, timestamp: h.timestamp, machine: h.machine, project: h.project, source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.author ? { author: h.author, team: h.team } : {}) }),
+        view: () => ({ id: h.id, timestamp: h.timestamp, machine: h.machine, project: h.project, source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.recorded_as ? { recorded_as: h.recorded_as } : {}), ...(h.author ? { author: h.author, team: h.team } : {}) }),
       }));
     } finally {
       store.close();
