@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { CLI, makeWorld, runCli, writeJsonl, type World } from './helpers.js';
 import { acquireLock } from '../src/export/lock.js';
+import { recordMoves } from '../src/changes/renames.js';
 import { git, initRepo } from './git-fixture.js';
 import { http, startUi, type Running } from './viewer-process.js';
 import { VIEWER_MEMORIES } from './viewer-data.js';
@@ -356,6 +357,40 @@ describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : '
 });
 
 describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chromium here (Debian: apt-get install -y chromium; .ci/run installs it)' }, () => {
+  it('a memory found under the name the file had before it moved says so in the list', async () => {
+    const { chromium } = await import('playwright-core');
+    const w = makeWorld();
+    const repo = 'github.com/acme/shop';
+    const at = (d: number) => new Date(Date.UTC(2026, 10, 20 - d, 9)).toISOString();
+    writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
+      { v: 1, machine: 'laptop', id: 'after-move', timestamp: at(1), project: 'shop', question: 'Does pricing round half to even now?', answer: 'Yes, banker\'s rounding in src/money/pricing.ts.', extra: { repo, repo_files: ['src/money/pricing.ts'] } },
+      { v: 1, machine: 'laptop', id: 'before-move', timestamp: at(6), project: 'shop', question: 'Why is the VAT added after the discount?', answer: 'The tax office says so for coupons.', extra: { repo, repo_files: ['src/pricing.ts'] } },
+    ]);
+    // The move, as the file hook notes one before its commit (the viewer reads every move standing).
+    recordMoves(w.dir, repo, [{ from: 'src/pricing.ts', to: 'src/money/pricing.ts', atMs: Date.parse(at(3)) }]);
+    assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
+    const ui = await startUi(w);
+    const browser = await chromium.launch({ executablePath: CHROMIUM as string, args: ['--no-sandbox'], env: browserEnv() });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const problems: string[] = [];
+      page.on('pageerror', (err) => problems.push(err.message));
+      await page.goto(ui.url);
+      await page.locator('[data-testid="memory-item"][data-id="after-move"]').click();
+      await page.getByTestId('memory-detail').getByTestId('file-link').first().waitFor();
+      await page.getByTestId('memory-detail').getByTestId('file-link').first().click();
+      await page.locator('#summary').getByText('2 memories of src/money/pricing.ts', { exact: false }).waitFor();
+      const note = (id: string) => page.locator(`[data-testid="memory-item"][data-id="${id}"] [data-testid="recorded-as"]`);
+      assert.equal(await note('before-move').innerText(), 'recorded as src/pricing.ts, renamed since');
+      assert.equal(await note('after-move').count(), 0, 'under the name asked: nothing to say');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+      ui.child.kill('SIGINT');
+      w.cleanup();
+    }
+  });
+
   it('from a memory\'s detail, one of its files lists every memory that recorded it in that repository (not the same path of another), and one of the folders in its path every memory of a file under it; words search within them; "Forget all matching…" is them; the chip clears it', async () => {
     const { chromium } = await import('playwright-core');
     const w = makeWorld();
