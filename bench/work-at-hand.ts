@@ -21,7 +21,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pickForStart } from '../src/app/start-pick.js';
+import { pickForStart } from '../src/app/session/start-pick.js';
 import { turnToRecord } from '../src/capture/turn.js';
 import { memoriesOfFile } from '../src/search/file-recall.js';
 import type { MemoryRecord } from '../src/types.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadConfig } from '../src/config/load.js';
 import { loadEmbedder } from '../src/embed/embedder.js';
-import { captureTranscripts } from '../src/app/capture.js';
+import { captureTranscripts } from '../src/app/capture/capture.js';
 import { fileLogger } from '../src/app/log.js';
 import { openCache } from '../src/store/cache.js';
 import { makeWorld, type World } from './helpers.js';

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { enqueue, queueDirFor, readQueue, workerLockFor } from '../src/app/queue.js';
+import { enqueue, queueDirFor, readQueue, workerLockFor } from '../src/app/capture/queue.js';
 import { appendAlias, parseAliases, readAliasText } from '../src/project/aliases.js';
 import { acquireLock, handOverLock, isZombie, processAlive } from '../src/export/lock.js';
 import { CLI, makeWorld, rec, runCli, tempDir, writeJsonl } from './helpers.js';
@@ -93,7 +93,7 @@ describe('search under an exclusion', () => {
 
 describe("init's guard against pushing memories into the checkout's origin", () => {
   it('compares repositories, not spellings: ssh, scp and https of one host path; a local path, its file:// URL and a symlink', async () => {
-    const { sameRepositoryUrl } = await import('../src/app/init.js');
+    const { sameRepositoryUrl } = await import('../src/app/sync/init.js');
     const { symlinkSync } = await import('node:fs');
     assert.equal(sameRepositoryUrl('git@github.com:acme/api.git', 'https://github.com/acme/api'), true);
     assert.equal(sameRepositoryUrl('ssh://git@github.com/acme/api.git', 'https://user:tok@github.com/Acme/API/'), true);

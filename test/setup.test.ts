@@ -214,7 +214,7 @@ describe('who owns what (import rules)', () => {
     const offenders = edges.filter((e) => owned.includes(e.to) && !e.typeOnly && !e.from.startsWith('src/project/') && e.from !== 'src/store/projects' && !e.from.startsWith('src/app/projects') && e.from !== 'src/cli/commands/projects');
     assert.deepEqual(offenders.map((e) => `${e.from} → ${e.to}`), []);
     // The front ends ask one question of a folder: placeHere (name and excluded together).
-    for (const front of ['src/app/capture', 'src/app/session-start', 'src/cli/recall-hook', 'src/mcp/server']) {
+    for (const front of ['src/app/capture/capture', 'src/app/session/session-start', 'src/cli/recall-hook', 'src/mcp/server']) {
       assert.ok(edges.some((e) => e.from === front && e.to === 'src/project/place'), `${front} asks project/place`);
     }
   });

@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { processStart } from '../src/export/lock.js';
-import { enqueue, queueDirFor } from '../src/app/queue.js';
+import { enqueue, queueDirFor } from '../src/app/capture/queue.js';
 import { CLI } from './helpers.js';
 import { conversation, CWD, git, gitOr, gitWorld, jsonlFiles, liveIn, placeTranscript, sessionStart, type GitWorld, type Machine } from './gitworld.js';
 

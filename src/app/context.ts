@@ -11,7 +11,7 @@ import { useMyGitSettings } from '../sync/process.js';
 import { modelIdOf, modelIsCached, type EmbedderConfig } from '../embed/embedder.js';
 import { fileLogger, logPathFor, type Logger } from './log.js';
 import type { Runtime } from './runtime.js';
-import { spawnWorker, startWorkerOnce } from './stop.js';
+import { spawnWorker, startWorkerOnce } from './capture/stop.js';
 import { fixMachineName } from './machine-name.js';
 import { modelDownloadReporter, progressBar } from './progress.js';
 

@@ -15,9 +15,9 @@ import { cleanText } from '../privacy/redact.js';
 import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
-import { captureLockFor } from './locks.js';
+import { captureLockFor } from './sync/locks.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, type SyncReport } from './sync-run.js';
+import { commitAndPush, type SyncReport } from './sync/sync-run.js';
 
 export interface EditOutcome {
   sync?: SyncReport;

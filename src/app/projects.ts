@@ -7,9 +7,9 @@ import { UserError } from '../errors.js';
 import { appendAlias } from '../project/aliases.js';
 import { openCache } from '../store/cache.js';
 import type { ProjectInfo, Store } from '../store/store.js';
-import { captureLockFor } from './locks.js';
+import { captureLockFor } from './sync/locks.js';
 import type { Runtime } from './runtime.js';
-import { commitAndPush, type SyncReport } from './sync-run.js';
+import { commitAndPush, type SyncReport } from './sync/sync-run.js';
 
 /** NEW as the project it names (a project, a repository key or URL); undefined when there is none. */
 function targetOf(store: Store, given: string, list: ProjectInfo[]): { name: string; repo?: string } | undefined {

@@ -2,10 +2,10 @@
  * The facts `memory status` prints and the viewer's overview shows: counts, files, sync
  * health, what was withheld. A read: it writes nothing (no config, no git remote).
  */
-import { describeForeign, foreignStateOf } from './locks.js';
-import { queueDirFor, readQueue } from './queue.js';
-import { configuredMemoryRemote, describeClock } from './sync-run.js';
-import { describeSetAside } from './repair.js';
+import { describeForeign, foreignStateOf } from './sync/locks.js';
+import { queueDirFor, readQueue } from './capture/queue.js';
+import { configuredMemoryRemote, describeClock } from './sync/sync-run.js';
+import { describeSetAside } from './sync/repair.js';
 import { runtimeOf, type Context } from './context.js';
 import { describeShapes, readShapes } from '../capture/shapes.js';
 import { listExportFiles } from '../export/files.js';
@@ -15,8 +15,8 @@ import { dbBytes, openCacheAsync } from '../store/cache.js';
 import { aheadBehind } from '../sync/history.js';
 import { memoryRepository } from '../home/target.js';
 import { HealthError } from '../errors.js';
-import { healthNotices, noticeOf } from './health.js';
-import { readLocal } from './team.js';
+import { healthNotices, noticeOf } from './session/health.js';
+import { readLocal } from './team/team.js';
 import { exportIsDirty } from '../sync/commit.js';
 import type { Repo } from '../sync/process.js';
 import { ourRebaseOpen } from '../sync/replay.js';
@@ -97,7 +97,7 @@ export async function statusFacts(ctx: Context) {
     privacy: readPrivacyStats(ctx.config.baseDir) ?? null,
     unknown_transcript_shapes: describeShapes(Object.values(readShapes(ctx.config.baseDir))) || null,
     sync,
-    /** What breaks around memory (git, the model folder, the shared settings, the repository): app/health.ts. */
+    /** What breaks around memory (git, the model folder, the shared settings, the repository): app/session/health.ts. */
     problems,
     /** Each team: how fresh this machine's copy is, when it last published, the last error. */
     teams: ctx.config.teams.map((t) => {

@@ -9,7 +9,7 @@ import { SKILL_NAME } from '../agents/skill.js';
 import { configFileFor, packageRoot } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import type { Context } from '../app/context.js';
-import { memoryRepoOf } from '../app/locks.js';
+import { memoryRepoOf } from '../app/sync/locks.js';
 
 export interface SetupFlags {
   claudeCode?: boolean;

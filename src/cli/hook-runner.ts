@@ -7,7 +7,7 @@ import { configFileFor, workDirFor } from '../config/paths.js';
 import { causeKey, errorMessage, HealthError, UserError } from '../errors.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { causeOf, firstTodayFor } from '../app/told.js';
+import { causeOf, firstTodayFor } from '../app/session/told.js';
 import { parseHookInput, readStdin, type HookInput } from '../app/input.js';
 import { makeContext, type Context, type IO } from '../app/context.js';
 

@@ -88,7 +88,7 @@ async function olderNode(argv: string[], io: IO): Promise<number> {
   const message = `memory-engine needs Node.js ${NODE_MAJOR_NEEDED} or newer; this is ${process.version} (${process.execPath})`;
   const hint = 'install Node.js 22+ and run `memory install --claude-code` / `--codex` again with it (the hooks name the node they run)';
   if (isSessionStartCall(argv)) {
-    const [{ configFileFor, workDirFor }, { firstTodayFor }, { dirname }] = await Promise.all([import('../config/paths.js'), import('../app/told.js'), import('node:path')]);
+    const [{ configFileFor, workDirFor }, { firstTodayFor }, { dirname }] = await Promise.all([import('../config/paths.js'), import('../app/session/told.js'), import('node:path')]);
     const place = configFileFor(undefined, io.env, io.cwd);
     if (firstTodayFor(workDirFor(dirname(place.file)), 'node-too-old', io.now())) io.stdout.write(`${JSON.stringify({ systemMessage: `memory: memory is off — ${message}: ${hint}` })}\n`);
     return 0;

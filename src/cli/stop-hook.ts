@@ -16,7 +16,7 @@ import { looksLikeProject } from '../home/place.js';
 import { errorMessage } from '../errors.js';
 import { parseHookInput, readHookStdin, type HookInput } from '../app/input.js';
 import { fileLogger } from '../app/log.js';
-import { recordStop, spawnWorker } from '../app/stop.js';
+import { recordStop, spawnWorker } from '../app/capture/stop.js';
 import { codexHome, findRollout } from '../agents/codex/sessions.js';
 import type { IO } from '../app/context.js';
 

@@ -1,6 +1,6 @@
 /**
  * The one answer to "which repository do memory writes go to": every writer (through
- * app/locks.ts), every reader that reports on it (status, doctor, the viewer's overview) and
+ * app/sync/locks.ts), every reader that reports on it (status, doctor, the viewer's overview) and
  * the machine-name fix ask here, so no two of them can disagree — the gaps between five
  * answers let an export folder inside a project pass as ok, and a MEMORY_HOME naming a project
  * be adopted as a memory home.
@@ -49,7 +49,7 @@ function nearestExisting(dir: string): string {
 export async function memoryRepository(config: TargetConfig, opts: TargetOptions): Promise<Repo | undefined> {
   const { home } = config;
   if (!gitProgram().ok) {
-    // No git: captures are kept in the export folder, uncommitted (app/health.ts tells it).
+    // No git: captures are kept in the export folder, uncommitted (app/session/health.ts tells it).
     if (opts.make) mkdirSync(config.general.export_dir, { recursive: true });
     return undefined;
   }

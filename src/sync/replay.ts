@@ -120,7 +120,7 @@ async function trackedChanges(g: SimpleGit): Promise<boolean> {
 }
 
 /**
- * Mends what a pull brought before it is judged (app/repair.ts): lines that no longer parse
+ * Mends what a pull brought before it is judged (app/sync/repair.ts): lines that no longer parse
  * are set aside and the versions they replaced restored, committed. Says what it did, if anything.
  */
 export type RepairPulled = (before: string) => Promise<string | undefined>;

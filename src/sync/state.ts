@@ -32,11 +32,11 @@ export interface SyncState {
    * was in progress: since when and why. Cleared once they are committed.
    */
   deferred?: { since: string; why: string };
-  /** Checkouts of the old layout whose memories moved into this home (app/upgrade.ts). */
+  /** Checkouts of the old layout whose memories moved into this home (app/upgrade/upgrade.ts). */
   moved?: MoveNote[];
   /** Clocks that disagree, as the last pull's commit times show (git.ts clockGap). */
   clock?: { at: string; ours: 'ahead' | 'behind'; other: string; gap_ms: number };
-  /** Lines that stopped parsing, set aside into a rejects file (app/repair.ts): told once each. */
+  /** Lines that stopped parsing, set aside into a rejects file (app/sync/repair.ts): told once each. */
   set_aside?: SetAsideNote[];
 }
 

@@ -2,8 +2,8 @@
 import { cut, printJson } from '../render.js';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { teamForgets } from '../../app/team-read.js';
-import { publishDue } from '../../app/worker.js';
+import { teamForgets } from '../../app/team/team-read.js';
+import { publishDue } from '../../app/capture/worker.js';
 import { forgetSelected, rowsForIds } from '../../app/edit-run.js';
 import { openCache } from '../../store/cache.js';
 import { keywordHits } from '../../search/search.js';

@@ -1,6 +1,6 @@
 /** `memory init --remote URL [--yes]`: name the memory remote. */
 import type { Command } from 'commander';
-import { runInit } from '../../app/init.js';
+import { runInit } from '../../app/sync/init.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadEmbedder, modelHost, modelIsCached } from '../../embed/embedder.js';
-import { writeFetchState } from '../../app/model-fetch.js';
+import { writeFetchState } from '../../app/session/model-fetch.js';
 import { UserError } from '../../errors.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
@@ -16,7 +16,7 @@ export function registerModel(program: Command, run: Runner): void {
     .action((flags: { json?: boolean; background?: boolean }) => run((ctx) => (flags.background ? pullInBackground(ctx) : pull(ctx, flags.json === true))));
 }
 
-/** The detached fetch a session start began (app/model-fetch.ts): its outcome goes to the state file. */
+/** The detached fetch a session start began (app/session/model-fetch.ts): its outcome goes to the state file. */
 async function pullInBackground(ctx: Context): Promise<number> {
   const cfg = { ...ctx.embedderConfig(), onLoad: undefined };
   delete cfg.onLoad;

@@ -1,6 +1,6 @@
 /** `memory monthly-merge`: fold closed months into one archive file each. */
 import type { Command } from 'commander';
-import { runMonthlyMerge } from '../../app/merge-run.js';
+import { runMonthlyMerge } from '../../app/sync/merge-run.js';
 import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';
 import type { Runner } from '../runner.js';

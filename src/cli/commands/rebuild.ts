@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { captureLockFor } from '../../app/locks.js';
+import { captureLockFor } from '../../app/sync/locks.js';
 import { runtimeOf, type Context } from '../../app/context.js';
 import { loadEmbedder } from '../../embed/embedder.js';
 import { embedPending } from '../../maintain/embed-pending.js';

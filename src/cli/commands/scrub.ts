@@ -2,8 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { captureLockFor } from '../../app/locks.js';
-import { commitAndPush } from '../../app/sync-run.js';
+import { captureLockFor } from '../../app/sync/locks.js';
+import { commitAndPush } from '../../app/sync/sync-run.js';
 import { openCache } from '../../store/cache.js';
 import { scrubMemories, type ScrubResult } from '../../maintain/scrub.js';
 import { type Context } from '../../app/context.js';

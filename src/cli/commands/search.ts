@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
-import { closeTeams, mergeHits, openTeams, repoKeyOf, teamHits, type Scope } from '../../app/team-read.js';
-import { readHere } from '../../app/team.js';
+import { closeTeams, mergeHits, openTeams, repoKeyOf, teamHits, type Scope } from '../../app/team/team-read.js';
+import { readHere } from '../../app/team/team.js';
 import { placeHere } from '../../project/place.js';
 import type { SearchHit } from '../../types.js';
 import { nonNegative, positiveInt, searchMode } from '../../app/options.js';

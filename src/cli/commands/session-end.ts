@@ -3,8 +3,8 @@
  * foreground capture for a terminal. The hook itself is main.ts's fast path (stop-hook.ts).
  */
 import { Option, type Command } from 'commander';
-import { runSessionEnd } from '../../app/session-end.js';
-import { runWorker } from '../../app/worker.js';
+import { runSessionEnd } from '../../app/capture/session-end.js';
+import { runWorker } from '../../app/capture/worker.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';

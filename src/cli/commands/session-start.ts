@@ -1,9 +1,9 @@
 /** `memory session-start`: the SessionStart hook (Claude Code and Codex). */
 import type { Command } from 'commander';
-import { sessionStartOutput } from '../../app/inject.js';
-import { queueDirFor, readQueue } from '../../app/queue.js';
-import { runSessionStart } from '../../app/session-start.js';
-import { spawnModelFetch, spawnRenames } from '../../app/model-fetch.js';
+import { sessionStartOutput } from '../../app/session/inject.js';
+import { queueDirFor, readQueue } from '../../app/capture/queue.js';
+import { runSessionStart } from '../../app/session/session-start.js';
+import { spawnModelFetch, spawnRenames } from '../../app/session/model-fetch.js';
 import { runtimeOf, type Context } from '../../app/context.js';
 import type { Runtime } from '../../app/runtime.js';
 import { errorMessage } from '../../errors.js';

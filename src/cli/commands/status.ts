@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../app/context.js';
 import { statusFacts } from '../../app/status.js';
-import { describeNotice, pendingAdvice } from '../../app/health.js';
-import { INIT_HINT, sharedNameNotice } from '../../app/sync-run.js';
+import { describeNotice, pendingAdvice } from '../../app/session/health.js';
+import { INIT_HINT, sharedNameNotice } from '../../app/sync/sync-run.js';
 import { describeRedactions } from '../../privacy/stats.js';
 import { formatBytes, printJson } from '../render.js';
 import type { Runner } from '../runner.js';

@@ -1,6 +1,6 @@
 /** `memory sync`: commit, pull and push now. */
 import type { Command } from 'commander';
-import { runSync } from '../../app/init.js';
+import { runSync } from '../../app/sync/init.js';
 import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';

@@ -1,10 +1,10 @@
 /**
  * `memory team create|join|share|unshare|review|withhold|release|publish|status`: a team's
- * memories beside each person's own, through a git remote of its own (app/team.ts).
+ * memories beside each person's own, through a git remote of its own (app/team/team.ts).
  */
 import { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
-import { createTeam, decide, joinTeam, localFor, openTeamCache, publishTeam, reviewTeam, shareProject, teamNamed, type Outbox, type PublishReport } from '../../app/team.js';
+import { createTeam, decide, joinTeam, localFor, openTeamCache, publishTeam, reviewTeam, shareProject, teamNamed, type Outbox, type PublishReport } from '../../app/team/team.js';
 import { UsageError } from '../../errors.js';
 import { progressBar } from '../../app/progress.js';
 import { printJson, cut } from '../render.js';

@@ -7,8 +7,8 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
-import { describeMove } from '../../app/moved.js';
-import { runUpgrade } from '../../app/upgrade-run.js';
+import { describeMove } from '../../app/upgrade/moved.js';
+import { runUpgrade } from '../../app/upgrade/upgrade-run.js';
 import { UserError } from '../../errors.js';
 import { hasLegacyMemories, isToolFolder, readMovedMarker } from '../../home/place.js';
 import { printJson } from '../render.js';

@@ -2,12 +2,12 @@
  * `memory upgrade`: the move of the old layout's memories (upgrade.ts, which every writer
  * runs on its way into the repository) done now, then a sync to push it.
  */
-import { pendingLegacy, readMovedMarker } from '../home/place.js';
+import { pendingLegacy, readMovedMarker } from '../../home/place.js';
 import { moveLegacyMemories } from './upgrade.js';
-import { readSyncState, type MoveNote } from '../sync/state.js';
-import { foreignStateError, withMemoryRepo } from './locks.js';
-import type { Runtime } from './runtime.js';
-import { syncNow } from './sync-run.js';
+import { readSyncState, type MoveNote } from '../../sync/state.js';
+import { foreignStateError, withMemoryRepo } from '../sync/locks.js';
+import type { Runtime } from '../runtime.js';
+import { syncNow } from '../sync/sync-run.js';
 
 /**
  * `memory upgrade`: the move now (under the home's lock), then a sync to push it. A move whose

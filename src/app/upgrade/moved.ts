@@ -1,5 +1,5 @@
-/** How a move of the old layout's memories into the home is told (app/upgrade.ts does it). */
-import type { MoveNote } from '../sync/state.js';
+/** How a move of the old layout's memories into the home is told (app/upgrade/upgrade.ts does it). */
+import type { MoveNote } from '../../sync/state.js';
 
 /** The sentence told once, at session start and by `memory upgrade`. */
 export function describeMove(m: MoveNote): string {

@@ -3,14 +3,14 @@
  * another machine pushed a different archive meanwhile (it had a late line we did not),
  * our merge commit is dropped and redone on the fresh inputs: it holds only derived data.
  */
-import { monthOf } from '../export/jsonl.js';
-import { errorMessage } from '../errors.js';
-import { applyFold, planMerge, type MonthFold } from '../maintain/monthly-merge.js';
-import { openCache } from '../store/cache.js';
-import { dropLastCommit, pullRebase } from '../sync/replay.js';
-import { exportJsonlMatcher } from '../sync/memory-files.js';
+import { monthOf } from '../../export/jsonl.js';
+import { errorMessage } from '../../errors.js';
+import { applyFold, planMerge, type MonthFold } from '../../maintain/monthly-merge.js';
+import { openCache } from '../../store/cache.js';
+import { dropLastCommit, pullRebase } from '../../sync/replay.js';
+import { exportJsonlMatcher } from '../../sync/memory-files.js';
 import { captureLockFor } from './locks.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../runtime.js';
 import { commitAndPush, exportRelOf, memoryRemote, networkLimits, repairOf } from './sync-run.js';
 
 export interface MergeReport {
@@ -25,7 +25,7 @@ export interface MergeReport {
 export async function runMonthlyMerge(rt: Runtime, opts: { dryRun: boolean; push: boolean }): Promise<MergeReport> {
   const report = await mergePersonal(rt, opts);
   if (rt.config.teams.length > 0 && opts.push) {
-    const { mergeTeamFolders } = await import('./team.js');
+    const { mergeTeamFolders } = await import('../team/team.js');
     report.teams = await mergeTeamFolders(rt, { dryRun: opts.dryRun });
   }
   return report;

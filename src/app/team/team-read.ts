@@ -5,18 +5,18 @@
  * person hid and what is their own (the personal copy is the one shown), and merge them in.
  */
 import { openTeamCache, readDecisions, recordDecision } from './team.js';
-import { UserError } from '../errors.js';
-import { latestDecisions } from '../team/outbox.js';
-import { readTeamManifest, teamRepoOf } from '../team/repo.js';
-import { splitTeamId } from '../team/files.js';
-import { hiddenIn } from '../team/light.js';
-import { normalizeRemoteUrl } from '../project/remote-url.js';
-import type { TeamConfig } from '../config/schema.js';
-import type { Store, MemoryRow } from '../store/store.js';
-import type { SearchHit } from '../types.js';
-import { search, type SearchOptions } from '../search/search.js';
-import type { Runtime } from './runtime.js';
-import { CacheDeferred } from '../store/cache.js';
+import { UserError } from '../../errors.js';
+import { latestDecisions } from '../../team/outbox.js';
+import { readTeamManifest, teamRepoOf } from '../../team/repo.js';
+import { splitTeamId } from '../../team/files.js';
+import { hiddenIn } from '../../team/light.js';
+import { normalizeRemoteUrl } from '../../project/remote-url.js';
+import type { TeamConfig } from '../../config/schema.js';
+import type { Store, MemoryRow } from '../../store/store.js';
+import type { SearchHit } from '../../types.js';
+import { search, type SearchOptions } from '../../search/search.js';
+import type { Runtime } from '../runtime.js';
+import { CacheDeferred } from '../../store/cache.js';
 
 export type Scope = 'mine' | 'team' | 'all';
 

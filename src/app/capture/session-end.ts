@@ -3,15 +3,15 @@
  * capture the transcript, append, update the cache, commit, push.
  */
 import { basename } from 'node:path';
-import { addPrivacyStats, describeRedactions } from '../privacy/stats.js';
-import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
-import { openCache } from '../store/cache.js';
-import { describeShapes, recordShapes } from '../capture/shapes.js';
+import { addPrivacyStats, describeRedactions } from '../../privacy/stats.js';
+import { lazyEmbedder, type Embedder } from '../../embed/embedder.js';
+import { openCache } from '../../store/cache.js';
+import { describeShapes, recordShapes } from '../../capture/shapes.js';
 import { captureTranscripts, emptyOutcome, type CaptureOutcome, type TranscriptRef } from './capture.js';
-import { noteDeferred, withMemoryRepo } from './locks.js';
+import { noteDeferred, withMemoryRepo } from '../sync/locks.js';
 import { enqueue, queueDirFor } from './queue.js';
-import type { Runtime } from './runtime.js';
-import { commitAndPush, type SyncReport } from './sync-run.js';
+import type { Runtime } from '../runtime.js';
+import { commitAndPush, type SyncReport } from '../sync/sync-run.js';
 import { resolveTranscript, type SessionEndRequest } from './stop.js';
 
 export interface CaptureRun {

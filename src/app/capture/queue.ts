@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, PRIVATE_FILE_MODE, workDirFor } from '../config/paths.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, workDirFor } from '../../config/paths.js';
 
 export interface QueueItem {
   transcript: string;

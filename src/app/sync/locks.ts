@@ -7,18 +7,18 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withLockAsync } from '../export/lock.js';
-import { errorMessage, UserError } from '../errors.js';
-import { packageRoot } from '../config/paths.js';
-import { memoryRepository } from '../home/target.js';
-import { moveLegacyMemories } from './upgrade.js';
+import { withLockAsync } from '../../export/lock.js';
+import { errorMessage, UserError } from '../../errors.js';
+import { packageRoot } from '../../config/paths.js';
+import { memoryRepository } from '../../home/target.js';
+import { moveLegacyMemories } from '../upgrade/upgrade.js';
 import { damagedLine, keepSetAside } from './repair.js';
-import { updateSyncState } from '../sync/state.js';
-import { clearStaleIndexLock } from '../sync/commit.js';
-import { exportJsonlMatcher, restoreShrunkMemoryFiles } from '../sync/memory-files.js';
-import { repoLockPath, type Repo } from '../sync/process.js';
-import { recoverInterruptedRebase } from '../sync/replay.js';
-import type { Runtime } from './runtime.js';
+import { updateSyncState } from '../../sync/state.js';
+import { clearStaleIndexLock } from '../../sync/commit.js';
+import { exportJsonlMatcher, restoreShrunkMemoryFiles } from '../../sync/memory-files.js';
+import { repoLockPath, type Repo } from '../../sync/process.js';
+import { recoverInterruptedRebase } from '../../sync/replay.js';
+import type { Runtime } from '../runtime.js';
 import { exportRelOf, prepareRepo } from './sync-run.js';
 
 export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Repo | undefined }> {
@@ -30,7 +30,7 @@ export async function exportLock(rt: Runtime): Promise<{ lock: string; repo: Rep
  * The memory repository for writing (home/target.ts, the one answer): the memory home made on
  * first use, else the repository that holds the export folder — refused when it holds other
  * files than memories. Undefined without git: captures are kept in the export folder and the
- * person is told (app/health.ts).
+ * person is told (app/session/health.ts).
  */
 export async function memoryRepoOf(rt: Runtime): Promise<Repo | undefined> {
   return memoryRepository(rt.config, { make: true, settingsTemplate: join(packageRoot(), 'config.toml'), info: (m) => rt.log.info(m) });

@@ -6,13 +6,13 @@
  * per cause (another wording of the same cause is the same cause), checked by `doctor`, and
  * raised by the CLI as a HealthError (exit 1).
  */
-import { describeSettingsProblem } from '../config/shared.js';
-import type { Config } from '../config/schema.js';
-import { workDirFor } from '../config/paths.js';
-import { localModelProblem, modelAlternatives, modelIsCached, type EmbedderConfig } from '../embed/embedder.js';
+import { describeSettingsProblem } from '../../config/shared.js';
+import type { Config } from '../../config/schema.js';
+import { workDirFor } from '../../config/paths.js';
+import { localModelProblem, modelAlternatives, modelIsCached, type EmbedderConfig } from '../../embed/embedder.js';
 import { readFetchState } from './model-fetch.js';
-import { causeKey, HealthError, type HealthKind } from '../errors.js';
-import { gitProgram } from '../sync/process.js';
+import { causeKey, HealthError, type HealthKind } from '../../errors.js';
+import { gitProgram } from '../../sync/process.js';
 import { firstTodayFor } from './told.js';
 
 export interface HealthNotice {

@@ -1,5 +1,5 @@
 /** What SessionStart puts in front of the agent: recent memories of this project, as reference. Pure. */
-import type { MemoryRow } from '../store/store.js';
+import type { MemoryRow } from '../../store/store.js';
 
 export const MAX_CONTEXT_CHARS = 10_000;
 

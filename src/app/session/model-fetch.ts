@@ -7,10 +7,10 @@
  */
 import { realpathSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, workDirFor, writeKeepingMode } from '../config/paths.js';
-import { modelAlternatives, modelHost, modelIdOf, modelIsCached, type EmbedderConfig } from '../embed/embedder.js';
+import { ensurePrivateDir, workDirFor, writeKeepingMode } from '../../config/paths.js';
+import { modelAlternatives, modelHost, modelIdOf, modelIsCached, type EmbedderConfig } from '../../embed/embedder.js';
 import { firstTodayFor } from './told.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../runtime.js';
 
 export interface FetchState {
   status: 'running' | 'failed';

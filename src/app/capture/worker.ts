@@ -6,17 +6,17 @@
  * lock held and leaves.
  */
 import { basename } from 'node:path';
-import { lazyEmbedder, type Embedder } from '../embed/embedder.js';
-import { errorMessage } from '../errors.js';
-import { acquireLock, adoptLock, lockOwner, processAlive, sleepSync, type Release } from '../export/lock.js';
-import { exportIsDirty } from '../sync/commit.js';
-import { memoryRepository } from '../home/target.js';
-import { readSyncState, updateSyncState } from '../sync/state.js';
-import { foreignStateOf, noteDeferred, withMemoryRepo } from './locks.js';
+import { lazyEmbedder, type Embedder } from '../../embed/embedder.js';
+import { errorMessage } from '../../errors.js';
+import { acquireLock, adoptLock, lockOwner, processAlive, sleepSync, type Release } from '../../export/lock.js';
+import { exportIsDirty } from '../../sync/commit.js';
+import { memoryRepository } from '../../home/target.js';
+import { readSyncState, updateSyncState } from '../../sync/state.js';
+import { foreignStateOf, noteDeferred, withMemoryRepo } from '../sync/locks.js';
 import { dequeue, queueDirFor, readQueue, workerLockFor } from './queue.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../runtime.js';
 import { captureLocked } from './session-end.js';
-import { commitAndPush, maybeRepack } from './sync-run.js';
+import { commitAndPush, maybeRepack } from '../sync/sync-run.js';
 
 export interface DrainReport {
   /** Queue entries processed. */
@@ -130,7 +130,7 @@ function tryLock(path: string): Release | undefined {
  * catches up here — what a hook left for the background (a project newly read, a large pull).
  */
 export async function publishDue(rt: Runtime, opts: { catchUp?: boolean } = {}): Promise<void> {
-  const { publishTeam, openTeamCache } = await import('./team.js');
+  const { publishTeam, openTeamCache } = await import('../team/team.js');
   for (const team of rt.config.teams) {
     try {
       const r = await publishTeam(rt, team);

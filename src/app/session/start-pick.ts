@@ -5,9 +5,9 @@
  * branch), then the most recent of the project — each with why it is there. A clean tree on a
  * mainline branch gives the most recent, as before.
  */
-import { MAINLINE, type WorkInProgress } from '../project/work-tree.js';
-import type { FileName } from '../changes/renames.js';
-import type { MemoryRow, Store } from '../store/store.js';
+import { MAINLINE, type WorkInProgress } from '../../project/work-tree.js';
+import type { FileName } from '../../changes/renames.js';
+import type { MemoryRow, Store } from '../../store/store.js';
 
 export interface Picked {
   row: MemoryRow;

@@ -5,25 +5,25 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { turnToRecord, type CaptureLimits, type Turn } from '../capture/turn.js';
-import { commandFiles } from '../capture/command-files.js';
-import { parseAnyTranscript } from '../agents/transcripts.js';
-import type { TranscriptShapes } from '../capture/shapes.js';
-import type { ProjectPlace } from '../project/names.js';
-import { placeHere, type Place } from '../project/place.js';
-import { headCommit } from '../project/repository.js';
-import { pathInRepo } from '../changes/git-files.js';
-import { FileHasher, MAX_TRACKED_FILES, type FileBlob } from '../changes/staleness.js';
-import type { Config } from '../config/schema.js';
-import { documentText, type Embedder } from '../embed/embedder.js';
-import { errorMessage } from '../errors.js';
-import { appendByMonth } from '../export/files.js';
-import { monthOf, supersedingTime } from '../export/jsonl.js';
-import { redactionKinds, cleanRecordFields, cleanText } from '../privacy/redact.js';
-import { sanitizeName } from '../config/validate.js';
-import type { Store } from '../store/store.js';
-import type { MemoryRecord } from '../types.js';
-import type { Logger } from './log.js';
+import { turnToRecord, type CaptureLimits, type Turn } from '../../capture/turn.js';
+import { commandFiles } from '../../capture/command-files.js';
+import { parseAnyTranscript } from '../../agents/transcripts.js';
+import type { TranscriptShapes } from '../../capture/shapes.js';
+import type { ProjectPlace } from '../../project/names.js';
+import { placeHere, type Place } from '../../project/place.js';
+import { headCommit } from '../../project/repository.js';
+import { pathInRepo } from '../../changes/git-files.js';
+import { FileHasher, MAX_TRACKED_FILES, type FileBlob } from '../../changes/staleness.js';
+import type { Config } from '../../config/schema.js';
+import { documentText, type Embedder } from '../../embed/embedder.js';
+import { errorMessage } from '../../errors.js';
+import { appendByMonth } from '../../export/files.js';
+import { monthOf, supersedingTime } from '../../export/jsonl.js';
+import { redactionKinds, cleanRecordFields, cleanText } from '../../privacy/redact.js';
+import { sanitizeName } from '../../config/validate.js';
+import type { Store } from '../../store/store.js';
+import type { MemoryRecord } from '../../types.js';
+import type { Logger } from '../log.js';
 
 export interface TranscriptRef {
   path: string;

@@ -5,22 +5,22 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { normalizeRemoteUrl } from '../project/repository.js';
-import { writeLocalKeys } from '../config/local.js';
-import { HealthError, UserError } from '../errors.js';
-import { gitNotice } from './health.js';
-import { currentBranch, type Repo } from '../sync/process.js';
-import { deleteRef, fetchInto, probeRemote, remoteUrlOf, removeRemote, setRemote } from '../sync/remote.js';
-import { pullRebase, sharesHistory, type PullOutcome, type PushOutcome } from '../sync/replay.js';
-import { exportJsonlMatcher } from '../sync/memory-files.js';
-import { recordOutcome, updateSyncState } from '../sync/state.js';
+import { normalizeRemoteUrl } from '../../project/repository.js';
+import { writeLocalKeys } from '../../config/local.js';
+import { HealthError, UserError } from '../../errors.js';
+import { gitNotice } from '../session/health.js';
+import { currentBranch, type Repo } from '../../sync/process.js';
+import { deleteRef, fetchInto, probeRemote, remoteUrlOf, removeRemote, setRemote } from '../../sync/remote.js';
+import { pullRebase, sharesHistory, type PullOutcome, type PushOutcome } from '../../sync/replay.js';
+import { exportJsonlMatcher } from '../../sync/memory-files.js';
+import { recordOutcome, updateSyncState } from '../../sync/state.js';
 import { foreignStateError, foreignStateOf, memoryRepoOf, withMemoryRepo } from './locks.js';
-import { queueDirFor, readQueue } from './queue.js';
-import { drainOnce } from './worker.js';
-import type { Runtime } from './runtime.js';
+import { queueDirFor, readQueue } from '../capture/queue.js';
+import { drainOnce } from '../capture/worker.js';
+import type { Runtime } from '../runtime.js';
 import { commitAndPush, commitPending, configuredMemoryRemote, exportRelOf, INIT_HINT, isHomeRepo, networkLimits, repairOf, syncNow, type SyncReport } from './sync-run.js';
-import { joinOnto } from '../home/join.js';
-import { treeIsMemoryData } from '../home/repository.js';
+import { joinOnto } from '../../home/join.js';
+import { treeIsMemoryData } from '../../home/repository.js';
 
 /** Same repository, whatever the spelling: trailing slash or `.git` do not matter. */
 /**

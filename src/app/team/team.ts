@@ -13,38 +13,38 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeKeepingMode, ensurePrivateDir } from '../config/paths.js';
-import type { TeamConfig } from '../config/schema.js';
-import { DEFAULT_REVIEW_DELAY_H } from '../config/schema.js';
-import { writeTeams } from '../config/teams.js';
-import { UsageError, UserError } from '../errors.js';
-import { appendByMonth, appendLockPath } from '../export/files.js';
-import { monthOf } from '../export/jsonl.js';
-import { withLock, withLockAsync } from '../export/lock.js';
-import { readEntries } from '../export/read.js';
-import { hideExcluded } from '../project/exclude.js';
-import { normalizeRemoteUrl } from '../project/remote-url.js';
-import { openCache, type CacheOptions } from '../store/cache.js';
-import { rowToRecord, type Store } from '../store/store.js';
-import { AUTHOR_TRAILER, commitPaths } from '../sync/commit.js';
-import { aheadOfRemote } from '../sync/history.js';
-import { isTombstone, type ExportEntry, type MemoryRecord, type Tombstone } from '../types.js';
-import { admitTeamLine, listTeamFiles } from '../team/files.js';
-import { MANIFEST_FILE, memberOf, renderManifest, type TeamManifest, type TeamProject } from '../team/manifest.js';
-import { heldReason, latestDecisions, teamRecord, type Decision } from '../team/outbox.js';
-import { DECISIONS_FILE, readDecisions } from '../team/decisions.js';
-import { manifestAsIs } from '../team/light.js';
+import { writeKeepingMode, ensurePrivateDir } from '../../config/paths.js';
+import type { TeamConfig } from '../../config/schema.js';
+import { DEFAULT_REVIEW_DELAY_H } from '../../config/schema.js';
+import { writeTeams } from '../../config/teams.js';
+import { UsageError, UserError } from '../../errors.js';
+import { appendByMonth, appendLockPath } from '../../export/files.js';
+import { monthOf } from '../../export/jsonl.js';
+import { withLock, withLockAsync } from '../../export/lock.js';
+import { readEntries } from '../../export/read.js';
+import { hideExcluded } from '../../project/exclude.js';
+import { normalizeRemoteUrl } from '../../project/remote-url.js';
+import { openCache, type CacheOptions } from '../../store/cache.js';
+import { rowToRecord, type Store } from '../../store/store.js';
+import { AUTHOR_TRAILER, commitPaths } from '../../sync/commit.js';
+import { aheadOfRemote } from '../../sync/history.js';
+import { isTombstone, type ExportEntry, type MemoryRecord, type Tombstone } from '../../types.js';
+import { admitTeamLine, listTeamFiles } from '../../team/files.js';
+import { MANIFEST_FILE, memberOf, renderManifest, type TeamManifest, type TeamProject } from '../../team/manifest.js';
+import { heldReason, latestDecisions, teamRecord, type Decision } from '../../team/outbox.js';
+import { DECISIONS_FILE, readDecisions } from '../../team/decisions.js';
+import { manifestAsIs } from '../../team/light.js';
 
 export { readDecisions };
-import { coneOf, openTeamClone, pullTeam, pushTeam, readTeamManifest, remoteBranches, setCone, teamDir, teamRepoOf, writeTeamFile } from '../team/repo.js';
-import { readVerified, verifyHistory } from '../team/verify.js';
-import type { Repo } from '../sync/process.js';
-import type { PullOutcome, PushOutcome } from '../sync/replay.js';
-import { modelIdOf } from '../embed/embedder.js';
-import { applyFold, planMerge } from '../maintain/monthly-merge.js';
-import { commitAndPush, networkLimits } from './sync-run.js';
-import { withMemoryRepo } from './locks.js';
-import type { Runtime } from './runtime.js';
+import { coneOf, openTeamClone, pullTeam, pushTeam, readTeamManifest, remoteBranches, setCone, teamDir, teamRepoOf, writeTeamFile } from '../../team/repo.js';
+import { readVerified, verifyHistory } from '../../team/verify.js';
+import type { Repo } from '../../sync/process.js';
+import type { PullOutcome, PushOutcome } from '../../sync/replay.js';
+import { modelIdOf } from '../../embed/embedder.js';
+import { applyFold, planMerge } from '../../maintain/monthly-merge.js';
+import { commitAndPush, networkLimits } from '../sync/sync-run.js';
+import { withMemoryRepo } from '../sync/locks.js';
+import type { Runtime } from '../runtime.js';
 
 // ---------------------------------------------------------------------------------------------
 // The person's words: export/team-decisions.jsonl

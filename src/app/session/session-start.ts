@@ -3,28 +3,28 @@
  * up to date without loading the model, tell the user what is wrong with sync, and
  * optionally hand the agent this project's recent memories.
  */
-import { changeNote, staleness } from '../changes/staleness.js';
-import { errorMessage, HealthError } from '../errors.js';
+import { changeNote, staleness } from '../../changes/staleness.js';
+import { errorMessage, HealthError } from '../../errors.js';
 import { healthNotices, noticeOf, settingsNotice, tellOnceADay } from './health.js';
-import { settingsProblemNow } from '../config/shared.js';
-import { placeHere } from '../project/place.js';
-import { headCommit, repoIdentity } from '../project/repository.js';
-import { namesOf, noteStagedRenames, renameMapHead, renamesOf, type Rename } from '../changes/renames.js';
-import { workInProgress } from '../project/work-tree.js';
-import { unstagedMoves } from '../changes/tree-moves.js';
+import { settingsProblemNow } from '../../config/shared.js';
+import { placeHere } from '../../project/place.js';
+import { headCommit, repoIdentity } from '../../project/repository.js';
+import { namesOf, noteStagedRenames, renameMapHead, renamesOf, type Rename } from '../../changes/renames.js';
+import { workInProgress } from '../../project/work-tree.js';
+import { unstagedMoves } from '../../changes/tree-moves.js';
 import { pickForStart } from './start-pick.js';
-import { openCache } from '../store/cache.js';
-import { readSyncState, updateSyncState } from '../sync/state.js';
+import { openCache } from '../../store/cache.js';
+import { readSyncState, updateSyncState } from '../../sync/state.js';
 import { formatInjection, formatTeamInjection } from './inject.js';
 import { firstTodayFor } from './told.js';
-import { workDirFor } from '../config/paths.js';
-import type { Store } from '../store/store.js';
-import { gitProgram, repoLockPath, type Repo } from '../sync/process.js';
-import { lockOwner } from '../export/lock.js';
-import { describeForeign, foreignStateOf, memoryRepoOf, withMemoryRepo } from './locks.js';
-import type { Runtime } from './runtime.js';
+import { workDirFor } from '../../config/paths.js';
+import type { Store } from '../../store/store.js';
+import { gitProgram, repoLockPath, type Repo } from '../../sync/process.js';
+import { lockOwner } from '../../export/lock.js';
+import { describeForeign, foreignStateOf, memoryRepoOf, withMemoryRepo } from '../sync/locks.js';
+import type { Runtime } from '../runtime.js';
 import { ensureModel } from './model-fetch.js';
-import { memoryRemote, syncNotices, syncNow } from './sync-run.js';
+import { memoryRemote, syncNotices, syncNow } from '../sync/sync-run.js';
 
 export interface SessionStartRequest {
   cwd?: string;
@@ -174,7 +174,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
 
 /** Each team pulled, bounded; whether any was left behind for the capture worker (a project newly read that did not come in time). */
 async function pullTeams(rt: Runtime, cwd: string | undefined): Promise<boolean> {
-  const { refreshTeam } = await import('./team.js');
+  const { refreshTeam } = await import('../team/team.js');
   // The repository at hand: a project the team accepts is read from this session on.
   const here = cwd ? repoIdentity(cwd)?.key : undefined;
   const behind = await Promise.all(
@@ -197,7 +197,7 @@ const HOOK_TEAM_BYTES = 32 * 1024 * 1024;
 
 /** Teams at session start: their caches brought up to date, their memories of this project injected after one's own, the outbox told to the person. */
 async function teamsAtStart(rt: Runtime, req: SessionStartRequest, store: Store, report: SessionStartReport): Promise<void> {
-  const [{ outboxOf }, { openTeams, closeTeams }, { readTeamManifest, teamRepoOf }] = await Promise.all([import('./team.js'), import('./team-read.js'), import('../team/repo.js')]);
+  const [{ outboxOf }, { openTeams, closeTeams }, { readTeamManifest, teamRepoOf }] = await Promise.all([import('../team/team.js'), import('../team/team-read.js'), import('../../team/repo.js')]);
   const { config } = rt;
   // A team cache reads what the pull brought within a hook's budget; more (a project newly read) is the capture worker's.
   const behind: string[] = [];

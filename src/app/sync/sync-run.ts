@@ -5,26 +5,26 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { readLayerText } from '../config/shared.js';
-import { packageRoot } from '../config/paths.js';
-import { writeLocalKeys } from '../config/local.js';
-import { MAX_CLOCK_SKEW_MS, parseMonthFileName } from '../export/jsonl.js';
-import { errorMessage } from '../errors.js';
-import { aheadOfRemote, clockGap, filesOnRemoteBranch, otherClonesWritingAs } from '../sync/history.js';
-import { changedPaths, commitExport, commitPaths, hasCommits, looseObjectsKb, repackAll } from '../sync/commit.js';
-import { currentBranch, type NetworkLimits, type Repo } from '../sync/process.js';
-import { ensureUnionMerge, exportJsonlMatcher } from '../sync/memory-files.js';
-import { pullRebase, pushWithRetry, type PullOutcome, type PushOutcome, type RepairPulled } from '../sync/replay.js';
-import { remoteUrlOf, setRemote } from '../sync/remote.js';
-import { removeStaleWrites, withWholeLines } from '../export/files.js';
+import { readLayerText } from '../../config/shared.js';
+import { packageRoot } from '../../config/paths.js';
+import { writeLocalKeys } from '../../config/local.js';
+import { MAX_CLOCK_SKEW_MS, parseMonthFileName } from '../../export/jsonl.js';
+import { errorMessage } from '../../errors.js';
+import { aheadOfRemote, clockGap, filesOnRemoteBranch, otherClonesWritingAs } from '../../sync/history.js';
+import { changedPaths, commitExport, commitPaths, hasCommits, looseObjectsKb, repackAll } from '../../sync/commit.js';
+import { currentBranch, type NetworkLimits, type Repo } from '../../sync/process.js';
+import { ensureUnionMerge, exportJsonlMatcher } from '../../sync/memory-files.js';
+import { pullRebase, pushWithRetry, type PullOutcome, type PushOutcome, type RepairPulled } from '../../sync/replay.js';
+import { remoteUrlOf, setRemote } from '../../sync/remote.js';
+import { removeStaleWrites, withWholeLines } from '../../export/files.js';
 import { describeSetAside, repairPulled } from './repair.js';
-import { brokenFor, readSyncState, recordOutcome, updateSyncState, type SyncState } from '../sync/state.js';
-import type { Runtime } from './runtime.js';
-import { joinOnto } from '../home/join.js';
-import { describeMove } from './moved.js';
-import { MEMORY_BRANCH } from '../home/place.js';
-import { settingsPaths, treeIsMemoryData } from '../home/repository.js';
-import { isHomeRepository } from '../home/target.js';
+import { brokenFor, readSyncState, recordOutcome, updateSyncState, type SyncState } from '../../sync/state.js';
+import type { Runtime } from '../runtime.js';
+import { joinOnto } from '../../home/join.js';
+import { describeMove } from '../upgrade/moved.js';
+import { MEMORY_BRANCH } from '../../home/place.js';
+import { settingsPaths, treeIsMemoryData } from '../../home/repository.js';
+import { isHomeRepository } from '../../home/target.js';
 
 export interface MemoryRemote {
   /** The git remote's name (never `origin` unless the user configured it). */

@@ -8,14 +8,14 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { keepRejected, monthOfFile, REJECTS_SUFFIX } from '../export/files.js';
-import { decodeLine, idEdits } from '../export/jsonl.js';
-import { exportJsonlMatcher } from '../sync/memory-files.js';
-import { idOfWholeLine } from '../export/jsonl.js';
-import { idsPresent, lostLines, type LineChange } from '../sync/history.js';
-import { type Repo } from '../sync/process.js';
-import { updateSyncState } from '../sync/state.js';
-import type { Runtime } from './runtime.js';
+import { keepRejected, monthOfFile, REJECTS_SUFFIX } from '../../export/files.js';
+import { decodeLine, idEdits } from '../../export/jsonl.js';
+import { exportJsonlMatcher } from '../../sync/memory-files.js';
+import { idOfWholeLine } from '../../export/jsonl.js';
+import { idsPresent, lostLines, type LineChange } from '../../sync/history.js';
+import { type Repo } from '../../sync/process.js';
+import { updateSyncState } from '../../sync/state.js';
+import type { Runtime } from '../runtime.js';
 
 /** A memory line that can never be read: not JSON, or JSON that is not a record of this format. */
 export function damagedLine(line: string): boolean {

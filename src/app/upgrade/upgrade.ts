@@ -15,17 +15,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { writeLocalKeys } from '../config/local.js';
-import { ensurePrivateDir } from '../config/paths.js';
-import { errorMessage } from '../errors.js';
-import { memoryFilesAt, uniteInto, workTreeMemoryFiles } from '../home/join.js';
-import { legacyFileSizes, movedMarkerPath, pendingLegacy, type MovedMarker } from '../home/place.js';
-import { ourGit, runNetworkGit, type Repo } from '../sync/process.js';
-import { updateSyncState, type MoveNote } from '../sync/state.js';
+import { writeLocalKeys } from '../../config/local.js';
+import { ensurePrivateDir } from '../../config/paths.js';
+import { errorMessage } from '../../errors.js';
+import { memoryFilesAt, uniteInto, workTreeMemoryFiles } from '../../home/join.js';
+import { legacyFileSizes, movedMarkerPath, pendingLegacy, type MovedMarker } from '../../home/place.js';
+import { ourGit, runNetworkGit, type Repo } from '../../sync/process.js';
+import { updateSyncState, type MoveNote } from '../../sync/state.js';
 import { describeMove } from './moved.js';
-import { queueDirFor } from './queue.js';
-import type { Runtime } from './runtime.js';
-import { commitPending, exportRelOf, networkLimits } from './sync-run.js';
+import { queueDirFor } from '../capture/queue.js';
+import type { Runtime } from '../runtime.js';
+import { commitPending, exportRelOf, networkLimits } from '../sync/sync-run.js';
 
 /**
  * Move a pending checkout's memories into the home. Callers hold the home's lock (this runs

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, writeKeepingMode } from '../config/paths.js';
+import { ensurePrivateDir, writeKeepingMode } from '../../config/paths.js';
 
 function toldPath(workDir: string): string {
   return join(workDir, 'told-today.json');

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { acquireLock, handOverLock } from '../export/lock.js';
+import { acquireLock, handOverLock } from '../../export/lock.js';
 import { enqueue, queueDirFor, workerLockFor } from './queue.js';
 
 export interface SessionEndRequest {
@@ -31,7 +31,7 @@ export async function resolveTranscript(projectsDir: () => string | Promise<stri
   }
   const folder = req.cwd ?? req.locateIn;
   if (!folder) return { problem: 'no transcript given (hook input has no transcript_path, and no --transcript)' };
-  const { encodeProjectDir, listTranscripts } = await import('../agents/claude-code/transcripts.js');
+  const { encodeProjectDir, listTranscripts } = await import('../../agents/claude-code/transcripts.js');
   const dir = join(await projectsDir(), encodeProjectDir(folder));
   const newest = listTranscripts(dir)[0];
   if (!newest) return { problem: `no transcript found for ${folder} (looked in ${dir})` };
