@@ -4,11 +4,11 @@
  * HEAD with only the commits since, and the time each name belonged to the file.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLOCK_SLACK_MS, folderNamesOf, movesPath, namesIn, namesOf, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renameMapPath, renamesOf, scanRenames, type Rename } from '../src/changes/renames.js';
-import { unstagedMoves } from '../src/changes/tree-moves.js';
+import { contentLines, pairBySimilarity, similarity, unstagedMoves } from '../src/changes/tree-moves.js';
 import { recordedAs } from '../src/search/search.js';
 import { workInProgress } from '../src/project/work-tree.js';
 import { git, initRepo, renamingHistory } from './git-fixture.js';
@@ -236,25 +236,66 @@ describe('renames: a file\'s earlier names', () => {
     assert.equal(recordedAs(['old/tax.js'], t(0.5), { repo: 'r', path: 'src/billing/tax.ts' }), undefined, 'no names asked: nothing to say');
   });
 
-  it('files moved without git, paired by content: the deleted path whose blob the index holds and the one untracked file that holds it whole; not an edited one, an empty one, or one two files could be', () => {
+  it('files moved without git, paired by content: the deleted path whose blob the index holds and the one untracked file that holds it whole; else the one that keeps most of its lines (edited after the move) when no other comes as close; not a rewritten one, an empty one, a short one, or one two files could be', () => {
     const dir = join(root, 'tree-moves');
     initRepo(dir, 't');
-    for (const [p, body] of [['src/a.ts', BODY('a')], ['src/b.ts', BODY('b')], ['src/e.ts', ''], ['src/c.ts', BODY('c')], ['src/d ü.ts', BODY('d')]] as const) put(dir, p, body);
+    // A file of some length: its lines say what it is (a function of its own, each step named).
+    const LONG = (name: string, steps = 6) => `export function ${name}(order) {\n${Array.from({ length: steps }, (_, i) => `  const ${name}Step${i} = order.items.map((x) => x.${name}${i});\n`).join('')}  return order;\n}\n`;
+    const files: Array<[string, string]> = [
+      ['src/a.ts', BODY('a')],
+      ['src/b.ts', LONG('bill')],
+      ['src/e.ts', ''],
+      ['src/c.ts', BODY('c')],
+      ['src/d ü.ts', BODY('d')],
+      ['src/f.ts', LONG('freight')],
+      ['src/g.ts', LONG('gift')],
+      ['src/h.ts', 'export const h = 1;\n'],
+    ];
+    for (const [p, body] of files) put(dir, p, body);
     git(dir, 'add', '-A');
-    commitAt(dir, T, 'five files');
+    commitAt(dir, T, 'eight files');
     mkdirSync(join(dir, 'lib'));
     renameSync(join(dir, 'src', 'a.ts'), join(dir, 'lib', 'a.ts'));
-    renameSync(join(dir, 'src', 'b.ts'), join(dir, 'lib', 'b.ts'));
-    writeFileSync(join(dir, 'lib', 'b.ts'), BODY('b2'));
+    // Renamed in the editor, then edited: two of its eight lines changed, one added.
+    rmSync(join(dir, 'src', 'b.ts'));
+    writeFileSync(join(dir, 'lib', 'invoice.ts'), `${LONG('bill').replace('billStep0', 'billStepFirst').replace('billStep5', 'billStepLast')}export const billed = true;\n`);
     renameSync(join(dir, 'src', 'e.ts'), join(dir, 'lib', 'e.ts'));
     renameSync(join(dir, 'src', 'c.ts'), join(dir, 'lib', 'c.ts'));
     writeFileSync(join(dir, 'lib', 'c-copy.ts'), BODY('c'));
     renameSync(join(dir, 'src', 'd ü.ts'), join(dir, 'lib', 'd ü.ts'));
+    // Rewritten: fewer than half its lines kept.
+    rmSync(join(dir, 'src', 'f.ts'));
+    writeFileSync(join(dir, 'lib', 'shipping.ts'), LONG('freight').split('\n').map((l, i) => (i >= 2 && i <= 6 ? `  // ${l.trim()} (gone)` : l)).join('\n'));
+    // Edited into two copies alike: neither is the file.
+    rmSync(join(dir, 'src', 'g.ts'));
+    writeFileSync(join(dir, 'lib', 'gift-a.ts'), `${LONG('gift')}export const a = 1;\n`);
+    writeFileSync(join(dir, 'lib', 'gift-b.ts'), `${LONG('gift')}export const b = 2;\n`);
+    // Too short to tell by its lines.
+    rmSync(join(dir, 'src', 'h.ts'));
+    writeFileSync(join(dir, 'lib', 'h2.ts'), 'export const h = 2;\n');
     const wip = workInProgress(dir);
     assert.ok(wip);
-    assert.deepEqual(wip.deleted.sort(), ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d ü.ts', 'src/e.ts']);
-    assert.deepEqual(unstagedMoves(dir, wip, { timeoutMs: 10_000 }).sort((x, y) => x.from.localeCompare(y.from)), [{ from: 'src/a.ts', to: 'lib/a.ts' }, { from: 'src/d ü.ts', to: 'lib/d ü.ts' }]);
+    assert.deepEqual(wip.deleted.sort(), ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d ü.ts', 'src/e.ts', 'src/f.ts', 'src/g.ts', 'src/h.ts']);
+    assert.deepEqual(unstagedMoves(dir, wip, { timeoutMs: 10_000 }).sort((x, y) => x.from.localeCompare(y.from)), [{ from: 'src/a.ts', to: 'lib/a.ts' }, { from: 'src/b.ts', to: 'lib/invoice.ts' }, { from: 'src/d ü.ts', to: 'lib/d ü.ts' }]);
     assert.deepEqual(unstagedMoves(dir, { deleted: wip.deleted, untracked: [] }, { timeoutMs: 10_000 }), [], 'nothing untracked: git is not asked');
+    // Git itself, once the person stages it all, sees the same edited rename.
+    git(dir, 'add', '-A');
+    assert.deepEqual(workInProgress(dir)?.renamed.find((r) => r.from === 'src/b.ts'), { from: 'src/b.ts', to: 'lib/invoice.ts' });
+  });
+
+  it('likeness by lines: shared lines as a share of both, short files not told; each pair the best both ways, ties none', () => {
+    const lines = (...ls: string[]) => contentLines(ls.join('\n'));
+    const a = lines('alpha line one', 'beta line two', 'gamma line three', 'delta line four');
+    assert.equal(similarity(a, a), 1);
+    assert.equal(similarity(a, lines('alpha line one', 'beta line two', 'other', 'another one')), 0.5, 'two of four kept');
+    assert.equal(similarity(a, lines('alpha line one', '{', '}', '')), 0, 'too short to tell');
+    const d = new Map([['old/x.ts', a]]);
+    const close = lines('alpha line one', 'beta line two', 'gamma line three', 'epsilon five');
+    const far = lines('alpha line one', 'zeta', 'theta line', 'iota line');
+    assert.deepEqual(pairBySimilarity(d, new Map([['new/far.ts', far], ['new/x.ts', close]])), [{ from: 'old/x.ts', to: 'new/x.ts' }]);
+    assert.deepEqual(pairBySimilarity(d, new Map([['new/x.ts', close], ['new/x2.ts', close]])), [], 'two alike: neither');
+    assert.deepEqual(pairBySimilarity(new Map([['old/x.ts', a], ['old/x-copy.ts', a]]), new Map([['new/x.ts', close]])), [], 'closest to two deleted files alike: neither');
+    assert.deepEqual(pairBySimilarity(d, new Map([['new/far.ts', far]])), [], 'below half: no pair');
   });
 
   it('a rename seen twice (the hook\'s move, then the commit that holds it, in either order) counts once; a folder moved whole renames every file in it', () => {
