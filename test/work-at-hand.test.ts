@@ -625,7 +625,7 @@ describe('session start by the work in progress', () => {
     assert.match(readFileSync(join(m.home, '.cache', 'memory.log'), 'utf8'), /cannot note the renames staged in .*mall/);
   });
 
-  it('a file moved without git (an editor\'s rename, a plain `mv`, not staged): session start pairs the deleted path and the untracked one by content, injects the old name\'s work, and the Read of the new path brings it; staged later, noted once', () => {
+  it('a file moved without git (an editor\'s rename, a plain `mv`, not staged): session start pairs the deleted path and the untracked one by content, injects the old name\'s work, and the Read of the new path brings it; staged later, noted once; one edited after the move, paired by its lines', () => {
     const { m, dir: arcade } = olderWorkOnCheckout('editor', 'arcade', 6, 3);
     mkdirSync(join(arcade, 'src', 'pay'));
     renameSync(join(arcade, 'src', 'checkout.ts'), join(arcade, 'src', 'pay', 'checkout.ts'));
@@ -639,6 +639,17 @@ describe('session start by the work in progress', () => {
     start(m, arcade);
     const moves = readFileSync(movesOf(m, 'arcade'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { from: string; to: string });
     assert.deepEqual(moves.map((l) => `${l.from} > ${l.to}`), ['src/checkout.ts > src/pay/checkout.ts']);
+    // Renamed in the editor and then edited: paired by its lines, as git would pair it once staged.
+    const vat = ['export const rates = {', '  standard: 0.2,', '  reduced: 0.05,', '  zero: 0,', '};', 'export function vatOf(net, kind) {', '  return net * rates[kind];', '}', ''].join('\n');
+    writeFileSync(join(arcade, 'src', 'tax.ts'), vat);
+    git(arcade, 'add', 'src/tax.ts');
+    git(arcade, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'rates');
+    sessionReading(m, 'old-tax', arcade, '2026-09-10T09:00:00Z', [{ q: 'Is the reduced VAT rate really five percent?', a: 'Yes, 0.05 for children\'s car seats and home energy.', read: ['src/tax.ts'] }]);
+    rmSync(join(arcade, 'src', 'tax.ts'));
+    writeFileSync(join(arcade, 'src', 'pay', 'vat.ts'), vat.replace('  zero: 0,', '  zero: 0,\n  exempt: null,'));
+    assert.match(start(m, arcade), /· you are changing src\/pay\/vat\.ts\n[^#]*reduced VAT rate really five percent/);
+    const edited = readFileSync(movesOf(m, 'arcade'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { from: string; to: string });
+    assert.deepEqual(edited.map((l) => `${l.from} > ${l.to}`), ['src/checkout.ts > src/pay/checkout.ts', 'src/tax.ts > src/pay/vat.ts']);
   });
 
   it('git status read: the branch, changed and untracked paths, a rename\'s new path and the rename itself; at most maxFiles of them (pure)', () => {
