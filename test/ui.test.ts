@@ -256,6 +256,29 @@ function browserEnv(): Record<string, string> {
   return env;
 }
 
+/**
+ * The viewer of world `w` (its cache rebuilt first) in Chromium at 1280×800: `use` gets the page
+ * and the viewer; the page raised no error by its end; everything is closed and removed after.
+ */
+async function inViewer(w: World, use: (page: import('playwright-core').Page, ui: Running) => Promise<void>): Promise<void> {
+  const { chromium } = await import('playwright-core');
+  assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
+  const ui = await startUi(w);
+  const browser = await chromium.launch({ executablePath: CHROMIUM as string, args: ['--no-sandbox'], env: browserEnv() });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    await page.goto(ui.url);
+    await use(page, ui);
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    ui.child.kill('SIGINT');
+    w.cleanup();
+  }
+}
+
 describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : 'no Chromium here (Debian: apt-get install -y chromium; .ci/run installs it)' }, () => {
   it('search, read, bulk-forget; memory text is text; screenshots at 1280×800 and narrow', async () => {
     const { chromium } = await import('playwright-core');
@@ -358,7 +381,6 @@ describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : '
 
 describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chromium here (Debian: apt-get install -y chromium; .ci/run installs it)' }, () => {
   it('a memory found under the name the file had before it moved says so in the list', async () => {
-    const { chromium } = await import('playwright-core');
     const w = makeWorld();
     const repo = 'github.com/acme/shop';
     const at = (d: number) => new Date(Date.UTC(2026, 10, 20 - d, 9)).toISOString();
@@ -368,14 +390,7 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
     ]);
     // The move, as the file hook notes one before its commit (the viewer reads every move standing).
     recordMoves(w.dir, repo, [{ from: 'src/pricing.ts', to: 'src/money/pricing.ts', atMs: Date.parse(at(3)) }]);
-    assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
-    const ui = await startUi(w);
-    const browser = await chromium.launch({ executablePath: CHROMIUM as string, args: ['--no-sandbox'], env: browserEnv() });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      const problems: string[] = [];
-      page.on('pageerror', (err) => problems.push(err.message));
-      await page.goto(ui.url);
+    await inViewer(w, async (page) => {
       await page.locator('[data-testid="memory-item"][data-id="after-move"]').click();
       await page.getByTestId('memory-detail').getByTestId('file-link').first().waitFor();
       await page.getByTestId('memory-detail').getByTestId('file-link').first().click();
@@ -383,16 +398,10 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
       const note = (id: string) => page.locator(`[data-testid="memory-item"][data-id="${id}"] [data-testid="recorded-as"]`);
       assert.equal(await note('before-move').innerText(), 'recorded as src/pricing.ts, renamed since');
       assert.equal(await note('after-move').count(), 0, 'under the name asked: nothing to say');
-      assert.deepEqual(problems, []);
-    } finally {
-      await browser.close();
-      ui.child.kill('SIGINT');
-      w.cleanup();
-    }
+    });
   });
 
   it('from a memory\'s detail, one of its files lists every memory that recorded it in that repository (not the same path of another), and one of the folders in its path every memory of a file under it; words search within them; "Forget all matching…" is them; the chip clears it', async () => {
-    const { chromium } = await import('playwright-core');
     const w = makeWorld();
     const shop = (files: string[]) => ({ repo: 'github.com/acme/shop', repo_files: files });
     const at = (d: number) => new Date(Date.UTC(2026, 10, 20 - d, 9)).toISOString();
@@ -404,14 +413,7 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
       { id: 'no-files', timestamp: at(4), project: 'shop', question: 'Which font does the shop use?', answer: 'Inter for the UI, Noto Sans JP for Japanese.' },
     ];
     writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), mems.map((m) => ({ v: 1, machine: 'laptop', ...m })));
-    assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
-    const ui = await startUi(w);
-    const browser = await chromium.launch({ executablePath: CHROMIUM as string, args: ['--no-sandbox'], env: browserEnv() });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      const problems: string[] = [];
-      page.on('pageerror', (err) => problems.push(err.message));
-      await page.goto(ui.url);
+    await inViewer(w, async (page, ui) => {
       const items = page.getByTestId('memory-item');
       // The list once it holds n memories (each filter or search re-renders it).
       const listed = async (n: number) => {
@@ -468,7 +470,6 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
       await page.locator('#f-file-clear').click();
       assert.deepEqual(await listed(1), ['submit-twice']);
       assert.equal(await page.getByTestId('file-filter').isVisible(), false);
-      assert.deepEqual(problems, []);
       // The API alone: a file filter needs both its parts; a folder is one inside the repository.
       const cookie = `memory_viewer_${ui.port}=${ui.token}`;
       const half = await http(ui.port, '/api/search?file=src%2Fmoney.ts', { headers: { cookie } });
@@ -480,10 +481,6 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
       const root = await http(ui.port, '/api/search?repo=github.com%2Facme%2Fshop&file=%2F', { headers: { cookie } });
       assert.equal(root.status, 400);
       assert.match(root.body, /a folder filter names a folder inside the repository/);
-    } finally {
-      await browser.close();
-      ui.child.kill('SIGINT');
-      w.cleanup();
-    }
+    });
   });
 });

@@ -27,6 +27,18 @@ import { git, homeMachine, sessionReading, type HomeMachine } from './homes.js';
 let root: string;
 let cleanup: () => void;
 
+/** The MCP server as the agent starts it, in `cwd` on machine `m`, for `use`; closed after. */
+async function withMcp(m: HomeMachine, cwd: string, use: (client: Client) => Promise<void>): Promise<void> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, env: { ...process.env, ...m.env } as Record<string, string>, stderr: 'pipe' });
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
 const FILES: Record<string, string> = {
   'src/checkout.ts': 'export function capture(p) { return retryOnce(p); }\n',
   'src/cart.ts': 'export const cart = [];\n',
@@ -193,10 +205,7 @@ describe('recall by file: the tool hook', () => {
     assert.notEqual(outside.code, 0);
     assert.match(outside.stderr, /--file .*nowhere\.ts: not a file or folder inside a git checkout/);
     // The agent's way: the MCP tool, its server started in the checkout.
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: kiosk, env: { ...process.env, ...m.env } as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(transport);
-    try {
+    await withMcp(m, kiosk, async (client) => {
       const r = (await client.callTool({ name: 'memory_search', arguments: { file: 'src/checkout.ts' } })) as { content: Array<{ text: string }>; isError?: boolean };
       assert.ok(!r.isError, r.content[0]?.text);
       const hits = (JSON.parse(r.content[0]?.text as string) as { hits: Array<{ question: string }> }).hits.map((h) => h.question.slice(0, 40));
@@ -206,9 +215,7 @@ describe('recall by file: the tool hook', () => {
       const none = (await client.callTool({ name: 'memory_search', arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
       assert.ok(none.isError, 'neither words nor a file: a tool error');
       assert.match(none.content[0]?.text ?? '', /query is required/);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it('a renamed file brings the sessions on its earlier name: session start reads the renames in the background, the Read of the new path and search --file find them, said so; a file made later under the old name is another file', async () => {
@@ -275,16 +282,11 @@ describe('recall by file: the tool hook', () => {
       ui.child.kill('SIGINT');
     }
     // The agent's MCP tool says it too.
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: atlas, env: { ...process.env, ...m.env } as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(transport);
-    try {
+    await withMcp(m, atlas, async (client) => {
       const r = (await client.callTool({ name: 'memory_search', arguments: { file: 'src/pay/checkout.ts' } })) as { content: Array<{ text: string }>; isError?: boolean };
       assert.ok(!r.isError, r.content[0]?.text);
       assert.deepEqual((JSON.parse(r.content[0]?.text as string) as { hits: Array<{ recorded_as?: string }> }).hits.map((h) => h.recorded_as), ['src/checkout.ts', 'src/checkout.ts']);
-    } finally {
-      await client.close();
-    }
+    });
     // Session start with the moved file changed: its earlier work is injected, saying why.
     writeFileSync(join(atlas, 'src', 'pay', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');
     const again = runHook(m, registered(m, 'SessionStart'), { session_id: 'r-6', cwd: atlas, hook_event_name: 'SessionStart', source: 'startup' }, atlas);

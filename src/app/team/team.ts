@@ -152,6 +152,16 @@ function personalCache(rt: Runtime): { store: Store } {
   return openCache(rt.cacheOptions({ lockTimeoutMs: 10_000, warn: (m) => rt.log.warn(m), progress: () => {} }));
 }
 
+/** The person's repositories and the names their memories are filed under (key → name): what a project named by its short name means. */
+function knownRepositories(rt: Runtime): Map<string, string> {
+  const { store } = personalCache(rt);
+  try {
+    return store.projects.repoNames();
+  } finally {
+    store.close();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The team clone
 
@@ -490,14 +500,7 @@ export async function createTeam(rt: Runtime, s: TeamSetup): Promise<{ manifest:
   const probe = await remoteBranches(dir, s.remote, networkLimits(rt, 30_000));
   if (!probe.ok) throw new UserError(`cannot read the team remote ${s.remote}: ${probe.detail}`, 'check the URL and your access (`git ls-remote <url>` must work)');
   if (probe.branches.length > 0) throw new UserError(`the remote ${s.remote} is not empty (branches: ${probe.branches.join(', ')}): a team is created on an empty repository`, `if it holds a team already, join it: memory team join <its name> --remote ${s.remote} --handle ${s.handle}`);
-  const known = (() => {
-    const { store } = personalCache(rt);
-    try {
-      return store.projects.repoNames();
-    } finally {
-      store.close();
-    }
-  })();
+  const known = knownRepositories(rt);
   const projects = (s.projects ?? []).map((p) => projectRef(p, known));
   const manifest: TeamManifest = {
     name: s.name,
@@ -582,14 +585,7 @@ export async function shareProject(rt: Runtime, name: string, project: string, o
     await shareSettings(rt);
     return { team: next, project: ref.name, accepted: manifest.projects.some((p) => p.name === ref.name) };
   }
-  const known = (() => {
-    const { store } = personalCache(rt);
-    try {
-      return store.projects.repoNames();
-    } finally {
-      store.close();
-    }
-  })();
+  const known = knownRepositories(rt);
   const ref = projectRef(project, known, manifest.projects);
   let accepted = manifest.projects.some((p) => p.name === ref.name && p.repo === ref.repo);
   let added = false;
