@@ -383,11 +383,13 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
   it('a memory found under the name the file had before it moved says so in the list', async () => {
     const w = makeWorld();
     const repo = 'github.com/acme/shop';
-    const at = (d: number) => new Date(Date.UTC(2026, 10, 20 - d, 9)).toISOString();
-    writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
-      { v: 1, machine: 'laptop', id: 'after-move', timestamp: at(1), project: 'shop', question: 'Does pricing round half to even now?', answer: 'Yes, banker\'s rounding in src/money/pricing.ts.', extra: { repo, repo_files: ['src/money/pricing.ts'] } },
-      { v: 1, machine: 'laptop', id: 'before-move', timestamp: at(6), project: 'shop', question: 'Why is the VAT added after the discount?', answer: 'The tax office says so for coupons.', extra: { repo, repo_files: ['src/pricing.ts'] } },
-    ]);
+    // Days before now, whatever the clock: a move not committed counts for a month.
+    const at = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();
+    const mems = [
+      { v: 1 as const, machine: 'laptop', id: 'after-move', timestamp: at(1), project: 'shop', question: 'Does pricing round half to even now?', answer: 'Yes, banker\'s rounding in src/money/pricing.ts.', extra: { repo, repo_files: ['src/money/pricing.ts'] } },
+      { v: 1 as const, machine: 'laptop', id: 'before-move', timestamp: at(6), project: 'shop', question: 'Why is the VAT added after the discount?', answer: 'The tax office says so for coupons.', extra: { repo, repo_files: ['src/pricing.ts'] } },
+    ];
+    for (const month of new Set(mems.map((m) => m.timestamp.slice(0, 7)))) writeJsonl(join(w.exportDir, `${month}_laptop.jsonl`), mems.filter((m) => m.timestamp.startsWith(month)));
     // The move, as the file hook notes one before its commit (the viewer reads every move standing).
     recordMoves(w.dir, repo, [{ from: 'src/pricing.ts', to: 'src/money/pricing.ts', atMs: Date.parse(at(3)) }]);
     await inViewer(w, async (page) => {
