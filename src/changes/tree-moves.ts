@@ -6,11 +6,10 @@
  * path is that file moved; failing that, one that keeps most of its lines (edited after the move),
  * when no other file comes as close.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gitBlobId } from './git-files.js';
-import { readGit, type WorkInProgress } from '../project/work-tree.js';
+import { readGit, readGitBytes, type WorkInProgress } from '../project/work-tree.js';
 
 /** Untracked files hashed at most, and the largest hashed: a tree of generated files costs no more. */
 const CANDIDATES_MAX = 50;
@@ -91,10 +90,10 @@ export function pairBySimilarity(deleted: ReadonlyMap<string, Map<string, number
 function blobTexts(top: string, blobs: readonly string[], deadline: number): Map<string, string> {
   const out = new Map<string, string>();
   const run = (args: string[], input: string, maxBuffer: number) => {
-    const timeout = deadline - Date.now();
-    if (timeout <= 0) return undefined;
-    const r = spawnSync('git', ['-C', top, ...args], { input, timeout, maxBuffer, stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } });
-    return r.error || r.status !== 0 ? undefined : r.stdout;
+    const timeoutMs = deadline - Date.now();
+    if (timeoutMs <= 0) return undefined;
+    const r = readGitBytes(top, args, { timeoutMs, maxBuffer, input });
+    return r.ok ? r.out : undefined;
   };
   // Their sizes first: a deleted file of megabytes is not read.
   const sizes = run(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], `${blobs.join('\n')}\n`, 1024 * 1024)?.toString('latin1');

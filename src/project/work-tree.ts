@@ -57,20 +57,26 @@ export function parseStatus(out: string, maxFiles: number): WorkInProgress {
 }
 
 /**
- * What a git command prints in the checkout at `top`, reading only (no optional locks, paths
- * unquoted), within `timeoutMs`: `ok` when it ran to its end, and what it printed before a
- * timeout too.
+ * What a git command prints in the checkout at `top`, byte for byte, reading only (no optional
+ * locks, paths unquoted), within `timeoutMs`, with `input` on its standard input: `ok` when it
+ * ran to its end, and what it printed before a timeout too. Bytes, for output that counts them
+ * (`git cat-file --batch`).
  */
-export function readGit(top: string, args: string[], opts: { timeoutMs: number; maxBuffer?: number }): { ok: boolean; out: string; timedOut: boolean } {
+export function readGitBytes(top: string, args: string[], opts: { timeoutMs: number; maxBuffer?: number; input?: string }): { ok: boolean; out: Buffer; timedOut: boolean } {
   const r = spawnSync('git', ['-C', top, '-c', 'core.quotePath=false', ...args], {
-    encoding: 'utf8',
     timeout: opts.timeoutMs,
     maxBuffer: opts.maxBuffer ?? 16 * 1024 * 1024,
-    stdio: ['ignore', 'pipe', 'ignore'],
+    ...(opts.input === undefined ? { stdio: ['ignore', 'pipe', 'ignore'] } : { input: opts.input, stdio: ['pipe', 'pipe', 'ignore'] }),
     env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
   });
-  const out = typeof r.stdout === 'string' ? r.stdout : '';
-  return { ok: !r.error && r.status === 0 && typeof r.stdout === 'string', out, timedOut: (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' };
+  const out = Buffer.isBuffer(r.stdout) ? r.stdout : Buffer.alloc(0);
+  return { ok: !r.error && r.status === 0 && Buffer.isBuffer(r.stdout), out, timedOut: (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' };
+}
+
+/** readGitBytes, its output read as UTF-8 text. */
+export function readGit(top: string, args: string[], opts: { timeoutMs: number; maxBuffer?: number }): { ok: boolean; out: string; timedOut: boolean } {
+  const r = readGitBytes(top, args, opts);
+  return { ...r, out: r.out.toString('utf8') };
 }
 
 /** The work in progress in the checkout at `top`, or undefined when git does not answer within `timeoutMs`. */
