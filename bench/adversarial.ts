@@ -1,4 +1,4 @@
-/** Inputs that make a backtracking rule superlinear, one per family of redaction rules (bench:redact, test/redact-linear.test.ts). */
+/** Inputs that make a backtracking rule superlinear, one per family of redaction rules (bench:redact, test/privacy/redact-linear.test.ts). */
 export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'secret names (API_KEY, db-password…): words joined by - . _': (n) => 'stripe-key-'.repeat(Math.ceil(n / 11)).slice(0, n),
   'secret names: a- runs': (n) => 'a-'.repeat(n / 2),

@@ -12,8 +12,8 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { refreshRenameMap } from '../src/changes/renames.js';
-import { renamingHistory } from '../test/git-fixture.js';
-import { tempDir } from '../test/helpers.js';
+import { renamingHistory } from '../test/support/git-fixture.js';
+import { tempDir } from '../test/support/helpers.js';
 
 const FILES = 2000;
 

@@ -19,8 +19,8 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { recordStop } from '../src/app/capture/stop.js';
 import { drainOnce } from '../src/app/capture/worker.js';
 import { encodeProjectDir } from '../src/agents/claude-code/transcripts.js';
-import { git, gitObjectsKb, gitWorld } from '../test/gitworld.js';
-import { assistant, text, transcript, user, type T } from '../test/transcript-builder.js';
+import { git, gitObjectsKb, gitWorld } from '../test/support/gitworld.js';
+import { assistant, text, transcript, user, type T } from '../test/support/transcript-builder.js';
 import { prng, synthRecords, unitVector, writeSynthExport } from './synth.js';
 
 const here = resolve(fileURLToPath(import.meta.url), '..');

@@ -27,10 +27,10 @@ import { teamRecord } from '../src/team/outbox.js';
 import { renderManifest, type TeamManifest } from '../src/team/manifest.js';
 import { AUTHOR_TRAILER, MACHINE_TRAILER } from '../src/sync/commit.js';
 import type { MemoryRecord } from '../src/types.js';
-import { conversation } from '../test/gitworld.js';
-import { homeMachine } from '../test/homes.js';
-import { tempDir } from '../test/helpers.js';
-import { text as transcriptText } from '../test/transcript-builder.js';
+import { conversation } from '../test/support/gitworld.js';
+import { homeMachine } from '../test/support/homes.js';
+import { tempDir } from '../test/support/helpers.js';
+import { text as transcriptText } from '../test/support/transcript-builder.js';
 import { prng, synthRecords, unitVector } from './synth.js';
 
 const here = resolve(fileURLToPath(import.meta.url), '..');

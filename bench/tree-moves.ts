@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unstagedMoves } from '../src/changes/tree-moves.js';
 import { workInProgress } from '../src/project/work-tree.js';
-import { tempDir } from '../test/helpers.js';
+import { tempDir } from '../test/support/helpers.js';
 
 const FILES = 2000;
 const RUNS = 20;

@@ -8,7 +8,7 @@
 // by Node's own type stripping (no TypeScript in a user's install) — under a lock, in the
 // plugin's data folder, then runs the `memory` command line in this process.
 //
-// Who sets up, and when (the table `nextStep` decides; test/plugin-launcher.test.ts walks it):
+// Who sets up, and when (the table `nextStep` decides; test/setup/plugin-launcher.test.ts walks it):
 // - a person at a terminal (bin/memory) or an MCP client, which waits for its server: now;
 // - Claude Code's SessionStart hook, which Claude Code gives the 180 s plugin.json asks for:
 //   now, inside the hook, so that the first session is injected, recalled and captured;

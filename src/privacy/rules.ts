@@ -81,7 +81,7 @@ const NOT_A_VALUE =
  * How many characters of a variable name around a provider's name or "key" are looked at.
  * Every prefix and run in these rules is bounded: an unbounded lazy one is tried from every
  * start position to the end of a run of word characters and joiners (minified code, SVG
- * paths, base64 with dashes), quadratic or worse (bench:redact, test/redact-linear.test.ts).
+ * paths, base64 with dashes), quadratic or worse (bench:redact, test/privacy/redact-linear.test.ts).
  */
 const NAME_MAX = 64;
 

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assistant, raw, text, toolResult, transcript, user } from '../transcript-builder.js';
+import { assistant, raw, text, toolResult, transcript, user } from '../support/transcript-builder.js';
 
 export function goldenTranscripts(): Record<string, string> {
   const out: Record<string, string> = {};

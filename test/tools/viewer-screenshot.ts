@@ -1,5 +1,5 @@
 /**
- * docs/viewer.png, from the project's own synthetic memories (test/viewer-data.ts):
+ * docs/viewer.png, from the project's own synthetic memories (test/support/viewer-data.ts):
  * `npm run docs:screenshot` (needs Chromium and a Japanese font: apt-get install -y chromium fonts-noto-cjk).
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { encodeEntry } from '../../src/export/jsonl.js';
-import { VIEWER_MEMORIES } from '../viewer-data.js';
+import { VIEWER_MEMORIES } from '../support/viewer-data.js';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 const CLI = join(REPO, 'dist', 'src', 'cli', 'main.js');

@@ -40,7 +40,7 @@ interface Entry {
  * metadata (`summary`, `last-prompt` and its `leafUuid`, `custom-title`, `ai-title`, `pr-link`),
  * and context the harness injects (`attachment`). `system` entries never reach the model as a
  * request: `local_command` is a built-in command such as /mcp or /model. Anything else is
- * counted, never fatal (test/formats.test.ts reads a real 2.1.332 session: nothing unknown).
+ * counted, never fatal (test/capture/formats.test.ts reads a real 2.1.332 session: nothing unknown).
  */
 const KNOWN_TYPES = new Set([
   'user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'permission-mode', 'last-prompt', 'pr-link', 'custom-title', 'ai-title', 'tag', 'agent-name',

@@ -1,0 +1,484 @@
+/**
+ * Inside the real agents (issue 25): Claude Code and Codex, installed from the npm registry,
+ * run offline against the stand-in model server on loopback (the only fake). A real session
+ * on machine A becomes a memory — the prompt verbatim, the final answer verbatim — is pushed,
+ * pulled on machine B, and is in B's next model request. Machine A runs the packed package
+ * installed with `npm install -g`, machine B the checkout (this clone's CLI); each registered
+ * with `memory install`, and joined to one memory remote with `memory init --remote`.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { renameMapHead } from '../../src/changes/renames.js';
+import { CLI, clockAt, FAKETIME_LIB, REPO, tempDir } from '../support/helpers.js';
+import { captured, clientBin, clientMissing, memoryFileOnRemote, eventually, hookResponses, resultText, runAsync } from './clients.js';
+import { lastUserText, startStandIn, type StandIn, type ToolCall } from './stand-in.js';
+import { git, homeMachine, type HomeMachine } from '../support/homes.js';
+
+const ORIGIN = 'https://git.example.com/acme/shop.git';
+
+/** The reply the stand-in gives: derived from the prompt, so each session's answer is its own. */
+function replyTo(body: unknown): string {
+  const asked = lastUserText(body).trim().split('\n').pop() ?? '';
+  return `Stand-in answer: for "${asked.slice(0, 80)}" the fix was to pin the carrier API client to v3 and retry twice on 503.`;
+}
+
+/**
+ * The stand-in's model: "Open <absolute path> …" asks for the Read tool first (the client runs
+ * it, and its hooks); once a tool's result is in the conversation, or for any other prompt, a text reply.
+ */
+function model(body: unknown): string | ToolCall {
+  // Once any tool result is in the conversation, the tool has run: a text reply (a hook's context
+  // may come as a message of its own after the result).
+  const messages = (body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
+  const toolDone = messages.some((m) => Array.isArray(m.content) && m.content.some((c) => (c as { type?: string }).type === 'tool_result'));
+  const open = /^Open (\/\S+)/m.exec(lastUserText(body));
+  if (open && !toolDone) return { tool: 'Read', input: { file_path: open[1] as string } };
+  // Codex: "Patch src/… so that …" asks for apply_patch (retryOnce → retryTwice) until its output is back.
+  const input = (body as { input?: Array<{ type?: string }> }).input ?? [];
+  const patched = input.some((i) => i.type === 'custom_tool_call_output' || i.type === 'function_call_output');
+  const patch = /^Patch (\S+)/m.exec(lastUserText(body));
+  if (patch && !patched) {
+    const file = patch[1] as string;
+    return { tool: 'apply_patch', input: { patch: ['*** Begin Patch', `*** Update File: ${file}`, '@@', '-export function capture(p) { return retryOnce(p); }', '+export function capture(p) { return retryTwice(p); }', '*** End Patch', ''].join('\n') } };
+  }
+  // Codex: "Show src/…" reads it the way Codex reads files, with a shell command, until its output is back.
+  const show = /^Show (\S+)/m.exec(lastUserText(body));
+  if (show && !patched) return { tool: 'exec_command', input: { cmd: `sed -n '1,40p' ${show[1] as string}` } };
+  // "Run: <command>": the shell runs it (Claude Code: Bash; Codex: exec_command), until its output is back.
+  const run = /^Run: (.+)$/m.exec(lastUserText(body));
+  if (run && !toolDone && !patched) return 'messages' in (body as object) ? { tool: 'Bash', input: { command: run[1] as string, description: 'Run the command' } } : { tool: 'exec_command', input: { cmd: run[1] as string } };
+  return replyTo(body);
+}
+
+interface Agent {
+  m: HomeMachine;
+  /** `memory` as this machine has it: the installed package's bin, or node + the checkout's CLI. */
+  memory: (args: string[]) => { code: number | null; stdout: string; stderr: string };
+  /** The project checkout sessions run in (same origin on every machine: one project). */
+  project: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Codex's own config in the machine's CODEX_HOME: the stand-in as its model provider, hooks on. */
+function codexTalksTo(env: NodeJS.ProcessEnv, url: string, modelName = 'stand-in'): void {
+  const codexHome = env.CODEX_HOME as string;
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [`model = "${modelName}"`, 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
+  );
+}
+
+function projectCheckout(m: HomeMachine, folder: string): string {
+  const dir = join(m.user, folder);
+  mkdirSync(dir, { recursive: true });
+  git(dir, 'init', '-q');
+  git(dir, 'remote', 'add', 'origin', ORIGIN);
+  writeFileSync(join(dir, 'README.md'), '# shop\n');
+  return dir;
+}
+
+
+
+describe('inside the real agents: a session on one machine is in the next session on another', () => {
+  let root: string;
+  let cleanup: () => void;
+  let standIn: StandIn;
+  let remote: string;
+  let prefix: string;
+  const missing = clientMissing('claude') ?? clientMissing('codex');
+
+  before(async () => {
+    ({ dir: root, cleanup } = tempDir('memory-clients-'));
+    standIn = await startStandIn(model);
+    if (missing) return;
+    remote = join(root, 'memories.git');
+    git(root, 'init', '-q', '--bare', remote);
+    // The package as npm would publish it (dist is built by `npm test`), installed globally into
+    // a prefix of its own with the install command the README gives.
+    const packDir = join(root, 'pack');
+    mkdirSync(packDir);
+    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: REPO, encoding: 'utf8' });
+    assert.equal(pack.status, 0, pack.stderr);
+    const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz')) as string);
+    prefix = join(root, 'prefix');
+    const install = spawnSync('npm', ['install', '-g', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', prefix, tarball], { encoding: 'utf8', timeout: 300_000 });
+    assert.equal(install.status, 0, install.stderr);
+  });
+  after(async () => {
+    await standIn.close();
+    cleanup();
+  });
+
+  function agent(name: string, via: 'package' | 'checkout', folder: string): Agent {
+    const m = homeMachine(root, name);
+    // Node 22+ first on PATH, as the person's shell has it (the package's bin is `#!/usr/bin/env node`).
+    const env: NodeJS.ProcessEnv = { ...process.env, ...m.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) };
+    delete env.MEMORY_CONFIG;
+    delete env.CLAUDECODE;
+    delete env.CLAUDE_CODE_ENTRYPOINT;
+    const bin = via === 'package' ? [join(prefix, 'bin', 'memory')] : [process.execPath, CLI];
+    const memory = (args: string[]) => {
+      const r = spawnSync(bin[0] as string, [...bin.slice(1), ...args], { env, cwd: m.user, encoding: 'utf8', timeout: 120_000 });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    return { m, memory, project: projectCheckout(m, folder), env };
+  }
+
+  /**
+   * Machines `<prefix>-laptop` (A) and `<prefix>-desktop` (B), each a checkout of the shop holding
+   * src/checkout.ts, set up for their agent by `install`, then joined to one new memory remote.
+   */
+  function twoCheckouts(prefix: string, install: (x: Agent) => void): { a: Agent; b: Agent; fileRemote: string } {
+    const a = agent(`${prefix}-laptop`, 'checkout', join('src', 'shop'));
+    const b = agent(`${prefix}-desktop`, 'checkout', join('work', 'shop-b'));
+    const fileRemote = join(root, `memories-${prefix}.git`);
+    git(root, 'init', '-q', '--bare', fileRemote);
+    for (const x of [a, b]) {
+      mkdirSync(join(x.project, 'src'), { recursive: true });
+      writeFileSync(join(x.project, 'src', 'checkout.ts'), 'export function capture(p) { return retryOnce(p); }\n');
+      install(x);
+      assert.equal(x.memory(['init', '--remote', fileRemote]).code, 0);
+    }
+    return { a, b, fileRemote };
+  }
+
+  it('Claude Code: package on A, checkout on B', { skip: missing }, async () => {
+    const a = agent('cc-laptop', 'package', join('src', 'shop'));
+    const b = agent('cc-desktop', 'checkout', join('work', 'shop-2'));
+    for (const x of [a, b]) {
+      const inst = x.memory(['install', '--claude-code']);
+      assert.equal(inst.code, 0, inst.stderr);
+      const init = x.memory(['init', '--remote', remote]);
+      assert.equal(init.code, 0, init.stderr);
+    }
+    const settingsA = readFileSync(join(a.m.user, '.claude', 'settings.json'), 'utf8');
+    assert.ok(settingsA.includes(join(prefix, 'lib', 'node_modules', 'memory-engine', 'dist', 'src', 'cli', 'main.js')), 'A\'s hooks run the installed package');
+    assert.ok(readFileSync(join(b.m.user, '.claude', 'settings.json'), 'utf8').includes(CLI), 'B\'s hooks run the checkout');
+    const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    const claude = (x: Agent, prompt: string) =>
+      runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env: claudeEnv(x) });
+
+    const prompt = 'Why did the checkout page time out when the shipping quote service was slow?';
+    const first = await claude(a, prompt);
+    assert.equal(first.code, 0, first.stderr);
+    const answer = resultText(first.stdout);
+    assert.equal(answer, replyTo({ messages: [{ role: 'user', content: prompt }] }));
+    for (const h of hookResponses(first.stdout)) assert.deepEqual([h.event, h.outcome, h.exit_code], [h.event, 'success', 0], JSON.stringify(h));
+    assert.deepEqual([...new Set(hookResponses(first.stdout).map((h) => h.event))].sort(), ['SessionStart', 'Stop', 'UserPromptSubmit']);
+
+    // Captured verbatim and pushed (SessionEnd asks the worker to commit and push at once).
+    const pushed = await eventually(() => {
+      const text = memoryFileOnRemote(remote, 'cc-laptop');
+      return text && captured(text).some((r) => r.question === prompt) ? text : undefined;
+    });
+    const memory = captured(pushed).find((r) => r.question === prompt);
+    assert.deepEqual(memory && { question: memory.question, answer: memory.answer, source: memory.source, project: memory.project }, { question: prompt, answer, source: 'claude-code', project: 'shop' });
+    // The transcript the real client wrote holds no shape the parser does not know: no drift line.
+    assert.equal((JSON.parse(a.memory(['status', '--json']).stdout) as { unknown_transcript_shapes: string | null }).unknown_transcript_shapes, null);
+
+    // Machine B's next session starts with it in the model's request.
+    const seen = standIn.requests.length;
+    const second = await claude(b, 'What should I check first in the shop service today?');
+    assert.equal(second.code, 0, second.stderr);
+    for (const h of hookResponses(second.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
+  });
+
+  it('Claude Code: in a history of 1,500 memories the prompt\'s memory is recalled into the model request, its common words left out', { skip: missing }, async () => {
+    const x = agent('cc-history', 'checkout', join('src', 'shop'));
+    assert.equal(x.memory(['install', '--claude-code']).code, 0);
+    // A memory remote of its own: nothing of the other tests' sessions comes with it.
+    const own = join(root, 'history.git');
+    git(root, 'init', '-q', '--bare', own);
+    const init = x.memory(['init', '--remote', own]);
+    assert.equal(init.code, 0, init.stderr);
+    // Every memory says "order"; the one about the label printer is old (session start injects
+    // the five newest, so it can only reach the model through recall).
+    const lines: string[] = [];
+    const memory = (i: number, question: string, answer: string, timestamp: string) =>
+      lines.push(JSON.stringify({ v: 1, id: `hist-${i}`, machine: 'cc-history', project: 'shop', session_id: `hs-${Math.floor(i / 8)}`, timestamp, question, answer }));
+    for (let i = 0; i < 1500; i++) memory(i, `order ${i} of the shop: totals for batch ${i * 7}`, `The order ${i} totals were recomputed.`, new Date(Date.UTC(2026, 9, 1) + i * 600_000).toISOString());
+    const answer = 'Reseat the thermal head and switch the customs form template to 4x6 labels.';
+    memory(1500, 'The label printer at the Rotterdam depot jams on customs forms for every order, why?', answer, '2025-03-04T09:00:00.000Z');
+    mkdirSync(join(x.m.home, 'export'), { recursive: true });
+    writeFileSync(join(x.m.home, 'export', '2026-10_cc-history.jsonl'), `${lines.join('\n')}\n`);
+    const rebuilt = x.memory(['rebuild', '--json']);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    assert.equal((JSON.parse(rebuilt.stdout) as { records: number }).records, 1501);
+
+    const seen = standIn.requests.length;
+    const env = { ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+    const run = await runAsync(clientBin('claude'), ['-p', 'Why does the Rotterdam label printer jam on the customs forms of an order?', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env });
+    assert.equal(run.code, 0, run.stderr);
+    const recalled = hookResponses(run.stdout).find((h) => h.event === 'UserPromptSubmit');
+    assert.equal(recalled?.outcome, 'success', JSON.stringify(recalled));
+    assert.ok(recalled?.stdout?.includes('id hist-1500'), recalled?.stdout);
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    assert.ok(bodies.some((t) => t.includes(answer)), 'the recalled memory, verbatim, in the model request');
+    // "order" is in every memory: the cache counts it among its common terms, which the ranking leaves out.
+    const db = new Database(join(x.m.home, '.cache', 'memory.db'), { readonly: true });
+    try {
+      assert.equal(db.prepare<[], { docs: number }>("SELECT docs FROM term_docs WHERE term = 'order'").get()?.docs, 1501);
+      assert.equal(db.prepare<[], { n: number }>("SELECT count(*) AS n FROM term_docs WHERE term = 'rotterdam'").get()?.n, 0);
+    } finally {
+      db.close();
+    }
+  });
+
+  /**
+   * src/checkout.ts of B's checkout moved to src/pay/checkout.ts and committed; then a real session
+   * (`run`), whose session start reads the renames in the background: done when the map is at HEAD.
+   */
+  async function moveIntoPay(b: Agent, run: (prompt: string) => Promise<{ code: number | null; stderr: string }>): Promise<void> {
+    const id = ['-c', 'user.name=b', '-c', 'user.email=b@example.com'];
+    git(b.project, 'add', '-A');
+    git(b.project, ...id, 'commit', '-q', '-m', 'shop');
+    mkdirSync(join(b.project, 'src', 'pay'));
+    git(b.project, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
+    git(b.project, ...id, 'commit', '-q', '-m', 'checkout into pay');
+    const head = git(b.project, 'rev-parse', 'HEAD');
+    const hello = await run('Say hello.');
+    assert.equal(hello.code, 0, hello.stderr);
+    assert.equal(await eventually(() => renameMapHead(b.m.home, 'git.example.com/acme/shop', realpathSync(b.project)) === head || undefined), true, 'the session start read the renames (in the background)');
+  }
+
+  it('recall by file: a real Read of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file; after the file is renamed (committed), and after the agent moves it with Bash (not committed), under its new name', { skip: missing }, async () => {
+    const { a, b, fileRemote } = twoCheckouts('rf', (x) => assert.equal(x.memory(['install', '--claude-code']).code, 0));
+    const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    const claude = (x: Agent, prompt: string, tools = 'Read') => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', tools], { cwd: x.project, env: claudeEnv(x) });
+    const promptA = `Open ${join(a.project, 'src', 'checkout.ts')} and tell me why the payment capture retries only once.`;
+    const first = await claude(a, promptA);
+    assert.equal(first.code, 0, `${first.stderr}\n${first.stdout.slice(-3000)}\n${standIn.requests.length} request(s) to the stand-in`);
+    const pushed = await eventually(() => {
+      const text = memoryFileOnRemote(fileRemote, 'rf-laptop');
+      return text && captured(text).some((r) => r.question === promptA) ? text : undefined;
+    });
+    const memory = captured(pushed).find((r) => r.question === promptA) as unknown as { extra?: Record<string, unknown> } & Record<string, unknown>;
+    assert.deepEqual((memory.repo_files ?? memory.extra?.repo_files) as unknown, ['src/checkout.ts'], 'the real transcript\'s Read recorded as a path in the repository');
+    // B: a new session reads its own checkout's file.
+    const seen = standIn.requests.length;
+    const second = await claude(b, `Open ${join(b.project, 'src', 'checkout.ts')} and check the retry.`);
+    assert.equal(second.code, 0, second.stderr);
+    const post = hookResponses(second.stdout).filter((h) => h.event === 'PostToolUse');
+    assert.ok(post.length > 0, `the PostToolUse hook ran: ${JSON.stringify(hookResponses(second.stdout).map((h) => h.event))}`);
+    for (const h of post) assert.equal(h.outcome, 'success', JSON.stringify(h));
+    const afterTool = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body)).filter((t) => t.includes('tool_result'));
+    const carried = afterTool.find((t) => t.includes('earlier sessions on src/checkout.ts'));
+    assert.ok(carried, 'the hook\'s context in the request after the Read');
+    assert.ok(carried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file, verbatim');
+    assert.match(carried, /· rf-laptop · id /);
+    // B moves the file (committed): a real session start reads the renames in the background, and
+    // the next session's Read of the new path carries A's turn, recorded under the old one.
+    await moveIntoPay(b, (prompt) => claude(b, prompt));
+    const movedSeen = standIn.requests.length;
+    const moved = await claude(b, `Open ${join(b.project, 'src', 'pay', 'checkout.ts')} and check the retry.`);
+    assert.equal(moved.code, 0, moved.stderr);
+    const movedCarried = standIn.requests.slice(movedSeen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/pay/checkout.ts'));
+    assert.ok(movedCarried, 'the hook\'s context in the request after the Read of the moved file');
+    assert.ok(movedCarried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file under its old name');
+    assert.match(movedCarried, /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
+    // B's agent moves it again itself, with Bash (`git mv`, not committed): the hook after the command carries A's turn at once, under the newest name.
+    const mvSeen = standIn.requests.length;
+    const mv = await claude(b, 'Run: mkdir -p src/billing && git mv src/pay/checkout.ts src/billing/checkout.ts', 'Read,Bash');
+    assert.equal(mv.code, 0, mv.stderr);
+    assert.ok(existsSync(join(b.project, 'src', 'billing', 'checkout.ts')), 'Claude Code ran the move');
+    const mvPost = hookResponses(mv.stdout).filter((h) => h.event === 'PostToolUse');
+    assert.ok(mvPost.length > 0 && mvPost.every((h) => h.outcome === 'success'), JSON.stringify(mvPost));
+    const mvCarried = standIn.requests.slice(mvSeen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/billing/checkout.ts'));
+    assert.ok(mvCarried, 'the hook\'s context in the request after the Bash move');
+    assert.ok(mvCarried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file, two names ago');
+    assert.match(mvCarried, /recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since/);
+    // That turn, captured at its Stop from the real transcript, records the file its Bash command moved: found by that file.
+    const mvTurn = await eventually(() => {
+      const r = b.memory(['search', '--json', '--file', join(b.project, 'src', 'billing', 'checkout.ts')]);
+      return r.code === 0 ? (JSON.parse(r.stdout) as { hits: Array<{ question: string }> }).hits.find((h) => h.question.includes('git mv src/pay/checkout.ts src/billing/checkout.ts')) : undefined;
+    });
+    assert.equal(mvTurn.question, 'Run: mkdir -p src/billing && git mv src/pay/checkout.ts src/billing/checkout.ts');
+  });
+
+  it('team memory: a real turn of alice in api is published after its window and reaches bob\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
+    const alice = agent('tm-alice', 'checkout', join('src', 'shop'));
+    const bob = agent('tm-bob', 'checkout', join('work', 'acme-shop'));
+    const teamRemote = join(root, 'team-acme.git');
+    git(root, 'init', '-q', '--bare', teamRemote);
+    for (const x of [alice, bob]) assert.equal(x.memory(['install', '--claude-code']).code, 0);
+    const created = alice.memory(['team', 'create', 'acme', '--remote', teamRemote, '--handle', 'alice', '--project', ORIGIN, '--review-delay', '1']);
+    assert.equal(created.code, 0, created.stderr);
+    const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    const claude = (x: Agent, prompt: string) => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env: claudeEnv(x) });
+    const prompt = 'Why did the shop checkout start double-charging when the payment webhook retried?';
+    const turn = await claude(alice, prompt);
+    assert.equal(turn.code, 0, turn.stderr);
+    const answer = resultText(turn.stdout) as string;
+    // Captured (SessionEnd commits at once): in alice's home, waiting in her outbox.
+    await eventually(() => ((JSON.parse(alice.memory(['search', '--json', '--mode', 'keyword', '--scope', 'mine', 'payment webhook retried']).stdout) as { hits: unknown[] }).hits.length > 0 ? true : undefined));
+    const inside = alice.memory(['team', 'publish']);
+    assert.equal(inside.code, 0, inside.stderr);
+    assert.equal(memoryFileOnRemote(teamRemote, 'tm-alice'), undefined, 'inside the window: nothing on the team remote');
+    const later = spawnSync(process.execPath, [CLI, 'team', 'publish'], { env: { ...alice.env, ...clockAt(Date.now() + 2 * 3_600_000) }, cwd: alice.m.user, encoding: 'utf8' });
+    assert.equal(later.status, 0, later.stderr + later.stdout);
+    const published = spawnSync('git', ['--git-dir', teamRemote, 'log', '-p', 'memories'], { encoding: 'utf8' }).stdout;
+    assert.ok(published.includes(prompt), `after the window: published (publish said: ${later.stdout})`);
+    assert.equal(bob.memory(['team', 'join', 'acme', '--remote', teamRemote, '--handle', 'bob']).code, 0);
+    const seen = standIn.requests.length;
+    const bobTurn = await claude(bob, 'What should I know before touching the shop checkout today?');
+    assert.equal(bobTurn.code, 0, bobTurn.stderr);
+    for (const h of hookResponses(bobTurn.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    const carried = bodies.find((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1)));
+    assert.ok(carried, 'alice\'s memory, verbatim, in bob\'s model request');
+    assert.match(carried, /alice \(team acme\)/, 'attributed');
+  });
+
+  it('Codex: package on A, checkout on B', { skip: missing }, async () => {
+    const a = agent('cx-laptop', 'package', join('src', 'shop'));
+    const b = agent('cx-desktop', 'checkout', join('work', 'shop-2'));
+    for (const x of [a, b]) {
+      codexTalksTo(x.env, standIn.url);
+      const inst = x.memory(['install', '--codex']);
+      assert.equal(inst.code, 0, inst.stderr);
+      const init = x.memory(['init', '--remote', remote]);
+      assert.equal(init.code, 0, init.stderr);
+    }
+    const codex = (x: Agent, prompt: string) =>
+      runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
+
+    const prompt = 'How did we stop the inventory sync from double-counting returned parcels?';
+    const first = await codex(a, prompt);
+    assert.equal(first.code, 0, first.stderr);
+    const answer = replyTo({ input: [{ role: 'user', content: prompt }] });
+    assert.ok(first.stdout.includes(answer), first.stdout);
+    for (const h of ['SessionStart', 'UserPromptSubmit', 'Stop']) assert.match(first.stderr, new RegExp(`hook: ${h} Completed`), first.stderr);
+    assert.doesNotMatch(first.stderr, /hook: \w+ Failed/);
+
+    const pushed = await eventually(() => {
+      const text = memoryFileOnRemote(remote, 'cx-laptop');
+      return text && captured(text).some((r) => r.question === prompt) ? text : undefined;
+    });
+    const memory = captured(pushed).filter((r) => r.question === prompt);
+    assert.equal(memory.length, 1, 'captured once (the Stop hook and notify name the same turn)');
+    assert.deepEqual({ question: memory[0]?.question, answer: memory[0]?.answer, source: memory[0]?.source, project: memory[0]?.project }, { question: prompt, answer, source: 'codex', project: 'shop' });
+    assert.equal((JSON.parse(a.memory(['status', '--json']).stdout) as { unknown_transcript_shapes: string | null }).unknown_transcript_shapes, null, 'Codex 0.171\'s rollout: no drift line');
+
+    const seen = standIn.requests.length;
+    const second = await codex(b, 'What should I check first in the shop service today?');
+    assert.equal(second.code, 0, second.stderr);
+    assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
+    assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
+    assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
+  });
+
+  it('recall by file in Codex: a real apply_patch of src/checkout.ts on B, and a real shell read of it, each run the PostToolUse hook, and the model request after each carries A\'s turn on that file; after the file is renamed (committed), and after Codex moves it with its shell (not committed), under its new name', { skip: missing }, async () => {
+    const { a, b, fileRemote } = twoCheckouts('rfx', (x) => {
+      // A model Codex knows (gpt-5.5) is offered apply_patch; the stand-in answers for it.
+      codexTalksTo(x.env, standIn.url, 'gpt-5.5');
+      assert.equal(x.memory(['install', '--codex']).code, 0);
+    });
+    const codex = (x: Agent, prompt: string, sandbox = 'workspace-write') =>
+      runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-s', sandbox, prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
+    // Codex has no session end: captures go at the batch interval, which init's settings commit just started.
+    a.env.MEMORY_SYNC_COMMIT_INTERVAL_S = '0';
+    const promptA = 'Patch src/checkout.ts so that the payment capture retries twice, not once.';
+    const first = await codex(a, promptA);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(readFileSync(join(a.project, 'src', 'checkout.ts'), 'utf8'), /retryTwice/, 'Codex applied the patch');
+    assert.match(first.stderr, /hook: PostToolUse Completed/, first.stderr);
+    const pushed = await eventually(() => {
+      const text = memoryFileOnRemote(fileRemote, 'rfx-laptop');
+      return text && captured(text).some((r) => r.question === promptA) ? text : undefined;
+    });
+    const memory = captured(pushed).find((r) => r.question === promptA) as unknown as { extra?: Record<string, unknown> } & Record<string, unknown>;
+    assert.deepEqual((memory.repo_files ?? memory.extra?.repo_files) as unknown, ['src/checkout.ts'], 'the rollout\'s patch recorded as a path in the repository');
+    const seen = standIn.requests.length;
+    const second = await codex(b, 'Patch src/checkout.ts so that it retries twice.');
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, /hook: PostToolUse Completed/, second.stderr);
+    assert.doesNotMatch(second.stderr, /hook: \w+ Failed/);
+    const afterTool = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).filter((t) => t.includes('custom_tool_call_output'));
+    const carried = afterTool.find((t) => t.includes('earlier sessions on src/checkout.ts'));
+    assert.ok(carried, `the hook's context in the request after the patch: ${afterTool.length} request(s) after it`);
+    assert.ok(carried.includes(promptA), 'A\'s turn on the file, verbatim');
+    assert.match(carried, /· rfx-laptop · id /);
+    // Codex reads a file with a shell command (`Bash` in its hook input): the memory comes with that too.
+    const mark = standIn.requests.length;
+    const third = await codex(b, 'Show src/checkout.ts so I can see the capture.');
+    assert.equal(third.code, 0, third.stderr);
+    assert.match(third.stderr, /sed -n .*src\/checkout\.ts/, 'Codex ran the read');
+    assert.match(third.stderr, /hook: PostToolUse Completed/, third.stderr);
+    const afterRead = standIn.requests.slice(mark).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).filter((t) => t.includes('function_call_output'));
+    const read = afterRead.find((t) => t.includes('earlier sessions on src/checkout.ts'));
+    assert.ok(read, `the hook's context in the request after the read: ${afterRead.length} request(s) after it`);
+    assert.ok(read.includes(promptA), 'A\'s turn on the file, verbatim');
+    // B moves the file (committed): Codex's session start reads the renames in the background, and
+    // a shell read of the new path in the next session carries A's turn, recorded under the old one.
+    await moveIntoPay(b, (prompt) => codex(b, prompt));
+    const movedMark = standIn.requests.length;
+    const moved = await codex(b, 'Show src/pay/checkout.ts so I can see the capture.');
+    assert.equal(moved.code, 0, moved.stderr);
+    const movedRead = standIn.requests.slice(movedMark).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/pay/checkout.ts'));
+    assert.ok(movedRead, 'the hook\'s context in the request after the read of the moved file');
+    assert.ok(movedRead.includes(promptA), 'A\'s turn on the file under its old name');
+    assert.match(movedRead, /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
+    // Codex moves it again itself, with its shell (`mv`, not committed): the hook after the command carries A's turn at once.
+    const mvMark = standIn.requests.length;
+    // Outside Codex's sandbox: inside it libfaketime (the suite under `faketime`) cannot start the shell, and this move must run.
+    const mv = await codex(b, 'Run: mkdir -p src/billing && mv src/pay/checkout.ts src/billing/checkout.ts', 'danger-full-access');
+    assert.equal(mv.code, 0, mv.stderr);
+    assert.ok(existsSync(join(b.project, 'src', 'billing', 'checkout.ts')), `Codex ran the move: ${mv.stderr.slice(-2000)}`);
+    assert.doesNotMatch(mv.stderr, /hook: \w+ Failed/);
+    const mvRead = standIn.requests.slice(mvMark).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/billing/checkout.ts'));
+    assert.ok(mvRead, 'the hook\'s context in the request after the shell\'s move');
+    assert.ok(mvRead.includes(promptA), 'A\'s turn on the file, two names ago');
+    assert.match(mvRead, /recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since/);
+    // That turn, captured at its Stop from the real rollout, records the file its shell moved (Codex's own reading of `mv` names none).
+    const mvTurn = await eventually(() => {
+      const r = b.memory(['search', '--json', '--file', join(b.project, 'src', 'billing', 'checkout.ts')]);
+      return r.code === 0 ? (JSON.parse(r.stdout) as { hits: Array<{ question: string }> }).hits.find((h) => h.question.includes('mv src/pay/checkout.ts src/billing/checkout.ts')) : undefined;
+    });
+    assert.equal(mvTurn.question, 'Run: mkdir -p src/billing && mv src/pay/checkout.ts src/billing/checkout.ts');
+    // And the shell read before it (a CommandExecution item, Codex's parsed command naming the file): that turn is the file's too.
+    const onFile = (JSON.parse(b.memory(['search', '--json', '--file', join(b.project, 'src', 'billing', 'checkout.ts')]).stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question);
+    assert.ok(onFile.includes('Show src/pay/checkout.ts so I can see the capture.'), JSON.stringify(onFile));
+  });
+
+  it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
+    const carol = agent('tm-carol', 'package', join('src', 'shop'));
+    const dan = agent('tm-dan', 'checkout', join('work', 'acme-shop'));
+    const teamRemote = join(root, 'team-acme-codex.git');
+    git(root, 'init', '-q', '--bare', teamRemote);
+    for (const x of [carol, dan]) {
+      codexTalksTo(x.env, standIn.url);
+      assert.equal(x.memory(['install', '--codex']).code, 0);
+    }
+    const created = carol.memory(['team', 'create', 'acme', '--remote', teamRemote, '--handle', 'carol', '--project', ORIGIN, '--review-delay', '1']);
+    assert.equal(created.code, 0, created.stderr);
+    const codex = (x: Agent, prompt: string) =>
+      runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
+    const prompt = 'Why does the shop refund job skip orders that are still in the fraud review queue?';
+    const turn = await codex(carol, prompt);
+    assert.equal(turn.code, 0, turn.stderr);
+    const answer = replyTo({ input: [{ role: 'user', content: prompt }] });
+    await eventually(() => ((JSON.parse(carol.memory(['search', '--json', '--mode', 'keyword', '--scope', 'mine', 'refund job fraud review']).stdout) as { hits: unknown[] }).hits.length > 0 ? true : undefined));
+    assert.equal(carol.memory(['team', 'publish']).code, 0);
+    assert.ok(!spawnSync('git', ['--git-dir', teamRemote, 'log', '-p', 'memories'], { encoding: 'utf8' }).stdout.includes(prompt), 'inside the window: nothing on the team remote');
+    const later = spawnSync(process.execPath, [CLI, 'team', 'publish'], { env: { ...carol.env, ...clockAt(Date.now() + 2 * 3_600_000) }, cwd: carol.m.user, encoding: 'utf8' });
+    assert.equal(later.status, 0, later.stderr + later.stdout);
+    assert.ok(spawnSync('git', ['--git-dir', teamRemote, 'log', '-p', 'memories'], { encoding: 'utf8' }).stdout.includes(prompt), `after the window: published (publish said: ${later.stdout})`);
+    assert.equal(dan.memory(['team', 'join', 'acme', '--remote', teamRemote, '--handle', 'dan']).code, 0);
+    const seen = standIn.requests.length;
+    const danTurn = await codex(dan, 'What should I know before touching the shop refunds today?');
+    assert.equal(danTurn.code, 0, danTurn.stderr);
+    assert.doesNotMatch(danTurn.stderr, /hook: \w+ Failed/);
+    const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
+    const carried = bodies.find((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1)));
+    assert.ok(carried, 'carol\'s memory, verbatim, in dan\'s model request');
+    assert.match(carried, /carol \(team acme\)/, 'attributed');
+  });
+});

@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isExcluded } from '../../src/project/exclude.js';
+import { cleanText, redactSecrets, removePrivate } from '../../src/privacy/redact.js';
+import { GENERAL_NEGATIVES, SECRET_RULES } from '../../src/privacy/rules.js';
+
+const redact = (s: string) => redactSecrets(s).text;
+
+// Built at run time so no scanner mistakes this file for a leak.
+const fake = {
+  aws: `AKIA${'Q3ZC7RWB5M2HNJXT'}`,
+  ghp: `ghp_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`,
+};
+
+describe('secret redaction: the rule table, every example', () => {
+  for (const rule of SECRET_RULES) {
+    for (const text of rule.positives) {
+      it(`${rule.kind} redacts ${JSON.stringify(text.slice(0, 48))}`, () => {
+        const r = redactSecrets(text);
+        assert.ok(rule.kindOf ? /\[REDACTED:[a-z0-9]+-secret\]/.test(r.text) : r.text.includes(`[REDACTED:${rule.kind}]`), r.text);
+        for (const secret of r.found) assert.ok(!r.text.includes(secret), `${secret} is gone`);
+        assert.ok(r.found.length > 0);
+      });
+    }
+  }
+  const negatives = [...SECRET_RULES.flatMap((rule) => rule.negatives), ...GENERAL_NEGATIVES];
+  for (const text of negatives) it(`leaves ${JSON.stringify(text.slice(0, 48))} intact`, () => assert.equal(redact(text), text));
+
+  it('the corpus: at least 240 positives over 150 kinds, 160 negatives (figures printed)', () => {
+    const positives = SECRET_RULES.flatMap((rule) => rule.positives.map((t) => ({ kind: rule.kind, t })));
+    // Kinds as the redactions name them (one rule may name several: the provider in the match).
+    const kinds = new Set(positives.flatMap((p) => [...redact(p.t).matchAll(/\[REDACTED:([a-z0-9-]+)\]/g)].map((m) => m[1] as string)));
+    const kindOf = new Map(SECRET_RULES.map((rule) => [rule.kind, rule.kindOf]));
+    const redacted = positives.filter((p) => (kindOf.get(p.kind) ? /\[REDACTED:[a-z0-9]+-secret\]/.test(redact(p.t)) : redact(p.t).includes(`[REDACTED:${p.kind}]`))).length;
+    const intact = negatives.filter((t) => redact(t) === t).length;
+    process.stdout.write(`# redaction corpus: ${redacted}/${positives.length} positives redacted over ${kinds.size} kinds; ${intact}/${negatives.length} negatives intact\n`);
+    assert.ok(positives.length >= 240, `${positives.length} positives`);
+    assert.ok(kinds.size >= 150, `${kinds.size} kinds`);
+    assert.ok(negatives.length >= 160, `${negatives.length} negatives`);
+    assert.equal(redacted, positives.length);
+    assert.equal(intact, negatives.length);
+  });
+
+  it('keeps what surrounds a secret: user and host of a URL, the header name, the variable name', () => {
+    assert.equal(redact('postgres://admin:hunter22@db.local:5432/app'), 'postgres://admin:[REDACTED:url-password]@db.local:5432/app');
+    assert.equal(redact('redis://:s3cretPass@cache:6379'), 'redis://:[REDACTED:url-password]@cache:6379');
+    assert.equal(redact('Authorization: Bearer abcDEF123456ghiJKL'), 'Authorization: Bearer [REDACTED:auth-header]');
+    assert.equal(redact('export DB_PASSWORD=s3cr3t-value'), 'export DB_PASSWORD=[REDACTED:secret]');
+    assert.equal(redact('API_TOKEN="abcd1234efgh"'), 'API_TOKEN="[REDACTED:secret]"');
+    assert.equal(redact('{"api_key": "abc123456", "name": "x"}'), '{"api_key": "[REDACTED:secret]", "name": "x"}');
+  });
+
+  it('counts what it replaced', () => {
+    const r = redactSecrets(`${fake.aws} and ${fake.ghp} and ${fake.aws}`);
+    assert.deepEqual(r.counts, { 'aws-access-key': 2, 'github-token': 1 });
+  });
+});
+
+describe('<private> spans', () => {
+  it('are removed, case-insensitively, across lines, also with attributes', () => {
+    assert.equal(removePrivate('a <private>x\ny</private> b <PRIVATE>z</Private> c'), 'a  b  c');
+    assert.equal(removePrivate('a <private reason="client data">x</private> b'), 'a  b');
+    assert.equal(removePrivate('<privateer> is a word'), '<privateer> is a word');
+  });
+  it('an unclosed tag removes to the end', () => {
+    assert.equal(removePrivate('keep <private>drop\nall of this'), 'keep ');
+  });
+  it('cleanText removes private spans even with redaction off', () => {
+    assert.equal(cleanText(`x <private>y</private> ${fake.aws}`, false).text, `x  ${fake.aws}`);
+    assert.equal(cleanText(`x <private>y</private> ${fake.aws}`, true).text, 'x  [REDACTED:aws-access-key]');
+  });
+});
+
+describe('exclude_projects', () => {
+  it('matches project names and cwd paths with globs', () => {
+    assert.ok(isExcluded(['secret-*'], 'secret-api', '/w/secret-api'));
+    assert.ok(!isExcluded(['secret-*'], 'public', '/w/public'));
+    assert.ok(isExcluded(['/work/clients/*'], 'acme', '/work/clients/acme'));
+    assert.ok(isExcluded(['/work/clients'], 'x', '/work/clients/acme/sub'), 'a folder covers what is below it');
+    assert.ok(isExcluded(['/work/**/private'], 'p', '/work/a/b/private'));
+    assert.ok(!isExcluded([], 'a', '/a'));
+  });
+  it('matches each folder name along the cwd, so a folder inside another repository is excluded too', () => {
+    assert.ok(isExcluded(['secret-*'], 'mono', '/home/u/mono/secret-y'));
+    assert.ok(isExcluded(['secret-*'], 'mono', '/home/u/mono/secret-y/src'));
+    assert.ok(isExcluded(['**/secret-client*'], 'mono', '/home/u/mono/secret-client-a'));
+    assert.ok(!isExcluded(['secret-*'], 'mono', '/home/u/mono/public'));
+    assert.ok(!isExcluded(['secret-*'], 'mono', '/home/u/mono/my-secret-notes'), 'a name pattern matches whole folder names');
+  });
+});
+
+describe('every token format in every syntax people paste', () => {
+  // Each self-identifying token of the table, written as people write it in shell, .env,
+  // YAML, JSON, TOML/INI, Python, Go, Java, PHP, XML/NuGet, Makefile, a curl header and prose.
+  const SYNTAXES: Array<[string, (t: string) => string]> = [
+    ['shell', (t) => `export SERVICE_CREDENTIAL=${t}`],
+    ['.env', (t) => `SERVICE_TOKEN="${t}"`],
+    ['yaml', (t) => `service:\n  token: ${t}\n  region: eu-west-1`],
+    ['json', (t) => `{"service": {"apiKey": "${t}", "retries": 3}}`],
+    ['toml', (t) => `[service]\ntoken = "${t}"`],
+    ['python', (t) => `client = Service(api_key="${t}", timeout=30)`],
+    ['go', (t) => `serviceToken := "${t}"`],
+    ['java', (t) => `System.setProperty("SERVICE_TOKEN", "${t}");`],
+    ['php', (t) => `$config = ['service_token' => '${t}'];`],
+    ['xml', (t) => `<add key="ServiceToken" value="${t}" />`],
+    ['makefile', (t) => `SERVICE_TOKEN ?= ${t}`],
+    ['curl', (t) => `curl -H "Authorization: Bearer ${t}" https://api.example.com/v1/items`],
+    ['prose', (t) => `I rotated it, the new one is ${t} — it works now.`],
+  ];
+  const tokens = SECRET_RULES.flatMap((rule) => {
+    const bare = rule.positives.find((p) => /^[A-Za-z0-9_.~+/:-]{16,}={0,2}$/.test(p) && !p.includes('://'));
+    return bare ? [{ kind: rule.kind, token: bare }] : [];
+  });
+
+  it('redacts the whole token in each, leaving no piece of it (figures printed)', () => {
+    let done = 0;
+    const leaks: string[] = [];
+    for (const { kind, token } of tokens) {
+      for (const [syntax, write] of SYNTAXES) {
+        const line = write(token);
+        const out = redactSecrets(line).text;
+        // A redaction that leaves half a secret in one piece is a leak: no 12-character run of it may remain.
+        const pieces = Array.from({ length: Math.max(1, token.length - 11) }, (_, i) => token.slice(i, i + 12));
+        if (out.includes('[REDACTED:') && !pieces.some((p) => out.includes(p))) done++;
+        else leaks.push(`${kind} in ${syntax}: ${out.slice(0, 100)}`);
+      }
+    }
+    const total = tokens.length * SYNTAXES.length;
+    process.stdout.write(`# redaction corpus (syntaxes): ${done}/${total} positives over ${new Set(tokens.map((t) => t.kind)).size} kinds × ${SYNTAXES.length} syntaxes\n`);
+    assert.ok(tokens.length >= 80, `${tokens.length} token formats`);
+    assert.deepEqual(leaks, []);
+  });
+
+  it('a Kubernetes Secret: every data and stringData value, base64 or not; other manifests and placeholders untouched', () => {
+    const b64 = Buffer.from('Pg9Kq2Mx7Zw4Vb8').toString('base64');
+    const manifest = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  username: ${Buffer.from('app').toString('base64')}\n  password: ${b64}\nstringData:\n  DATABASE_URL: postgres-host-only\n  placeholder: \${DB_PASSWORD}\n---\napiVersion: v1\nkind: ConfigMap\ndata:\n  LOG_LEVEL: debug\n`;
+    const r = redactSecrets(manifest);
+    assert.ok(!r.text.includes(b64), r.text);
+    assert.match(r.text, /password: \[REDACTED:(?:kubernetes-secret|secret)\]/);
+    assert.match(r.text, /username: \[REDACTED:kubernetes-secret\]/);
+    assert.match(r.text, /placeholder: \$\{DB_PASSWORD\}/, 'a reference stays');
+    assert.match(r.text, /LOG_LEVEL: debug/, 'a ConfigMap is not a Secret');
+    assert.match(r.text, /name: db/);
+  });
+
+  it('placeholders and references stay byte for byte', () => {
+    for (const text of [
+      'curl -u "$ES_USER:$ES_PASS" https://es.internal:9200',
+      'token: ${{ secrets.NPM_TOKEN }}',
+      'password = var.db_password',
+      `aws_access_key_id = AKIA${'IOSFODNN7EXAMPLE'}`,
+      `aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/${'bPxRfiCYEXAMPLEKEY'}`,
+      `GITHUB_TOKEN=ghp_${'x'.repeat(36)}`,
+      'SLACK_TOKEN=xoxb-xxx',
+      `GITLAB_TOKEN=glpat-${'X'.repeat(20)}`,
+      'access_token=ACCESS_TOKEN',
+      'API_KEY=<your-api-key>',
+      'password: "{{ .Values.db.password }}"',
+      'set PASSWORD=%DB_PASSWORD%',
+      'apiKey: process.env.STRIPE_KEY',
+      'token = os.environ["SERVICE_TOKEN"]',
+    ]) {
+      assert.equal(redactSecrets(text).text, text);
+    }
+  });
+});
+
+describe('after an upgrade, history is re-checked', () => {
+  it('scrub --dry-run counts, by kind, what the new rules would redact in memories already exported; writes nothing', async () => {
+    const { makeWorld, rec, runCli, writeJsonl } = await import('../support/helpers.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const w = makeWorld();
+    try {
+      // Memories captured by an earlier version, whose rules let these through.
+      const key = `AIza${'Sy'}${'Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2H'.slice(0, 33)}`;
+      const file = join(w.exportDir, '2026-10_laptop.jsonl');
+      writeJsonl(file, [
+        rec({ id: 'old-1', question: 'Why does the maps widget fail in staging?', answer: `The key was wrong; the right one is ${key}.` }),
+        rec({ id: 'old-2', question: 'Which Go setting holds the shop token?', answer: `shopToken := "shp${'at_'}${'0123456789abcdef'.repeat(2)}"` }),
+        rec({ id: 'old-3', question: 'How do we page the staging list?', answer: 'With offset and limit, 20 per page.' }),
+      ]);
+      const before = readFileSync(file, 'utf8');
+      const r = runCli(['-c', w.config, 'scrub', '--dry-run', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { scanned: number; changed: number; counts: Record<string, number>; dry_run: boolean };
+      assert.equal(out.dry_run, true);
+      assert.equal(out.scanned, 3);
+      assert.equal(out.changed, 2);
+      assert.deepEqual(out.counts, { 'google-api-key': 1, 'shopify-token': 1 });
+      assert.equal(readFileSync(file, 'utf8'), before, 'nothing written');
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('finds a secret in every field that reaches git: files, repo, file_blobs, project', async () => {
+    const { makeWorld, rec, runCli, writeJsonl } = await import('../support/helpers.js');
+    const { join } = await import('node:path');
+    const w = makeWorld();
+    try {
+      const tok = (i: number) => `ghp_${'Zq8Wx7Cv6Bn5Mm4Ll3Kk2Jj1Hh0Gg9Ff8Ee7'.slice(i, i + 36)}`.padEnd(40, 'x').slice(0, 40);
+      writeJsonl(join(w.exportDir, '2026-10_laptop.jsonl'), [
+        rec({ id: 'in-files', question: 'q1', answer: 'a1', files: [`/tmp/out/${tok(0)}/log.txt`] }),
+        rec({ id: 'in-repo', question: 'q2', answer: 'a2', extra: { repo: `github.com/acme/${tok(1)}` } }),
+        rec({ id: 'in-blobs', question: 'q3', answer: 'a3', extra: { file_blobs: [{ file: `cfg/${tok(2)}.json`, blob: 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391' }] } }),
+        rec({ id: 'in-project', question: 'q4', answer: 'a4', project: `p-${tok(3)}` }),
+        rec({ id: 'clean', question: 'q5', answer: 'a5', files: ['src/db.ts'] }),
+      ]);
+      const r = runCli(['-c', w.config, 'scrub', '--dry-run', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { scanned: number; changed: number; counts: Record<string, number> };
+      assert.equal(out.scanned, 5);
+      assert.equal(out.changed, 4, JSON.stringify(out));
+      assert.equal(Object.values(out.counts).reduce((a, b) => a + b, 0), 4, JSON.stringify(out.counts));
+    } finally {
+      w.cleanup();
+    }
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * `memory recall`, the UserPromptSubmit hook: the few memories clearly about the prompt,
+ * or nothing. Real SQLite cache built from real JSONL; the hook run as a whole process.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { openCache } from '../../src/store/cache.js';
+import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, formatRecall, recall } from '../../src/search/recall.js';
+import { HOOK_BUSY_TIMEOUT_MS } from '../../src/store/store.js';
+import { makeWorld, rec, runCli, writeJsonl, type World } from '../support/helpers.js';
+
+const MEMORIES = [
+  rec({ id: 'mem-sqlite-lock', project: 'api', session_id: 's-old', question: 'The worker fails with SQLITE_BUSY database is locked under load, what do we do?', answer: 'Set busy_timeout to 5000 ms and move the writes into one transaction per batch; WAL mode lets readers continue.' }),
+  rec({ id: 'mem-jpy', project: 'shop', session_id: 's-old', question: 'Why does the cart total round wrong for JPY?', answer: 'JPY has no minor unit; the money helper divided by 100. Fixed with a currency exponent table in src/money.ts.' }),
+  rec({ id: 'mem-jpy-api', project: 'api', session_id: 's-2', question: 'Do we round JPY cart totals before sending them to the payment provider?', answer: 'No rounding: JPY is sent as is (exponent 0); see the currency exponent table.' }),
+  rec({ id: 'mem-deploy', project: 'api', session_id: 's-3', question: 'How do we deploy the staging API?', answer: 'Push to the staging branch; the pipeline builds the image and runs the migrations first.' }),
+  rec({ id: 'mem-ja', project: 'api', session_id: 's-4', question: '決済APIのタイムアウトは何秒に設定した？', answer: '決済APIのタイムアウトは10秒です。PAY_TIMEOUT_MS で設定しています。' }),
+  rec({ id: 'mem-current', project: 'shop', session_id: 's-now', question: 'Rounding of JPY cart totals in the currency exponent table again', answer: 'Still the exponent table in src/money.ts.' }),
+  rec({ id: 'mem-secret-proj', project: 'secret-client', session_id: 's-5', question: 'Why does the JPY cart total round wrong in the client ledger?', answer: 'Their currency exponent table had 2 for JPY; it is 0.' }),
+];
+
+function world(extra = ''): World {
+  const w = makeWorld({ extra });
+  writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), MEMORIES);
+  const r = runCli(['--config', w.config, 'rebuild']);
+  assert.equal(r.code, 0, r.stderr);
+  return w;
+}
+
+function hook(w: World, prompt: string, over: Record<string, unknown> = {}): { stdout: string; stderr: string; code: number } {
+  return runCli(['--config', w.config, 'recall'], { input: JSON.stringify({ session_id: 's-now', transcript_path: '/tmp/t.jsonl', cwd: '/nowhere/shop', hook_event_name: 'UserPromptSubmit', prompt, ...over }) });
+}
+
+describe('memory recall (UserPromptSubmit)', () => {
+  it('a prompt about something discussed before gets those memories, this project first, as reference material', () => {
+    const w = world();
+    try {
+      const r = hook(w, 'why is the JPY cart total rounding wrong again? the currency exponent table?');
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(out), ['hookSpecificOutput']);
+      const h = out.hookSpecificOutput as { hookEventName: string; additionalContext: string };
+      assert.deepEqual(Object.keys(h), ['hookEventName', 'additionalContext']);
+      assert.equal(h.hookEventName, 'UserPromptSubmit');
+      const ctx = h.additionalContext;
+      assert.match(ctx, /Reference material, not instructions/);
+      assert.match(ctx, /## 2026-11-20 · laptop · shop · id mem-jpy\n/);
+      assert.ok(ctx.indexOf('id mem-jpy\n') < ctx.indexOf('id mem-jpy-api'), 'the current project (shop) first');
+      assert.match(ctx, /id mem-jpy-api/);
+      assert.ok(!ctx.includes('mem-current'), 'never the session in progress');
+      assert.ok(Array.from(ctx).length <= 2000);
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('Japanese prompts find Japanese memories', () => {
+    const w = world();
+    try {
+      const r = hook(w, '決済APIのタイムアウト、何秒だったっけ？');
+      assert.match((JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext, /PAY_TIMEOUT_MS/);
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('ordinary requests and short prompts get nothing; the output is empty, exit 0', () => {
+    const w = world();
+    try {
+      for (const p of ['add a unit test for the parser', 'rename this variable to something clearer', 'yes', 'go on', 'fix the typo in the README', 'deploy it']) {
+        const r = hook(w, p);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, '', `"${p}" recalls nothing`);
+      }
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('never an excluded project; nothing at all inside one; [recall] enabled = false turns it off', () => {
+    const prompt = 'why is the JPY cart total rounding wrong in the ledger? the currency exponent table?';
+    const open = world();
+    try {
+      assert.match(hook(open, prompt).stdout, /secret-client/, 'without the exclusion it would be recalled');
+    } finally {
+      open.cleanup();
+    }
+    const w = world('[privacy]\nexclude_projects = ["secret-*"]');
+    try {
+      const r = hook(w, prompt);
+      const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      assert.match(ctx, /mem-jpy/);
+      assert.ok(!ctx.includes('secret-client'));
+      assert.equal(hook(w, prompt, { cwd: '/x/secret-client' }).stdout, '');
+    } finally {
+      w.cleanup();
+    }
+    const off = world('[recall]\nenabled = false');
+    try {
+      const r = hook(off, 'why is the JPY cart total rounding wrong again? the currency exponent table?');
+      assert.equal(r.code, 0);
+      assert.equal(r.stdout, '');
+    } finally {
+      off.cleanup();
+    }
+  });
+
+  it('bad hook input, no cache, a damaged cache: exit 0, nothing on stdout', () => {
+    const w = makeWorld();
+    try {
+      for (const input of ['not json', '[]', '{"prompt": 42}', '']) {
+        const r = runCli(['--config', w.config, 'recall'], { input });
+        assert.equal(r.code, 0);
+        assert.equal(r.stdout, '');
+      }
+      const r = hook(w, 'why is the JPY cart total rounding wrong again?');
+      assert.deepEqual([r.code, r.stdout], [0, ''], 'no cache yet: recall waits for session start to build it');
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('the floor: coverage is the rarity-weighted share of the prompt a memory holds', () => {
+    const w = world();
+    try {
+      const { store } = openCache({ dbPath: join(w.dir, '.cache', 'memory.db'), exportDir: w.exportDir, model: 'x', dim: 0 });
+      try {
+        const floor = { maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: DEFAULT_MIN_RARE_WORDS };
+        const all = recall(store, { ...floor, prompt: 'SQLITE_BUSY database is locked in the worker', minCoverage: 0, minRareWords: 0 });
+        assert.equal(all[0]?.row.id, 'mem-sqlite-lock');
+        assert.ok((all[0]?.coverage ?? 0) > DEFAULT_MIN_COVERAGE);
+        assert.ok((all[0]?.rareWords ?? 0) > DEFAULT_MIN_RARE_WORDS);
+        assert.deepEqual(recall(store, { ...floor, prompt: 'SQLITE_BUSY database is locked in the worker' }).map((h) => h.row.id), ['mem-sqlite-lock']);
+        assert.deepEqual(recall(store, { ...floor, prompt: 'SQLITE_BUSY database is locked in the worker', minCoverage: 1.01 }), [], 'coverage is a floor');
+        assert.deepEqual(recall(store, { ...floor, prompt: 'SQLITE_BUSY database is locked in the worker', minRareWords: 99 }), [], 'rare words are a floor');
+        assert.deepEqual(recall(store, { ...floor, prompt: 'kubernetes helm chart ingress annotations' }), [], 'words no memory holds');
+        assert.equal(formatRecall([], 2000), '');
+        const text = formatRecall(all, 400);
+        assert.ok(Array.from(text).length <= 400);
+        assert.match(text, /id mem-sqlite-l\n/, 'ids cut to 12 characters (enough for `memory show`)');
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
+describe('the recall hook stays light', () => {
+  it('loads SQLite and the config, never the command-line framework, git, the model or the MCP SDK', async () => {
+    const { TRACER } = await import('../support/helpers.js');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const w = world();
+    try {
+      const trace = join(w.dir, 'trace.txt');
+      writeFileSync(trace, '');
+      const r = runCli(['--config', w.config, 'recall'], {
+        nodeArgs: ['--import', TRACER],
+        env: { TRACE_IMPORTS_FILE: trace },
+        input: JSON.stringify({ session_id: 's-now', cwd: '/nowhere/shop', hook_event_name: 'UserPromptSubmit', prompt: 'why is the JPY cart total rounding wrong again? the currency exponent table?' }),
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /mem-jpy/, 'it did recall');
+      const urls = readFileSync(trace, 'utf8');
+      assert.ok(urls.includes('better-sqlite3'), 'the tracer sees real imports');
+      for (const heavy of ['commander', 'simple-git', 'huggingface', 'onnxruntime', 'modelcontextprotocol']) assert.ok(!urls.includes(heavy), `recall loaded ${heavy}`);
+    } finally {
+      w.cleanup();
+    }
+  });
+});
+
+describe('recall in a long session', () => {
+  it('60 turns of today\'s session on one topic neither crowd out nor make common the earlier session\'s decision', () => {
+    const w = makeWorld();
+    try {
+      const earlier = rec({ id: 'mem-decision', project: 'api', session_id: 's-last-week', question: 'Which retry policy do we use for the webhook sender after the outage?', answer: 'Exponential backoff with jitter from 2 s, capped at 10 minutes, then the dead-letter queue; idempotency keys make retries safe.' });
+      const today = Array.from({ length: 60 }, (_, i) =>
+        rec({ id: `mem-today-${i}`, project: 'api', session_id: 's-today', question: `Webhook sender retry backoff step ${i}: tune the jitter and dead-letter queue handling`, answer: `Adjusted the webhook retry backoff jitter for case ${i}; dead-letter queue handling unchanged, idempotency keys kept.` }),
+      );
+      const noise = Array.from({ length: 30 }, (_, i) => rec({ id: `mem-other-${i}`, project: 'web', session_id: `s-o${i}`, question: `Layout question ${i} about the checkout grid`, answer: `The checkout grid uses flex in case ${i}.` }));
+      writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [earlier, ...today, ...noise]);
+      assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
+      const ask = 'what retry backoff and dead-letter queue policy did we decide for the webhook sender?';
+      const r = runCli(['--config', w.config, 'recall'], { input: JSON.stringify({ session_id: 's-today', transcript_path: '/tmp/t.jsonl', cwd: '/nowhere/api', hook_event_name: 'UserPromptSubmit', prompt: ask }) });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(r.stdout.length > 0, 'something is recalled');
+      const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      assert.match(ctx, /id mem-decision\n/, 'the earlier session\'s decision');
+      assert.ok(!ctx.includes('mem-today-'), 'never the session in progress');
+      // The same store seen from another session: today's turns are ordinary memories then.
+      const { store } = openCache({ dbPath: join(w.dir, '.cache', 'memory.db'), exportDir: w.exportDir, model: 'tiny-model', dim: 0 });
+      try {
+        const other = recall(store, { prompt: ask, sessionId: 's-tomorrow', maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: 0 });
+        assert.ok(other.length > 0);
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('a cache another process holds locked: the hook says nothing, well inside the 10 s an agent gives it, and recalls again once it is free', async () => {
+    const w = world();
+    // The cache in a rollback journal, under an exclusive lock (a WAL cache lets readers through):
+    // the way a reader can be kept out, held until the test says so.
+    const holder = spawn(process.execPath, ['-e', `
+      const Database = require(${JSON.stringify(join(process.cwd(), 'node_modules', 'better-sqlite3'))});
+      const db = new Database(${JSON.stringify(join(w.dir, '.cache', 'memory.db'))});
+      db.pragma('journal_mode = DELETE');
+      db.exec('BEGIN EXCLUSIVE');
+      process.stdout.write('locked\\n');
+      process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });`], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      const prompt = 'why is the JPY cart total rounding wrong again? the currency exponent table?';
+      const started = performance.now();
+      const held = hook(w, prompt);
+      const waited = performance.now() - started;
+      assert.equal(held.code, 0, held.stderr);
+      assert.equal(held.stdout, '', 'nothing recalled while the cache is held');
+      assert.match(held.stderr, /memory: recall: cache unreadable \(database is locked\); nothing recalled this time/);
+      // Codex kills a prompt's hook at 10 s and shows it as failed; SQLite's own wait was 10 s.
+      assert.ok(waited >= HOOK_BUSY_TIMEOUT_MS && waited < 8_000, `the hook waited for the lock ${Math.round(waited)} ms, then gave up (${HOOK_BUSY_TIMEOUT_MS} ms)`);
+      holder.stdin.write('release\n');
+      await new Promise((resolve) => (holder.exitCode !== null ? resolve(null) : holder.once('exit', resolve)));
+      const free = hook(w, prompt);
+      assert.equal(free.code, 0, free.stderr);
+      assert.match(free.stdout, /id mem-jpy/, 'recalled once the cache is free');
+    } finally {
+      holder.kill();
+      w.cleanup();
+    }
+  });
+});

@@ -1,0 +1,368 @@
+/**
+ * Time expressions in questions, English and Japanese: each names the period the README
+ * says, computed from the clock passed in (this machine's time zone), and its words leave the
+ * question. The clock: Tuesday 1 December 2026, 11:00 local time.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { asksAboutOrder, readTime } from '../../src/search/when.js';
+
+const NOW = new Date(2026, 11, 1, 11, 0, 0).getTime();
+const d = (y: number, m: number, day: number) => new Date(y, m - 1, day).getTime();
+
+/** [question, since (y, m, d), until exclusive (y, m, d), the question left] */
+const CASES: Array<[string, [number, number, number], [number, number, number], string]> = [
+  ['what did we fix yesterday', [2026, 11, 30], [2026, 12, 1], 'what did we fix'],
+  ['the build we broke today', [2026, 12, 1], [2026, 12, 2], 'the build we broke'],
+  ['the migration the day before yesterday', [2026, 11, 29], [2026, 11, 30], 'the migration'],
+  ['what did we decide last week about the cache', [2026, 11, 23], [2026, 11, 30], 'what did we decide about the cache'],
+  ['deploys this week', [2026, 11, 30], [2026, 12, 7], 'deploys'],
+  ['the outage last month', [2026, 11, 1], [2026, 12, 1], 'the outage'],
+  ['budget this month', [2026, 12, 1], [2027, 1, 1], 'budget'],
+  ['the rewrite last year', [2025, 1, 1], [2026, 1, 1], 'the rewrite'],
+  ['what did we do in March', [2026, 3, 1], [2026, 4, 1], 'what did we do'],
+  ['the March 2025 incident', [2025, 3, 1], [2025, 4, 1], 'the incident'],
+  ['the auth bug in May', [2026, 5, 1], [2026, 6, 1], 'the auth bug'],
+  ['the release of last March', [2025, 3, 1], [2025, 4, 1], 'the release'],
+  ['the December plan', [2026, 12, 1], [2027, 1, 1], 'the plan'],
+  ['on March 5 the deploy failed', [2026, 3, 5], [2026, 3, 6], 'the deploy failed'],
+  ['notes from 5 March 2025', [2025, 3, 5], [2025, 3, 6], 'notes'],
+  ['logs of 2026-03-05', [2026, 3, 5], [2026, 3, 6], 'logs'],
+  ['two weeks ago we chose Postgres', [2026, 11, 14], [2026, 11, 21], 'we chose Postgres'],
+  ['a week ago', [2026, 11, 21], [2026, 11, 28], ''],
+  ['what did I buy in the last month', [2026, 11, 2], [2026, 12, 2], 'what did I buy'],
+  ['the tests over the last week', [2026, 11, 25], [2026, 12, 2], 'the tests'],
+  ['what we shipped in the last year', [2025, 12, 2], [2026, 12, 2], 'what we shipped'],
+  ['flaky runs in the last few days', [2026, 11, 29], [2026, 12, 2], 'flaky runs'],
+  ['the past few months of deploys', [2026, 9, 2], [2026, 12, 2], 'of deploys'],
+  ["the last month's invoices", [2026, 11, 1], [2026, 12, 1], "'s invoices"],
+  ['the freeze in the last week of March', [2026, 3, 1], [2026, 4, 1], 'the freeze in the last week'],
+  ['3 days ago the tests were flaky', [2026, 11, 28], [2026, 11, 29], 'the tests were flaky'],
+  ['a month ago', [2026, 10, 17], [2026, 11, 17], ''],
+  ['the outage a year ago', [2025, 6, 1], [2026, 6, 2], 'the outage'],
+  ['1年前の設計', [2025, 6, 1], [2026, 6, 2], 'の設計'],
+  ['in the past 3 days', [2026, 11, 29], [2026, 12, 2], ''],
+  ['the refactor in 2025', [2025, 1, 1], [2026, 1, 1], 'the refactor'],
+  ['what did we change last Friday', [2026, 11, 27], [2026, 11, 28], 'what did we change'],
+  ['the tickets from July to October', [2026, 7, 1], [2026, 11, 1], 'the tickets'],
+  ['flights in March and April', [2026, 3, 1], [2026, 5, 1], 'flights'],
+  ['the freeze from November to February', [2025, 11, 1], [2026, 3, 1], 'the freeze'],
+  ['昨日のデプロイ', [2026, 11, 30], [2026, 12, 1], 'のデプロイ'],
+  ['今日やったこと', [2026, 12, 1], [2026, 12, 2], 'やったこと'],
+  ['一昨日の障害', [2026, 11, 29], [2026, 11, 30], 'の障害'],
+  ['先週決めたキャッシュの方針', [2026, 11, 23], [2026, 11, 30], '決めたキャッシュの方針'],
+  ['今週の作業', [2026, 11, 30], [2026, 12, 7], 'の作業'],
+  ['先月の障害対応', [2026, 11, 1], [2026, 12, 1], 'の障害対応'],
+  ['去年の設計', [2025, 1, 1], [2026, 1, 1], 'の設計'],
+  ['3月に話した認証', [2026, 3, 1], [2026, 4, 1], 'に話した認証'],
+  ['2026年3月のリリース', [2026, 3, 1], [2026, 4, 1], 'のリリース'],
+  ['2025年の移行', [2025, 1, 1], [2026, 1, 1], 'の移行'],
+  ['3月5日のデプロイ', [2026, 3, 5], [2026, 3, 6], 'のデプロイ'],
+  ['２週間前に直したバグ', [2026, 11, 14], [2026, 11, 21], 'に直したバグ'],
+  ['3日前のテスト', [2026, 11, 28], [2026, 11, 29], 'のテスト'],
+  ['2か月前の議論', [2026, 9, 16], [2026, 10, 17], 'の議論'],
+  ['過去7日間の変更', [2026, 11, 25], [2026, 12, 2], 'の変更'],
+  ['この1か月間の障害', [2026, 11, 2], [2026, 12, 2], 'の障害'],
+  ['この2週間で直したバグ', [2026, 11, 18], [2026, 12, 2], 'で直したバグ'],
+  ['ここ数か月の議論', [2026, 9, 2], [2026, 12, 2], 'の議論'],
+  ['直近1年のリリース', [2025, 12, 2], [2026, 12, 2], 'のリリース'],
+  ['the releases of the past two years', [2024, 12, 2], [2026, 12, 2], 'the releases of'],
+  ['金曜日のリリース', [2026, 11, 27], [2026, 11, 28], 'のリリース'],
+  ['先日の打ち合わせで決めたこと', [2026, 11, 17], [2026, 12, 1], 'の打ち合わせで決めたこと'],
+  ['what we discussed the other day', [2026, 11, 17], [2026, 12, 1], 'what we discussed'],
+  ['what did we fix last weekend', [2026, 11, 28], [2026, 12, 2], 'what did we fix weekend'],
+  ['the deploy over the weekend', [2026, 11, 28], [2026, 12, 2], 'the deploy weekend'],
+  ['the outage last night', [2026, 11, 30], [2026, 12, 1], 'the outage'],
+  ['what I asked earlier today', [2026, 12, 1], [2026, 12, 2], 'what I asked'],
+  ['half a year ago we moved to Postgres', [2026, 5, 17], [2026, 6, 17], 'we moved to Postgres'],
+  ['notes since last week', [2026, 11, 23], [2026, 12, 2], 'notes'],
+  ['what changed since Monday', [2026, 11, 30], [2026, 12, 2], 'what changed'],
+  ['the parser since March', [2026, 3, 1], [2026, 12, 2], 'the parser'],
+  ['the migration in March of last year', [2025, 3, 1], [2025, 4, 1], 'the migration'],
+  ['March 5 last year', [2025, 3, 5], [2025, 3, 6], ''],
+  ['先週末にやったこと', [2026, 11, 28], [2026, 12, 2], '週末にやったこと'],
+  ['先週の週末のデプロイ', [2026, 11, 28], [2026, 12, 2], '週末のデプロイ'],
+  ['昨夜のデプロイ', [2026, 11, 30], [2026, 12, 1], 'のデプロイ'],
+  ['今朝の会議', [2026, 12, 1], [2026, 12, 2], 'の会議'],
+  ['数日前のテスト', [2026, 11, 26], [2026, 11, 30], 'のテスト'],
+  ['the flaky test a few days ago', [2026, 11, 26], [2026, 11, 30], 'the flaky test'],
+  ['数週間前の議論', [2026, 10, 27], [2026, 11, 18], 'の議論'],
+  ['a few months ago we moved the queue', [2026, 7, 1], [2026, 10, 2], 'we moved the queue'],
+  ['2週間ほど前に直したバグ', [2026, 11, 14], [2026, 11, 21], 'に直したバグ'],
+  ['半年前の設計', [2026, 5, 17], [2026, 6, 17], 'の設計'],
+  ['去年の3月のリリース', [2025, 3, 1], [2025, 4, 1], 'のリリース'],
+  ['3月末の障害', [2026, 3, 21], [2026, 4, 1], 'の障害'],
+  ['6月末ごろから続く遅延', [2026, 6, 21], [2026, 7, 1], 'から続く遅延'],
+  ['先月末の障害', [2026, 11, 21], [2026, 12, 1], 'の障害'],
+  ['3月以降の変更', [2026, 3, 1], [2026, 12, 2], 'の変更'],
+  ["the airline I flew with on Valentine's Day", [2026, 2, 14], [2026, 2, 15], 'the airline I flew with'],
+  ['the outage on Christmas Eve', [2025, 12, 24], [2025, 12, 25], 'the outage'],
+  ['what we shipped over Christmas', [2025, 12, 24], [2025, 12, 27], 'what we shipped'],
+  ["the deploy on New Year's Day", [2026, 1, 1], [2026, 1, 2], 'the deploy'],
+  ['what we rewrote before Christmas', [2025, 12, 24], [2025, 12, 27], 'what we rewrote before'],
+  ['the parser we rewrote over Thanksgiving', [2026, 11, 26], [2026, 11, 27], 'the parser we rewrote'],
+  ['the Halloween 2024 release', [2024, 10, 31], [2024, 11, 1], 'release'],
+  ["last year's Christmas party", [2025, 12, 24], [2025, 12, 27], 'party'],
+  ['クリスマスイブにデプロイした', [2025, 12, 24], [2025, 12, 25], 'にデプロイした'],
+  ['ハロウィンの夜の障害', [2026, 10, 31], [2026, 11, 1], 'の夜の障害'],
+  ['去年のクリスマスに決めた', [2025, 12, 24], [2025, 12, 27], 'に決めた'],
+  ['バレンタインデーに買ったプレゼント', [2026, 2, 14], [2026, 2, 15], 'に買ったプレゼント'],
+  ['年末年始の障害', [2025, 12, 29], [2026, 1, 4], 'の障害'],
+  ['2025年の年末のリリース', [2025, 12, 16], [2026, 1, 1], 'のリリース'],
+  ['年明けのリリース', [2026, 1, 1], [2026, 1, 16], 'のリリース'],
+  ['お正月に読んだ本', [2026, 1, 1], [2026, 1, 4], 'に読んだ本'],
+  ['GW中にやったリファクタ', [2026, 4, 29], [2026, 5, 7], 'にやったリファクタ'],
+  ['GW明けのリリース', [2026, 5, 7], [2026, 5, 14], 'のリリース'],
+  ['お盆休みの当番', [2026, 8, 13], [2026, 8, 17], 'の当番'],
+  ['昨年末の障害', [2025, 1, 1], [2026, 1, 1], 'の障害'],
+  ['what we decided earlier this week', [2026, 11, 30], [2026, 12, 7], 'what we decided'],
+  ['the migration late last year', [2025, 1, 1], [2026, 1, 1], 'the migration'],
+  ['the outage the week before last', [2026, 11, 16], [2026, 11, 23], 'the outage'],
+  ['what broke around this time last year', [2025, 11, 16], [2025, 12, 17], 'what broke'],
+  ['去年の今頃の障害', [2025, 11, 16], [2025, 12, 17], 'の障害'],
+  ['what we changed between March 3 and March 10', [2026, 3, 3], [2026, 3, 11], 'what we changed'],
+  ['the deploys from March 3 to March 10', [2026, 3, 3], [2026, 3, 11], 'the deploys'],
+  ['the March 3-10 sprint', [2026, 3, 3], [2026, 3, 11], 'the sprint'],
+  ['notes from last week to today', [2026, 11, 23], [2026, 12, 2], 'notes'],
+  ['3月3日から3月10日までの障害', [2026, 3, 3], [2026, 3, 11], 'の障害'],
+  ['3月3日〜10日のリリース', [2026, 3, 3], [2026, 3, 11], 'のリリース'],
+  ['先週から今週までの変更', [2026, 11, 23], [2026, 12, 7], 'の変更'],
+  ['2023年末のリリース', [2023, 1, 1], [2024, 1, 1], 'のリリース'],
+  ['先週の金曜のリリース', [2026, 11, 27], [2026, 11, 28], 'のリリース'],
+  ['今週の月曜に決めた', [2026, 11, 30], [2026, 12, 1], 'に決めた'],
+  ['先々週の水曜日の障害', [2026, 11, 18], [2026, 11, 19], 'の障害'],
+  ['the outage on Friday of last week', [2026, 11, 27], [2026, 11, 28], 'the outage'],
+  ['what we merged last week on Tuesday', [2026, 11, 24], [2026, 11, 25], 'what we merged'],
+  ['昨日の午後に直したバグ', [2026, 11, 30], [2026, 12, 1], 'に直したバグ'],
+  ['金曜日の夜のデプロイ', [2026, 11, 27], [2026, 11, 28], 'のデプロイ'],
+  ['what we decided yesterday afternoon', [2026, 11, 30], [2026, 12, 1], 'what we decided'],
+  ['the deploy on Monday morning', [2026, 11, 30], [2026, 12, 1], 'the deploy'],
+  ['the bike expenses since the start of the year', [2026, 1, 1], [2026, 12, 2], 'the bike expenses'],
+  ['the freeze in early March', [2026, 3, 1], [2026, 3, 11], 'the freeze'],
+  ['the mid-March outage', [2026, 3, 11], [2026, 3, 21], 'the outage'],
+  ['the migration at the end of last month', [2026, 11, 21], [2026, 12, 1], 'the migration'],
+  ['what broke late last month', [2026, 11, 21], [2026, 12, 1], 'what broke'],
+  ['3月上旬のリリース', [2026, 3, 1], [2026, 3, 11], 'のリリース'],
+  ['去年の3月中旬の障害', [2025, 3, 11], [2025, 3, 21], 'の障害'],
+  ['what we shipped last summer', [2026, 6, 1], [2026, 9, 1], 'what we shipped'],
+  ['the rewrite over the summer', [2026, 6, 1], [2026, 9, 1], 'the rewrite'],
+  ['the outage last winter', [2025, 12, 1], [2026, 3, 1], 'the outage'],
+  ['the plan for the summer of 2025', [2025, 6, 1], [2025, 9, 1], 'the plan for'],
+  ['去年の夏のリリース', [2025, 6, 1], [2025, 9, 1], 'のリリース'],
+  ['昨秋の移行', [2025, 9, 1], [2025, 12, 1], 'の移行'],
+  ['この夏に直したバグ', [2026, 6, 1], [2026, 9, 1], 'に直したバグ'],
+  ['what we decided on the Wednesday two months ago', [2026, 9, 30], [2026, 10, 1], 'what we decided'],
+  ['2か月前の水曜日に決めた', [2026, 9, 30], [2026, 10, 1], 'に決めた'],
+  ['the Friday three weeks ago', [2026, 11, 13], [2026, 11, 14], ''],
+  ['the flaky test two or three days ago', [2026, 11, 28], [2026, 11, 30], 'the flaky test'],
+  ['2、3日前のエラー', [2026, 11, 28], [2026, 11, 30], 'のエラー'],
+  ['what we changed two weeks back', [2026, 11, 14], [2026, 11, 21], 'what we changed'],
+  ['the refactor a fortnight ago', [2026, 11, 14], [2026, 11, 21], 'the refactor'],
+  ['deploys in the last couple of days', [2026, 11, 30], [2026, 12, 2], 'deploys'],
+  ['the outage this past week', [2026, 11, 25], [2026, 12, 2], 'the outage'],
+  ['先週あたりの障害', [2026, 11, 23], [2026, 11, 30], 'の障害'],
+  ['今年度の目標', [2026, 4, 1], [2027, 4, 1], 'の目標'],
+  ['2025年度の予算', [2025, 4, 1], [2026, 4, 1], 'の予算'],
+  ['what did we decide on the 3rd', [2026, 11, 3], [2026, 11, 4], 'what did we decide'],
+  ['the outage on the 31st', [2026, 10, 31], [2026, 11, 1], 'the outage'],
+  ['the 28th of last month', [2026, 11, 28], [2026, 11, 29], ''],
+  ['3日に決めた', [2026, 11, 3], [2026, 11, 4], 'に決めた'],
+  ['15日の夜のデプロイ', [2026, 11, 15], [2026, 11, 16], 'のデプロイ'],
+  ['the deploy this Monday', [2026, 11, 30], [2026, 12, 1], 'the deploy'],
+  ['昨日の夜中のアラート', [2026, 11, 30], [2026, 12, 1], 'のアラート'],
+];
+
+describe('time expressions name a period', () => {
+  for (const [q, since, until, rest] of CASES) {
+    it(q, () => {
+      const r = readTime(q, NOW);
+      assert.ok(r.period, `no period read from "${q}"`);
+      assert.equal(new Date(r.period.sinceMs).toString(), new Date(d(...since)).toString(), 'start');
+      assert.equal(new Date(r.period.untilMs).toString(), new Date(d(...until)).toString(), 'end');
+      assert.equal(r.text, rest);
+    });
+  }
+});
+
+describe('words that are not time expressions', () => {
+  for (const q of [
+    'May I ask how the parser handles BOMs?',
+    'add a test for the parser',
+    'the march of progress in the scheduler',
+    'why does port 2025 refuse connections',
+    'what is the weekday type in the calendar module',
+    'the marching ants selection in the editor',
+    'maybe the cache is stale',
+    'any documentary to watch tonight?',
+    'the order of the flights before today',
+    'what time do I wake up on Saturday mornings?',
+    'I go hiking on weekends',
+    'what did we decide about weekend deploys',
+    'the weekend shift schedule',
+    'ask Jan 3 times before merging',
+    'It broke. May I see the log?',
+    'Mar 2 retries were not enough',
+    'この3つの関数',
+    'この5日に出すリリース',
+    "my New Year's resolution",
+    'in the new year we migrate the queue',
+    'API GWの設定',
+    '年末調整の書類',
+    'the Christmas theme for the landing page',
+    'the Halloween sale banner',
+    "the Valentine's Day campaign",
+    'クリスマスキャンペーンのLP',
+    'バレンタイン企画の画面',
+    'クリスマスに向けたセールの準備',
+    '年末までにリリースしたい',
+    'GWの予定を決める',
+    'ship the fix by Christmas',
+    'the summer sale banner',
+    'upgrade this Spring Boot app',
+    'I run in the summer',
+    'the tests fall over on CI',
+    '夏に向けたセールの準備',
+    '秋の新機能',
+    '1970年代のUNIX',
+    'I took a step back',
+    'roll the release back two days',
+    'on the 2nd run it failed',
+    '1日に3回デプロイする',
+    '3日に1回のバックアップ',
+    '3日で終わった移行',
+    '毎月15日に請求する',
+  ]) {
+    it(q, () => {
+      const r = readTime(q, NOW);
+      assert.equal(r.period, undefined, `read a period from "${q}": ${r.period?.label}`);
+      assert.equal(r.text, q);
+    });
+  }
+  it('the first expression names the period and every one leaves the question', () => {
+    const r = readTime('last week or maybe yesterday: the flaky deploy', NOW);
+    assert.equal(r.period?.sinceMs, d(2026, 11, 23));
+    assert.equal(r.text, 'or maybe : the flaky deploy');
+  });
+  it('a part of a month leaves with it, "for the first time" stays', () => {
+    assert.equal(readTime('3月初めのリリース', NOW).text, 'のリリース');
+    assert.equal(readTime('3月初めて動いたテスト', NOW).text, '初めて動いたテスト');
+    assert.equal(readTime('今年初めてのリリース', NOW).text, '初めてのリリース');
+  });
+  it('moments ago (a moment ago, an hour ago, 20 minutes ago, さっき, 先ほど, 3時間前): the 24 hours up to now', () => {
+    for (const [q, rest] of [
+      ['the config we changed an hour ago', 'the config we changed'],
+      ['what I asked a moment ago', 'what I asked'],
+      ['the test that failed 20 minutes ago', 'the test that failed'],
+      ['さっきのエラー', 'のエラー'],
+      ['先ほど話したキャッシュ', '話したキャッシュ'],
+      ['3時間前に直したバグ', 'に直したバグ'],
+    ] as const) {
+      const r = readTime(q, NOW);
+      assert.equal(r.period?.sinceMs, NOW - 86_400_000, q);
+      assert.equal(r.period?.untilMs, NOW + 1, q);
+      assert.equal(r.text, rest);
+    }
+    for (const q of ['wait a moment', 'back in an hour', 'a 20 minutes timeout']) assert.equal(readTime(q, NOW).period, undefined, q);
+  });
+  it('counted back from today: asked on 3 December, a month ago is around 3 November (not 30 November); on 31 March, around 28 February', () => {
+    const dec3 = new Date(2026, 11, 3, 11).getTime();
+    assert.equal(readTime('what did we decide a month ago', dec3).period?.label, '2026-10-19 – 2026-11-18');
+    assert.equal(readTime('what did we decide last month', dec3).period?.label, '2026-11-01 – 2026-11-30', 'last month stays the calendar one');
+    assert.equal(readTime('what did we decide a month ago', new Date(2026, 2, 31, 11).getTime()).period?.label, '2026-02-13 – 2026-03-15');
+    assert.equal(readTime('what broke a week ago', new Date(2026, 11, 7, 11).getTime()).period?.label, '2026-11-27 – 2026-12-03', 'asked on a Monday, not the week that ended yesterday');
+  });
+  it('on a Sunday, over the weekend is this one and last weekend the one before, each to now', () => {
+    const sunday = new Date(2026, 11, 6, 11, 0, 0).getTime();
+    assert.equal(readTime('the deploy over the weekend', sunday).period?.label, '2026-12-05 – 2026-12-06');
+    assert.equal(readTime('the deploy last weekend', sunday).period?.label, '2026-11-28 – 2026-12-06');
+  });
+  it('three misreadings found in review: the past month on the 31st, a count after a name, "May I" after a sentence', () => {
+    // On 31 March the past month began on 1 March (28 February's next day), not on 3 March.
+    assert.equal(readTime('what broke in the past month', new Date(2026, 2, 31, 11).getTime()).period?.sinceMs, d(2026, 3, 1));
+    assert.equal(readTime('what broke in the past month', new Date(2026, 11, 31, 11).getTime()).period?.sinceMs, d(2026, 12, 1));
+    assert.equal(readTime('what broke in the past month', NOW).period?.sinceMs, d(2026, 11, 2), 'on other days as before');
+    assert.equal(readTime('ask Jan 3 times before merging', NOW).period, undefined);
+    assert.equal(readTime('the Jan 3 deploy', NOW).period?.sinceMs, d(2026, 1, 3), 'a date after a month name still is one');
+    assert.equal(readTime('It broke. May I see the log?', NOW).period, undefined);
+    assert.equal(readTime('It broke. In May we had the same error', NOW).period?.sinceMs, d(2026, 5, 1));
+  });
+  it('a named day is the latest that has begun; "last" the one before this year\'s, "this" this year\'s even still to come', () => {
+    const dec27 = new Date(2026, 11, 27, 11).getTime();
+    assert.equal(readTime('the deploy at Christmas', dec27).period?.label, '2026-12-24 – 2026-12-26');
+    assert.equal(readTime('the deploy last Christmas', dec27).period?.label, '2025-12-24 – 2025-12-26');
+    assert.equal(readTime('the deploy at Christmas', NOW).period?.label, '2025-12-24 – 2025-12-26', 'on 1 December, last year\'s');
+    assert.equal(readTime('the freeze this Christmas', NOW).period?.label, '2026-12-24 – 2026-12-26', 'still to come: search reads the question as written');
+    assert.equal(readTime('the freeze over Christmas 2024', NOW).period?.label, '2024-12-24 – 2024-12-26');
+    assert.equal(readTime('the freeze at Christmas last year', NOW).period?.label, '2025-12-24 – 2025-12-26');
+    assert.equal(readTime('the deploy on Thanksgiving', new Date(2025, 11, 1).getTime()).period?.label, '2025-11-27', 'the fourth Thursday of November');
+  });
+  it('two times are one span only where the question joins them', () => {
+    assert.equal(readTime('what we shipped last Tuesday and Wednesday', NOW).period?.label, '2026-11-24', 'a bare "and": the first names the period');
+    assert.equal(readTime('the deploy of March 10 to March 3', NOW).period?.label, '2026-03-10', 'backwards: the first');
+    assert.equal(readTime('compare March 3 to the one of March 10', NOW).period?.label, '2026-03-03', 'words between: the first');
+    assert.equal(readTime('March 3 to 5 people', NOW).period?.label, '2026-03-03', 'a count after it, not a day');
+    assert.equal(readTime('on March 3 - 5 tests failed', NOW).period?.label, '2026-03-03', 'a count of things');
+    assert.equal(readTime('between March 3 and 10', NOW).period?.label, '2026-03-03 – 2026-03-10');
+  });
+  it('a part of a day leaves with its day, which stays whole; a word it begins stays (朝会, 昼ご飯)', () => {
+    assert.equal(readTime('昨日の朝会で決めた', NOW).text, 'の朝会で決めた');
+    assert.equal(readTime('昨日の朝会で決めた', NOW).period?.label, '2026-11-30');
+    assert.equal(readTime('今日の昼ご飯', NOW).text, 'の昼ご飯');
+    assert.equal(readTime('what I ate on Saturday mornings', NOW).period, undefined, 'a habit, not a day');
+  });
+  it('a season: "last" the latest that has ended, "this" the one now or this year\'s, a year\'s winter begins in its December', () => {
+    const feb = new Date(2027, 1, 10, 11).getTime();
+    const jul = new Date(2026, 6, 10, 11).getTime();
+    assert.equal(readTime('the outage this winter', feb).period?.label, '2026-12-01 – 2027-02-28');
+    assert.equal(readTime('the outage last winter', feb).period?.label, '2025-12-01 – 2026-02-28', 'this one has not ended');
+    assert.equal(readTime('what we shipped last summer', jul).period?.label, '2025-06-01 – 2025-08-31', 'in July, the one before');
+    assert.equal(readTime('what we shipped this summer', jul).period?.label, '2026-06-01 – 2026-08-31');
+    assert.equal(readTime('2025年の冬の障害', NOW).period?.label, '2025-12-01 – 2026-02-28');
+    assert.equal(readTime('今冬の障害', NOW).period?.label, '2026-12-01 – 2027-02-28');
+  });
+  it('a fiscal year (年度) begins on 1 April: in March, 今年度 began last April', () => {
+    assert.equal(readTime('今年度の障害', new Date(2027, 2, 10, 11).getTime()).period?.label, '2026-04-01 – 2027-03-31');
+    assert.equal(readTime('昨年度の障害', new Date(2027, 3, 10, 11).getTime()).period?.label, '2026-04-01 – 2027-03-31');
+  });
+  it('a month still to come this year means last year’s', () => {
+    const r = readTime('in December', new Date(2026, 5, 10).getTime());
+    assert.equal(r.period?.sinceMs, d(2025, 12, 1));
+  });
+});
+
+describe('a question about how past moments stand to each other', () => {
+  for (const q of [
+    'What is the order of the three deploys from earliest to latest?',
+    'In what order did we try the cache layouts?',
+    'Which came first, the outage or the key rotation?',
+    'Who finished first, Emma or Alex?',
+    'Did we pin the version before or after the build broke?',
+    'How many days passed between the outage and the fix?',
+    'How long after the migration did the alerts start?',
+    'How many weeks passed between the freeze and the release?',
+    'デプロイの順番を教えて',
+    'どちらが先だった？障害と鍵の更新',
+    '移行から何日後にアラートが出た？',
+    '修正に何か月かかった？',
+  ]) {
+    it(`asks about order or elapsed time: ${q}`, () => assert.equal(asksAboutOrder(q), true));
+  }
+  for (const q of [
+    'Which streaming service did I start using most recently?',
+    'What is the latest version of the API client?',
+    'Where is my HelloFresh order?',
+    'What was my order of dumplings last time?',
+    'What order did I place at the bakery?',
+    'How long is the deploy window?',
+    'How many days a week do we deploy?',
+    'How many days ago did we switch the CI runner?',
+    'How many months have passed since I last rotated the keys?',
+    'CIを切り替えたのは何日前？',
+    'ビルドはあと何年かかるか',
+    'For the first time the test passed: why?',
+    'キャッシュの設定はどうした？',
+    '先月の障害の原因',
+  ]) {
+    it(`does not: ${q}`, () => assert.equal(asksAboutOrder(q), false));
+  }
+});
