@@ -176,20 +176,29 @@ const MOVE_DAYS = 30;
 export function recordMoves(baseDir: string, repo: string, moves: readonly Rename[]): void {
   if (moves.length === 0 || !existsSync(baseDir)) return;
   const path = movesPath(baseDir, repo);
+  appendMoves(path, moves, movesIn(path, Number.NEGATIVE_INFINITY)[0]?.atMs);
+}
+
+/**
+ * Append moves to the moves file at `path`, after the move noted last (`lastMs`, read by the
+ * caller): each dated never before it, so their order is the order they were made in, whatever
+ * each process's clock says (a clock set back; under faketime every process starts anew).
+ * Returns the moves as written, newest first.
+ */
+function appendMoves(path: string, moves: readonly Rename[], lastMs: number | undefined): Rename[] {
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-  // Never dated before the move noted last: their order is the order they were made in, whatever
-  // each process's clock says (a clock set back; under faketime every process starts anew).
-  let last = movesIn(path, Number.NEGATIVE_INFINITY)[0]?.atMs ?? Number.NEGATIVE_INFINITY;
-  const lines = moves.map((m) => {
+  let last = lastMs ?? Number.NEGATIVE_INFINITY;
+  const written = moves.map((m) => {
     last = Math.max(m.atMs, last + 1);
-    return `${JSON.stringify({ from: m.from, to: m.to, atMs: last, ...(m.top !== undefined ? { top: m.top } : {}) })}\n`;
+    return { from: m.from, to: m.to, atMs: last, ...(m.top !== undefined ? { top: m.top } : {}) };
   });
-  appendFileSync(path, lines.join(''), { mode: 0o600 });
+  appendFileSync(path, written.map((m) => `${JSON.stringify(m)}\n`).join(''), { mode: 0o600 });
   // Grown past MOVES_BYTES: the newest kept, written whole.
   if (statSync(path).size > MOVES_BYTES) {
     const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
     writeKeepingMode(path, `${lines.slice(-MAX_MOVES).join('\n')}\n`);
   }
+  return written.reverse();
 }
 
 /** Every move of a moves file not older than MOVE_DAYS at `nowMs`, newest first, at most MAX_MOVES (lines that do not read are passed over). */
@@ -235,8 +244,12 @@ function undone(m: Rename): boolean {
  * checkout hold everywhere.
  */
 export function readMoves(baseDir: string, repo: string, nowMs: number, here?: string): Rename[] {
-  return movesIn(movesPath(baseDir, repo), nowMs).filter((m) => (here === undefined || m.top === undefined || m.top === here) && !undone(m));
+  return movesIn(movesPath(baseDir, repo), nowMs).filter(standing(nowMs, here));
 }
+
+/** Whether a move read from the moves file stands at `nowMs` for the checkout `here` (readMoves). */
+const standing = (nowMs: number, here: string | undefined) => (m: Rename) =>
+  m.atMs >= nowMs - MOVE_DAYS * 86_400_000 && (here === undefined || m.top === undefined || m.top === here) && !undone(m);
 
 /** Renames found staged in the working tree and not committed yet (`git mv` in a terminal) noted at once. */
 const STAGED_MAX = 100;
@@ -244,20 +257,29 @@ const STAGED_MAX = 100;
 /**
  * Renames the working tree holds staged, not committed (session start reads them with its
  * `git status`), added to the moves as of `nowMs`: a pair already there is not added again.
+ * Returns the moves of the checkout `top` that stand once these are noted (readMoves' answer,
+ * newest first, for renamesOf), read from the moves file once; undefined when there was nothing
+ * to note (the file was not read).
  */
-export function noteStagedRenames(baseDir: string, repo: string, top: string, pairs: ReadonlyArray<{ from: string; to: string }>, nowMs: number): void {
-  if (pairs.length === 0) return;
-  const known = new Set(readMoves(baseDir, repo, nowMs, top).map(pairOf));
-  recordMoves(baseDir, repo, pairs.slice(0, STAGED_MAX).filter((p) => !known.has(pairOf(p))).map((p) => ({ from: p.from, to: p.to, atMs: nowMs, top })));
+export function noteStagedRenames(baseDir: string, repo: string, top: string, pairs: ReadonlyArray<{ from: string; to: string }>, nowMs: number): Rename[] | undefined {
+  if (pairs.length === 0) return undefined;
+  const path = movesPath(baseDir, repo);
+  const all = movesIn(path, Number.NEGATIVE_INFINITY);
+  const stand = all.filter(standing(nowMs, top));
+  const known = new Set(stand.map(pairOf));
+  const added = pairs.slice(0, STAGED_MAX).filter((p) => !known.has(pairOf(p))).map((p) => ({ from: p.from, to: p.to, atMs: nowMs, top }));
+  if (added.length === 0 || !existsSync(baseDir)) return stand;
+  return [...appendMoves(path, added, all[0]?.atMs), ...stand].slice(0, MAX_MOVES);
 }
 
 /**
  * A repository's renames as this machine knows them, newest first: its map's and the moves no
- * commit holds yet (readMoves: those standing, and only the checkout `here`'s when it is named).
+ * commit holds yet (readMoves: those standing, and only the checkout `here`'s when it is named;
+ * `movesRead` when the caller has them already, from noteStagedRenames).
  */
-export function renamesOf(baseDir: string, repo: string, nowMs: number, here?: string): Rename[] {
+export function renamesOf(baseDir: string, repo: string, nowMs: number, here?: string, movesRead?: Rename[]): Rename[] {
   const map = readRenameMap(baseDir, repo, here)?.renames ?? [];
-  const moves = readMoves(baseDir, repo, nowMs, here);
+  const moves = movesRead ?? readMoves(baseDir, repo, nowMs, here);
   return moves.length === 0 ? map : [...moves, ...map].sort((a, b) => b.atMs - a.atMs);
 }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLOCK_SLACK_MS, folderNamesOf, movesPath, namesIn, namesOf, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renameMapPath, renamesOf, scanRenames, type Rename } from '../../src/changes/renames.js';
+import { CLOCK_SLACK_MS, folderNamesOf, movesPath, namesIn, namesOf, noteStagedRenames, parseRenameLog, readMoves, readRenameMap, recordMoves, refreshRenameMap, renameMapHead, renameMapPath, renamesOf, scanRenames, type Rename } from '../../src/changes/renames.js';
 import { contentLines, pairBySimilarity, similarity, unstagedMoves } from '../../src/changes/tree-moves.js';
 import { recordedAs } from '../../src/search/search.js';
 import { workInProgress } from '../../src/project/work-tree.js';
@@ -358,6 +358,44 @@ describe('renames: a file\'s earlier names', () => {
     assert.ok(size <= 64 * 1024 + 400, `bounded: ${size}`);
     recordMoves(join(root, 'no-such-home'), repo, [{ from: 'a', to: 'b', atMs: now }]);
     assert.equal(existsSync(join(root, 'no-such-home')), false, 'a home that is not there is not made');
+  });
+
+  it('renames staged in the checkout, noted at session start: each pair once, dated after the newest move; what the noting answers is what a reading finds after it; nothing to note, nothing read', () => {
+    const home = join(root, 'staged-home');
+    mkdirSync(home);
+    const repo = 'github.com/acme/staged';
+    const now = Date.parse('2026-12-05T10:00:00Z');
+    const day = 86_400_000;
+    const dir = join(root, 'staged');
+    const other = join(root, 'staged-other');
+    initRepo(dir, 't');
+    mkdirSync(other);
+    put(dir, 'src/checkout.ts', BODY('capture'));
+    git(dir, 'add', '-A');
+    commitAt(dir, Math.floor(now / 1000) - day / 1000, 'one file');
+    mkdirSync(join(dir, 'src', 'pay'));
+    git(dir, 'mv', 'src/checkout.ts', 'src/pay/checkout.ts');
+    // Before: one too old, one of another checkout, and one of this checkout dated ahead of this clock (a clock set back).
+    recordMoves(home, repo, [
+      { from: 'src/old.ts', to: 'src/older.ts', atMs: now - 40 * day, top: dir },
+      { from: 'src/cart.ts', to: 'src/basket.ts', atMs: now - day, top: other },
+      { from: 'src/gone.ts', to: 'src/went.ts', atMs: now + 5000, top: dir },
+    ]);
+    const lines = () => readFileSync(movesPath(home, repo), 'utf8').trim().split('\n').length;
+    assert.equal(noteStagedRenames(home, repo, dir, [], now), undefined, 'nothing to note: the file is not read');
+    const noted = noteStagedRenames(home, repo, dir, [{ from: 'src/checkout.ts', to: 'src/pay/checkout.ts' }], now);
+    assert.deepEqual(noted?.map((m) => `${m.from}>${m.to} ${m.atMs - now}`), ['src/checkout.ts>src/pay/checkout.ts 5001', 'src/gone.ts>src/went.ts 5000'], 'the staged rename first, dated after the newest move; the other checkout\'s and the old one not there');
+    assert.deepEqual(noted, readMoves(home, repo, now, dir), 'what a reading finds');
+    assert.equal(lines(), 4);
+    // Noted again (the next session start, the rename still staged): not added twice; the answer is the reading's.
+    const again = noteStagedRenames(home, repo, dir, [{ from: 'src/checkout.ts', to: 'src/pay/checkout.ts' }], now + 60_000);
+    assert.deepEqual(again, readMoves(home, repo, now + 60_000, dir));
+    assert.equal(again?.length, 2);
+    assert.equal(lines(), 4, 'not written again');
+    assert.deepEqual(renamesOf(home, repo, now, dir, noted), renamesOf(home, repo, now, dir), 'renamesOf with the moves handed in is renamesOf reading them');
+    // No home: nothing written, and the answer is what stands (none).
+    assert.deepEqual(noteStagedRenames(join(root, 'no-staged-home'), repo, dir, [{ from: 'src/checkout.ts', to: 'src/pay/checkout.ts' }], now), []);
+    assert.equal(existsSync(join(root, 'no-staged-home')), false);
   });
 
   it('a move put back in its checkout (`git reset --hard`, `git stash`) no longer counts: the file keeps its own sessions; a move in one worktree is none in another; the moves of a checkout gone stop counting', () => {

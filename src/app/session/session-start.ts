@@ -141,14 +141,15 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
         const wip = place.repo ? workInProgress(place.repo.top) : undefined;
         // A rename staged and not committed, or a file moved without git (an editor's rename: deleted
         // and untracked, the same content): its memories under the old name count from now (changes/renames.ts).
+        let moves: Rename[] | undefined;
         try {
-          if (place.repo && wip && config.recall.files) noteStagedRenames(config.baseDir, place.repo.key, place.repo.top, [...wip.renamed, ...unstagedMoves(place.repo.top, wip, { timeoutMs: 500 })], rt.now().getTime());
+          if (place.repo && wip && config.recall.files) moves = noteStagedRenames(config.baseDir, place.repo.key, place.repo.top, [...wip.renamed, ...unstagedMoves(place.repo.top, wip, { timeoutMs: 500 })], rt.now().getTime());
         } catch (err) {
           rt.log.warn(`cannot note the renames staged in ${place.repo?.top}: ${errorMessage(err)}`);
         }
-        // A changed file's earlier names too (read only when a file is changed).
+        // A changed file's earlier names too (read only when a file is changed; the moves from the noting above when it read them).
         let renames: Rename[] | undefined;
-        const names = (path: string) => namesOf((renames ??= place.repo ? renamesOf(config.baseDir, place.repo.key, rt.now().getTime(), place.repo.top) : []), path);
+        const names = (path: string) => namesOf((renames ??= place.repo ? renamesOf(config.baseDir, place.repo.key, rt.now().getTime(), place.repo.top, moves) : []), path);
         const picked = pickForStart(store, project, config.inject.recent, place.repo && wip ? { repo: place.repo.key, wip, names } : undefined);
         const why = new Map(picked.map((p) => [p.row.id, p.why]));
         const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });
