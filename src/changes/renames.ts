@@ -176,7 +176,7 @@ const MOVE_DAYS = 30;
 export function recordMoves(baseDir: string, repo: string, moves: readonly Rename[]): void {
   if (moves.length === 0 || !existsSync(baseDir)) return;
   const path = movesPath(baseDir, repo);
-  appendMoves(path, moves, movesIn(path, Number.NEGATIVE_INFINITY)[0]?.atMs);
+  appendMoves(path, moves, movesIn(path)[0]?.atMs);
 }
 
 /**
@@ -201,8 +201,8 @@ function appendMoves(path: string, moves: readonly Rename[], lastMs: number | un
   return written.reverse();
 }
 
-/** Every move of a moves file not older than MOVE_DAYS at `nowMs`, newest first, at most MAX_MOVES (lines that do not read are passed over). */
-function movesIn(path: string, nowMs: number): Rename[] {
+/** The moves of a moves file, newest first, at most MAX_MOVES (lines that do not read are passed over); which stand is `standing`'s to say. */
+function movesIn(path: string): Rename[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -213,7 +213,7 @@ function movesIn(path: string, nowMs: number): Rename[] {
   for (const line of text.split('\n')) {
     try {
       const m = JSON.parse(line) as Partial<Rename>;
-      if (typeof m.from === 'string' && typeof m.to === 'string' && m.from !== '' && m.to !== '' && typeof m.atMs === 'number' && m.atMs >= nowMs - MOVE_DAYS * 86_400_000) {
+      if (typeof m.from === 'string' && typeof m.to === 'string' && m.from !== '' && m.to !== '' && typeof m.atMs === 'number') {
         out.push({ from: m.from, to: m.to, atMs: m.atMs, ...(typeof m.top === 'string' && m.top !== '' ? { top: m.top } : {}) });
       }
     } catch {
@@ -244,10 +244,10 @@ function undone(m: Rename): boolean {
  * checkout hold everywhere.
  */
 export function readMoves(baseDir: string, repo: string, nowMs: number, here?: string): Rename[] {
-  return movesIn(movesPath(baseDir, repo), nowMs).filter(standing(nowMs, here));
+  return movesIn(movesPath(baseDir, repo)).filter(standing(nowMs, here));
 }
 
-/** Whether a move read from the moves file stands at `nowMs` for the checkout `here` (readMoves). */
+/** Whether a move read from the moves file stands at `nowMs` for the checkout `here` (readMoves): not older than MOVE_DAYS, made there, not undone. The newest MAX_MOVES read first, then these kept: the old ones are the last read, so the same as keeping first. */
 const standing = (nowMs: number, here: string | undefined) => (m: Rename) =>
   m.atMs >= nowMs - MOVE_DAYS * 86_400_000 && (here === undefined || m.top === undefined || m.top === here) && !undone(m);
 
@@ -264,7 +264,7 @@ const STAGED_MAX = 100;
 export function noteStagedRenames(baseDir: string, repo: string, top: string, pairs: ReadonlyArray<{ from: string; to: string }>, nowMs: number): Rename[] | undefined {
   if (pairs.length === 0) return undefined;
   const path = movesPath(baseDir, repo);
-  const all = movesIn(path, Number.NEGATIVE_INFINITY);
+  const all = movesIn(path);
   const stand = all.filter(standing(nowMs, top));
   const known = new Set(stand.map(pairOf));
   const added = pairs.slice(0, STAGED_MAX).filter((p) => !known.has(pairOf(p))).map((p) => ({ from: p.from, to: p.to, atMs: nowMs, top }));
