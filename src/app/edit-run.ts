@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { ownRepository } from '../project/place.js';
 import { memoryId } from '../capture/turn.js';
-import { sanitizeName } from '../config/validate.js';
+import { projectName } from '../project/label.js';
 import { UserError } from '../errors.js';
 import { appendToCurrentMonth } from '../export/files.js';
 import { resolveIds, tombstonesFor } from '../maintain/forget.js';
@@ -79,7 +79,7 @@ export async function rememberNote(rt: Runtime, note: { text: string; project: s
   const record: MemoryRecord = {
     v: 1,
     id: memoryId('note', machine, createHash('sha256').update(`${now}\n${cleaned.text}`).digest('hex')),
-    project: sanitizeName(cleanText(note.project, rt.config.privacy.redact).text),
+    project: projectName(cleanText(note.project, rt.config.privacy.redact).text),
     machine,
     timestamp: now,
     updated_at: now,

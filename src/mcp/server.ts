@@ -25,6 +25,7 @@ import { search } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
 import type { SearchMode } from '../types.js';
+import { projectLabel } from '../project/label.js';
 
 export const INSTRUCTIONS = [
   "memory-engine holds this user's past coding-agent sessions (Claude Code and Codex, on all their machines): every question and answer, verbatim, in English and Japanese.",
@@ -135,7 +136,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
               date: h.timestamp.slice(0, 10),
               ...(h.author ? { author: h.author, team: h.team, note: 'someone else\'s session, shared through the team' } : {}),
               machine: h.machine,
-              project: h.project,
+              project: projectLabel(h.project),
               source: h.source,
               ...(h.changed_files ? { changed_files: h.changed_files } : {}),
               ...(h.files_note ? { files_note: h.files_note } : {}),
@@ -180,7 +181,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
           const changes = withChanges({}, staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }), row);
           return text(
             JSON.stringify(
-              { ...rest, project: row.project, ...(extra?.tools ? { tools: extra.tools } : {}), ...changes },
+              { ...rest, project: projectLabel(row.project), ...(extra?.tools ? { tools: extra.tools } : {}), ...changes },
               null,
               1,
             ),
@@ -233,7 +234,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const body = optString('text', args.text) ?? optString('note', args.note) ?? '';
         const project = optString('project', args.project) ?? here;
         const res = await rememberNote(rt(), { text: body, project, cwd: ctx.io.cwd }, true);
-        return text(`Remembered as ${res.record.id.slice(0, 12)} (project ${res.record.project}, ${res.record.timestamp.slice(0, 10)})${res.redactions > 0 ? `; ${res.redactions} secret(s) redacted` : ''}.`);
+        return text(`Remembered as ${res.record.id.slice(0, 12)} (project ${projectLabel(res.record.project)}, ${res.record.timestamp.slice(0, 10)})${res.redactions > 0 ? `; ${res.redactions} secret(s) redacted` : ''}.`);
       }),
   );
 

@@ -5,6 +5,7 @@
  * `/work/clients/*` match by path.
  */
 
+import { projectLabel } from './label.js';
 import { candidateNames } from './names.js';
 
 function globToRegExp(glob: string): RegExp {
@@ -38,9 +39,10 @@ export function repositoryNames(key: string): string[] {
 
 const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.length > 0;
 
-/** The names given, and every name of each repository key present. */
+/** The names given, and every name of each repository key present; each also as people read it (`決済` for `xn--1tw26a`). */
 function namesOf(names: string[], repos: Array<string | null | undefined>): string[] {
-  return [...names, ...repos.filter(present).flatMap(repositoryNames)];
+  const all = [...names, ...repos.filter(present).flatMap(repositoryNames)];
+  return [...new Set([...all, ...all.map((n) => projectLabel(n))])];
 }
 
 /** Whether a place (the repository a session or folder is in, or a configured project) is excluded. */

@@ -3,6 +3,7 @@
  * `.git` read here; where a folder is: place.ts).
  */
 import { sanitizeName } from '../config/validate.js';
+import { projectName, suffixed } from './label.js';
 import type { RepoIdentity } from './repository.js';
 import { sha1 } from '../later.js';
 
@@ -12,32 +13,37 @@ export interface ProjectPlace {
   repo?: RepoIdentity;
 }
 
-/** A repository's names from its path, best first: its short name, then with more of its path. */
-function pathNames(key: string): string[] {
+/**
+ * A repository's names from its path, best first: its short name, then with more of its path.
+ * `nameOf`: how a name is made of the path's words (sanitizeName: how it was before projectName).
+ */
+function pathNames(key: string, nameOf: (raw: string) => string = projectName): string[] {
   if (key.startsWith('folder:')) {
-    const folder = sanitizeName(key.slice('folder:'.length));
-    return [folder, `${folder}-local`];
+    const folder = nameOf(key.slice('folder:'.length));
+    return [folder, suffixed(folder, 'local')];
   }
   const segs = key.split('/');
   const out: string[] = [];
-  for (let i = segs.length - 1; i >= 0; i--) out.push(sanitizeName(segs.slice(i).join('-')));
+  for (let i = segs.length - 1; i >= 0; i--) out.push(nameOf(segs.slice(i).join('-')));
   return out;
 }
 
 /** The last resort: the short name with a hash of the key. */
 function hashedName(key: string): string {
   const hash = sha1().update(key).digest('hex').slice(0, 6);
-  const short = key.startsWith('folder:') ? sanitizeName(key.slice('folder:'.length)) : sanitizeName(key.split('/').pop() ?? key);
-  return `${short}-${hash}`;
+  const short = key.startsWith('folder:') ? projectName(key.slice('folder:'.length)) : projectName(key.split('/').pop() ?? key);
+  return suffixed(short, hash);
 }
 
 /**
  * The names a repository may go by, best first: its short name, then with more of its path
  * (`acme-api`, `github.com-acme-api`), then with a hash of its key. Pure and the same on
  * every machine, so two repositories that share a short name are told apart alike everywhere.
+ * Last, the names a capture gave it before projectName (`machine` for `acme/決済`): memories
+ * captured under them are the repository's, and an exclusion written against them holds.
  */
 export function candidateNames(key: string): string[] {
-  return [...new Set([...pathNames(key), hashedName(key)])];
+  return [...new Set([...pathNames(key), hashedName(key), ...pathNames(key, sanitizeName)])];
 }
 
 /**

@@ -6,8 +6,8 @@
  * it goes by), the name and the folder (exclude.ts).
  */
 import { basename } from 'node:path';
-import { sanitizeName } from '../config/validate.js';
 import { isExcludedPlace } from './exclude.js';
+import { projectName } from './label.js';
 import { candidateNames, nameForNew, type ProjectPlace } from './names.js';
 import { repoIdentity, type RepoIdentity } from './repository.js';
 
@@ -44,7 +44,7 @@ export function placeOf(cwd: string | undefined, configured: string | undefined,
   if (configured) return { name: configured, ...(repo ? { repo } : {}) };
   if (repo) return { name: nameForNew(repo.key, names), repo };
   if (!cwd) return { name: 'unknown' };
-  return { name: sanitizeName(basename(cwd)) };
+  return { name: projectName(basename(cwd)) };
 }
 
 /** Project name of a folder without the cache's registry (its short name). */

@@ -8,6 +8,7 @@
 import type { ProjectAlias } from '../project/aliases.js';
 import { parseAliases, readAliasText } from '../project/aliases.js';
 import type { ProjectPlace } from '../project/names.js';
+import { projectLabel, projectName } from '../project/label.js';
 import { ProjectRegistry } from '../project/registry.js';
 import type { DB } from './database.js';
 import { sha1 } from '../later.js';
@@ -150,7 +151,10 @@ export class ProjectFiling {
    * What a `--project` argument means: a project name as it is filed here, an old name
    * (through its alias), a repository key or remote URL (its name). Unknown names stay as given.
    */
-  resolveProject(arg: string): string {
+  resolveProject(given: string): string {
+    // A name as people read it (`決済`) is the name it is filed under (`xn--1tw26a`).
+    const encoded = projectName(given);
+    const arg = !given.includes('/') && encoded !== given && projectLabel(encoded) === given ? encoded : given;
     if (this.db.prepare('SELECT 1 FROM memories WHERE project = ? AND +deleted = 0 LIMIT 1').get(arg) !== undefined) return arg;
     const aliased = this.registry.aliased(arg);
     if (aliased !== arg) return aliased;

@@ -34,6 +34,7 @@ import { search, type SearchOptions } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import { folderNamesIn, namesIn } from '../changes/renames.js';
+import { projectLabel } from '../project/label.js';
 
 const STATIC: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
@@ -71,7 +72,7 @@ function listView(r: MemoryRow) {
     id: r.id,
     timestamp: r.timestamp,
     machine: r.machine,
-    project: r.project,
+    project: projectLabel(r.project),
     source: r.source ?? 'claude-code',
     question: excerpt(r.question, 600),
     answer: excerpt(r.answer, ANSWER_PREVIEW),
@@ -211,7 +212,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       }
       return hits.map((h) => ({
         id: h.id,
-        view: () => ({ id: h.id, timestamp: h.timestamp, machine: h.machine, project: h.project, source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.recorded_as ? { recorded_as: h.recorded_as } : {}), ...(h.author ? { author: h.author, team: h.team } : {}) }),
+        view: () => ({ id: h.id, timestamp: h.timestamp, machine: h.machine, project: projectLabel(h.project), source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.recorded_as ? { recorded_as: h.recorded_as } : {}), ...(h.author ? { author: h.author, team: h.team } : {}) }),
       }));
     } finally {
       store.close();

@@ -10,6 +10,7 @@ import { commandFiles } from '../../capture/command-files.js';
 import { parseAnyTranscript } from '../../agents/transcripts.js';
 import type { TranscriptShapes } from '../../capture/shapes.js';
 import type { ProjectPlace } from '../../project/names.js';
+import { projectName } from '../../project/label.js';
 import { placeHere, type Place } from '../../project/place.js';
 import { headCommit } from '../../project/repository.js';
 import { pathInRepo } from '../../changes/git-files.js';
@@ -20,7 +21,6 @@ import { errorMessage } from '../../errors.js';
 import { appendByMonth } from '../../export/files.js';
 import { monthOf, supersedingTime } from '../../export/jsonl.js';
 import { redactionKinds, cleanRecordFields, cleanText } from '../../privacy/redact.js';
-import { sanitizeName } from '../../config/validate.js';
 import type { Store } from '../../store/store.js';
 import type { MemoryRecord } from '../../types.js';
 import type { Logger } from '../log.js';
@@ -142,7 +142,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       out.turns++;
       if (ref.sessionId && turn.sessionId === 'unknown') turn.sessionId = ref.sessionId;
       // The project name comes from the repository or the folder: a token in it must not reach the record either.
-      const storedProject = sanitizeName(cleanText(project, config.privacy.redact).text);
+      const storedProject = projectName(cleanText(project, config.privacy.redact).text);
       // Question and answer were cleaned whole by the parser; the other stored fields here.
       const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso, source: parsed.source }), (s) => cleanText(s, config.privacy.redact).text);
       if (privateWhole || privateTexts.some((t) => r.question.includes(t) || r.answer.includes(t))) r.extra = { ...r.extra, private_removed: true };

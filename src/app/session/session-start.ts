@@ -25,6 +25,7 @@ import { describeForeign, foreignStateOf, memoryRepoOf, withMemoryRepo } from '.
 import type { Runtime } from '../runtime.js';
 import { ensureModel } from './model-fetch.js';
 import { memoryRemote, syncNotices, syncNow } from '../sync/sync-run.js';
+import { projectLabel } from '../../project/label.js';
 
 export interface SessionStartRequest {
   cwd?: string;
@@ -229,7 +230,7 @@ async function teamsAtStart(rt: Runtime, req: SessionStartRequest, store: Store,
       const next = ob.due.length > 0 ? 'now' : ob.waiting.map((w) => w.due ?? '').sort()[0]?.replace('T', ' ').slice(0, 16) ?? '';
       const cause = `team-outbox:${t.team.name}:${going}:${ob.held.length}`;
       if (!firstTodayFor(workDirFor(config.baseDir), cause, rt.now())) continue;
-      const projects = [...new Set([...ob.waiting, ...ob.due, ...ob.held].map((x) => x.project))].join(', ');
+      const projects = [...new Set([...ob.waiting, ...ob.due, ...ob.held].map((x) => projectLabel(x.project)))].join(', ');
       report.notices.push(
         `memory: ${going} memor${going === 1 ? 'y' : 'ies'} of ${projects} will go to team ${t.team.name}${going > 0 ? ` (the first ${next === 'now' ? 'now' : `at ${next} UTC`})` : ''}${ob.held.length > 0 ? `; ${ob.held.length} held (redacted or flagged: never sent without your word)` : ''}. Review: \`memory team review\` — \`memory team withhold <id>\` keeps one back.`,
       );

@@ -9,6 +9,7 @@ import { UsageError } from '../../errors.js';
 import { progressBar } from '../../app/progress.js';
 import { printJson, cut } from '../render.js';
 import type { Runner } from '../runner.js';
+import { projectLabel } from '../../project/label.js';
 
 const hours = (v: string): number => {
   const n = Number(v);
@@ -23,10 +24,10 @@ const when = (iso: string | undefined) => (iso ? iso.replace('T', ' ').slice(0, 
 function outboxLines(team: string, delay: number, o: Outbox): string[] {
   const lines: string[] = [];
   lines.push(`team ${team}: ${o.due.length} due now, ${o.waiting.length} waiting (${delay} h window), ${o.held.length} held, ${o.withheld.length} withheld, ${o.published} published`);
-  for (const x of o.due) lines.push(`  due      ${x.id.slice(0, 12)}  ${x.project}  ${cut(x.question.replace(/\s+/g, ' '), 70)}`);
-  for (const x of o.waiting) lines.push(`  waiting  ${x.id.slice(0, 12)}  ${x.project}  goes ${when(x.due)}  ${cut(x.question.replace(/\s+/g, ' '), 60)}`);
-  for (const x of o.held) lines.push(`  held     ${x.id.slice(0, 12)}  ${x.project}  ${x.held}  ${cut(x.question.replace(/\s+/g, ' '), 50)}`);
-  for (const x of o.withheld) lines.push(`  withheld ${x.id.slice(0, 12)}  ${x.project}  ${cut(x.question.replace(/\s+/g, ' '), 60)}`);
+  for (const x of o.due) lines.push(`  due      ${x.id.slice(0, 12)}  ${projectLabel(x.project)}  ${cut(x.question.replace(/\s+/g, ' '), 70)}`);
+  for (const x of o.waiting) lines.push(`  waiting  ${x.id.slice(0, 12)}  ${projectLabel(x.project)}  goes ${when(x.due)}  ${cut(x.question.replace(/\s+/g, ' '), 60)}`);
+  for (const x of o.held) lines.push(`  held     ${x.id.slice(0, 12)}  ${projectLabel(x.project)}  ${x.held}  ${cut(x.question.replace(/\s+/g, ' '), 50)}`);
+  for (const x of o.withheld) lines.push(`  withheld ${x.id.slice(0, 12)}  ${projectLabel(x.project)}  ${cut(x.question.replace(/\s+/g, ' '), 60)}`);
   if (o.notAccepted.length > 0) lines.push(`  shared by you but not accepted by the team: ${o.notAccepted.join(', ')} (nothing of them goes)`);
   if (o.held.length > 0) lines.push('  held: never published unless you `memory team release <id>`; `memory team withhold <id>` keeps one back for good');
   return lines;
@@ -52,7 +53,7 @@ export function registerTeam(program: Command, run: Runner): void {
       run(async (ctx) => {
         const r = await createTeam(runtimeOf(ctx, { quiet: true }), { name, remote: f.remote, handle: f.handle, ...(f.project ? { projects: f.project } : {}), ...(f.reviewDelay !== undefined ? { reviewDelayH: f.reviewDelay } : {}) });
         if (f.json) printJson(ctx.io, { team: r.team, projects: r.manifest.projects });
-        else ctx.io.stdout.write(`team ${name} created on ${f.remote}: you are ${f.handle} (maintainer); projects: ${r.manifest.projects.map((p) => `${p.name} (${p.repo})`).join(', ') || 'none yet (memory team share)'}; memories wait ${r.team.review_delay_h} h before they go (memory team review)\n`);
+        else ctx.io.stdout.write(`team ${name} created on ${f.remote}: you are ${f.handle} (maintainer); projects: ${r.manifest.projects.map((p) => `${projectLabel(p.name)} (${p.repo})`).join(', ') || 'none yet (memory team share)'}; memories wait ${r.team.review_delay_h} h before they go (memory team review)\n`);
         return 0;
       }),
     );
@@ -71,9 +72,9 @@ export function registerTeam(program: Command, run: Runner): void {
         bar.done();
         if (f.json) printJson(ctx.io, { team: r.team, members: r.manifest.members.map((m) => m.handle), projects: r.manifest.projects, reading: r.reading, memories: r.memories, fetched: !r.behind });
         else {
-          ctx.io.stdout.write(`joined team ${name} as ${f.handle} (members: ${r.manifest.members.map((m) => m.handle).join(', ')}; projects: ${r.manifest.projects.map((p) => p.name).join(', ') || 'none'}). Nothing of yours goes until you share a project: memory team share ${name} --project <p>\n`);
-          if (r.behind) ctx.io.stdout.write(`reading ${r.reading.join(', ')}: the team's memories of it could not be fetched now (the log says why: memory status); they come with your next session start\n`);
-          else ctx.io.stdout.write(r.reading.length > 0 ? `reading ${r.reading.join(', ')}: ${r.memories} memories of the team, here now; another project's come with your first session in it\n` : 'reading no project yet: a project\'s team memories come with your first session in it\n');
+          ctx.io.stdout.write(`joined team ${name} as ${f.handle} (members: ${r.manifest.members.map((m) => m.handle).join(', ')}; projects: ${r.manifest.projects.map((p) => projectLabel(p.name)).join(', ') || 'none'}). Nothing of yours goes until you share a project: memory team share ${name} --project <p>\n`);
+          if (r.behind) ctx.io.stdout.write(`reading ${r.reading.map((p) => projectLabel(p)).join(', ')}: the team's memories of it could not be fetched now (the log says why: memory status); they come with your next session start\n`);
+          else ctx.io.stdout.write(r.reading.length > 0 ? `reading ${r.reading.map((p) => projectLabel(p)).join(', ')}: ${r.memories} memories of the team, here now; another project's come with your first session in it\n` : 'reading no project yet: a project\'s team memories come with your first session in it\n');
         }
         return 0;
       }),
@@ -89,7 +90,7 @@ export function registerTeam(program: Command, run: Runner): void {
         run(async (ctx) => {
           const r = await shareProject(runtimeOf(ctx, { quiet: true }), name, f.project, on);
           if (f.json) printJson(ctx.io, { team: r.team.name, project: r.project, shared: on, accepted: r.accepted });
-          else ctx.io.stdout.write(on ? `sharing ${r.project} with team ${name}${r.added ? ' (added to the projects the team accepts)' : ''}; its memories wait ${r.team.review_delay_h} h before they go (memory team review)\n` : `no longer sharing ${r.project} with team ${name}\n`);
+          else ctx.io.stdout.write(on ? `sharing ${projectLabel(r.project)} with team ${name}${r.added ? ' (added to the projects the team accepts)' : ''}; its memories wait ${r.team.review_delay_h} h before they go (memory team review)\n` : `no longer sharing ${projectLabel(r.project)} with team ${name}\n`);
           return 0;
         }),
       );
@@ -194,7 +195,7 @@ async function teamStatus(ctx: Context, json: boolean): Promise<number> {
   const lines = out.flatMap((t) => [
     `team ${t.team} (${t.remote}), you: ${t.handle}`,
     `  members     ${t.members.join(', ') || '-'} (maintainers: ${t.maintainers.join(', ') || '-'})`,
-    `  projects    accepted: ${t.accepted.map((p) => p.name).join(', ') || '-'}; shared by you: ${t.shared.join(', ') || '-'}; read here: ${t.reading.join(', ') || '- (a project\'s come with your first session in it)'}`,
+    `  projects    accepted: ${t.accepted.map((p) => projectLabel(p.name)).join(', ') || '-'}; shared by you: ${t.shared.map((p) => projectLabel(p)).join(', ') || '-'}; read here: ${t.reading.map((p) => projectLabel(p)).join(', ') || '- (a project\'s come with your first session in it)'}`,
     `  outbox      ${t.waiting} waiting (${t.review_delay_h} h), ${t.held} held, ${t.withheld} withheld; ${t.published} of yours published`,
     `  memories    ${t.team_memories} in the team cache${t.set_aside ? `; ${t.set_aside} line(s) set aside (not where their author may write)` : ''}`,
     `  sync        last pull ${when(t.last_pull ?? undefined)}, last publish ${when(t.last_publish ?? undefined)}${t.last_error ? `; last error: ${t.last_error.op} ${t.last_error.message} (${when(t.last_error.at)})` : ''}`,

@@ -1,0 +1,61 @@
+/**
+ * A project name as a word safe in file names, and as people read it. Pure; names.ts derives a
+ * repository's names from these, and every front end shows a name through projectLabel.
+ */
+import { domainToASCII, domainToUnicode } from 'node:url';
+import { sanitizeName } from '../config/validate.js';
+
+/** The longest name: a name goes into file names (a team's `<project>/` folder). */
+const NAME_MAX = 64;
+
+/** A letter or digit that stays outside ASCII once its accents are taken off (決, メ, П; not é). */
+const BEYOND_ASCII = /(?![\x00-\x7f])[\p{L}\p{N}]/u;
+
+/**
+ * The project name of a folder's or repository's name, file-name safe (`[A-Za-z0-9._-]`). A
+ * name in ASCII or Latin letters with accents is kept as today (`café-app` → `cafe-app`). A name
+ * with other letters (`決済`, `メモ`, `Проект`) would lose them all — every such folder would be
+ * one project — so its letters and digits go into IDNA's ASCII form, which gives them back for
+ * display (projectLabel): `決済` → `xn--1tw26a`. Too long for a name: the words that fit.
+ */
+export function projectName(raw: string): string {
+  if (!BEYOND_ASCII.test(raw.normalize('NFKD').replace(/\p{M}/gu, ''))) return sanitizeName(raw);
+  return encodedFit(raw.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []) ?? sanitizeName(raw);
+}
+
+/** The words in IDNA's ASCII form, as many as fit in a name (one long word: its first characters). */
+function encodedFit(words: string[], suffix?: string): string | undefined {
+  const tail = suffix === undefined ? [] : [suffix];
+  for (let n = words.length; n > 0; n--) {
+    const a = encoded1([...words.slice(0, n), ...tail].join('-'));
+    if (a && a.length <= NAME_MAX) return a;
+  }
+  const first = Array.from(words[0] ?? '');
+  for (let n = Math.min(first.length, NAME_MAX); n > 0; n--) {
+    const a = encoded1([first.slice(0, n).join(''), ...tail].join('-'));
+    if (a && a.length <= NAME_MAX) return a;
+  }
+  return undefined;
+}
+
+/** IDNA's ASCII form of one label, when it is one (a–z, 0–9, '-'). */
+function encoded1(label: string): string | undefined {
+  const a = domainToASCII(label);
+  return /^[a-z0-9-]+$/.test(a) ? a : undefined;
+}
+
+/** A name with a suffix (`-local`, a hash): inside the encoded form when the name is one, so it still reads back. */
+export function suffixed(name: string, suffix: string): string {
+  const label = projectLabel(name);
+  if (label === name) return `${name}-${suffix}`;
+  return encodedFit(label.split('-'), suffix) ?? `${name}-${suffix}`;
+}
+
+/** A project name as people read it: `xn--1tw26a` is `決済`; any other name is itself. */
+export function projectLabel(name: string): string;
+export function projectLabel(name: string | null | undefined): string | null | undefined;
+export function projectLabel(name: string | null | undefined): string | null | undefined {
+  if (!name || !name.startsWith('xn--')) return name;
+  const u = domainToUnicode(name);
+  return u && u !== name && BEYOND_ASCII.test(u) && encoded1(u) === name ? u : name;
+}
