@@ -59,3 +59,13 @@ export function projectLabel(name: string | null | undefined): string | null | u
   const u = domainToUnicode(name);
   return u && u !== name && BEYOND_ASCII.test(u) && encoded1(u) === name ? u : name;
 }
+
+/**
+ * The name a memory captured as `raw` in folder `cwd` (outside git) has now: when `raw` is what
+ * the folder's name gave before projectName (`日記` gave `machine`), the folder's name now; else `raw`.
+ */
+export function folderNameNow(raw: string, cwd: string): string {
+  const folder = cwd.split(/[\\/]/).filter(Boolean).pop();
+  if (folder === undefined || raw !== sanitizeName(folder)) return raw;
+  return projectName(folder);
+}

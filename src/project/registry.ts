@@ -6,6 +6,7 @@
  * The cache keeps what it computes (store.ts); nothing here reads a file or `.git`.
  */
 import { parseAliases, type ProjectAlias } from './aliases.js';
+import { folderNameNow } from './label.js';
 import { assignNames, candidateNames, nameForNew, type ProjectPlace } from './names.js';
 import { normalizeRemoteUrl } from './remote-url.js';
 
@@ -46,10 +47,12 @@ export class ProjectRegistry {
   /**
    * The project a memory is filed under: `raw` the name it was captured under, `repo` its
    * repository, `here` (memories from before repositories were recorded) the repository its
-   * folder is in on this machine. A name the capture derived from the repository follows the
-   * registry; a configured project (`[general] project`) stays what it was.
+   * folder is in on this machine, `cwd` its folder. A name the capture derived from the
+   * repository follows the registry, one derived from a folder outside git the folder's name as
+   * projectName gives it now (`日記` was `machine`); a configured project (`[general] project`)
+   * stays what it was.
    */
-  projectOf(raw: string | null, repo: string | null, here: string | null): string | null {
+  projectOf(raw: string | null, repo: string | null, here: string | null, cwd?: string | null): string | null {
     let base = raw;
     if (repo) {
       let cands = this.candidates.get(repo);
@@ -59,6 +62,7 @@ export class ProjectRegistry {
       }
       if (raw === null || cands.includes(raw)) base = this.repoName(repo);
     } else if (here) base = this.repoName(here);
+    else if (raw !== null && cwd) base = folderNameNow(raw, cwd);
     return base === null ? null : this.aliased(base);
   }
 

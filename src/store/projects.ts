@@ -77,8 +77,8 @@ export class ProjectFiling {
   }
 
   /** The project a memory is filed under here. */
-  projectOf(raw: string | null, repo: string | null, here: string | null): string | null {
-    return this.registry.projectOf(raw, repo, here);
+  projectOf(raw: string | null, repo: string | null, here: string | null, cwd?: string | null): string | null {
+    return this.registry.projectOf(raw, repo, here, cwd);
   }
 
   /**
@@ -122,18 +122,18 @@ export class ProjectFiling {
     let moved = 0;
     this.host.transaction(() => {
       const combos = this.db
-        .prepare<[], { project: string | null; project_raw: string | null; repo: string | null; repo_here: string | null }>(
-          'SELECT DISTINCT project, project_raw, repo, repo_here FROM memories WHERE deleted = 0',
+        .prepare<[], { project: string | null; project_raw: string | null; repo: string | null; repo_here: string | null; cwd: string | null }>(
+          'SELECT DISTINCT project, project_raw, repo, repo_here, cwd FROM memories WHERE deleted = 0',
         )
         .all();
       for (const c of combos) {
-        const want = this.projectOf(c.project_raw, c.repo, c.repo_here);
+        const want = this.projectOf(c.project_raw, c.repo, c.repo_here, c.cwd);
         if (want === c.project) continue;
         const rows = this.db
           .prepare<unknown[], { rowid: number; has_vector: number }>(
-            'SELECT rowid, has_vector FROM memories WHERE deleted = 0 AND project IS ? AND project_raw IS ? AND repo IS ? AND repo_here IS ?',
+            'SELECT rowid, has_vector FROM memories WHERE deleted = 0 AND project IS ? AND project_raw IS ? AND repo IS ? AND repo_here IS ? AND cwd IS ?',
           )
-          .all(c.project, c.project_raw, c.repo, c.repo_here);
+          .all(c.project, c.project_raw, c.repo, c.repo_here, c.cwd);
         const set = this.db.prepare('UPDATE memories SET project = ? WHERE rowid = ?');
         for (const r of rows) {
           set.run(want, r.rowid);

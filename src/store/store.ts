@@ -447,7 +447,7 @@ export class Store {
       id: entry.id,
       deleted: 0,
       session_id: entry.session_id ?? null,
-      project: this.projects.projectOf(entry.project ?? null, repo, here),
+      project: this.projects.projectOf(entry.project ?? null, repo, here, entry.cwd),
       project_raw: entry.project ?? null,
       repo,
       repo_here: here,

@@ -76,6 +76,8 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
   before(() => {
     ({ dir: root, cleanup } = tempDir('memory-names-'));
     m = homeMachine(root, 'laptop');
+    // The memory home as an earlier version left it: made by a first session start.
+    assert.equal(m.cli(['session-start', '--inject'], { input: JSON.stringify({ session_id: 'first', cwd: m.user, hook_event_name: 'SessionStart' }) }).code, 0);
   });
   after(() => cleanup());
 
@@ -83,6 +85,11 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
     const dir = join(m.user, name);
     mkdirSync(dir, { recursive: true });
     return dir;
+  };
+  /** A line as an earlier version wrote it for a turn in `cwd`: the project `machine` (a name of no letters left). */
+  const legacy = (id: string, cwd: string, question: string, answer: string): void => {
+    const at = '2026-10-05T09:00:00.000Z';
+    appendFileSync(join(m.home, 'export', '2026-10_laptop.jsonl'), `${JSON.stringify({ v: 1, id, session_id: id, project: 'machine', machine: 'laptop', timestamp: at, updated_at: at, question, answer, source: 'claude-code', cwd })}\n`);
   };
   const start = (cwd: string, session: string): string => {
     const r = m.cli(['session-start', '--inject'], { cwd, input: JSON.stringify({ session_id: session, cwd, hook_event_name: 'SessionStart', source: 'startup' }) });
@@ -94,16 +101,21 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
   it('two folders named in Japanese are two projects: a session in one is not given the other\'s memories; each is shown, searched and listed by its own name', () => {
     const memo = folder('メモ');
     const diary = folder('日記');
+    // What an earlier version wrote for a turn in each: the project `machine`, both.
+    legacy('old-memo-1', memo, 'Where do the memo attachments go?', 'Into the attachments folder beside each memo.');
+    legacy('old-diary-1', diary, 'How are the diary entries backed up?', 'Copied nightly to the second disk.');
     sessionReading(m, 'memo-1', memo, '2026-11-02T10:00:00Z', [{ q: 'How should the memo index be sorted?', a: 'By the date of the last edit, newest first.' }]);
     sessionReading(m, 'diary-1', diary, '2026-11-03T10:00:00Z', [{ q: 'Which font does the diary export use?', a: 'Noto Serif JP at 11 pt.' }]);
 
     const inDiary = start(diary, 'diary-2');
     assert.match(inDiary, /recent memories of project "日記"/);
     assert.match(inDiary, /diary export/, 'its own memory is injected');
-    assert.doesNotMatch(inDiary, /memo index/, 'the other folder\'s is not');
+    assert.match(inDiary, /diary entries backed up/, 'and its own from before');
+    assert.doesNotMatch(inDiary, /memo (index|attachments)/, 'the other folder\'s are not');
     const inMemo = start(memo, 'memo-2');
     assert.match(inMemo, /memo index/);
-    assert.doesNotMatch(inMemo, /diary export/);
+    assert.match(inMemo, /memo attachments/);
+    assert.doesNotMatch(inMemo, /diary (export|entries)/);
 
     const found = m.cli(['search', '--mode', 'keyword', 'memo index sorted']);
     assert.equal(found.code, 0, found.stderr);
@@ -117,8 +129,8 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
     const listed = m.cli(['projects']);
     assert.match(listed.stdout, new RegExp(`メモ \\(${projectName('メモ')}\\)`), listed.stdout);
     assert.match(listed.stdout, new RegExp(`日記 \\(${projectName('日記')}\\)`));
-    // What the records hold is the file-name-safe name.
-    assert.deepEqual(storedProjects(m).sort(), [projectName('メモ'), projectName('日記')].sort());
+    // What the new records hold is the file-name-safe name (the old ones keep theirs: no line is rewritten).
+    assert.deepEqual(storedProjects(m).sort(), ['machine', 'machine', projectName('メモ'), projectName('日記')].sort());
   });
 
   it('a repository named in Japanese: its memories from before (filed under `machine`) and after are one project, and an exclusion written as people read it holds', () => {
@@ -126,8 +138,8 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
     git(repo, 'init', '-q');
     git(repo, 'remote', 'add', 'origin', 'https://github.com/acme/決済.git');
     // What an earlier version wrote for a turn in this repository: the project `machine`.
-    const month = join(m.home, 'export', '2026-10_laptop.jsonl');
-    appendFileSync(month, `${JSON.stringify({ v: 1, id: 'old-kessai-1', session_id: 'old', project: 'machine', machine: 'laptop', timestamp: '2026-10-05T09:00:00.000Z', updated_at: '2026-10-05T09:00:00.000Z', question: 'How many times do we retry a declined card?', answer: 'Never: a decline is final.', source: 'claude-code', cwd: repo, extra: { repo: 'github.com/acme/決済' } })}\n`);
+    const at = '2026-10-06T09:00:00.000Z';
+    appendFileSync(join(m.home, 'export', '2026-10_laptop.jsonl'), `${JSON.stringify({ v: 1, id: 'old-kessai-1', session_id: 'old', project: 'machine', machine: 'laptop', timestamp: at, updated_at: at, question: 'How many times do we retry a declined card?', answer: 'Never: a decline is final.', source: 'claude-code', cwd: repo, extra: { repo: 'github.com/acme/決済' } })}\n`);
     sessionReading(m, 'kessai-1', repo, '2026-11-04T10:00:00Z', [{ q: 'Where is the refund webhook verified?', a: 'In the signature middleware before the router.' }]);
 
     const listed = m.cli(['projects', '--json']);
@@ -136,6 +148,10 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
     assert.ok(kessai, listed.stdout);
     assert.equal(kessai.memories, 2, 'the memory from before and the new one, one project');
     assert.ok(!rows.some((p) => p.project === 'machine'), listed.stdout);
+    // The registry changed (a repository is new): every memory is filed again, and the folders' stay theirs.
+    const diaryNow = m.cli(['search', '--mode', 'keyword', '--project', '日記', 'diary entries backed up']);
+    assert.match(diaryNow.stdout, /diary entries backed up/, diaryNow.stdout);
+    assert.match(diaryNow.stdout, /project:日記 /);
     const inRepo = start(repo, 'kessai-2');
     assert.match(inRepo, /project "決済"/);
     assert.match(inRepo, /declined card/);
