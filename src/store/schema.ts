@@ -123,9 +123,9 @@ CREATE TABLE IF NOT EXISTS memory_files (repo TEXT NOT NULL, path TEXT NOT NULL,
 CREATE INDEX IF NOT EXISTS memory_files_row ON memory_files (memory_rowid);
 -- Where a repository is checked out on this machine (seen in sessions), newest first.
 CREATE TABLE IF NOT EXISTS checkouts (repo TEXT NOT NULL, root TEXT NOT NULL, seen_ms INTEGER NOT NULL, PRIMARY KEY (repo, root));
--- Blob ids of files already hashed, by path: an unchanged file (same size, mtime, inode) is not read again.
 -- Terms of the keyword index held by many memories, counted now and then (store/term-docs.ts).
 CREATE TABLE IF NOT EXISTS term_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+-- Blob ids of files already hashed, by path: an unchanged file (same size, mtime, inode) is not read again.
 CREATE TABLE IF NOT EXISTS file_hashes (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, ino INTEGER NOT NULL, blob TEXT NOT NULL);
 -- The keyword index holds the analysed text (store/analyze.ts), not the text itself:
 -- contentless, with deletes by rowid. Columns: the memory's question and answer, and the
