@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { ownRepository } from '../project/place.js';
 import { memoryId } from '../capture/turn.js';
-import { projectName } from '../project/label.js';
+import { projectLabel, projectName } from '../project/label.js';
 import { UserError } from '../errors.js';
 import { appendToCurrentMonth } from '../export/files.js';
 import { resolveIds, tombstonesFor } from '../maintain/forget.js';
@@ -95,7 +95,7 @@ export async function rememberNote(rt: Runtime, note: { text: string; project: s
   // The folder counts only for a note filed under the folder's own repository.
   const ownRepo = noteRepo;
   if (isExcludedPlace(rt.config.privacy.exclude_projects, { name: record.project ?? '', ...(ownRepo ? { repo: ownRepo } : {}) }, ownRepo ? note.cwd : undefined)) {
-    throw new UserError(`project "${record.project}" is excluded by [privacy] exclude_projects: nothing is remembered there`, 'remember it under another project, or take the project out of exclude_projects');
+    throw new UserError(`project "${projectLabel(record.project ?? '')}" is excluded by [privacy] exclude_projects: nothing is remembered there`, 'remember it under another project, or take the project out of exclude_projects');
   }
   const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {

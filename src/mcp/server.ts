@@ -77,7 +77,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
   const here = herePlace.name;
   const off = herePlace.excluded;
   const offHere = () => {
-    if (off) throw new UserError(`memory is off in this folder: project "${here}" is excluded by [privacy] exclude_projects`, 'nothing is searched, shown or remembered here; work in another folder to use memory');
+    if (off) throw new UserError(`memory is off in this folder: project "${projectLabel(here)}" is excluded by [privacy] exclude_projects`, 'nothing is searched, shown or remembered here; work in another folder to use memory');
   };
 
   server.registerTool(

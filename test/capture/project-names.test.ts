@@ -167,5 +167,12 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
     const kept = m.cli(['search', '--mode', 'keyword', 'refunds idempotent charge']);
     assert.doesNotMatch(kept.stdout, /idempotent/, 'not captured');
     assert.equal(start(repo, 'kessai-4'), '', 'nothing injected');
+
+    // `projects merge` takes both names as people read them.
+    const merged = m.cli(['projects', 'merge', 'メモ', '日記', '--no-push']);
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.match(merged.stdout, /Project "メモ" is now filed under "日記" \(2 memories moved/, merged.stdout);
+    const memoNow = m.cli(['search', '--mode', 'keyword', '--project', '日記', 'memo attachments']);
+    assert.match(memoNow.stdout, /memo attachments/, memoNow.stdout);
   });
 });

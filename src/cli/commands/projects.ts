@@ -36,7 +36,7 @@ async function list(ctx: Context, json: boolean): Promise<number> {
       ctx.io.stdout.write('No memories yet.\n');
       return 0;
     }
-    const rows = projects.map((p) => [projectLabel(p.project) === p.project ? p.project : `${projectLabel(p.project)} (${p.project})`, String(p.memories), p.machines.join(', '), p.repos.join(', ') || '(a folder, no repository)', p.names.join(', ')]);
+    const rows = projects.map((p) => [projectLabel(p.project) === p.project ? p.project : `${projectLabel(p.project)} (${p.project})`, String(p.memories), p.machines.join(', '), p.repos.join(', ') || '(a folder, no repository)', p.names.map((n) => projectLabel(n)).join(', ')]);
     const head = ['project', 'memories', 'machines', 'repository', 'also captured as'];
     const width = head.map((h, i) => Math.min(40, Math.max(h.length, ...rows.map((r) => (r[i] as string).length))));
     const line = (cells: string[]) => `${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(width[i] as number))).join('  ')}`.trimEnd();
@@ -44,7 +44,7 @@ async function list(ctx: Context, json: boolean): Promise<number> {
     if (aliases.length > 0) ctx.io.stdout.write(`\nMerged: ${aliases.map((a) => `${a.from} → ${a.to}`).join(', ')}\n`);
     const loose = projects.filter((p) => p.repos.length === 0 && p.memories > 0);
     if (loose.length > 0 && projects.some((p) => p.repos.length > 0)) {
-      ctx.io.stdout.write(`\nProjects without a repository here are older folder names (or folders outside git); file one under its repository with: memory projects merge ${loose[0]?.project} <project>\n`);
+      ctx.io.stdout.write(`\nProjects without a repository here are older folder names (or folders outside git); file one under its repository with: memory projects merge ${projectLabel(loose[0]?.project)} <project>\n`);
     }
   } finally {
     store.close();
@@ -56,6 +56,6 @@ async function merge(ctx: Context, from: string, to: string, flags: { push: bool
   const rt = runtimeOf(ctx, { echoInfo: !flags.json });
   const res = await mergeProjects(rt, from, to, flags.push);
   if (flags.json) printJson(ctx.io, { from: res.from, to: res.to, moved: res.moved, committed: res.sync?.committed ?? false, push: res.sync?.push?.status ?? null });
-  else ctx.io.stdout.write(`Project "${res.from}" is now filed under "${res.to}" (${res.moved} ${res.moved === 1 ? 'memory' : 'memories'} moved${res.sync?.committed ? ', committed' : ''}); every machine follows at its next session start.\n`);
+  else ctx.io.stdout.write(`Project "${projectLabel(res.from)}" is now filed under "${projectLabel(res.to)}" (${res.moved} ${res.moved === 1 ? 'memory' : 'memories'} moved${res.sync?.committed ? ', committed' : ''}); every machine follows at its next session start.\n`);
   return 0;
 }
