@@ -67,6 +67,11 @@ function sameToken(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The filters' choices, each project as people read it (the filter takes that name back). */
+function labelled(f: { projects: string[]; machines: string[]; sources: string[] }) {
+  return { ...f, projects: f.projects.map((p) => projectLabel(p)) };
+}
+
 function listView(r: MemoryRow) {
   return {
     id: r.id,
@@ -365,7 +370,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     try {
       const { statusFacts } = await import('../app/status.js');
       const { out, sync } = await statusFacts(ctx);
-      const extra = await withStore((s) => ({ perMachineMonth: s.perMachineMonth(), facets: s.facets() }));
+      const extra = await withStore((s) => ({ perMachineMonth: s.perMachineMonth(), facets: labelled(s.facets()) }));
       return c.json({
         records: out.records, pending: out.pending, tombstones: out.tombstones, machines: out.machines, projects: out.projects,
         machine: out.machine, model: out.model, oldest: out.oldest ?? null, newest: out.newest ?? null,
