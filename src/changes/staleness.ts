@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { repoIdentity } from '../project/repository.js';
 import { gitBlobId } from './git-files.js';
 import type { MemoryRow, Store } from '../store/store.js';
+import { fileKey } from '../store/file-index.js';
 
 /** Files hashed per memory at most, and the largest file hashed (bytes): bounded work per hit. */
 export const MAX_TRACKED_FILES = 20;
@@ -177,6 +178,22 @@ export function staleness(store: Store, opts: { here?: string; machine?: string;
 }
 
 /**
+ * A recorded file's blob here, named as recorded or in the other Unicode form: a path a Mac
+ * recorded decomposed (store/file-index.ts fileKey) is composed in a Linux checkout, and the
+ * other way; missing in both: null.
+ */
+function blobInEitherForm(hasher: FileHasher, root: string, path: string): string | null | undefined {
+  const first = hasher.blobOf(join(root, path));
+  if (first !== null) return first;
+  for (const other of new Set([path.normalize('NFC'), path.normalize('NFD')])) {
+    if (other === path) continue;
+    const blob = hasher.blobOf(join(root, other));
+    if (blob !== null) return blob;
+  }
+  return null;
+}
+
+/**
  * The recorded files of a memory that changed or were deleted since it was made, compared in
  * this machine's checkout; undefined when nothing can be known. `only`: compare just these
  * paths in the repository (the others are not read).
@@ -195,9 +212,10 @@ export function changedFiles(s: Staleness, row: Pick<MemoryRow, 'repo' | 'extra'
   if (!root) return undefined;
   const out: FileChange[] = [];
   let known = 0;
+  const wanted = only && new Set([...only].map(fileKey));
   for (const b of only ? blobs : blobs.slice(0, MAX_TRACKED_FILES)) {
-    if (b.path === '' || b.path.split('/').includes('..') || (only && !only.has(b.path))) continue;
-    const now = s.hasher.blobOf(join(root, b.path));
+    if (b.path === '' || b.path.split('/').includes('..') || (wanted && !wanted.has(fileKey(b.path)))) continue;
+    const now = blobInEitherForm(s.hasher, root, b.path);
     if (now === undefined) continue;
     known++;
     if (now === b.blob) continue;

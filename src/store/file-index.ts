@@ -8,11 +8,20 @@ import type { DB } from './database.js';
 import { preparedOnUse } from './prepared.js';
 import type { ExportEntry } from '../types.js';
 
-/** A path inside a repository: relative, forward slashes, no `..`. */
+/**
+ * A path as the index keys it: Unicode's composed form (NFC). macOS may name a file in the
+ * decomposed form (`データ.ts` as `テ` + `゛`: files made in Finder), which Linux, Windows and
+ * git's index (core.precomposeUnicode) spell composed: one file, one key, on every machine.
+ */
+export function fileKey(path: string): string {
+  return path.normalize('NFC');
+}
+
+/** A path inside a repository: relative, forward slashes, no `..`; its key (fileKey). */
 function insideRepository(p: string): string | undefined {
   const s = p.replace(/\\/g, '/').replace(/^\.\//, '');
   if (s === '' || s.startsWith('/') || /^[A-Za-z]:\//.test(s) || s.startsWith('~') || s.split('/').includes('..')) return undefined;
-  return s;
+  return fileKey(s);
 }
 
 /**
@@ -88,6 +97,6 @@ export class FileIndex {
 
   /** The newest `limit` live memories that recorded this file of this repository (from `afterMs` until `beforeMs`: the time a file held that name), newest first. */
   rowidsOf(repo: string, path: string, limit: number, window: { afterMs?: number; beforeMs?: number } = {}): number[] {
-    return this.stmts.byFile.all(repo, path, window.afterMs ?? 0, window.beforeMs ?? Number.MAX_SAFE_INTEGER, limit).map((r) => r.rowid);
+    return this.stmts.byFile.all(repo, fileKey(path), window.afterMs ?? 0, window.beforeMs ?? Number.MAX_SAFE_INTEGER, limit).map((r) => r.rowid);
   }
 }

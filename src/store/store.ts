@@ -13,7 +13,7 @@ import { analysisFeed } from './analyze-feed.js';
 import { bulkOrder, KeywordIndex, neighbourKey, type BulkRow } from './keyword-index.js';
 import { ProjectFiling } from './projects.js';
 import { FileStates } from './file-states.js';
-import { FileIndex, recordedPaths } from './file-index.js';
+import { fileKey, FileIndex, recordedPaths } from './file-index.js';
 import { TermDocs } from './term-docs.js';
 import { BASE_DDL, bm25Of, COLUMN_WEIGHTS, KEYWORD_TOKENIZER, LIVE_COUNTS_DDL, rankFunction, STORE_VERSION, vecDdl, type ColumnWeights } from './schema.js';
 import { indexText } from './analyze.js';
@@ -527,7 +527,8 @@ export class Store {
       const names = f.file.folder ? [{ path: f.file.path, folder: true }, ...(f.file.names ?? [])] : (f.file.names ?? [{ path: f.file.path }]);
       const one = (n: { folder?: boolean }) => (n.folder ? '(path >= ? AND path < ? AND ts_ms >= ? AND ts_ms < ?)' : '(path = ? AND ts_ms >= ? AND ts_ms < ?)');
       parts.push(`${alias}.rowid IN (SELECT memory_rowid FROM memory_files WHERE repo = ? AND (${names.map(one).join(' OR ')}))`);
-      params.push(f.file.repo, ...names.flatMap((n: { path: string; afterMs?: number; beforeMs?: number; folder?: boolean }) => [n.path, ...(n.folder ? [`${n.path.slice(0, -1)}0`] : []), n.afterMs ?? 0, n.beforeMs ?? Number.MAX_SAFE_INTEGER]));
+      const key = (n: { path: string }) => fileKey(n.path);
+      params.push(f.file.repo, ...names.flatMap((n: { path: string; afterMs?: number; beforeMs?: number; folder?: boolean }) => [key(n), ...(n.folder ? [`${key(n).slice(0, -1)}0`] : []), n.afterMs ?? 0, n.beforeMs ?? Number.MAX_SAFE_INTEGER]));
     }
     return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
   }

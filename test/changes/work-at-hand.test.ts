@@ -116,6 +116,42 @@ describe('recall by file: the tool hook', () => {
     assert.match(read('b-2', 'src/checkout.ts').context, /src\/checkout\.ts changed since this memory/);
   });
 
+  it('a file named in Japanese is one file on every machine: a memory that recorded it decomposed (macOS) is given for a Read of it composed (Linux), and the other way', () => {
+    const composed = 'src/データ処理.ts';
+    const decomposed = composed.normalize('NFD');
+    assert.notEqual(decomposed, composed, 'the two spellings differ');
+    const origin = codeOrigin(root, 'kana', { [composed]: 'export const rows = [];\n', 'src/ガイド.md': '# guide\n' });
+    const mac = homeMachine(root, 'kana-mac');
+    const linux = homeMachine(root, 'kana-linux');
+    const remote = join(root, 'kana-memories.git');
+    git(root, 'init', '-q', '--bare', remote);
+    for (const m of [mac, linux]) assert.equal(m.cli(['init', '--remote', remote]).code, 0);
+    const onMac = cloneCode(origin, join(mac.user, 'src', 'kana'), 'https://github.com/acme/kana');
+    const onLinux = cloneCode(origin, join(linux.user, 'src', 'kana'), 'https://github.com/acme/kana');
+    // The Mac's agent names the files as Finder made them: decomposed (this Linux file system keeps
+    // both spellings apart, so the Mac's copy is made under that name: its state is recorded).
+    writeFileSync(join(onMac, decomposed), 'export const rows = [];\n');
+    sessionReading(mac, 'mac-1', onMac, Date.now() - 60_000, [{ q: 'Why does the data processing batch rows by 500?', a: 'The driver caps one statement at 999 parameters.', read: [decomposed] }]);
+    sessionReading(mac, 'mac-2', onMac, '2026-11-21T09:00:00Z', [{ q: 'Who reads the guide first?', a: 'New contributors, before the setup page.', read: ['src/ガイド.md'] }]);
+    assert.equal(mac.cli(['sync']).code, 0);
+    // The Mac's checkout is on another machine: not here to be compared against.
+    rmSync(onMac, { recursive: true, force: true });
+    assert.equal(linux.cli(['install', '--claude-code']).code, 0);
+    assert.equal(runHook(linux, registered(linux, 'SessionStart'), { session_id: 'l-1', cwd: onLinux, hook_event_name: 'SessionStart', source: 'startup' }, onLinux).code, 0);
+    const hook = registered(linux, 'PostToolUse', 'Read');
+    const read = (session: string, file: string) =>
+      runHook(linux, hook, { session_id: session, cwd: onLinux, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(onLinux, file) }, tool_response: { type: 'text' } }, onLinux);
+    const got = read('l-1', composed);
+    assert.equal(got.code, 0, got.stderr);
+    assert.match(got.context, /batch rows by 500/, got.stdout);
+    assert.match(got.context, /src\/データ処理\.ts is unchanged since this memory/, 'the file as recorded is found in its other spelling: unchanged, not deleted');
+    assert.match(read('l-2', 'src/ガイド.md'.normalize('NFD')).context, /reads the guide first/, 'a Read named decomposed finds the memory named composed');
+    // Search by file (the MCP tool's and the viewer's filter) alike.
+    const byFile = linux.cli(['search', '--json', '--mode', 'keyword', '--file', composed, 'batch rows'], { cwd: onLinux });
+    assert.equal(byFile.code, 0, byFile.stderr);
+    assert.deepEqual((JSON.parse(byFile.stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question), ['Why does the data processing batch rows by 500?']);
+  });
+
   /** A machine `name` with its own checkout of acme/<repo>, one earlier session (`session`) on its src/checkout.ts, `install --claude-code`: the file hook it registered. */
   function oneCheckout(name: string, repo: string, session1: { id: string; at: string; q: string; a: string }): { m: HomeMachine; dir: string; hook: string } {
     const m = homeMachine(root, name);
