@@ -64,9 +64,13 @@ export function hideExcluded(
   return (row) => isExcluded(patterns, namesOf([row.project, row.project_raw].filter(present), [row.repo, row.repo_here]), row.cwd ?? undefined);
 }
 
-export function isExcluded(patterns: string[], project: string | string[] | undefined, cwd: string | undefined): boolean {
-  const names = project === undefined ? [] : Array.isArray(project) ? project : [project];
-  for (const p of patterns) {
+export function isExcluded(patterns: string[], project: string | string[] | undefined, given: string | undefined): boolean {
+  // One spelling of each name: a Mac may give a folder made in Finder decomposed (`テ` + `゛`),
+  // where the person typed the pattern composed.
+  const names = (project === undefined ? [] : Array.isArray(project) ? project : [project]).map((n) => n.normalize('NFC'));
+  const cwd = given?.normalize('NFC');
+  for (const typed of patterns) {
+    const p = typed.normalize('NFC');
     const re = globToRegExp(p);
     if (names.some((n) => re.test(n))) return true;
     if (cwd !== undefined && (re.test(cwd) || re.test(cwd.replace(/\\/g, '/')))) return true;

@@ -168,6 +168,17 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
     assert.doesNotMatch(kept.stdout, /idempotent/, 'not captured');
     assert.equal(start(repo, 'kessai-4'), '', 'nothing injected');
 
+    // A folder a Mac made in Finder, its name decomposed, inside a repository of another name;
+    // the pattern typed composed.
+    const mono = folder(join('src', 'mono'));
+    git(mono, 'init', '-q');
+    git(mono, 'remote', 'add', 'origin', 'https://github.com/acme/mono.git');
+    const client = join(mono, '顧客データ'.normalize('NFD'));
+    mkdirSync(client);
+    writeFileSync(config, readFileSync(config, 'utf8').replace(/^exclude_projects = \["決済"\]/m, 'exclude_projects = ["決済", "顧客データ"]'));
+    sessionReading(m, 'client-1', client, '2026-11-06T10:00:00Z', [{ q: 'Where do we keep the client contract scans?', a: 'On the encrypted share only.' }]);
+    assert.doesNotMatch(records(m).map((r) => r.question).join('\n'), /contract scans/, 'a folder excluded by its name, whatever its spelling, is not captured');
+
     // `projects merge` takes both names as people read them.
     const merged = m.cli(['projects', 'merge', 'メモ', '日記', '--no-push']);
     assert.equal(merged.code, 0, merged.stderr);

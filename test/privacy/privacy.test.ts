@@ -87,6 +87,16 @@ describe('exclude_projects', () => {
     assert.ok(!isExcluded(['secret-*'], 'mono', '/home/u/mono/public'));
     assert.ok(!isExcluded(['secret-*'], 'mono', '/home/u/mono/my-secret-notes'), 'a name pattern matches whole folder names');
   });
+  it('a name typed composed matches a folder a Mac gives decomposed, and the other way', () => {
+    const typed = '顧客データ';
+    const mac = typed.normalize('NFD');
+    assert.notEqual(mac, typed);
+    assert.ok(isExcluded([typed], 'x', `/Users/u/${mac}/src`), 'a folder along the cwd');
+    assert.ok(isExcluded([`/Users/u/${typed}`], 'x', `/Users/u/${mac}/src`), 'a folder pattern');
+    assert.ok(isExcluded([`**/${typed}*`], 'x', `/Users/u/${mac}`), 'a glob');
+    assert.ok(isExcluded([mac], typed, undefined), 'a project name');
+    assert.ok(!isExcluded([typed], 'x', '/Users/u/顧客/src'), 'and only that name');
+  });
 });
 
 describe('every token format in every syntax people paste', () => {
