@@ -13,7 +13,7 @@ const BEYOND_ASCII = /(?![\x00-\x7f])[\p{L}\p{N}]/u;
 
 /**
  * The project name of a folder's or repository's name, file-name safe (`[A-Za-z0-9._-]`). A
- * name in ASCII or Latin letters with accents is kept as today (`café-app` → `cafe-app`). A name
+ * name in ASCII or Latin letters with accents is kept as it was (`my app` → `my-app`). A name
  * with other letters (`決済`, `メモ`, `Проект`) would lose them all — every such folder would be
  * one project — so its letters and digits go into IDNA's ASCII form, which gives them back for
  * display (projectLabel): `決済` → `xn--1tw26a`. Too long for a name: the words that fit.

@@ -2,7 +2,7 @@
  * DDL of the disposable cache. Bump STORE_VERSION whenever a table changes: an older
  * cache is then rebuilt from JSONL instead of being migrated.
  */
-export const STORE_VERSION = 10; // 10: memories of a folder outside git named in letters beyond ASCII filed under its name now (project/label.ts), not `machine`; 9: memory_files keyed by time too (a file's newest memories from the index alone); 8: memory_files (a memory's files by repository and path, for file recall); 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column; 5: repo_here asked after an ingest (NULL: not yet); 6: common terms counted (term_docs), a repository's memories by machine; 7: the ascii tokenizer, non-ASCII text folded in analyze.ts
+export const STORE_VERSION = 10; // 10: memories of a folder outside git named in letters beyond ASCII filed under its name now (project/label.ts), not `machine`; memory_files keyed in Unicode's composed form (file-index.ts fileKey); 9: memory_files keyed by time too (a file's newest memories from the index alone); 8: memory_files (a memory's files by repository and path, for file recall); 2: word index (porter unicode61 + CJK bigrams + identifier parts) instead of trigram; 3: projects by repository; 4: the neighbour column; 5: repo_here asked after an ingest (NULL: not yet); 6: common terms counted (term_docs), a repository's memories by machine; 7: the ascii tokenizer, non-ASCII text folded in analyze.ts
 
 /** bm25 weights of the keyword index's columns, chosen on the development set: bench/QUALITY.md. */
 export interface ColumnWeights {
