@@ -5,7 +5,7 @@
  */
 import { UserError } from '../errors.js';
 import { appendAlias } from '../project/aliases.js';
-import { projectLabel } from '../project/label.js';
+import { nameMatches } from '../project/label.js';
 import { openCache } from '../store/cache.js';
 import type { ProjectInfo, Store } from '../store/store.js';
 import { captureLockFor } from './sync/locks.js';
@@ -31,8 +31,8 @@ export async function mergeProjects(rt: Runtime, from: string, to: string, push:
     try {
       const list = store.projects.projectList();
       // OLD as it is filed or captured, or as people read it (`日記` for `xn--wgvt91f`).
-      const old = list.find((p) => [p.project, ...p.names].some((n) => n === from || projectLabel(n) === from));
-      if (old) from = [old.project, ...old.names].find((n) => n === from) ?? [old.project, ...old.names].find((n) => projectLabel(n) === from) ?? from;
+      const old = list.find((p) => [p.project, ...p.names].some((n) => nameMatches(from, n)));
+      if (old) from = [old.project, ...old.names].find((n) => n === from) ?? [old.project, ...old.names].find((n) => nameMatches(from, n)) ?? from;
       if (!old) throw new UserError(`no memories under project "${from}"`, `see \`memory projects\` for the names in use${list.length > 0 ? ` (${list.slice(0, 8).map((p) => p.project).join(', ')}…)` : ''}`);
       target = targetOf(store, to, list);
       if (!target) throw new UserError(`no project "${to}" to merge into`, 'name a project `memory projects` lists (or its repository, e.g. github.com/acme/api)');

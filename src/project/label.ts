@@ -51,6 +51,11 @@ export function suffixed(name: string, suffix: string): string {
   return encodedFit(label.split('-'), suffix) ?? `${name}-${suffix}`;
 }
 
+/** Whether `given` (typed by the person) names the project stored as `name`: that name, or as people read it. */
+export function nameMatches(given: string, name: string): boolean {
+  return name === given || projectLabel(name) === given;
+}
+
 /** A project name as people read it: `xn--1tw26a` is `決済`; any other name is itself. */
 export function projectLabel(name: string): string;
 export function projectLabel(name: string | null | undefined): string | null | undefined;

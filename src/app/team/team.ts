@@ -45,7 +45,7 @@ import { applyFold, planMerge } from '../../maintain/monthly-merge.js';
 import { commitAndPush, networkLimits } from '../sync/sync-run.js';
 import { withMemoryRepo } from '../sync/locks.js';
 import type { Runtime } from '../runtime.js';
-import { projectLabel, projectName } from '../../project/label.js';
+import { nameMatches, projectName } from '../../project/label.js';
 
 // ---------------------------------------------------------------------------------------------
 // The person's words: export/team-decisions.jsonl
@@ -137,8 +137,7 @@ async function shareSettings(rt: Runtime): Promise<void> {
 /** What `--project p` names: a team project `{name, repo}` (the name its memories' folder has). */
 export function projectRef(p: string, known: Map<string, string>, accepted: TeamProject[] = []): TeamProject {
   // A name as people read it (`決済`) or as it is filed (`xn--1tw26a`).
-  const named = (name: string) => name === p || projectLabel(name) === p;
-  const byName = accepted.find((x) => named(x.name));
+  const byName = accepted.find((x) => nameMatches(p, x.name));
   if (byName) return byName;
   const key = normalizeRemoteUrl(p) ?? (/^[^/\s]+\.[^/\s]+\/.+/.test(p) ? p.replace(/\.git$/, '').replace(/\/+$/, '') : undefined);
   if (key) {
@@ -146,7 +145,7 @@ export function projectRef(p: string, known: Map<string, string>, accepted: Team
     if (same) return same;
     return { name: known.get(key) ?? projectName(key.split('/').pop() ?? key), repo: key };
   }
-  for (const [repo, name] of known) if (named(name)) return { name, repo };
+  for (const [repo, name] of known) if (nameMatches(p, name)) return { name, repo };
   throw new UserError(`no repository is known here as "${p}"`, 'give its URL (git@github.com:acme/api.git) or its key (github.com/acme/api); a name works once memories of it are here');
 }
 
@@ -581,7 +580,7 @@ export async function shareProject(rt: Runtime, name: string, project: string, o
   const { repo, manifest } = await refreshTeam(rt, team, { totalMs: 60_000 });
   if (!manifest) throw new UserError(`the clone of team ${team.name} holds no team.toml (its remote could not be read?)`, 'run it again once the team remote answers');
   if (!on) {
-    const ref = manifest.projects.find((p) => p.name === project || projectLabel(p.name) === project || p.repo === project || p.repo === normalizeRemoteUrl(project)) ?? { name: project, repo: '' };
+    const ref = manifest.projects.find((p) => nameMatches(project, p.name) || p.repo === project || p.repo === normalizeRemoteUrl(project)) ?? { name: project, repo: '' };
     const next = { ...team, projects: team.projects.filter((p) => p !== ref.name) };
     writeTeamsOf(rt, rt.config.teams.map((t) => (t.name === team.name ? next : t)));
     await shareSettings(rt);
