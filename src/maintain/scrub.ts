@@ -6,7 +6,7 @@
 import { appendToCurrentMonth } from '../export/files.js';
 import { supersedingTime } from '../export/jsonl.js';
 import { cleanRecordFields, cleanText, storedFieldsKey, type RedactResult } from '../privacy/redact.js';
-import { rowToRecord, type Store } from '../store/store.js';
+import { rowToRecord, type MemoryRow, type Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
 
 export interface ScrubResult {
@@ -15,11 +15,31 @@ export interface ScrubResult {
   counts: Record<string, number>;
   /** Distinct secret strings found (for a `git filter-repo --replace-text` file). */
   secrets: string[];
+  /** The memories that changed (or would), in the cache's order. */
+  ids: string[];
   file?: string;
 }
 
+/** A memory as today's rules would store it, with what they found; undefined when they change nothing. */
+export function scrubbedVersion(row: MemoryRow, redact: boolean): { record: MemoryRecord; results: RedactResult[] } | undefined {
+  // Every stored field, as capture does now (redact.ts storedFieldsKey).
+  const r = rowToRecord(row);
+  const before = storedFieldsKey(r);
+  const results: RedactResult[] = [];
+  const clean = (s: string) => {
+    const c = cleanText(s, redact);
+    results.push(c);
+    // cleanText trims; a field with nothing to redact keeps its exact text.
+    return Object.keys(c.counts).length > 0 ? c.text : s;
+  };
+  r.question = clean(r.question);
+  r.answer = clean(r.answer);
+  cleanRecordFields(r, clean);
+  return storedFieldsKey(r) === before ? undefined : { record: r, results };
+}
+
 export function scrubMemories(store: Store, opts: { exportDir: string; machine: string; redact: boolean; now: Date; dryRun: boolean }): ScrubResult {
-  const res: ScrubResult = { scanned: 0, changed: 0, counts: {}, secrets: [] };
+  const res: ScrubResult = { scanned: 0, changed: 0, counts: {}, secrets: [], ids: [] };
   const secrets = new Set<string>();
   const out: MemoryRecord[] = [];
   let after = 0;
@@ -29,21 +49,11 @@ export function scrubMemories(store: Store, opts: { exportDir: string; machine: 
     after = rows[rows.length - 1]?.rowid ?? after;
     for (const row of rows) {
       res.scanned++;
-      // Every stored field, as capture does now (redact.ts storedFieldsKey).
-      const r = rowToRecord(row);
-      const before = storedFieldsKey(r);
-      const results: RedactResult[] = [];
-      const clean = (s: string) => {
-        const c = cleanText(s, opts.redact);
-        results.push(c);
-        // cleanText trims; a field with nothing to redact keeps its exact text.
-        return Object.keys(c.counts).length > 0 ? c.text : s;
-      };
-      r.question = clean(r.question);
-      r.answer = clean(r.answer);
-      cleanRecordFields(r, clean);
-      if (storedFieldsKey(r) === before) continue;
+      const scrubbed = scrubbedVersion(row, opts.redact);
+      if (!scrubbed) continue;
+      const { record: r, results } = scrubbed;
       res.changed++;
+      res.ids.push(r.id);
       for (const c of results) for (const [k, n] of Object.entries(c.counts)) res.counts[k] = (res.counts[k] ?? 0) + n;
       for (const c of results) for (const s of c.found) if (s.trim().length > 0) secrets.add(s);
       if (opts.dryRun) continue;

@@ -379,6 +379,16 @@ export class Store {
       .all(afterRowid, limit);
   }
 
+  /** How many live memories come after this rowid, counting up to `limit`. */
+  liveCountAfter(afterRowid: number, limit: number): number {
+    return this.db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE deleted = 0 AND rowid > ? LIMIT ?)').get(afterRowid, limit)?.n ?? 0;
+  }
+
+  /** The highest rowid in the cache (0 when empty). */
+  lastRowid(): number {
+    return this.db.prepare<[], { n: number | null }>('SELECT max(rowid) AS n FROM memories').get()?.n ?? 0;
+  }
+
   /** Every id with the version (ms) that currently wins for it, tombstones included. */
   winningVersions(): Map<string, number> {
     return new Map(
