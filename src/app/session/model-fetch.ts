@@ -41,7 +41,7 @@ export function writeFetchState(baseDir: string, state: FetchState | undefined):
   writeKeepingMode(fetchStatePath(baseDir), `${JSON.stringify(state)}\n`);
 }
 
-function alive(pid: number | undefined): boolean {
+export function alive(pid: number | undefined): boolean {
   if (!pid) return false;
   try {
     process.kill(pid, 0);
@@ -90,6 +90,11 @@ async function spawnDetached(configFile: string | undefined, env: NodeJS.Process
 /** `memory renames` for a checkout, detached (session start: the rename map brought up to HEAD). */
 export function spawnRenames(configFile: string | undefined, env: NodeJS.ProcessEnv): (top: string) => Promise<number | undefined> {
   return (top) => spawnDetached(configFile, env, ['renames', '--cwd', top], top);
+}
+
+/** `memory scrub --dry-run --background`, detached (session start: memories captured under earlier redaction rules checked). */
+export function spawnScrubCheck(configFile: string | undefined, env: NodeJS.ProcessEnv): () => Promise<number | undefined> {
+  return () => spawnDetached(configFile, env, ['scrub', '--dry-run', '--background']);
 }
 
 /** `memory model pull --background` as a detached process of this same command line. */

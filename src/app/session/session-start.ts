@@ -24,6 +24,7 @@ import { lockOwner } from '../../export/lock.js';
 import { describeForeign, foreignStateOf, memoryRepoOf, withMemoryRepo } from '../sync/locks.js';
 import type { Runtime } from '../runtime.js';
 import { ensureModel } from './model-fetch.js';
+import { readScrubCheck, scrubCheckAtStart, writeScrubCheck } from './scrub-check.js';
 import { memoryRemote, syncNotices, syncNow } from '../sync/sync-run.js';
 import { projectLabel } from '../../project/label.js';
 
@@ -35,6 +36,8 @@ export interface SessionStartRequest {
   spawnModelFetch?: () => Promise<number | undefined>;
   /** Starts `memory renames` in the background for the checkout at this folder (absent: none is started). */
   spawnRenames?: (top: string) => Promise<number | undefined>;
+  /** Starts the background check of memories captured under earlier redaction rules (absent: none is started). */
+  spawnScrubCheck?: () => Promise<number | undefined>;
 }
 
 export interface SessionStartReport {
@@ -130,6 +133,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
     report.records = result.records;
     if (result.full) rt.log.info(`cache rebuilt from scratch (${result.reason ?? 'requested'}): ${result.records} memories in ${result.ms} ms`);
     if (result.skipped_lines > 0) rt.log.warn(`${result.skipped_lines} unusable JSONL lines skipped (see \`memory rebuild\`)`);
+    if (config.privacy.redact) await checkAgainstRules(rt, req, store, report);
     let placed: ReturnType<typeof placeHere> | undefined;
     const here = () => (placed ??= placeHere(req.cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: config.privacy.exclude_projects, filed: store.projects }));
     if (req.inject && config.inject.recent > 0) {
@@ -172,6 +176,26 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
     store.close();
   }
   return report;
+}
+
+/**
+ * Memories captured before this version's redaction rules, checked once per version of the
+ * rules in the background; what the check found told at most once a day until scrubbed.
+ */
+async function checkAgainstRules(rt: Runtime, req: SessionStartRequest, store: Store, report: SessionStartReport): Promise<void> {
+  try {
+    const check = scrubCheckAtStart(store, rt.now());
+    if (check.notice && firstTodayFor(workDirFor(rt.config.baseDir), 'scrub-check', rt.now())) {
+      report.notices.push(check.notice);
+      rt.log.warn(check.notice.replace(/^memory: /, ''));
+    }
+    if (check.start && req.spawnScrubCheck) {
+      const pid = await req.spawnScrubCheck();
+      writeScrubCheck(store, { ...readScrubCheck(store), running: { ...(pid ? { pid } : {}), at: rt.now().toISOString() } });
+    }
+  } catch (err) {
+    rt.log.warn(`cannot check memories against this version's redaction rules: ${errorMessage(err)}`);
+  }
 }
 
 /** Each team pulled, bounded; whether any was left behind for the capture worker (a project newly read that did not come in time). */

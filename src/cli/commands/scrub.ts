@@ -1,7 +1,9 @@
 /** `memory scrub`: re-apply the privacy rules to every exported memory. */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Command } from 'commander';
+import { setPriority } from 'node:os';
+import { Option, type Command } from 'commander';
+import { readOn, readScrubCheck, recordScrub, writeScrubCheck } from '../../app/session/scrub-check.js';
 import { captureLockFor } from '../../app/sync/locks.js';
 import { commitAndPush } from '../../app/sync/sync-run.js';
 import { openCache } from '../../store/cache.js';
@@ -19,11 +21,41 @@ export function registerScrub(program: Command, run: Runner): void {
     .option('--dry-run', 'count what would be redacted, write nothing')
     .option('--no-push', 'commit but do not push')
     .option('--json', 'print the report as JSON')
-    .action((flags: { dryRun?: boolean; push: boolean; json?: boolean }) => run((ctx) => scrub(ctx, flags)));
-
+    .addOption(new Option('--background', 'the check session start starts: a dry run at low priority that holds no lock').hideHelp())
+    .action((flags: Flags) => run((ctx) => (flags.background ? check(ctx) : scrub(ctx, flags))));
 }
 
-async function scrub(ctx: Context, flags: { dryRun?: boolean; push: boolean; json?: boolean }): Promise<number> {
+interface Flags {
+  dryRun?: boolean;
+  push: boolean;
+  json?: boolean;
+  background?: boolean;
+}
+
+/**
+ * Session start's check of memories captured under earlier rules (app/session/scrub-check.ts):
+ * it only reads, so it waits for no lock and holds none (a capture or a sync goes on meanwhile),
+ * at the lowest priority; what it found is recorded for the next session start to tell.
+ */
+async function check(ctx: Context): Promise<number> {
+  try {
+    setPriority(19);
+  } catch {
+    /* not allowed here: at normal priority, still in the background */
+  }
+  const { store } = openCache(ctx.cacheOptions());
+  try {
+    const c = readScrubCheck(store);
+    readOn(store, c);
+    delete c.running;
+    writeScrubCheck(store, c);
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+async function scrub(ctx: Context, flags: Flags): Promise<number> {
   const rt = runtimeOf(ctx, { echoInfo: !flags.json });
   const { lock, repo } = await captureLockFor(rt);
   return lock(async () => {
@@ -37,6 +69,8 @@ async function scrub(ctx: Context, flags: { dryRun?: boolean; push: boolean; jso
         now: ctx.io.now(),
         dryRun: flags.dryRun === true,
       });
+      // What session start tells: found (dry run), or none left (just written redacted).
+      recordScrub(store, flags.dryRun ? res.ids : []);
     } finally {
       store.close();
     }

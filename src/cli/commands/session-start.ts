@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { sessionStartOutput } from '../../app/session/inject.js';
 import { queueDirFor, readQueue } from '../../app/capture/queue.js';
 import { runSessionStart } from '../../app/session/session-start.js';
-import { spawnModelFetch, spawnRenames } from '../../app/session/model-fetch.js';
+import { spawnModelFetch, spawnRenames, spawnScrubCheck } from '../../app/session/model-fetch.js';
 import { runtimeOf, type Context } from '../../app/context.js';
 import type { Runtime } from '../../app/runtime.js';
 import { errorMessage } from '../../errors.js';
@@ -45,7 +45,7 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
     .action((flags: { inject?: boolean; pull: boolean; cwd?: string }) =>
       hook(async (ctx, input) => {
         const rt = runtimeOf(ctx);
-        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env), spawnRenames: spawnRenames(configArgOf(ctx.config), ctx.io.env) });
+        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env), spawnRenames: spawnRenames(configArgOf(ctx.config), ctx.io.env), spawnScrubCheck: spawnScrubCheck(configArgOf(ctx.config), ctx.io.env) });
         // The plugin's launcher set itself up inside this hook (plugin/run.mjs): said once, first.
         if (ctx.io.env.MEMORY_ENGINE_SET_UP) report.notices.unshift(ctx.io.env.MEMORY_ENGINE_SET_UP);
         // Hooks an earlier install registered with the machine's layer alone: rewritten once, and said.

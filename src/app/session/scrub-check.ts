@@ -1,0 +1,127 @@
+/**
+ * Memories stored before today's redaction rules: what those rules would redact in them. The
+ * rules grow between versions (privacy/rules.ts), and another machine may still run an older
+ * version; what was exported stays as it was until `memory scrub`. So every memory in the
+ * cache is read once against today's rules: at session start, the few that came since the
+ * last one; after an upgrade, a new cache or a new version of the rules, all of them, in the
+ * background (`memory scrub --dry-run --background`). What was found is told to the person
+ * at most once a day until it is scrubbed, here or on another machine.
+ *
+ * The state is in the cache (meta `scrub_check`): a rebuilt cache reads everything again.
+ */
+import { sha1 } from '../../later.js';
+import { GENERAL_NEGATIVES, SECRET_RULES } from '../../privacy/rules.js';
+import { scrubbedVersion } from '../../maintain/scrub.js';
+import type { Store } from '../../store/store.js';
+import { alive } from './model-fetch.js';
+
+export interface ScrubCheck {
+  /** The rules it reads with (rulesFingerprint). */
+  rules: string;
+  /** Every live memory up to this rowid has been read. */
+  after: number;
+  /** Memories found that today's rules would change: these ids, and `more` beyond them. */
+  ids: string[];
+  more: number;
+  /** A background check reading the rest. */
+  running?: { pid?: number; at: string };
+}
+
+/** Ids kept to read again at each session start (a scrub elsewhere is seen): a few milliseconds. */
+const KEPT = 20;
+/** Memories read within session start; more are read in the background. */
+export const IN_SESSION_START = 200;
+const KEY = 'scrub_check';
+const DAY_MS = 86_400_000;
+
+let fingerprint: string | undefined;
+
+/** The rules as data (patterns, flags, examples): another version of the rules, another value. */
+export function rulesFingerprint(): string {
+  fingerprint ??= sha1()
+    .update(JSON.stringify([SECRET_RULES.map((r) => [r.kind, r.re.source, r.re.flags, r.positives, r.negatives]), GENERAL_NEGATIVES]))
+    .digest('hex')
+    .slice(0, 16);
+  return fingerprint;
+}
+
+/** The check as this cache holds it; a fresh one when none was made with today's rules. */
+export function readScrubCheck(store: Store): ScrubCheck {
+  const rules = rulesFingerprint();
+  try {
+    const c = JSON.parse(store.meta(KEY) ?? 'null') as ScrubCheck | null;
+    if (c && c.rules === rules && Number.isInteger(c.after) && Array.isArray(c.ids)) return { ...c, more: c.more ?? 0 };
+  } catch {
+    /* damaged: read everything again */
+  }
+  return { rules, after: 0, ids: [], more: 0 };
+}
+
+export function writeScrubCheck(store: Store, c: ScrubCheck): void {
+  store.setMeta(KEY, JSON.stringify(c));
+}
+
+/** Read the live memories after the check's place, at most `limit` of them; whether it reached the end. */
+export function readOn(store: Store, c: ScrubCheck, limit = Infinity): boolean {
+  let read = 0;
+  for (;;) {
+    const rows = store.liveRows(c.after, Math.min(500, limit - read));
+    if (rows.length === 0) return true;
+    for (const row of rows) {
+      if (scrubbedVersion(row, true)) {
+        if (c.ids.length < KEPT) c.ids.push(row.id);
+        else c.more++;
+      }
+      c.after = row.rowid;
+    }
+    read += rows.length;
+    if (read >= limit) return store.liveRows(c.after, 1).length === 0;
+  }
+}
+
+/** A whole reading, as `memory scrub` makes it: `ids` what it found (none after a real scrub). */
+export function recordScrub(store: Store, ids: string[]): void {
+  writeScrubCheck(store, { rules: rulesFingerprint(), after: store.lastRowid(), ids: ids.slice(0, KEPT), more: Math.max(0, ids.length - KEPT) });
+}
+
+/** The kinds today's rules find in a memory still stored as it was, or undefined when it is clean (or gone). */
+function kindsIn(store: Store, id: string): string[] | undefined {
+  const row = store.byId(id);
+  if (!row || row.deleted !== 0) return undefined;
+  const s = scrubbedVersion(row, true);
+  return s ? s.results.flatMap((r) => Object.keys(r.counts)) : undefined;
+}
+
+export function describeFound(count: number, kinds: string[]): string {
+  const what = kinds.length > 0 ? ` (${[...new Set(kinds)].sort().join(', ')})` : '';
+  return `memory: ${count} ${count === 1 ? 'memory holds' : 'memories hold'} what this version's redaction rules remove${what}, as captured by an earlier version and already in the memory repository — \`memory scrub\` writes redacted versions (\`memory scrub --dry-run\` counts them; git history keeps the old text until it is rewritten: README, Privacy).`;
+}
+
+/**
+ * At session start: the memories found before read again (scrubbed elsewhere since?), those
+ * that came since the last start read now, or — many of them — whether to start the
+ * background check; and what to tell, if anything (the caller tells it at most once a day).
+ */
+export function scrubCheckAtStart(store: Store, now: Date): { start: boolean; notice?: string } {
+  const c = readScrubCheck(store);
+  const was = JSON.stringify(c);
+  if (c.running && alive(c.running.pid) && now.getTime() - Date.parse(c.running.at) < DAY_MS) return { start: false };
+  delete c.running;
+  const kinds: string[] = [];
+  const still = c.ids.filter((id) => {
+    const k = kindsIn(store, id);
+    if (k) kinds.push(...k);
+    return k !== undefined;
+  });
+  // Every one kept was scrubbed: those counted beyond them may have been too; read all again.
+  if (still.length === 0 && c.more > 0) Object.assign(c, { after: 0, more: 0 });
+  c.ids = [...still];
+  let start = false;
+  if (store.liveCountAfter(c.after, IN_SESSION_START + 1) > IN_SESSION_START) start = true;
+  else readOn(store, c);
+  // What the reading just found, for the sentence.
+  for (const id of c.ids.slice(still.length)) kinds.push(...(kindsIn(store, id) ?? []));
+  if (JSON.stringify(c) !== was || store.meta(KEY) === undefined) writeScrubCheck(store, c);
+  const found = c.ids.length + c.more;
+  return { start, ...(found > 0 ? { notice: describeFound(found, kinds) } : {}) };
+}
