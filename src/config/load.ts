@@ -11,7 +11,8 @@ import { refuseProjectHome } from '../home/repository.js';
 import { configFileFor, localLayerOf } from './paths.js';
 import { SCHEMA, type Config, type KeySpec, type TeamConfig } from './schema.js';
 import { isSharedSettings, readLayerText, sharedLayer, type SettingsProblem } from './shared.js';
-import { checkValue, expectedType, parseEnvValue, sanitizeName, specFor, type Problem } from './validate.js';
+import { checkValue, expectedType, lettersBeyondAscii, parseEnvValue, sanitizeName, specFor, type Problem } from './validate.js';
+import { projectName } from '../project/label.js';
 
 export { configFileFor, packageRoot } from './paths.js';
 
@@ -184,6 +185,8 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
   const machineNameDefaulted = !general.machine_name;
   if (machineNameDefaulted) general.machine_name = sanitizeName(opts.host ?? hostname());
   if (general.project === '') general.project = undefined;
+  // A name in another script goes into file names in IDNA's ASCII form, as a folder of that name would.
+  else if (typeof general.project === 'string' && lettersBeyondAscii(general.project)) general.project = projectName(general.project);
   const embedding = out.embedding as Record<string, unknown>;
   if (!embedding.local_model_path) embedding.local_model_path = defaultModelCache(env, home);
   // A model given as a relative folder (./models/x) resolves like a path; hub ids stay as they are.

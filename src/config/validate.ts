@@ -36,10 +36,12 @@ export function checkValue(spec: KeySpec, value: unknown): string | undefined {
   switch (spec.type) {
     case 'string':
       if (typeof value !== 'string') return `expected ${expected}, got ${describe(value)}`;
-      if (spec.fileNameSafe && value !== '' && !FILE_NAME_SAFE.test(value)) {
+      // A project named in another script (決済, メモ): kept in IDNA's ASCII form (config/load.ts), shown as written.
+      if (spec.projectName && lettersBeyondAscii(value)) return undefined;
+      if ((spec.fileNameSafe || spec.projectName) && value !== '' && !FILE_NAME_SAFE.test(value)) {
         return `"${value}" is used in file names: use only letters, digits, '.', '_' and '-'`;
       }
-      if (spec.fileNameSafe && (value === '.' || value === '..')) return `"${value}" is used in file names: it cannot be "." or ".."`;
+      if ((spec.fileNameSafe || spec.projectName) && (value === '.' || value === '..')) return `"${value}" is used in file names: it cannot be "." or ".."`;
       return undefined;
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `expected ${expected}, got ${describe(value)}`;
@@ -170,6 +172,14 @@ export function parseEnvValue(spec: KeySpec, text: string): unknown {
 }
 
 /** Hostnames often hold dots or unicode; keep them recognisable but file-name safe. */
+/** A letter or digit that stays outside ASCII once its accents are taken off (決, メ, П; not é). */
+const BEYOND_ASCII = /(?![\x00-\x7f])[\p{L}\p{N}]/u;
+
+/** Whether a name holds letters or digits of a script other than Latin (accented Latin letters are Latin). */
+export function lettersBeyondAscii(raw: string): boolean {
+  return BEYOND_ASCII.test(raw.normalize('NFKD').replace(/\p{M}/gu, ''));
+}
+
 export function sanitizeName(raw: string): string {
   const cleaned = raw
     .normalize('NFKD')

@@ -3,13 +3,11 @@
  * repository's names from these, and every front end shows a name through projectLabel.
  */
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { sanitizeName } from '../config/validate.js';
+import { lettersBeyondAscii, sanitizeName } from '../config/validate.js';
 
 /** The longest name: a name goes into file names (a team's `<project>/` folder). */
 const NAME_MAX = 64;
 
-/** A letter or digit that stays outside ASCII once its accents are taken off (決, メ, П; not é). */
-const BEYOND_ASCII = /(?![\x00-\x7f])[\p{L}\p{N}]/u;
 
 /**
  * The project name of a folder's or repository's name, file-name safe (`[A-Za-z0-9._-]`). A
@@ -19,7 +17,7 @@ const BEYOND_ASCII = /(?![\x00-\x7f])[\p{L}\p{N}]/u;
  * display (projectLabel): `決済` → `xn--1tw26a`. Too long for a name: the words that fit.
  */
 export function projectName(raw: string): string {
-  if (!BEYOND_ASCII.test(raw.normalize('NFKD').replace(/\p{M}/gu, ''))) return sanitizeName(raw);
+  if (!lettersBeyondAscii(raw)) return sanitizeName(raw);
   return encodedFit(raw.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []) ?? sanitizeName(raw);
 }
 
@@ -62,7 +60,7 @@ export function projectLabel(name: string | null | undefined): string | null | u
 export function projectLabel(name: string | null | undefined): string | null | undefined {
   if (!name || !name.startsWith('xn--')) return name;
   const u = domainToUnicode(name);
-  return u && u !== name && BEYOND_ASCII.test(u) && encoded1(u) === name ? u : name;
+  return u && u !== name && lettersBeyondAscii(u) && encoded1(u) === name ? u : name;
 }
 
 /**

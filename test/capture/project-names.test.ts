@@ -133,6 +133,21 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
     assert.deepEqual(storedProjects(m).sort(), ['machine', 'machine', projectName('メモ'), projectName('日記')].sort());
   });
 
+  it('a project named in Japanese in config.local.toml: every session files under it, shown, searched and listed as written', () => {
+    const desk = homeMachine(root, 'desk');
+    mkdirSync(desk.home, { recursive: true });
+    writeFileSync(join(desk.home, 'config.local.toml'), '[general]\nproject = "決済チーム"\n');
+    const work = join(desk.user, 'work');
+    mkdirSync(work, { recursive: true });
+    sessionReading(desk, 'pay-1', work, '2026-11-04T10:00:00Z', [{ q: 'Which retry limit do we use for card payments?', a: 'Three retries with backoff, then the order is held.' }]);
+    assert.deepEqual(storedProjects(desk), [projectName('決済チーム')]);
+    const found = desk.cli(['search', '--mode', 'keyword', '--project', '決済チーム', 'retry limit card payments']);
+    assert.equal(found.code, 0, found.stderr);
+    assert.match(found.stdout, /project:決済チーム /);
+    assert.match(found.stdout, /Three retries/);
+    assert.match(desk.cli(['projects']).stdout, new RegExp(`決済チーム \\(${projectName('決済チーム')}\\)`));
+  });
+
   it('a repository named in Japanese: its memories from before (filed under `machine`) and after are one project, and an exclusion written as people read it holds', () => {
     const repo = folder(join('src', 'kessai'));
     git(repo, 'init', '-q');

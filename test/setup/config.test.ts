@@ -74,6 +74,13 @@ describe('config', () => {
       rejects(() => load({ 'config.toml': `[general]\nmachine_name = ${JSON.stringify(bad)}\n` }), 'general.machine_name', 'file names');
     }
     rejects(() => load({ 'config.toml': '[general]\nproject = "../etc"\n' }), 'general.project');
+    rejects(() => load({ 'config.toml': '[general]\nproject = "my app"\n' }), 'general.project', 'file names');
+  });
+
+  it('takes a project named in another script, in the form file names hold (IDNA\'s ASCII form, read back as written)', () => {
+    assert.equal(load({ 'config.toml': '[general]\nproject = "決済"\n' }).config.general.project, 'xn--1tw26a');
+    assert.equal(load({ 'config.toml': '' }, { MEMORY_PROJECT: 'メモ' }).config.general.project, 'xn--4dkc');
+    assert.equal(load({ 'config.toml': '[general]\nproject = "api.v2"\n' }).config.general.project, 'api.v2', 'a file-name-safe name stays as written');
   });
 
   it('reports invalid TOML with the file name', () => {
