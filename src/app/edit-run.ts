@@ -12,6 +12,7 @@ import { appendToCurrentMonth } from '../export/files.js';
 import { resolveIds, tombstonesFor } from '../maintain/forget.js';
 import { isExcludedPlace } from '../project/exclude.js';
 import { cleanText } from '../privacy/redact.js';
+import { compileFormats } from '../privacy/formats.js';
 import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import type { MemoryRecord } from '../types.js';
@@ -72,21 +73,22 @@ export async function rememberNote(rt: Runtime, note: { text: string; project: s
   const text = note.text.trim();
   if (text.length === 0) throw new UserError('the note is empty', 'give the text to remember');
   if (Array.from(text).length > MAX_NOTE_CHARS) throw new UserError(`the note is longer than ${MAX_NOTE_CHARS} characters`, 'keep the gist; long material belongs in the repository');
-  const cleaned = cleanText(text, rt.config.privacy.redact);
+  const own = compileFormats(rt.config.privacy.secret_formats);
+  const cleaned = cleanText(text, rt.config.privacy.redact, own);
   if (cleaned.text.length === 0) throw new UserError('the note held only <private> text: nothing to remember');
   const now = rt.now().toISOString();
   const machine = rt.config.general.machine_name;
   const record: MemoryRecord = {
     v: 1,
     id: memoryId('note', machine, createHash('sha256').update(`${now}\n${cleaned.text}`).digest('hex')),
-    project: projectName(cleanText(note.project, rt.config.privacy.redact).text),
+    project: projectName(cleanText(note.project, rt.config.privacy.redact, own).text),
     machine,
     timestamp: now,
     updated_at: now,
     question: cleaned.text,
     answer: '',
     source: 'note',
-    ...(note.cwd ? { cwd: cleanText(note.cwd, rt.config.privacy.redact).text } : {}),
+    ...(note.cwd ? { cwd: cleanText(note.cwd, rt.config.privacy.redact, own).text } : {}),
   };
   // A note about the folder's own repository is filed under that repository on every machine.
   const noteRepo = note.cwd && record.project !== undefined ? ownRepository(note.cwd, record.project) : undefined;

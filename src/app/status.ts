@@ -16,7 +16,7 @@ import { aheadBehind } from '../sync/history.js';
 import { memoryRepository } from '../home/target.js';
 import { HealthError } from '../errors.js';
 import { healthNotices, noticeOf } from './session/health.js';
-import { readScrubCheck } from './session/scrub-check.js';
+import { readScrubCheck, rulesOf } from './session/scrub-check.js';
 import { readLocal } from './team/team.js';
 import { exportIsDirty } from '../sync/commit.js';
 import type { Repo } from '../sync/process.js';
@@ -30,7 +30,7 @@ export async function statusFacts(ctx: Context) {
   const c = store.counts();
   const dim = store.dim;
   // As the last reading found them (session start reads what came since; scrub ends them).
-  const check = readScrubCheck(store);
+  const check = readScrubCheck(store, rulesOf(ctx.config.privacy.secret_formats));
   store.close();
   const files = listExportFiles(ctx.config.general.export_dir);
   // The one answer (home/target.ts): never a project's repository, never one not made yet.

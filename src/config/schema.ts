@@ -17,6 +17,8 @@ export interface KeySpec {
   fileNameSafe?: boolean;
   /** A project name: file-name safe, or a name in another script (stored in IDNA's ASCII form, project/label.ts). */
   projectName?: boolean;
+  /** Secret formats (privacy/formats.ts): each one checked. */
+  secretFormats?: boolean;
   min?: number;
 }
 
@@ -69,6 +71,7 @@ export const SCHEMA = {
   privacy: {
     exclude_projects: { type: 'string[]', default: [], doc: 'Glob patterns on project name or cwd never captured nor injected.' },
     redact: { type: 'boolean', default: true, doc: 'Replace secrets (API keys, tokens, passwords) before anything is written.' },
+    secret_formats: { type: 'string[]', default: [], secretFormats: true, doc: 'Your own secret formats, redacted as [REDACTED:custom]: literal text with one * (a run of letters, digits and _-.+/=~) and any ? (one of them), e.g. ["acme_live_*", "CORP-????-????"].' },
   },
   sync: {
     remote_url: { type: 'string', default: '', doc: 'URL of the private git repository memories go to (set by `memory init --remote`); empty = commit locally, never push.' },

@@ -2,6 +2,7 @@
  * Pure validation of one parsed TOML layer: returns values and problems, never throws,
  * never prints. `load.ts` merges layers and decides what is fatal.
  */
+import { formatProblem } from '../privacy/formats.js';
 import { DEFAULT_REVIEW_DELAY_H, FILE_NAME_SAFE, SCHEMA, type KeySpec, type KeyType, type TeamConfig } from './schema.js';
 
 export interface Problem {
@@ -54,9 +55,8 @@ export function checkValue(spec: KeySpec, value: unknown): string | undefined {
       return undefined;
     }
     case 'string[]':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string')
-        ? undefined
-        : `expected ${expected}, got ${describe(value)}`;
+      if (!(Array.isArray(value) && value.every((v) => typeof v === 'string'))) return `expected ${expected}, got ${describe(value)}`;
+      return spec.secretFormats ? value.map(formatProblem).find((p) => p !== undefined) : undefined;
   }
 }
 

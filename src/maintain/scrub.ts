@@ -21,13 +21,13 @@ export interface ScrubResult {
 }
 
 /** A memory as today's rules would store it, with what they found; undefined when they change nothing. */
-export function scrubbedVersion(row: MemoryRow, redact: boolean): { record: MemoryRecord; results: RedactResult[] } | undefined {
+export function scrubbedVersion(row: MemoryRow, redact: boolean, own: readonly RegExp[] = []): { record: MemoryRecord; results: RedactResult[] } | undefined {
   // Every stored field, as capture does now (redact.ts storedFieldsKey).
   const r = rowToRecord(row);
   const before = storedFieldsKey(r);
   const results: RedactResult[] = [];
   const clean = (s: string) => {
-    const c = cleanText(s, redact);
+    const c = cleanText(s, redact, own);
     results.push(c);
     // cleanText trims; a field with nothing to redact keeps its exact text.
     return Object.keys(c.counts).length > 0 ? c.text : s;
@@ -38,7 +38,7 @@ export function scrubbedVersion(row: MemoryRow, redact: boolean): { record: Memo
   return storedFieldsKey(r) === before ? undefined : { record: r, results };
 }
 
-export function scrubMemories(store: Store, opts: { exportDir: string; machine: string; redact: boolean; now: Date; dryRun: boolean }): ScrubResult {
+export function scrubMemories(store: Store, opts: { exportDir: string; machine: string; redact: boolean; own?: readonly RegExp[]; now: Date; dryRun: boolean }): ScrubResult {
   const res: ScrubResult = { scanned: 0, changed: 0, counts: {}, secrets: [], ids: [] };
   const secrets = new Set<string>();
   const out: MemoryRecord[] = [];
@@ -49,7 +49,7 @@ export function scrubMemories(store: Store, opts: { exportDir: string; machine: 
     after = rows[rows.length - 1]?.rowid ?? after;
     for (const row of rows) {
       res.scanned++;
-      const scrubbed = scrubbedVersion(row, opts.redact);
+      const scrubbed = scrubbedVersion(row, opts.redact, opts.own);
       if (!scrubbed) continue;
       const { record: r, results } = scrubbed;
       res.changed++;

@@ -23,10 +23,21 @@ export function removePrivate(text: string): string {
   return text.replace(PRIVATE_RE, '');
 }
 
-export function redactSecrets(text: string): RedactResult {
+/**
+ * Today's rules, and first the person's own formats (`own`: privacy/formats.ts compileFormats
+ * of `[privacy] secret_formats`), whose whole match is the secret.
+ */
+export function redactSecrets(text: string, own: readonly RegExp[] = []): RedactResult {
   const counts: Record<string, number> = {};
   const found: string[] = [];
   let out = text;
+  for (const re of own) {
+    out = out.replace(re, (match) => {
+      counts.custom = (counts.custom ?? 0) + 1;
+      found.push(match);
+      return tag('custom');
+    });
+  }
   for (const rule of SECRET_RULES) {
     out = out.replace(rule.re, (...args: unknown[]) => {
       const match = args[0] as string;
@@ -59,10 +70,10 @@ export function redactSecrets(text: string): RedactResult {
 }
 
 /** `<private>` removal always; secret redaction when `[privacy] redact` is on. */
-export function cleanText(text: string, redact: boolean): RedactResult {
+export function cleanText(text: string, redact: boolean, own: readonly RegExp[] = []): RedactResult {
   const privateSpans = text.match(PRIVATE_RE) ?? [];
   const noPrivate = removePrivate(text).trim();
-  const res = redact ? redactSecrets(noPrivate) : { text: noPrivate, counts: {}, found: [] };
+  const res = redact ? redactSecrets(noPrivate, own) : { text: noPrivate, counts: {}, found: [] };
   if (privateSpans.length > 0) {
     res.counts.private = privateSpans.length;
     res.found.push(...privateSpans);

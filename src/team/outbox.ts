@@ -17,12 +17,12 @@ import type { MemoryRecord } from '../types.js';
 export { latestDecisions, type Decision } from './decisions.js';
 
 /** Why a memory is held, in words that never repeat the secret; undefined when it may go. */
-export function heldReason(r: Pick<MemoryRecord, 'question' | 'answer' | 'cwd' | 'git_branch' | 'files' | 'extra'>): string | undefined {
+export function heldReason(r: Pick<MemoryRecord, 'question' | 'answer' | 'cwd' | 'git_branch' | 'files' | 'extra'>, own: readonly RegExp[] = []): string | undefined {
   if (r.extra?.private_removed === true) return 'a <private> span was removed from it';
   const kinds = redactionKinds({ question: r.question, answer: r.answer, cwd: r.cwd ?? null, git_branch: r.git_branch ?? null, files: r.files ?? null });
   if (Object.keys(kinds).length > 0) return `it was redacted (${Object.entries(kinds).map(([k, n]) => `${k} ×${n}`).join(', ')})`;
   const text = `${r.question}\n${r.answer}`;
-  const now = redactSecrets(text);
+  const now = redactSecrets(text, own);
   const fired = Object.keys(now.counts);
   if (fired.length > 0) return `a secret detector fires on it (${fired.join(', ')})`;
   if (generatedToken(text)) return 'it holds a long token that looks generated (a key, a token, a password?)';

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isExcluded } from '../../src/project/exclude.js';
 import { cleanText, redactSecrets, removePrivate } from '../../src/privacy/redact.js';
+import { compileFormats, formatProblem } from '../../src/privacy/formats.js';
+import { heldReason } from '../../src/team/outbox.js';
 import { GENERAL_NEGATIVES, SECRET_RULES } from '../../src/privacy/rules.js';
 
 const redact = (s: string) => redactSecrets(s).text;
@@ -53,6 +55,53 @@ describe('secret redaction: the rule table, every example', () => {
   it('counts what it replaced', () => {
     const r = redactSecrets(`${fake.aws} and ${fake.ghp} and ${fake.aws}`);
     assert.deepEqual(r.counts, { 'aws-access-key': 2, 'github-token': 1 });
+  });
+});
+
+describe('secret formats of one\'s own ([privacy] secret_formats)', () => {
+  const key = ['acme_live_', 'Q7fZk29Lm', 'Xp4Rt8Wn3Vb'].join('');
+  it('redact a whole token of that format, first and wherever it stands; not a longer word, not a near miss', () => {
+    const own = compileFormats(['acme_live_*', 'CORP-????-????']);
+    assert.equal(redactSecrets(`deploy with ${key}, then token=${key}.`, own).text, 'deploy with [REDACTED:custom], then token=[REDACTED:custom].');
+    assert.equal(redactSecrets('ticket CORP-AB12-CD34 and CORP-AB12-CD345', own).text, 'ticket [REDACTED:custom] and CORP-AB12-CD345');
+    assert.equal(redactSecrets(`notacme_live_x and acme_live_ alone`, own).text, 'notacme_live_x and acme_live_ alone');
+    assert.deepEqual(redactSecrets(`${key} ${key}`, own).counts, { custom: 2 });
+    assert.equal(redactSecrets(`deploy with ${key}`).text, `deploy with ${key}`, 'without the format, no public rule takes it');
+  });
+
+  it('say why a format is refused', () => {
+    assert.equal(formatProblem('acme_live_*'), undefined);
+    assert.equal(formatProblem('CORP-????-????'), undefined);
+    assert.match(formatProblem('*') ?? '', /spells out 0 character/);
+    assert.match(formatProblem('a*b') ?? '', /spells out 2 character/);
+    assert.match(formatProblem('acme live') ?? '', /holds a space/);
+    assert.match(formatProblem('acme*x*') ?? '', /more than one \*/);
+  });
+
+  it('hold a memory back from a team when it holds such a token, though it was captured before the format was added', () => {
+    const r = { question: 'How do we deploy the billing worker?', answer: `With the deploy key ${key}.` };
+    assert.equal(heldReason(r, compileFormats(['acme_live_*'])), 'a secret detector fires on it (custom)');
+    const plain = { question: 'Where is the billing worker?', answer: 'In acme_live_cluster, beside the queue.' };
+    assert.equal(heldReason(plain), undefined);
+    assert.equal(heldReason(plain, compileFormats(['acme_live_*'])), 'a secret detector fires on it (custom)', 'a token of the format, however plain');
+  });
+
+  it('take time in proportion to the text, whatever the line (one * at most, bounded)', () => {
+    const own = compileFormats(['*.corp-key', 'acme_*', 'CORP-????-????']);
+    const time = (text: string) => {
+      let best = Infinity;
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        redactSecrets(text, own);
+        best = Math.min(best, performance.now() - t);
+      }
+      return best;
+    };
+    for (const make of [(n: number) => 'a'.repeat(n), (n: number) => 'acme_'.repeat(n / 5), (n: number) => 'CORP-AB12-'.repeat(n / 10)]) {
+      const small = time(make(16_384));
+      const big = time(make(131_072));
+      assert.ok(big / Math.max(small, 1) < 24, `16 KB ${small.toFixed(1)} ms, 128 KB ${big.toFixed(1)} ms`);
+    }
   });
 });
 

@@ -6,12 +6,12 @@
  * real background check a session start starts.
  */
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { encodeEntry } from '../../src/export/jsonl.js';
-import { CWD, git, gitWorld, type GitWorld, type Machine } from '../support/gitworld.js';
+import { conversation, CWD, git, gitWorld, placeTranscript, type GitWorld, type Machine } from '../support/gitworld.js';
 import { rec } from '../support/helpers.js';
 
 const START = JSON.stringify({ session_id: 's-scrub-check', cwd: CWD, hook_event_name: 'SessionStart' });
@@ -143,6 +143,40 @@ describe('memories stored under earlier redaction rules', () => {
     assert.ok(restarted.running?.pid !== 2 ** 22 + 7, JSON.stringify(restarted));
     state = await checked(big);
     assert.deepEqual([state?.ids, state?.more, state?.running], [['leaky-big'], 0, undefined]);
+  });
+
+  it('a secret format of one\'s own, added to config.toml: a memory from before that holds one is told; a turn captured after is stored redacted', () => {
+    const own = gitWorld();
+    try {
+      const m = own.machine('own');
+      assert.equal(told(m), undefined);
+      const key = ['acme_live_', 'Q7fZk29Lm', 'Xp4Rt8Wn3Vb'].join(''); // assembled: no scanner hit on this file
+      storedEarlier(m, [rec({ id: 'acme-old', machine: m.name, timestamp: '2026-11-05T10:00:00.000Z', question: 'How do we deploy the billing worker?', answer: `With the deploy key ${key}, then check the queue.` })]);
+      assert.equal(told(m), undefined, 'no public rule knows this format');
+      appendFileSync(m.config, '[privacy]\nsecret_formats = ["acme_live_*"]\n');
+      assert.match(told(m) ?? '', /^memory: 1 memory holds what this version's redaction rules remove \(custom\)/);
+      const p = placeTranscript(m, conversation('acme-new', [['Which key does the billing worker use now?', `The rotated one: ${key}.`]], { startIso: '2026-12-01T10:00:00.000Z' }));
+      assert.equal(m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', CWD]).code, 0);
+      const stored = readFileSync(join(m.exportDir, readdirSync(m.exportDir).find((f) => f.startsWith('2026-12')) ?? ''), 'utf8');
+      assert.match(stored, /The rotated one: \[REDACTED:custom\]\./);
+      assert.ok(!stored.includes('Q7fZk29Lm'));
+      assert.equal(m.cli(['scrub']).code, 0);
+      nextDay(m);
+      assert.equal(told(m), undefined, 'scrubbed: nothing to tell');
+    } finally {
+      own.cleanup();
+    }
+  });
+
+  it('a secret format that would match ordinary words, or take long on one line, is refused with the reason', () => {
+    const m = world.machine('formats');
+    for (const [bad, why] of [['*', /spells out 0 character/], ['ab?', /spells out 2 character/], ['acme *', /holds a space/], ['acme_*_*', /more than one \*/]] as const) {
+      writeFileSync(join(m.home, 'config.local.toml'), `[privacy]\nsecret_formats = [${JSON.stringify(bad)}]\n`);
+      const r = m.cli(['status']);
+      assert.equal(r.code, 1, bad);
+      assert.match(r.stderr, /privacy\.secret_formats/);
+      assert.match(r.stderr, why);
+    }
   });
 
   it('with redaction turned off, nothing is read and nothing told', () => {

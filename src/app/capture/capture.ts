@@ -21,6 +21,7 @@ import { errorMessage } from '../../errors.js';
 import { appendByMonth } from '../../export/files.js';
 import { monthOf, supersedingTime } from '../../export/jsonl.js';
 import { redactionKinds, cleanRecordFields, cleanText } from '../../privacy/redact.js';
+import { compileFormats } from '../../privacy/formats.js';
 import type { Store } from '../../store/store.js';
 import type { MemoryRecord } from '../../types.js';
 import type { Logger } from '../log.js';
@@ -95,6 +96,8 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
   let done = 0;
   const total = refs.reduce((s, r) => s + safeSize(r.path), 0);
 
+  // The person's own secret formats, compiled once for every transcript of this run.
+  const own = compileFormats(config.privacy.secret_formats);
   for (const ref of refs) {
     let text: string;
     try {
@@ -110,7 +113,7 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
     const privateTexts: string[] = [];
     let privateWhole = false;
     const parsed = parseAnyTranscript(text, limitsOf(config), (s) => {
-      const c = cleanText(s, config.privacy.redact);
+      const c = cleanText(s, config.privacy.redact, own);
       if (c.counts.private) {
         if (c.text.length === 0) privateWhole = true;
         else privateTexts.push(c.text.slice(0, 64));
@@ -136,15 +139,15 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       if (parsed.turns.length > 0) out.excludedSessions++;
       continue;
     }
-    const repoKey = place.repo && cleanText(place.repo.key, config.privacy.redact).text === place.repo.key ? place.repo.key : undefined;
+    const repoKey = place.repo && cleanText(place.repo.key, config.privacy.redact, own).text === place.repo.key ? place.repo.key : undefined;
     const head = place.repo && repoKey ? headCommit(place.repo) : undefined;
     for (const [turnIndex, turn] of parsed.turns.entries()) {
       out.turns++;
       if (ref.sessionId && turn.sessionId === 'unknown') turn.sessionId = ref.sessionId;
       // The project name comes from the repository or the folder: a token in it must not reach the record either.
-      const storedProject = projectName(cleanText(project, config.privacy.redact).text);
+      const storedProject = projectName(cleanText(project, config.privacy.redact, own).text);
       // Question and answer were cleaned whole by the parser; the other stored fields here.
-      const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso, source: parsed.source }), (s) => cleanText(s, config.privacy.redact).text);
+      const r = cleanRecordFields(turnToRecord(turn, { machine: config.general.machine_name, project: storedProject, now: nowIso, source: parsed.source }), (s) => cleanText(s, config.privacy.redact, own).text);
       if (privateWhole || privateTexts.some((t) => r.question.includes(t) || r.answer.includes(t))) r.extra = { ...r.extra, private_removed: true };
       let existing = store.byId(r.id);
       if (!existing) {
@@ -183,10 +186,10 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       // transcript read again at each Stop, costs no file looked at).
       if (repoKey) {
         r.extra = { ...r.extra, repo: repoKey, ...(head ? { head_commit: head } : {}) };
-        const blobs = fileStates(turn, parsed.turns[turnIndex + 1], r.files ?? [], place, cwd, hasher, deps.now(), (x) => cleanText(x, config.privacy.redact).text);
+        const blobs = fileStates(turn, parsed.turns[turnIndex + 1], r.files ?? [], place, cwd, hasher, deps.now(), (x) => cleanText(x, config.privacy.redact, own).text);
         if (blobs.length > 0) r.extra.file_blobs = blobs;
         // Where in the repository each file is, whatever is known of its state: what recall by file looks up.
-        const inRepo = repoFiles(turn, place, cwd, (x) => cleanText(x, config.privacy.redact).text);
+        const inRepo = repoFiles(turn, place, cwd, (x) => cleanText(x, config.privacy.redact, own).text);
         if (inRepo.length > 0) r.extra.repo_files = inRepo;
       }
       const tags = redactionKinds(r);

@@ -7,16 +7,18 @@
  * background (`memory scrub --dry-run --background`). What was found is told to the person
  * at most once a day until it is scrubbed, here or on another machine.
  *
- * The state is in the cache (meta `scrub_check`): a rebuilt cache reads everything again.
+ * The state is in the cache (meta `scrub_check`): a rebuilt cache reads everything again, and
+ * so does a secret format the person adds (`[privacy] secret_formats`).
  */
 import { sha1 } from '../../later.js';
 import { GENERAL_NEGATIVES, SECRET_RULES } from '../../privacy/rules.js';
 import { scrubbedVersion } from '../../maintain/scrub.js';
+import { compileFormats } from '../../privacy/formats.js';
 import type { Store } from '../../store/store.js';
 import { alive } from './model-fetch.js';
 
 export interface ScrubCheck {
-  /** The rules it reads with (rulesFingerprint). */
+  /** The rules it reads with (Rules.fingerprint). */
   rules: string;
   /** Every live memory up to this rowid has been read. */
   after: number;
@@ -34,27 +36,34 @@ export const IN_SESSION_START = 200;
 const KEY = 'scrub_check';
 const DAY_MS = 86_400_000;
 
-let fingerprint: string | undefined;
+/**
+ * Today's rules as one reading applies them: the person's formats compiled, and a fingerprint
+ * of the rules as data (patterns, flags, examples) with those formats — another version of the
+ * rules, or a format added, is another value.
+ */
+export interface Rules {
+  own: readonly RegExp[];
+  fingerprint: string;
+}
 
-/** The rules as data (patterns, flags, examples): another version of the rules, another value. */
-export function rulesFingerprint(): string {
-  fingerprint ??= sha1()
-    .update(JSON.stringify([SECRET_RULES.map((r) => [r.kind, r.re.source, r.re.flags, r.positives, r.negatives]), GENERAL_NEGATIVES]))
+export function rulesOf(formats: readonly string[]): Rules {
+  const fingerprint = sha1()
+    .update(JSON.stringify([SECRET_RULES.map((r) => [r.kind, r.re.source, r.re.flags, r.positives, r.negatives]), GENERAL_NEGATIVES, formats]))
     .digest('hex')
     .slice(0, 16);
-  return fingerprint;
+  return { own: compileFormats(formats), fingerprint };
 }
 
 /** The check as this cache holds it; a fresh one when none was made with today's rules. */
-export function readScrubCheck(store: Store): ScrubCheck {
-  const rules = rulesFingerprint();
+export function readScrubCheck(store: Store, rules: Rules): ScrubCheck {
+  const fp = rules.fingerprint;
   try {
     const c = JSON.parse(store.meta(KEY) ?? 'null') as ScrubCheck | null;
-    if (c && c.rules === rules && Number.isInteger(c.after) && Array.isArray(c.ids)) return { ...c, more: c.more ?? 0 };
+    if (c && c.rules === fp && Number.isInteger(c.after) && Array.isArray(c.ids)) return { ...c, more: c.more ?? 0 };
   } catch {
     /* damaged: read everything again */
   }
-  return { rules, after: 0, ids: [], more: 0 };
+  return { rules: fp, after: 0, ids: [], more: 0 };
 }
 
 export function writeScrubCheck(store: Store, c: ScrubCheck): void {
@@ -62,13 +71,13 @@ export function writeScrubCheck(store: Store, c: ScrubCheck): void {
 }
 
 /** Read the live memories after the check's place, at most `limit` of them; whether it reached the end. */
-export function readOn(store: Store, c: ScrubCheck, limit = Infinity): boolean {
+export function readOn(store: Store, c: ScrubCheck, rules: Rules, limit = Infinity): boolean {
   let read = 0;
   for (;;) {
     const rows = store.liveRows(c.after, Math.min(500, limit - read));
     if (rows.length === 0) return true;
     for (const row of rows) {
-      if (scrubbedVersion(row, true)) {
+      if (scrubbedVersion(row, true, rules.own)) {
         if (c.ids.length < KEPT) c.ids.push(row.id);
         else c.more++;
       }
@@ -80,15 +89,15 @@ export function readOn(store: Store, c: ScrubCheck, limit = Infinity): boolean {
 }
 
 /** A whole reading, as `memory scrub` makes it: `ids` what it found (none after a real scrub). */
-export function recordScrub(store: Store, ids: string[]): void {
-  writeScrubCheck(store, { rules: rulesFingerprint(), after: store.lastRowid(), ids: ids.slice(0, KEPT), more: Math.max(0, ids.length - KEPT) });
+export function recordScrub(store: Store, rules: Rules, ids: string[]): void {
+  writeScrubCheck(store, { rules: rules.fingerprint, after: store.lastRowid(), ids: ids.slice(0, KEPT), more: Math.max(0, ids.length - KEPT) });
 }
 
 /** The kinds today's rules find in a memory still stored as it was, or undefined when it is clean (or gone). */
-function kindsIn(store: Store, id: string): string[] | undefined {
+function kindsIn(store: Store, id: string, rules: Rules): string[] | undefined {
   const row = store.byId(id);
   if (!row || row.deleted !== 0) return undefined;
-  const s = scrubbedVersion(row, true);
+  const s = scrubbedVersion(row, true, rules.own);
   return s ? s.results.flatMap((r) => Object.keys(r.counts)) : undefined;
 }
 
@@ -102,14 +111,14 @@ export function describeFound(count: number, kinds: string[]): string {
  * that came since the last start read now, or — many of them — whether to start the
  * background check; and what to tell, if anything (the caller tells it at most once a day).
  */
-export function scrubCheckAtStart(store: Store, now: Date): { start: boolean; notice?: string } {
-  const c = readScrubCheck(store);
+export function scrubCheckAtStart(store: Store, rules: Rules, now: Date): { start: boolean; notice?: string } {
+  const c = readScrubCheck(store, rules);
   const was = JSON.stringify(c);
   if (c.running && alive(c.running.pid) && now.getTime() - Date.parse(c.running.at) < DAY_MS) return { start: false };
   delete c.running;
   const kinds: string[] = [];
   const still = c.ids.filter((id) => {
-    const k = kindsIn(store, id);
+    const k = kindsIn(store, id, rules);
     if (k) kinds.push(...k);
     return k !== undefined;
   });
@@ -118,9 +127,9 @@ export function scrubCheckAtStart(store: Store, now: Date): { start: boolean; no
   c.ids = [...still];
   let start = false;
   if (store.liveCountAfter(c.after, IN_SESSION_START + 1) > IN_SESSION_START) start = true;
-  else readOn(store, c);
+  else readOn(store, c, rules);
   // What the reading just found, for the sentence.
-  for (const id of c.ids.slice(still.length)) kinds.push(...(kindsIn(store, id) ?? []));
+  for (const id of c.ids.slice(still.length)) kinds.push(...(kindsIn(store, id, rules) ?? []));
   if (JSON.stringify(c) !== was || store.meta(KEY) === undefined) writeScrubCheck(store, c);
   const found = c.ids.length + c.more;
   return { start, ...(found > 0 ? { notice: describeFound(found, kinds) } : {}) };

@@ -24,7 +24,7 @@ import { lockOwner } from '../../export/lock.js';
 import { describeForeign, foreignStateOf, memoryRepoOf, withMemoryRepo } from '../sync/locks.js';
 import type { Runtime } from '../runtime.js';
 import { ensureModel } from './model-fetch.js';
-import { readScrubCheck, scrubCheckAtStart, writeScrubCheck } from './scrub-check.js';
+import { readScrubCheck, rulesOf, scrubCheckAtStart, writeScrubCheck } from './scrub-check.js';
 import { memoryRemote, syncNotices, syncNow } from '../sync/sync-run.js';
 import { projectLabel } from '../../project/label.js';
 
@@ -184,14 +184,15 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
  */
 async function checkAgainstRules(rt: Runtime, req: SessionStartRequest, store: Store, report: SessionStartReport): Promise<void> {
   try {
-    const check = scrubCheckAtStart(store, rt.now());
+    const rules = rulesOf(rt.config.privacy.secret_formats);
+    const check = scrubCheckAtStart(store, rules, rt.now());
     if (check.notice && firstTodayFor(workDirFor(rt.config.baseDir), 'scrub-check', rt.now())) {
       report.notices.push(check.notice);
       rt.log.warn(check.notice.replace(/^memory: /, ''));
     }
     if (check.start && req.spawnScrubCheck) {
       const pid = await req.spawnScrubCheck();
-      writeScrubCheck(store, { ...readScrubCheck(store), running: { ...(pid ? { pid } : {}), at: rt.now().toISOString() } });
+      writeScrubCheck(store, { ...readScrubCheck(store, rules), running: { ...(pid ? { pid } : {}), at: rt.now().toISOString() } });
     }
   } catch (err) {
     rt.log.warn(`cannot check memories against this version's redaction rules: ${errorMessage(err)}`);

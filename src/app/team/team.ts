@@ -32,6 +32,7 @@ import { isTombstone, type ExportEntry, type MemoryRecord, type Tombstone } from
 import { admitTeamLine, listTeamFiles } from '../../team/files.js';
 import { MANIFEST_FILE, memberOf, renderManifest, type TeamManifest, type TeamProject } from '../../team/manifest.js';
 import { heldReason, latestDecisions, teamRecord, type Decision } from '../../team/outbox.js';
+import { compileFormats } from '../../privacy/formats.js';
 import { DECISIONS_FILE, readDecisions } from '../../team/decisions.js';
 import { manifestAsIs } from '../../team/light.js';
 
@@ -318,6 +319,8 @@ export function outboxOf(rt: Runtime, team: TeamConfig, manifest: TeamManifest, 
   const shared = team.projects.filter((p) => accepted.has(p));
   const ob: Outbox = { waiting: [], held: [], withheld: [], due: [], forget: [], published: 0, notAccepted: team.projects.filter((p) => !accepted.has(p)) };
   if (shared.length === 0) return ob;
+  // The person's own secret formats hold a memory too (one that holds such a token since they were added).
+  const own = compileFormats(rt.config.privacy.secret_formats);
   const byRepo = new Map(shared.map((p) => [(accepted.get(p) as TeamProject).repo, p]));
   const rows = store.liveOfMachineIn(rt.config.general.machine_name, [...byRepo.keys()]);
   const hide = hideExcluded(rt.config.privacy.exclude_projects);
@@ -344,7 +347,7 @@ export function outboxOf(rt: Runtime, team: TeamConfig, manifest: TeamManifest, 
     // so a window is never longer than it says.
     if (seen[row.id] === undefined || Date.parse(seen[row.id] as string) > now.getTime()) seen[row.id] = now.toISOString();
     const released = d?.decision === 'release';
-    const held = released ? undefined : heldReason(rowToRecord(row));
+    const held = released ? undefined : heldReason(rowToRecord(row), own);
     if (held) {
       ob.held.push({ ...item, held });
       continue;

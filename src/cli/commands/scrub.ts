@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setPriority } from 'node:os';
 import { Option, type Command } from 'commander';
-import { readOn, readScrubCheck, recordScrub, writeScrubCheck } from '../../app/session/scrub-check.js';
+import { readOn, readScrubCheck, recordScrub, rulesOf, writeScrubCheck } from '../../app/session/scrub-check.js';
 import { captureLockFor } from '../../app/sync/locks.js';
 import { commitAndPush } from '../../app/sync/sync-run.js';
 import { openCache } from '../../store/cache.js';
@@ -45,8 +45,9 @@ async function check(ctx: Context): Promise<number> {
   }
   const { store } = openCache(ctx.cacheOptions());
   try {
-    const c = readScrubCheck(store);
-    readOn(store, c);
+    const rules = rulesOf(ctx.config.privacy.secret_formats);
+    const c = readScrubCheck(store, rules);
+    readOn(store, c, rules);
     delete c.running;
     writeScrubCheck(store, c);
   } finally {
@@ -61,16 +62,18 @@ async function scrub(ctx: Context, flags: Flags): Promise<number> {
   return lock(async () => {
     const { store } = openCache(ctx.cacheOptions());
     let res: ScrubResult;
+    const rules = rulesOf(ctx.config.privacy.secret_formats);
     try {
       res = scrubMemories(store, {
         exportDir: ctx.config.general.export_dir,
         machine: ctx.config.general.machine_name,
         redact: true,
+        own: rules.own,
         now: ctx.io.now(),
         dryRun: flags.dryRun === true,
       });
       // What session start tells: found (dry run), or none left (just written redacted).
-      recordScrub(store, flags.dryRun ? res.ids : []);
+      recordScrub(store, rules, flags.dryRun ? res.ids : []);
     } finally {
       store.close();
     }
