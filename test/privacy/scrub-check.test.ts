@@ -151,10 +151,11 @@ describe('memories stored under earlier redaction rules', () => {
       const m = own.machine('own');
       assert.equal(told(m), undefined);
       const key = ['acme_live_', 'Q7fZk29Lm', 'Xp4Rt8Wn3Vb'].join(''); // assembled: no scanner hit on this file
-      storedEarlier(m, [rec({ id: 'acme-old', machine: m.name, timestamp: '2026-11-05T10:00:00.000Z', question: 'How do we deploy the billing worker?', answer: `With the deploy key ${key}, then check the queue.` })]);
-      assert.equal(told(m), undefined, 'no public rule knows this format');
+      storedEarlier(m, [leaky(m, 'leaky-own'), rec({ id: 'acme-old', machine: m.name, timestamp: '2026-11-05T10:00:00.000Z', question: 'How do we deploy the billing worker?', answer: `With the deploy key ${key}, then check the queue.` })]);
+      assert.match(told(m) ?? '', /^memory: 1 memory holds what this version's redaction rules remove \(secret\)/, 'no public rule knows the format');
       appendFileSync(m.config, '[privacy]\nsecret_formats = ["acme_live_*"]\n');
-      assert.match(told(m) ?? '', /^memory: 1 memory holds what this version's redaction rules remove \(custom\)/);
+      assert.match(told(m) ?? '', /^memory: 2 memories hold what this version's redaction rules remove \(custom, secret\)/, 'more found: told the same day');
+      assert.equal(told(m), undefined, 'the same count: once a day');
       const p = placeTranscript(m, conversation('acme-new', [['Which key does the billing worker use now?', `The rotated one: ${key}.`]], { startIso: '2026-12-01T10:00:00.000Z' }));
       assert.equal(m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', CWD]).code, 0);
       const stored = readFileSync(join(m.exportDir, readdirSync(m.exportDir).find((f) => f.startsWith('2026-12')) ?? ''), 'utf8');

@@ -111,7 +111,7 @@ export function describeFound(count: number, kinds: string[]): string {
  * that came since the last start read now, or — many of them — whether to start the
  * background check; and what to tell, if anything (the caller tells it at most once a day).
  */
-export function scrubCheckAtStart(store: Store, rules: Rules, now: Date): { start: boolean; notice?: string } {
+export function scrubCheckAtStart(store: Store, rules: Rules, now: Date): { start: boolean; found?: number; notice?: string } {
   const c = readScrubCheck(store, rules);
   const was = JSON.stringify(c);
   if (c.running && alive(c.running.pid) && now.getTime() - Date.parse(c.running.at) < DAY_MS) return { start: false };
@@ -132,5 +132,5 @@ export function scrubCheckAtStart(store: Store, rules: Rules, now: Date): { star
   for (const id of c.ids.slice(still.length)) kinds.push(...(kindsIn(store, id, rules) ?? []));
   if (JSON.stringify(c) !== was || store.meta(KEY) === undefined) writeScrubCheck(store, c);
   const found = c.ids.length + c.more;
-  return { start, ...(found > 0 ? { notice: describeFound(found, kinds) } : {}) };
+  return { start, ...(found > 0 ? { found, notice: describeFound(found, kinds) } : {}) };
 }

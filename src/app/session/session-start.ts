@@ -186,7 +186,8 @@ async function checkAgainstRules(rt: Runtime, req: SessionStartRequest, store: S
   try {
     const rules = rulesOf(rt.config.privacy.secret_formats);
     const check = scrubCheckAtStart(store, rules, rt.now());
-    if (check.notice && firstTodayFor(workDirFor(rt.config.baseDir), 'scrub-check', rt.now())) {
+    // Once a day for a count: more found the same day (a format just added) is told then.
+    if (check.notice && firstTodayFor(workDirFor(rt.config.baseDir), `scrub-check-${check.found ?? 0}`, rt.now())) {
       report.notices.push(check.notice);
       rt.log.warn(check.notice.replace(/^memory: /, ''));
     }
