@@ -98,7 +98,7 @@ export async function statusFacts(ctx: Context) {
     unpushed_commits: ab?.ahead ?? null,
     rejected_lines: countRejects(ctx.config.general.export_dir),
     privacy: readPrivacyStats(ctx.config.baseDir) ?? null,
-    /** Memories that hold what this version's redaction rules remove (stored by an earlier version): `memory scrub`. */
+    /** Memories that hold what today's redaction rules remove (stored before them): `memory scrub`. */
     unscrubbed: ctx.config.privacy.redact && check.after > 0 ? check.ids.length + check.more : null,
     unknown_transcript_shapes: describeShapes(Object.values(readShapes(ctx.config.baseDir))) || null,
     sync,

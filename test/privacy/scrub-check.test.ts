@@ -1,9 +1,9 @@
 /**
- * Memories stored before this version's redaction rules (captured by an earlier version, or
- * by another machine still running one): read once against today's rules, and told to the
- * person at session start, once a day, until they are scrubbed, here or on another machine.
- * Real git (a bare remote, machines as clones), the real CLI as the hooks run it, and the
- * real background check a session start starts.
+ * Memories stored before today's redaction rules (captured by an earlier version or by another
+ * machine still running one, or before a secret format was added): read once against today's
+ * rules, and told to the person at session start, once a day, until they are scrubbed, here or
+ * on another machine. Real git (a bare remote, machines as clones), the real CLI as the hooks
+ * run it, and the real background check a session start starts.
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,12 +77,12 @@ describe('memories stored under earlier redaction rules', () => {
     storedEarlier(old, [leaky(old, 'leaky-ja'), rec({ id: 'clean-1', machine: old.name, timestamp: '2026-11-03T10:00:00.000Z', question: 'パスワードは bcrypt でハッシュ化する?', answer: 'はい、bcrypt のコストは 12 です。' })]);
 
     const msg = told(desk);
-    assert.match(msg ?? '', /^memory: 1 memory holds what this version's redaction rules remove \(secret\), as captured by an earlier version and already in the memory repository — `memory scrub` writes redacted versions/);
+    assert.match(msg ?? '', /^memory: 1 memory in the memory repository holds what today's redaction rules remove \(secret\), stored before those rules \(by an earlier version, or before a secret format was added\) — `memory scrub` writes redacted versions/);
     assert.equal(told(desk), undefined, 'told once a day');
     const status = desk.cli(['status']);
-    assert.match(status.stdout, /^unscrubbed {4}1 memory holds what this version's redaction rules remove \(stored by an earlier version\): `memory scrub` writes redacted versions$/m);
+    assert.match(status.stdout, /^unscrubbed {4}1 memory holds what today's redaction rules remove \(stored before them\): `memory scrub` writes redacted versions$/m);
     nextDay(desk);
-    assert.match(told(desk) ?? '', /^memory: 1 memory holds/, 'the next day again: still there');
+    assert.match(told(desk) ?? '', /^memory: 1 memory in the memory repository holds/, 'the next day again: still there');
 
     // The person scrubs on the machine that captured it; the redacted version reaches this one.
     const scrub = old.cli(['scrub', '--json']);
@@ -102,7 +102,7 @@ describe('memories stored under earlier redaction rules', () => {
     const here = world.machine('here');
     assert.equal(told(here), undefined);
     storedEarlier(stale, [leaky(stale, 'leaky-2')]);
-    assert.match(told(here) ?? '', /^memory: 1 memory holds/);
+    assert.match(told(here) ?? '', /^memory: 1 memory in the memory repository holds/);
     const dry = here.cli(['scrub', '--dry-run', '--json']);
     assert.equal((JSON.parse(dry.stdout) as { changed: number }).changed, 1);
     assert.equal(here.cli(['scrub']).code, 0);
@@ -122,7 +122,7 @@ describe('memories stored under earlier redaction rules', () => {
     let state = await checked(big);
     assert.equal(state?.running, undefined, 'the background check finished');
     assert.deepEqual([state?.ids, state?.more], [['leaky-big'], 0]);
-    assert.match(told(big) ?? '', /^memory: 1 memory holds what this version's redaction rules remove \(secret\)/);
+    assert.match(told(big) ?? '', /^memory: 1 memory in the memory repository holds what today's redaction rules remove \(secret\)/);
 
     // Another version of the rules (an upgrade): every memory is read again, in the background.
     const db = new Database(join(big.repo, '.cache', 'memory.db'));
@@ -152,9 +152,9 @@ describe('memories stored under earlier redaction rules', () => {
       assert.equal(told(m), undefined);
       const key = ['acme_live_', 'Q7fZk29Lm', 'Xp4Rt8Wn3Vb'].join(''); // assembled: no scanner hit on this file
       storedEarlier(m, [leaky(m, 'leaky-own'), rec({ id: 'acme-old', machine: m.name, timestamp: '2026-11-05T10:00:00.000Z', question: 'How do we deploy the billing worker?', answer: `With the deploy key ${key}, then check the queue.` })]);
-      assert.match(told(m) ?? '', /^memory: 1 memory holds what this version's redaction rules remove \(secret\)/, 'no public rule knows the format');
+      assert.match(told(m) ?? '', /^memory: 1 memory in the memory repository holds what today's redaction rules remove \(secret\)/, 'no public rule knows the format');
       appendFileSync(m.config, '[privacy]\nsecret_formats = ["acme_live_*"]\n');
-      assert.match(told(m) ?? '', /^memory: 2 memories hold what this version's redaction rules remove \(custom, secret\)/, 'more found: told the same day');
+      assert.match(told(m) ?? '', /^memory: 2 memories in the memory repository hold what today's redaction rules remove \(custom, secret\)/, 'more found: told the same day');
       assert.equal(told(m), undefined, 'the same count: once a day');
       const p = placeTranscript(m, conversation('acme-new', [['Which key does the billing worker use now?', `The rotated one: ${key}.`]], { startIso: '2026-12-01T10:00:00.000Z' }));
       assert.equal(m.cli(['session-end', '--foreground', '--transcript', p, '--cwd', CWD]).code, 0);

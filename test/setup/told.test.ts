@@ -380,13 +380,13 @@ describe('told inside a real Claude Code session', () => {
     assert.equal(inst.status, 0, inst.stderr);
     assert.match(await sessionStartMessage(native), /the SQLite native module \(better-sqlite3\) has no binary for this platform/);
 
-    // A memory an earlier version stored with what this version's redaction rules remove.
+    // A memory an earlier version stored with what today's redaction rules remove.
     const leak = homeMachine(root, 'r-leak');
     assert.equal(leak.cli(['install', '--claude-code']).code, 0);
     mkdirSync(join(leak.home, 'export'), { recursive: true });
     const pw = ['Kq7', 'Lm2', '!Zx9'].join(''); // assembled: no scanner hit on this file
     writeFileSync(join(leak.home, 'export', '2026-11_r-leak.jsonl'), `${encodeEntry(rec({ id: 'leaky', machine: 'r-leak', timestamp: '2026-11-02T10:00:00.000Z', question: `本番のパスワードは ${pw} です`, answer: '了解です。' }))}\n`);
-    assert.match(await sessionStartMessage(leak), /1 memory holds what this version's redaction rules remove \(secret\), as captured by an earlier version/);
+    assert.match(await sessionStartMessage(leak), /1 memory in the memory repository holds what today's redaction rules remove \(secret\), stored before those rules/);
 
     // A Node.js older than 22 behind the hooks.
     const old = oldNode();

@@ -103,7 +103,7 @@ function kindsIn(store: Store, id: string, rules: Rules): string[] | undefined {
 
 export function describeFound(count: number, kinds: string[]): string {
   const what = kinds.length > 0 ? ` (${[...new Set(kinds)].sort().join(', ')})` : '';
-  return `memory: ${count} ${count === 1 ? 'memory holds' : 'memories hold'} what this version's redaction rules remove${what}, as captured by an earlier version and already in the memory repository — \`memory scrub\` writes redacted versions (\`memory scrub --dry-run\` counts them; git history keeps the old text until it is rewritten: README, Privacy).`;
+  return `memory: ${count} ${count === 1 ? 'memory' : 'memories'} in the memory repository ${count === 1 ? 'holds' : 'hold'} what today's redaction rules remove${what}, stored before those rules (by an earlier version, or before a secret format was added) — \`memory scrub\` writes redacted versions (\`memory scrub --dry-run\` counts them; git history keeps the old text until it is rewritten: README, Privacy).`;
 }
 
 /**

@@ -179,8 +179,9 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
 }
 
 /**
- * Memories captured before this version's redaction rules, checked once per version of the
- * rules in the background; what the check found told at most once a day until scrubbed.
+ * Memories stored before today's redaction rules (an earlier version, a secret format added
+ * since), each read once against them (scrub-check.ts); what was found told at most once a
+ * day for a count, until scrubbed.
  */
 async function checkAgainstRules(rt: Runtime, req: SessionStartRequest, store: Store, report: SessionStartReport): Promise<void> {
   try {
@@ -196,7 +197,7 @@ async function checkAgainstRules(rt: Runtime, req: SessionStartRequest, store: S
       writeScrubCheck(store, { ...readScrubCheck(store, rules), running: { ...(pid ? { pid } : {}), at: rt.now().toISOString() } });
     }
   } catch (err) {
-    rt.log.warn(`cannot check memories against this version's redaction rules: ${errorMessage(err)}`);
+    rt.log.warn(`cannot read memories against today's redaction rules: ${errorMessage(err)}`);
   }
 }
 

@@ -34,7 +34,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     ...syncLines(out.repository !== null, sync, ctx.config.general.machine_name),
     ...(out.unknown_transcript_shapes ? [`formats       transcript shapes not recognised: ${out.unknown_transcript_shapes} (nothing lost; report them if memories seem to be missing)`] : []),
     `withheld      ${out.privacy ? `${describeRedactions(out.privacy.redactions) || 'no redactions'}; ${out.privacy.excluded_sessions} excluded sessions (since ${out.privacy.since.slice(0, 10)})` : 'nothing redacted or excluded yet'}`,
-    ...(out.unscrubbed ? [`unscrubbed    ${out.unscrubbed} ${out.unscrubbed === 1 ? 'memory holds' : 'memories hold'} what this version's redaction rules remove (stored by an earlier version): \`memory scrub\` writes redacted versions`] : []),
+    ...(out.unscrubbed ? [`unscrubbed    ${out.unscrubbed} ${out.unscrubbed === 1 ? 'memory holds' : 'memories hold'} what today's redaction rules remove (stored before them): \`memory scrub\` writes redacted versions`] : []),
     ...(out.rejected_lines > 0 ? [`rejects       ${out.rejected_lines} unreadable lines kept verbatim in export/archive/*.rejects.jsonl (a later version may recover them)`] : []),
     `config        ${out.config.join(', ') || 'defaults only'}`,
     ...out.teams.map((t) => `team          ${t.team} as ${t.handle} (sharing ${t.shared.join(', ') || 'nothing'}): last pull ${t.last_pull?.replace('T', ' ').slice(0, 16) ?? 'never'}, last publish ${t.last_publish?.replace('T', ' ').slice(0, 16) ?? 'never'}${t.last_error ? `; last error: ${t.last_error.op} ${t.last_error.message}` : ''} (memory team status)`),
