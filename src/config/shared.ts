@@ -64,8 +64,10 @@ export function keyAtLine(text: string, line: number): string | undefined {
     }
   }
   if (m) return section ? `${section}.${m[1]}` : m[1];
-  const header = /^\s*\[+\s*([^\]]*)/.exec(here);
-  return header ? `[${(header[1] ?? '').trim()}` : section || undefined;
+  // A table header: as written when it closes (`[privacy]`, defined twice), cut where it breaks otherwise (`[search`).
+  const header = /^\s*(\[+)\s*([^\]]*?)\s*(\]+)?\s*(?:#.*)?$/.exec(here);
+  if (header) return `${header[1]}${header[2] ?? ''}${header[3] ?? ''}`;
+  return /^\s*\[/.test(here) ? `[${here.trim().slice(1).trim()}` : section || undefined;
 }
 
 /** The line a key is set on (its section's header first), for validation problems. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/load.js';
 import { sanitizeName } from '../../src/config/validate.js';
+import { keyAtLine } from '../../src/config/shared.js';
 import { UserError } from '../../src/errors.js';
 import { tempDir } from '../support/helpers.js';
 
@@ -81,6 +82,15 @@ describe('config', () => {
     assert.equal(load({ 'config.toml': '[general]\nproject = "決済"\n' }).config.general.project, 'xn--1tw26a');
     assert.equal(load({ 'config.toml': '' }, { MEMORY_PROJECT: 'メモ' }).config.general.project, 'xn--4dkc');
     assert.equal(load({ 'config.toml': '[general]\nproject = "api.v2"\n' }).config.general.project, 'api.v2', 'a file-name-safe name stays as written');
+  });
+
+  it('names where a TOML text breaks: the key on the line, a header as written or cut where it breaks', () => {
+    const text = '[general]\nx = 1\n[privacy]\nredact = true\n[privacy]\nsecret_formats = ["acme_*"]\n[search\ntop_k = 4\n[[teams]]\n';
+    assert.equal(keyAtLine(text, 2), 'general.x');
+    assert.equal(keyAtLine(text, 5), '[privacy]', 'a table defined twice');
+    assert.equal(keyAtLine(text, 6), 'privacy.secret_formats');
+    assert.equal(keyAtLine(text, 7), '[search', 'a header that does not close');
+    assert.equal(keyAtLine(text, 9), '[[teams]]');
   });
 
   it('reports invalid TOML with the file name', () => {
