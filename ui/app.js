@@ -12,7 +12,7 @@
  * @typedef {{ memory: Memory, before: Neighbour[], after: Neighbour[] }} MemoryPage
  * @typedef {{ op: string, status: string, message: string }} SyncError
  * @typedef {{ memory_remote: { name: string, url: string } | null, last_push: string | null, last_pull: string | null, last_error: SyncError | null }} SyncFacts
- * @typedef {{ facets: { projects: string[], machines: string[], sources: string[] }, perMachineMonth: Array<{ month: string, machine: string, n: number }>, sync: SyncFacts, redactions: Record<string, number>, records: number, tombstones: number, projects: number, machines: string[], machine: string, oldest?: string, newest?: string, model: string, pending: number, excluded_sessions: number }} Overview
+ * @typedef {{ facets: { projects: string[], machines: string[], sources: string[] }, perMachineMonth: Array<{ month: string, machine: string, n: number }>, sync: SyncFacts, redactions: Record<string, number>, records: number, tombstones: number, projects: number, machines: string[], machine: string, oldest?: string, newest?: string, model: string, pending: number, excluded_sessions: number, unscrubbed: number | null }} Overview
  * @typedef {{ q: string, filters: Record<string, string>, mode: string }} Shown
  */
 
@@ -415,6 +415,7 @@ async function loadOverview() {
         ...row('span', `${day(o.oldest)} … ${day(o.newest)}`),
         ...row('embeddings', `${o.model}; ${o.pending} waiting`),
         ...row('withheld', `redactions: ${redactions}; ${o.excluded_sessions} excluded sessions`),
+        ...(o.unscrubbed ? row('unscrubbed', `${o.unscrubbed} ${o.unscrubbed === 1 ? 'memory holds' : 'memories hold'} what today's redaction rules remove (stored before them): memory scrub writes redacted versions`) : []),
         ...row('remote', s.memory_remote ? `${s.memory_remote.name} → ${s.memory_remote.url}` : 'none: memories stay on this machine (memory init --remote URL)'),
         ...row('last push', s.last_push ?? 'never'),
         ...row('last pull', s.last_pull ?? 'never'),

@@ -375,7 +375,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
         records: out.records, pending: out.pending, tombstones: out.tombstones, machines: out.machines, projects: out.projects,
         machine: out.machine, model: out.model, oldest: out.oldest ?? null, newest: out.newest ?? null,
         redactions: out.privacy?.redactions ?? {}, excluded_sessions: out.privacy?.excluded_sessions ?? 0,
-        rejected_lines: out.rejected_lines, repository: out.repository, sync, model_state: modelState, ...extra,
+        rejected_lines: out.rejected_lines, repository: out.repository, sync, model_state: modelState, unscrubbed: out.unscrubbed, ...extra,
       });
     } catch (err) {
       return fail(c, err);

@@ -176,6 +176,36 @@ describe('memory ui: a project named in Japanese', () => {
   });
 });
 
+describe('memory ui: memories stored before today\'s redaction rules', () => {
+  it('are counted in the overview, as `memory status` counts them, once they have been read', async () => {
+    const w = makeWorld();
+    const pw = ['Kq7', 'Lm2', '!Zx9'].join(''); // assembled: no scanner hit on this file
+    writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
+      { v: 1, id: 'leaky-1', machine: 'laptop', timestamp: '2026-11-02T10:00:00.000Z', project: 'app', question: `ステージングDBのパスワードは ${pw} です`, answer: '接続できました。' },
+      { v: 1, id: 'clean-1', machine: 'laptop', timestamp: '2026-11-03T10:00:00.000Z', project: 'app', question: 'Which font does the export use?', answer: 'Noto Sans JP.' },
+    ]);
+    assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
+    assert.equal(runCli(['--config', w.config, 'scrub', '--dry-run']).code, 0);
+    const ui = await startUi(w);
+    try {
+      const cookie = `memory_viewer_${ui.port}=${ui.token}`;
+      const overview = JSON.parse((await http(ui.port, '/api/overview', { headers: { cookie } })).body) as { unscrubbed: number | null };
+      assert.equal(overview.unscrubbed, 1);
+    } finally {
+      ui.child.kill('SIGINT');
+    }
+    assert.equal(runCli(['--config', w.config, 'scrub']).code, 0);
+    const after = await startUi(w);
+    try {
+      const cookie = `memory_viewer_${after.port}=${after.token}`;
+      assert.equal((JSON.parse((await http(after.port, '/api/overview', { headers: { cookie } })).body) as { unscrubbed: number | null }).unscrubbed, 0);
+    } finally {
+      after.child.kill('SIGINT');
+      w.cleanup();
+    }
+  });
+});
+
 describe('memory ui: a cache lock held elsewhere', () => {
   it('does not stop the viewer serving: a page loads while a search waits for the lock, which then answers', async () => {
     const w = world();
@@ -507,6 +537,22 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
       const root = await http(ui.port, '/api/search?repo=github.com%2Facme%2Fshop&file=%2F', { headers: { cookie } });
       assert.equal(root.status, 400);
       assert.match(root.body, /a folder filter names a folder inside the repository/);
+    });
+  });
+});
+
+describe('memory ui in Chromium: memories stored before today\'s redaction rules', { skip: CHROMIUM ? false : 'no Chromium here (Debian: apt-get install -y chromium; .ci/run installs it)' }, () => {
+  it('the overview says how many memories hold what today\'s redaction rules remove, once they have been read', async () => {
+    const w = makeWorld();
+    const pw = ['Kq7', 'Lm2', '!Zx9'].join(''); // assembled: no scanner hit on this file
+    writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [{ v: 1, id: 'leaky-1', machine: 'laptop', timestamp: '2026-11-02T10:00:00.000Z', project: 'app', question: `本番のパスワードは ${pw} です`, answer: '了解です。' }]);
+    await inViewer(w, async (page) => {
+      await page.locator('#overview table').waitFor();
+      assert.doesNotMatch(await page.locator('#overview').innerText(), /unscrubbed/, 'not read yet: nothing said');
+      assert.equal(runCli(['--config', w.config, 'scrub', '--dry-run']).code, 0);
+      await page.reload();
+      await page.locator('#overview table').waitFor();
+      assert.match(await page.locator('#overview').innerText(), /unscrubbed\s+1 memory holds what today's redaction rules remove \(stored before them\): memory scrub writes redacted versions/);
     });
   });
 });
