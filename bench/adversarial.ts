@@ -13,6 +13,7 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'SVG path data': (n) => 'M10.5-3.2l4.1-2.2c1.1-0.6 2.3-1.0 3.5-1.1'.repeat(Math.ceil(n / 40)).slice(0, n),
   'labels in Japanese (パスワードは …, トークン: …)': (n) => 'パスワードは a1b2c3d4e5 トークン: '.repeat(Math.ceil(n / 27)).slice(0, n),
   'a label, then a long run (APIキー: aaaa…)': (n) => ('APIキー: ' + 'a1'.repeat(400) + ' ').repeat(Math.ceil(n / 808)).slice(0, n),
+  'labels in English prose (the password for the x is …)': (n) => 'the password for the staging db is token to '.repeat(Math.ceil(n / 45)).slice(0, n),
   'base64 with dashes': (n) => 'QUJD-ZGVm_R2hp-amts'.repeat(Math.ceil(n / 19)).slice(0, n),
 };
 

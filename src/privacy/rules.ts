@@ -138,7 +138,30 @@ const SCHEME_NAME = /^(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2(?:-sha\d+)?|sha
  */
 function cjkSecret(secret: string, pre: string, after: string): boolean {
   const bound = /[:：=＝「『"'`]\s*$|[:：=＝][\t \u3000]*["'`「『]?$/.test(pre);
-  const password = new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i').test(pre);
+  return labelledValue(secret, pre, after, bound, new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i').test(pre));
+}
+
+/**
+ * Whether a value after a label in a sentence is the secret ("the staging password is …",
+ * "wifi password: …", "set the token to …"). Prose goes on after a label with any word ("the
+ * password is incorrect", "Reset the password: click the link"), so a value must hold letters
+ * and digits — unless it is quoted, which says it is the literal.
+ */
+function proseSecret(secret: string, pre: string, after: string): boolean {
+  const quoted = /["'`]$/.test(pre);
+  // Code, not a literal: token = get_token(user_id=42), key = keys[2].
+  if (!quoted && /[()[\]{}]/.test(secret)) return false;
+  // A line's end written as an escape (text inside a JSON string): `is correct.\n3. Move…` is no value.
+  if (/\\[nrt]/.test(secret)) return false;
+  return labelledValue(secret, pre, after, quoted, /pass|pw/i.test(pre));
+}
+
+/**
+ * The value after a label: `bound` (a colon, an equals sign or a quote says it is the value)
+ * as the names in code are taken — a password any value, a token one that is no plain word;
+ * otherwise letters and digits, and not the name of where a secret is kept or how it is made.
+ */
+function labelledValue(secret: string, pre: string, after: string, bound: boolean, password: boolean): boolean {
   // Where a secret is kept, not the secret: a path, a file, a URL, a product.
   if (/^(?:~|\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)/i.test(secret)) return false;
   if (/\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|sh|env|ya?ml|json|toml|ini|conf|cfg|txt|md|pem|key|crt|sql|html?)$/i.test(secret)) return false;
@@ -151,6 +174,14 @@ function cjkSecret(secret: string, pre: string, after: string): boolean {
   // kebab-case or snake_case words with a version in them: user-v2, oauth2-proxy.
   return !/^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+$/.test(secret) || digits >= 3;
 }
+
+/**
+ * A secret named in an English sentence: the label, perhaps what it is for ("for the staging
+ * DB"), then a colon, an equals sign, "is"/"was" or "to" ("set the token to …").
+ */
+const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|(?:access|auth|bearer|api|bot|deploy) token|token)';
+const PROSE_FOR = '(?:[\\t ]+(?:for|of|on)[\\t ]+(?:the[\\t ]+)?[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40}){0,2}?)?';
+const PROSE_BINDING = '(?:[\\t ]*[:=][\\t ]*|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into)[\\t ]+)';
 
 export const SECRET_RULES: SecretRule[] = [
   {
@@ -533,6 +564,43 @@ export const SECRET_RULES: SecretRule[] = [
       '비밀번호는 8자 이상',
       '암호화 방식은 AES-256',
       '密码: ${DB_PASSWORD}',
+    ],
+  },
+  {
+    kind: 'secret',
+    // A secret named in an English sentence (proseSecret says which values count).
+    re: new RegExp(`(?<pre1>${PROSE_LABEL}${PROSE_FOR}${PROSE_BINDING}(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`]{3,511}[^\\s"'\`),;\\]}.!?](?=\\k<q>)`, 'gi'),
+    accept: proseSecret,
+    positives: [
+      'The password is hunter22',
+      'the password for the staging DB is Winter2024!',
+      'my api key is Kq7Lm2Zx9Vb4Nw8Rt3',
+      'set the token to Zq8Wx7Cv6Bn5Mm4Ll3Kk2',
+      'wifi password: Winter2024x',
+      'I changed the root password to Tr0ub4dor3x yesterday',
+      'the deploy token was "xq7-Lm2-Zx9"',
+      'the admin password is `opensesame`',
+    ],
+    negatives: [
+      'the password is incorrect',
+      'the password is at least 12 characters long',
+      'Reset the password: click the link in the mail',
+      'the token is valid for 3600 seconds',
+      'the token is a JWT signed with HS256',
+      'the api key is stored in Vault',
+      'the password is hashed with bcrypt',
+      'the password is hashed with argon2id',
+      'set the token to process.env.GITHUB_TOKEN',
+      'the secret key is in config.yaml',
+      'the access token is refreshed every 15 minutes',
+      'the password was changed on 2024-03-01',
+      'pwd is /home/u/app2',
+      'the token is used by oauth2-proxy',
+      'the password is: required',
+      'the token: string',
+      'token = get_token(user_id=42)',
+      'api_key = keys[2]',
+      '"text": "Check that your password is correct.\\n3. Move closer to the router"',
     ],
   },
 ];
