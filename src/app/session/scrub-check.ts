@@ -70,12 +70,11 @@ export function writeScrubCheck(store: Store, c: ScrubCheck): void {
   store.setMeta(KEY, JSON.stringify(c));
 }
 
-/** Read the live memories after the check's place, at most `limit` of them; whether it reached the end. */
-export function readOn(store: Store, c: ScrubCheck, rules: Rules, limit = Infinity): boolean {
-  let read = 0;
+/** Read the live memories after the check's place, to the end, noting those today's rules would change. */
+export function readOn(store: Store, c: ScrubCheck, rules: Rules): void {
   for (;;) {
-    const rows = store.liveRows(c.after, Math.min(500, limit - read));
-    if (rows.length === 0) return true;
+    const rows = store.liveRows(c.after, 500);
+    if (rows.length === 0) return;
     for (const row of rows) {
       if (scrubbedVersion(row, true, rules.own)) {
         if (c.ids.length < KEPT) c.ids.push(row.id);
@@ -83,8 +82,6 @@ export function readOn(store: Store, c: ScrubCheck, rules: Rules, limit = Infini
       }
       c.after = row.rowid;
     }
-    read += rows.length;
-    if (read >= limit) return store.liveRows(c.after, 1).length === 0;
   }
 }
 

@@ -36,7 +36,7 @@ export interface SessionStartRequest {
   spawnModelFetch?: () => Promise<number | undefined>;
   /** Starts `memory renames` in the background for the checkout at this folder (absent: none is started). */
   spawnRenames?: (top: string) => Promise<number | undefined>;
-  /** Starts the background check of memories captured under earlier redaction rules (absent: none is started). */
+  /** Starts the background reading of memories stored before today's redaction rules (absent: none is started). */
   spawnScrubCheck?: () => Promise<number | undefined>;
 }
 

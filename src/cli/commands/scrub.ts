@@ -21,7 +21,7 @@ export function registerScrub(program: Command, run: Runner): void {
     .option('--dry-run', 'count what would be redacted, write nothing')
     .option('--no-push', 'commit but do not push')
     .option('--json', 'print the report as JSON')
-    .addOption(new Option('--background', 'the check session start starts: a dry run at low priority that holds no lock').hideHelp())
+    .addOption(new Option('--background', 'the reading session start starts: a dry run at the lowest priority that takes no repository lock').hideHelp())
     .action((flags: Flags) => run((ctx) => (flags.background ? check(ctx) : scrub(ctx, flags))));
 }
 
@@ -33,9 +33,9 @@ interface Flags {
 }
 
 /**
- * Session start's check of memories captured under earlier rules (app/session/scrub-check.ts):
- * it only reads, so it waits for no lock and holds none (a capture or a sync goes on meanwhile),
- * at the lowest priority; what it found is recorded for the next session start to tell.
+ * Session start's reading of memories stored before today's rules (app/session/scrub-check.ts):
+ * it writes nothing but its result, in the cache, so it takes no lock on the memory repository
+ * (a capture or a sync goes on meanwhile), at the lowest priority; the next session start tells it.
  */
 async function check(ctx: Context): Promise<number> {
   try {
