@@ -136,9 +136,11 @@ const SCHEME_NAME = /^(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2(?:-sha\d+)?|sha
  * After a particle or a space the label may be followed by anything ("パスワードは bcrypt で",
  * "トークンを localStorage に"): the value must hold letters and digits.
  */
+const SAYS_PASSWORD = new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i');
+
 function cjkSecret(secret: string, pre: string, after: string): boolean {
   const bound = /[:：=＝「『"'`]\s*$|[:：=＝][\t \u3000]*["'`「『]?$/.test(pre);
-  return labelledValue(secret, pre, after, bound, new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i').test(pre));
+  return labelledValue(secret, pre, after, bound, SAYS_PASSWORD.test(pre));
 }
 
 /**
