@@ -130,14 +130,16 @@ const CJK_BINDING = '["\'`]?(?:[\\t \\u3000]{0,4}(?:[:：=＝]|は|が|を|も|�
 /** Names of hashes, ciphers and formats, said of passwords and tokens: not their values. */
 const SCHEME_NAME = /^(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2(?:-sha\d+)?|sha-?\d+|md5|[hrpe]s\d{3}|aes-?\d+(?:-[a-z]+)?|base(?:32|64)(?:url)?|utf-?(?:8|16)|oauth-?2(?:\.\d)?|jwt|totp|hotp|ed25519|x25519|rsa-?\d*|x\.?509|pkcs#?\d+|tlsv?1\.\d|sslv?\d|https?(?:\/[\d.]+)?|iso-?\d+|rfc-?\d+|v\d+(?:\.\d+)*)$/i;
 
+/** A label and what binds a value to it, in Japanese, Chinese or Korean. */
+const CJK_LABEL_BOUND = `(?:${CJK_PASSWORD}|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE})${CJK_BINDING}`;
+const SAYS_PASSWORD = new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i');
+
 /**
  * Whether a value after a label in another script is the secret. After a colon, an equals
  * sign or a quote, as in English: a password is any value, a token one that looks generated.
  * After a particle or a space the label may be followed by anything ("パスワードは bcrypt で",
  * "トークンを localStorage に"): the value must hold letters and digits.
  */
-const SAYS_PASSWORD = new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i');
-
 function cjkSecret(secret: string, pre: string, after: string): boolean {
   const bound = /[:：=＝「『"'`]\s*$|[:：=＝][\t \u3000]*["'`「『]?$/.test(pre);
   return labelledValue(secret, pre, after, bound, SAYS_PASSWORD.test(pre));
@@ -512,8 +514,8 @@ export const SECRET_RULES: SecretRule[] = [
     // A value after a label in Japanese, Chinese or Korean (cjkSecret says which values count).
     // In 「」 or 『』 the value runs to the closing bracket, spaces and all.
     re: new RegExp(
-      `(?<pre1>(?:${CJK_PASSWORD}|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE})${CJK_BINDING}[「『])[^」』\\n]{1,128}(?=[」』])` +
-        `|(?<pre2>(?:${CJK_PASSWORD}|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE})${CJK_BINDING}(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`\\u0080-\\uffff]{3,511}[^\\s"'\`\\u0080-\\uffff),;\\]}.](?=\\k<q>)`,
+      `(?<pre1>${CJK_LABEL_BOUND}[「『])[^」』\\n]{1,128}(?=[」』])` +
+        `|(?<pre2>${CJK_LABEL_BOUND}(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`\\u0080-\\uffff]{3,511}[^\\s"'\`\\u0080-\\uffff),;\\]}.](?=\\k<q>)`,
       'gi',
     ),
     accept: cjkSecret,
