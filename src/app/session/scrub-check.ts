@@ -13,6 +13,7 @@
 import { sha1 } from '../../later.js';
 import { GENERAL_NEGATIVES, SECRET_RULES } from '../../privacy/rules.js';
 import { scrubbedVersion } from '../../maintain/scrub.js';
+import type { RedactResult } from '../../privacy/redact.js';
 import { compileFormats } from '../../privacy/formats.js';
 import type { Store } from '../../store/store.js';
 import { alive } from './model-fetch.js';
@@ -70,13 +71,18 @@ export function writeScrubCheck(store: Store, c: ScrubCheck): void {
   store.setMeta(KEY, JSON.stringify(c));
 }
 
-/** Read the live memories after the check's place, to the end, noting those today's rules would change. */
-export function readOn(store: Store, c: ScrubCheck, rules: Rules): void {
+/**
+ * Read the live memories after the check's place, to the end, noting those today's rules would
+ * change (and into `kinds`, when given, what the rules found in them).
+ */
+export function readOn(store: Store, c: ScrubCheck, rules: Rules, kinds?: string[]): void {
   for (;;) {
     const rows = store.liveRows(c.after, 500);
     if (rows.length === 0) return;
     for (const row of rows) {
-      if (scrubbedVersion(row, true, rules.own)) {
+      const s = scrubbedVersion(row, true, rules.own);
+      if (s) {
+        kinds?.push(...kindsOf(s.results));
         if (c.ids.length < KEPT) c.ids.push(row.id);
         else c.more++;
       }
@@ -95,7 +101,11 @@ function kindsIn(store: Store, id: string, rules: Rules): string[] | undefined {
   const row = store.byId(id);
   if (!row || row.deleted !== 0) return undefined;
   const s = scrubbedVersion(row, true, rules.own);
-  return s ? s.results.flatMap((r) => Object.keys(r.counts)) : undefined;
+  return s ? kindsOf(s.results) : undefined;
+}
+
+function kindsOf(results: RedactResult[]): string[] {
+  return results.flatMap((r) => Object.keys(r.counts));
 }
 
 export function describeFound(count: number, kinds: string[]): string {
@@ -124,9 +134,7 @@ export function scrubCheckAtStart(store: Store, rules: Rules, now: Date): { star
   c.ids = [...still];
   let start = false;
   if (store.liveCountAfter(c.after, IN_SESSION_START + 1) > IN_SESSION_START) start = true;
-  else readOn(store, c, rules);
-  // What the reading just found, for the sentence.
-  for (const id of c.ids.slice(still.length)) kinds.push(...(kindsIn(store, id, rules) ?? []));
+  else readOn(store, c, rules, kinds);
   if (JSON.stringify(c) !== was || store.meta(KEY) === undefined) writeScrubCheck(store, c);
   const found = c.ids.length + c.more;
   return { start, ...(found > 0 ? { found, notice: describeFound(found, kinds) } : {}) };
