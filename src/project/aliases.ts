@@ -6,6 +6,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repoKey } from './remote-url.js';
 
 export const ALIASES_FILE = 'project-aliases.jsonl';
 
@@ -50,7 +51,7 @@ export function parseAliases(text: string): Map<string, ProjectAlias> {
     }
     const a = o as Partial<ProjectAlias>;
     if (typeof a.from !== 'string' || typeof a.to !== 'string' || typeof a.at !== 'string' || a.from === '') continue;
-    all.push({ from: a.from, to: a.to, at: a.at, machine: typeof a.machine === 'string' ? a.machine : '', ...(typeof a.repo === 'string' ? { repo: a.repo } : {}) });
+    all.push({ from: a.from, to: a.to, at: a.at, machine: typeof a.machine === 'string' ? a.machine : '', ...(typeof a.repo === 'string' ? { repo: repoKey(a.repo) } : {}) });
   }
   // Time order, then a fixed order for equal times: every machine ends with the same map.
   all.sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : x.from < y.from ? -1 : x.from > y.from ? 1 : 0));

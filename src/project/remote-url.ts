@@ -60,7 +60,16 @@ export function normalizeRemoteUrl(url: string): string | undefined {
   parts[last] = (parts[last] as string).replace(/\.git$/i, '');
   if (parts[last] === '') parts.pop();
   if (parts.length === 0) return undefined;
-  return `${host}/${parts.join('/')}`.toLowerCase();
+  return repoKey(`${host}/${parts.join('/')}`.toLowerCase());
+}
+
+/**
+ * A repository key as every machine spells it: Unicode's composed form (NFC). A Mac may name a
+ * folder decomposed (`デモ` as `テ` + `゛` + `モ`: folders made in Finder), which Linux and
+ * Windows spell composed; a key read from a record or a manifest written there is composed here.
+ */
+export function repoKey(key: string): string {
+  return key.normalize('NFC');
 }
 
 /** The folder of the repository's main worktree (a bare repository: its own name without `.git`). */

@@ -9,9 +9,9 @@
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { normalizeRemoteUrl, originUrlIn } from './remote-url.js';
+import { normalizeRemoteUrl, originUrlIn, repoKey } from './remote-url.js';
 
-export { normalizeRemoteUrl, originUrlIn } from './remote-url.js';
+export { normalizeRemoteUrl, originUrlIn, repoKey } from './remote-url.js';
 
 export interface Checkout {
   /** The work tree's top folder (symlinks resolved), as `git rev-parse --show-toplevel` names it. */
@@ -84,8 +84,9 @@ export function checkoutOf(dir: string): Checkout | undefined {
   }
 }
 
+/** The main worktree's folder name, composed (repoKey): one name for a folder a Mac spells decomposed. */
 function mainFolderName(commonDir: string): string {
-  return basename(commonDir) === '.git' ? basename(dirname(commonDir)) : basename(commonDir).replace(/\.git$/i, '');
+  return repoKey(basename(commonDir) === '.git' ? basename(dirname(commonDir)) : basename(commonDir).replace(/\.git$/i, ''));
 }
 
 /** Key and short name of the repository `dir` is in; undefined outside a git work tree. */

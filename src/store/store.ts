@@ -21,6 +21,7 @@ import { indexText } from './analyze.js';
 export { HOOK_BUSY_TIMEOUT_MS, isSqliteError, nativeModuleProblem, newConnection, openDatabase, type DB } from './database.js';
 import type { DB } from './database.js';
 import { preparedOnUse } from './prepared.js';
+import { repoKey } from '../project/remote-url.js';
 
 export interface IngestRow {
   file: string;
@@ -450,7 +451,8 @@ export class Store {
       };
     }
     const usable = this.vectorUsable(entry);
-    const repo = typeof entry.extra?.repo === 'string' && entry.extra.repo !== '' ? entry.extra.repo : null;
+    // Composed (repoKey): a record a Mac wrote with its folder's name decomposed is of the same repository.
+    const repo = typeof entry.extra?.repo === 'string' && entry.extra.repo !== '' ? repoKey(entry.extra.repo) : null;
     // Its folder's repository is asked after the ingest (fileByFolder), never while reading.
     const here = repo || !entry.cwd ? (repo ? null : '') : null;
     return {

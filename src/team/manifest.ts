@@ -7,6 +7,7 @@
 import { parse, stringify } from 'smol-toml';
 import { FILE_NAME_SAFE } from '../config/schema.js';
 import { UserError } from '../errors.js';
+import { repoKey } from '../project/remote-url.js';
 
 export interface TeamMember {
   handle: string;
@@ -45,7 +46,7 @@ export function parseManifest(text: string, where: string): TeamManifest {
   if (!safe(doc.name)) throw new UserError(`${where} names no team (name = "…")`, 'this remote holds no team: `memory team create` makes one on an empty remote');
   const list = <T>(v: unknown, f: (x: Record<string, unknown>) => T | undefined): T[] => (Array.isArray(v) ? v.map((x) => (typeof x === 'object' && x !== null ? f(x as Record<string, unknown>) : undefined)).filter((x): x is T => x !== undefined) : []);
   const members = list(doc.member, (m) => (safe(m.handle) ? { handle: m.handle, machines: Array.isArray(m.machines) ? m.machines.filter(safe) : [], joined: typeof m.joined === 'string' ? m.joined : '' } : undefined));
-  const projects = list(doc.project, (p) => (safe(p.name) && typeof p.repo === 'string' && p.repo !== '' ? { name: p.name, repo: p.repo } : undefined));
+  const projects = list(doc.project, (p) => (safe(p.name) && typeof p.repo === 'string' && p.repo !== '' ? { name: p.name, repo: repoKey(p.repo) } : undefined));
   return {
     name: doc.name,
     model: typeof doc.model === 'string' ? doc.model : '',

@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../../src/agents/claude-code/transcripts.js';
 import { movesPath, renameMapHead } from '../../src/changes/renames.js';
 import { tidySessions } from '../../src/cli/file-recall-hook.js';
+import { projectLabel } from '../../src/project/label.js';
 import { parseStatus } from '../../src/project/work-tree.js';
 import { cloneCode, codeOrigin } from '../support/git-fixture.js';
 import { rollout, shell, text as rolloutText, turn as codexTurn } from '../support/codex-builder.js';
@@ -150,6 +151,45 @@ describe('recall by file: the tool hook', () => {
     const byFile = linux.cli(['search', '--json', '--mode', 'keyword', '--file', composed, 'batch rows'], { cwd: onLinux });
     assert.equal(byFile.code, 0, byFile.stderr);
     assert.deepEqual((JSON.parse(byFile.stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question), ['Why does the data processing batch rows by 500?']);
+  });
+
+  it('a repository known by its folder (its origin a local path), the folder named in Japanese: the Mac\'s decomposed name and Linux\'s composed one are one repository — for a memory captured now and one an earlier version stored under the decomposed key', () => {
+    const name = 'デモ設計';
+    const decomposed = name.normalize('NFD');
+    assert.notEqual(decomposed, name, 'the two spellings differ');
+    const origin = codeOrigin(root, 'demo-local', FILES);
+    const mac = homeMachine(root, 'folder-mac');
+    const linux = homeMachine(root, 'folder-linux');
+    const remote = join(root, 'folder-memories.git');
+    git(root, 'init', '-q', '--bare', remote);
+    for (const m of [mac, linux]) assert.equal(m.cli(['init', '--remote', remote]).code, 0);
+    // The origin is a path on a shared drive: no identity two machines share, so the key is the folder's name.
+    const onMac = cloneCode(origin, join(mac.user, 'src', decomposed), '/Volumes/nas/demo.git');
+    const onLinux = cloneCode(origin, join(linux.user, 'src', name), '/mnt/nas/demo.git');
+    sessionReading(mac, 'mac-now', onMac, Date.now() - 60_000, [{ q: 'Why does checkout retry the capture only once in the demo?', a: 'A second retry double-charged cards.', read: ['src/checkout.ts'] }]);
+    sessionReading(mac, 'mac-before', onMac, '2026-10-02T09:00:00Z', [{ q: 'Which card digits may the demo log?', a: 'Only the last four.', read: ['src/checkout.ts'] }]);
+    // What an earlier version stored on the Mac: the key as the folder was spelt there, decomposed.
+    const files = readdirSync(join(mac.home, 'export'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).map((f) => join(mac.home, 'export', f));
+    const oct = files.find((f) => readFileSync(f, 'utf8').includes('Which card digits'));
+    assert.ok(oct, `the October memory's month file among ${files.join(', ')}`);
+    const before = readFileSync(oct, 'utf8');
+    assert.ok(before.includes(`"repo":"folder:${name}"`), 'captured now: the key composed');
+    writeFileSync(oct, before.replaceAll(`"repo":"folder:${name}"`, `"repo":"folder:${decomposed}"`));
+    assert.equal(mac.cli(['sync']).code, 0);
+    assert.equal(linux.cli(['install', '--claude-code']).code, 0);
+    assert.equal(runHook(linux, registered(linux, 'SessionStart'), { session_id: 'f-1', cwd: onLinux, hook_event_name: 'SessionStart', source: 'startup' }, onLinux).code, 0);
+    const got = runHook(linux, registered(linux, 'PostToolUse', 'Read'), { session_id: 'f-1', cwd: onLinux, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(onLinux, 'src/checkout.ts') }, tool_response: { type: 'text' } }, onLinux);
+    assert.equal(got.code, 0, got.stderr);
+    assert.match(got.context, /retry the capture only once in the demo/, got.stdout);
+    assert.match(got.context, /Which card digits may the demo log/, 'the memory stored under the decomposed key');
+    const byFile = linux.cli(['search', '--json', '--mode', 'keyword', '--file', 'src/checkout.ts', 'demo'], { cwd: onLinux });
+    assert.equal(byFile.code, 0, byFile.stderr);
+    assert.deepEqual((JSON.parse(byFile.stdout) as { hits: Array<{ question: string }> }).hits.map((h) => h.question).sort(), ['Which card digits may the demo log?', 'Why does checkout retry the capture only once in the demo?']);
+    // One project, by one name, on both machines' memories.
+    const projects = linux.cli(['projects', '--json']);
+    assert.equal(projects.code, 0, projects.stderr);
+    const listed = (JSON.parse(projects.stdout) as { projects: Array<{ project: string; memories: number; repos: string[] }> }).projects;
+    assert.deepEqual(listed.map((p) => [projectLabel(p.project), p.memories, p.repos]), [[name, 2, [`folder:${name}`]]], projects.stdout);
   });
 
   /** A machine `name` with its own checkout of acme/<repo>, one earlier session (`session`) on its src/checkout.ts, `install --claude-code`: the file hook it registered. */

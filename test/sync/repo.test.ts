@@ -59,6 +59,13 @@ describe('remote URLs: one repository, one key', () => {
       assert.equal(normalizeRemoteUrl(u), undefined, u);
     }
   });
+
+  it('spells a path in letters beyond ASCII composed, however the URL was written (a Mac may decompose it)', () => {
+    const composed = 'git@git.example.jp:チーム/デザイン.git';
+    assert.equal(normalizeRemoteUrl(composed), 'git.example.jp/チーム/デザイン');
+    assert.equal(normalizeRemoteUrl(composed.normalize('NFD')), 'git.example.jp/チーム/デザイン');
+    assert.equal(normalizeRemoteUrl('https://git.example.com/équipe/café'.normalize('NFD')), 'git.example.com/équipe/café');
+  });
 });
 
 describe('repository identity on real checkouts', () => {
@@ -99,6 +106,16 @@ describe('repository identity on real checkouts', () => {
     assert.equal(repoIdentity(plain), undefined);
     assert.deepEqual(placeOf(plain, undefined), { name: 'scratch' });
     assert.equal(placeOf(clone, 'configured').name, 'configured', 'a configured project wins');
+  });
+
+  it('names a folder a Mac spelt decomposed as Linux spells it: one key and one name for both checkouts', () => {
+    const composed = repoAt(join(root, 'linux', 'デザイン'));
+    const decomposed = repoAt(join(root, 'mac', 'デザイン'.normalize('NFD')));
+    for (const dir of [composed, decomposed]) {
+      assert.equal(repoIdentity(dir)?.key, 'folder:デザイン', dir);
+      assert.equal(repoIdentity(dir)?.short, 'デザイン', dir);
+    }
+    assert.equal(placeOf(decomposed, undefined).name, placeOf(composed, undefined).name);
   });
 
   it('reads HEAD as git does: a loose branch, a packed one, a detached HEAD, a worktree, an unborn branch', () => {
