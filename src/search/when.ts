@@ -20,6 +20,13 @@
  *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年
  *    (今年の初め, "late last year": that year; "since the start of the year": this year to now;
  *    先週あたり, 先月くらい: as 先週, 先月). A fiscal year, 今年度, 昨年度, 2025年度: from 1 April.
+ *  - last quarter / 前四半期, this quarter / 今四半期, the quarter before last / 前々四半期: the
+ *    calendar quarter (a fiscal year from April has the same ones); the past quarter: the three
+ *    months up to today. In Q3, Q3 2025, Q1 last year, the third quarter of 2025 / 2025年第3四半期,
+ *    去年の第4四半期: that calendar quarter ("in Q3" the latest that has begun, "last Q3" the one
+ *    before); the first half of the year, H1 2026 / 今年の上半期, 去年の後半: that half; 2026年度
+ *    第1四半期, 今年度上期: the fiscal year's (第1四半期 April–June). A bare Q3 only after a cue or
+ *    with a year; 第3四半期 and 上半期 without a year stay words (a company counts either way).
  *    A third of a month where the question names one: early (上旬, 初め, "the beginning of")
  *    1–10, mid (中旬, 半ば) 11–20, late (下旬, 末, "the end of") 21 to its end: 先月末, "late
  *    last month", "early March", 3月上旬.
@@ -270,6 +277,52 @@ function fiscalYear(y: number): Period {
   return span(day(y, 3, 1), day(y + 1, 3, 1));
 }
 
+/**
+ * A quarter (q 1–4) or a half (h 1–2) of the year starting in month `first` (0: a calendar year; 3:
+ * a Japanese fiscal year, from April) of y. Months past December run into the next year.
+ */
+function quarterOf(y: number, q: number, first = 0): Period {
+  return span(day(y, first + (q - 1) * 3, 1), day(y, first + q * 3, 1));
+}
+
+function halfOf(y: number, h: number, first = 0): Period {
+  return span(day(y, first + (h - 1) * 6, 1), day(y, first + h * 6, 1));
+}
+
+/** The calendar quarter `back` quarters before the one now (0: this one). */
+function quarterBack(now: Date, back: number): Period {
+  const n = now.getFullYear() * 4 + Math.floor(now.getMonth() / 3) - back;
+  return quarterOf(Math.floor(n / 4), (n % 4) + 1);
+}
+
+/** The latest quarter q of a calendar year that has begun (this year's, or last year's while q is to come). */
+function latestQuarter(q: number, now: Date): Period {
+  return quarterOf((q - 1) * 3 <= now.getMonth() ? now.getFullYear() : now.getFullYear() - 1, q);
+}
+
+/** The fiscal year (年度) now is in. */
+function fiscalNow(now: Date): number {
+  return now.getMonth() >= 3 ? now.getFullYear() : now.getFullYear() - 1;
+}
+
+const ORDINALS: Record<string, number> = { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, last: 4, final: 4 };
+const JA_ORDINAL: Record<string, number> = { '1': 1, '2': 2, '3': 3, '4': 4, 一: 1, 二: 2, 三: 3, 四: 4 };
+
+/** The year an English phrase names: 2025, this year, the year (this one), last year. */
+function yearNamed(words: string, now: Date): number {
+  if (/^\d{4}$/.test(words)) return Number(words);
+  return now.getFullYear() - (/^last/i.test(words) ? 1 : 0);
+}
+
+/** The calendar year, or the fiscal year (年度), a Japanese word names: 2025年, 今年, 去年; 2025年度, 今年度, 昨年度. */
+function jaYearNamed(word: string, now: Date): { y: number; fiscal: boolean } {
+  const fiscal = word.endsWith('年度');
+  const digits = /^(\d{4})/.exec(word);
+  if (digits) return { y: Number(digits[1]), fiscal };
+  if (fiscal) return { y: fiscalNow(now) - ({ 今年度: 0, 本年度: 0, 昨年度: 1, 前年度: 1, 一昨年度: 2 }[word] ?? 0), fiscal };
+  return { y: now.getFullYear() + (JA_YEARS[word] ?? 0), fiscal };
+}
+
 /** "N units ago": counted back from today, a unit's span around the day that far back (a day: that day). */
 function ago(unit: string, n: number, now: Date): Period | undefined {
   if (/^(week|週)/.test(unit)) return weeksAgo(n, now);
@@ -431,13 +484,73 @@ const RULES: Rule[] = [
       return m[3] === 'この' ? latestSeason(name, now, false) : thisSeason(name, now);
     },
   },
+  // Quarters and halves of a year, English: last quarter (the calendar quarter before this one),
+  // this quarter, the quarter before last; the past quarter (the three months up to today); in Q3,
+  // Q3 2025, Q1 last year, the third quarter of 2025, the last quarter of last year; the first
+  // half of the year, the second half of 2025, H1 2026. Calendar quarters: a company's fiscal year
+  // is its own. A bare Q3 is a time only after a cue (in, during, since, over, last) or with a year:
+  // "the Q3 roadmap", "plan for Q3", "by Q2" are topics and deadlines; H1 and H2 only with a year.
+  {
+    re: /\b(?:(?:in|during|over|since|throughout|across|from)\s+)?(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+(quarter|half)\s+of\s+(?:the\s+)?(\d{4}|last year|this year|year)\b/gi,
+    read: (m, now) => {
+      const y = yearNamed(m[3] as string, now);
+      const n = ORDINALS[(m[1] as string).toLowerCase()] ?? 0;
+      if (/half/i.test(m[2] as string)) return n <= 2 ? halfOf(y, n) : /last|final/i.test(m[1] as string) ? halfOf(y, 2) : undefined;
+      return quarterOf(y, n);
+    },
+  },
+  {
+    re: /\b(?:(?:in|during|over|since|throughout|from)\s+)?(?:(the quarter before last)|(?:the\s+)?(this|current|last|previous|prior|past)\s+quarter(?!ly))\b(?!\s+of\b)/gi,
+    read: (m, now) => {
+      if (m[1] !== undefined) return quarterBack(now, 2);
+      const w = (m[2] as string).toLowerCase();
+      if (w === 'this' || w === 'current') return quarterBack(now, 0);
+      // "the past quarter", "over the last quarter": the three months up to today, as "the past month".
+      if (w === 'past' || (w === 'last' && /\bthe\s+last/i.test(m[0]))) return rolling('month', 3, now);
+      return quarterBack(now, 1);
+    },
+  },
+  {
+    re: /\b(?:((?:in|during|over|since|throughout|from)\s+)?(?:(last)\s+)?Q([1-4])(?:\s+(?:of\s+)?(\d{4}|last year|this year)\b)?|(\d{4})\s*[-/]?\s*Q([1-4]))\b/gi,
+    read: (m, now) => {
+      if (m[5] !== undefined) return quarterOf(Number(m[5]), Number(m[6]));
+      const q = Number(m[3]);
+      if (m[4] !== undefined) return quarterOf(yearNamed(m[4], now), q);
+      if (m[2] === undefined) return m[1] !== undefined ? latestQuarter(q, now) : undefined;
+      // "last Q3", as "last March": the one before this year's.
+      const y = new Date(latestQuarter(q, now).sinceMs).getFullYear();
+      return quarterOf(y === now.getFullYear() ? y - 1 : y, q);
+    },
+  },
+  {
+    re: /\b(?:(?:in|during|over|since|throughout|from)\s+)?(?:H([12])\s+(?:of\s+)?(\d{4})|(\d{4})\s*[-/]?\s*H([12]))\b/g,
+    read: (m) => halfOf(Number(m[2] ?? m[3]), Number(m[1] ?? m[4])),
+  },
+  // Quarters and halves, Japanese: 前四半期, 今四半期 (当四半期), 前々四半期: by the calendar's
+  // quarters, which a fiscal year from April shares; 2025年第3四半期, 去年の第4四半期, 今年のQ1: that
+  // calendar year's; 2026年度第1四半期, 今年度の第3四半期: the fiscal year's (from April: 第1四半期
+  // is April–June); 今年の上半期, 去年の下半期, 2025年の後半: that year's half; 2026年度上期: the
+  // fiscal year's. Without a year (第3四半期, 上半期) a company may count either way: the words stay.
+  {
+    re: /(前々|前|今|当|本)四半期|(この|前の|直近の)四半期/g,
+    read: (m, now) => quarterBack(now, m[1] === '前々' ? 2 : m[1] === '前' || m[2] === '前の' || m[2] === '直近の' ? 1 : 0),
+  },
+  {
+    re: /(\d{4}年度?|今年度?|本年度|去年|昨年度?|前年度|一昨年度?)の?(?:第([1-4一二三四])四半期|Q([1-4])|(上半期|下半期|上期|下期|前半|後半))/g,
+    read: (m, now) => {
+      const { y, fiscal } = jaYearNamed(m[1] as string, now);
+      const first = fiscal ? 3 : 0;
+      const q = m[2] !== undefined ? JA_ORDINAL[m[2]] : m[3] !== undefined ? Number(m[3]) : undefined;
+      if (q !== undefined) return quarterOf(y, q, first);
+      return halfOf(y, /^(上|前)/.test(m[4] as string) ? 1 : 2, first);
+    },
+  },
   // Japanese fiscal years (年度, from 1 April): 今年度, 昨年度 (前年度), 一昨年度, 2025年度.
   {
     re: /(今年度|本年度|昨年度|前年度|一昨年度|(\d{4})年度)/g,
     read: (m, now) => {
       if (m[2] !== undefined) return fiscalYear(Number(m[2]));
-      const current = now.getMonth() >= 3 ? now.getFullYear() : now.getFullYear() - 1;
-      return fiscalYear(current - ({ 今年度: 0, 本年度: 0, 昨年度: 1, 前年度: 1, 一昨年度: 2 }[m[1] as string] ?? 0));
+      return fiscalYear(fiscalNow(now) - ({ 今年度: 0, 本年度: 0, 昨年度: 1, 前年度: 1, 一昨年度: 2 }[m[1] as string] ?? 0));
     },
   },
   // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05.

@@ -221,7 +221,7 @@ describe('time in the question', () => {
     );
   });
 
-  it('counted back from today, moments ago, the other day, named days, a day of a named week, a third of a month, seasons, a day of the month, a fiscal year: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week, a calendar month or a whole week would miss', async () => {
+  it('counted back from today, moments ago, the other day, named days, a day of a named week, a third of a month, seasons, a day of the month, a fiscal year, quarters and halves of a year: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week, a calendar month or a whole week would miss', async () => {
     const en = { id: 'better', timestamp: at(2026, 9, 8), ...EN_BEST };
     const ja = { id: 'better', timestamp: at(2026, 1, 20), ...JA_BEST };
     const enThen = (timestamp: string) => ({ id: 'then', timestamp, ...EN_ON_TOPIC });
@@ -254,6 +254,12 @@ describe('time in the question', () => {
       ['2、3日前', THU_NOV_19, [ja, jaThen(at(2026, 11, 17)), { ...jaThen(at(2026, 11, 18)), id: 'yesterday' }], 'キャッシュの削除方針を決めた', '2、3日前に決めたキャッシュの削除方針'],
       // 昨年度 is April 2025 to March 2026: February 2026 is in it, March 2025 (the calendar 2025) not.
       ['昨年度', THU_NOV_19, [{ ...ja, timestamp: at(2026, 6, 20) }, jaThen(at(2026, 2, 10)), { ...jaThen(at(2025, 3, 10)), id: 'calendar' }], 'キャッシュの削除方針を決めた', '昨年度に決めたキャッシュの削除方針'],
+      // Quarters and halves: last quarter is July–September (October, this quarter, holds the better
+      // match); 2025年度第4四半期 is January–March 2026; 去年の下半期 July–December 2025.
+      ['last quarter', THU_NOV_19, [{ ...en, timestamp: at(2026, 10, 20) }, enThen(at(2026, 8, 12)), { ...enThen(at(2026, 4, 12)), id: 'earlier' }], 'what did we decide about the cache eviction policy', 'what did we decide last quarter about the cache eviction policy'],
+      ['in Q1 last year', THU_NOV_19, [en, enThen(at(2025, 2, 12))], 'what did we decide about the cache eviction policy', 'what did we decide in Q1 last year about the cache eviction policy'],
+      ['2025年度第4四半期', THU_NOV_19, [{ ...ja, timestamp: at(2026, 6, 20) }, jaThen(at(2026, 3, 10)), { ...jaThen(at(2025, 11, 10)), id: 'calendar' }], 'キャッシュの削除方針を決めた', '2025年度第4四半期に決めたキャッシュの削除方針'],
+      ['去年の下半期', THU_NOV_19, [ja, jaThen(at(2025, 9, 10))], 'キャッシュの削除方針を決めた', '去年の下半期に決めたキャッシュの削除方針'],
     ];
     for (const [name, clock, memories, plain, dated] of cases) {
       await searchedAt(clock, memories, async (top) => {
