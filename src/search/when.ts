@@ -53,7 +53,9 @@
  *  - a month: "in March", "March", "3月": the latest March that has begun (this year's, or last
  *    year's when March is still to come); "last March": the one before this year's; with a
  *    year, "March 2026", "2026年3月"; with a day, "March 5", "5 March 2026", "3月5日",
- *    "2026-03-05": that day; "March of last year", 去年の3月: that year's; 3月末, 3月上旬,
+ *    "2026-03-05": that day (3/15に, 12/1の, 11/20(金), "on 3/15": the latest such day, month
+ *    first; only with a cue, a particle or a weekday, never a fraction such as 1/2の確率);
+ *    "March of last year", 去年の3月: that year's; 3月末, 3月上旬,
  *    "early March": that third of March. A lower-case month name counts after in/during/
  *    since/last/early/late or before a day or year (a march is also a walk); "May" counts
  *    capitalised, not as "May I…" at the start.
@@ -269,6 +271,19 @@ function dayOfMonth(d: number, now: Date, which: string | undefined): Period | u
     const at = new Date(first.getFullYear(), first.getMonth(), d);
     if (at.getTime() <= today.getTime() || which === 'this') return dayPeriod(at);
   }
+  return undefined;
+}
+
+/** `3/15`'s day and a weekday in brackets after it, `(金)`: two groups. */
+const SLASH_DAY = String.raw`(\d{1,2})\/(\d{1,2})(\s*\([日月火水木金土]\))?`;
+
+/**
+ * The month (0-based) and day of `a/b`: month first, as Japanese and American dates are; day first
+ * only after a cue (on 15/3) and where the first number cannot be a month. Undefined for no date.
+ */
+function slashDay(a: number, b: number, dayFirst: boolean): { m: number; d: number } | undefined {
+  if (a >= 1 && a <= 12 && b >= 1 && b <= 31) return { m: a - 1, d: b };
+  if (dayFirst && a >= 13 && a <= 31 && b >= 1 && b <= 12) return { m: b - 1, d: a };
   return undefined;
 }
 
@@ -563,6 +578,33 @@ const RULES: Rule[] = [
       if (m[3] === undefined) return monthPeriod(y, mo);
       const d = Number(m[3]);
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
+    },
+  },
+  // A month and a day with a slash, as Japanese and American write them: 3/15に, 12/1の, 11/20(金),
+  // on 3/15, since 11/3, 3/15〜3/20 (on 15/3, a day first where the first number cannot be a month):
+  // the latest such day up to today. Only where a date is meant: after on, since or from, before a
+  // particle of time (に, の, から, 以降, 頃, は, 、) or with a weekday in brackets. A fraction stays
+  // (1/2の確率, 1/3に減った: a smaller number over one up to 10, unless a weekday or a cue says
+  // otherwise), as do paths, versions, ratios, 24/7 and a deadline ("by 3/15", 12/31まで, 3/20に向けて).
+  {
+    re: new RegExp(String.raw`(?<![\w./:-])(?:(on|since|from)\s+)?${SLASH_DAY}(?:\s*(?:〜|~|-|–|から|to|until|through)\s*${SLASH_DAY})?(?![\w/%:]|\.\d)`, 'gi'),
+    read: (m, now, input) => {
+      const cue = m[1] !== undefined;
+      const weekday = m[4] !== undefined || m[7] !== undefined;
+      const after = input.slice(m.index + m[0].length);
+      const first = slashDay(Number(m[2]), Number(m[3]), cue);
+      if (!first) return undefined;
+      const fraction = first.m + 1 < first.d && first.d <= 10;
+      if (!cue && !weekday && (fraction || !/^\s*(?:に(?!向け)|の|から|以降|以来|頃|ごろ|は|、)/.test(after))) return undefined;
+      let y = now.getFullYear();
+      if (!validDay(y, first.m, first.d) || day(y, first.m, first.d) > now.getTime()) y -= 1;
+      if (!validDay(y, first.m, first.d)) return undefined;
+      if (m[5] === undefined) return dayPeriod(new Date(y, first.m, first.d));
+      const last = slashDay(Number(m[5]), Number(m[6]), cue);
+      if (!last) return undefined;
+      // 12/28〜1/5: into the next year.
+      const y2 = last.m < first.m || (last.m === first.m && last.d < first.d) ? y + 1 : y;
+      return validDay(y2, last.m, last.d) ? span(day(y, first.m, first.d), day(y2, last.m, last.d + 1)) : undefined;
     },
   },
   // Japanese months of a named year: 去年の3月, 今年3月5日.

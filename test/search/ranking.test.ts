@@ -221,7 +221,7 @@ describe('time in the question', () => {
     );
   });
 
-  it('counted back from today, moments ago, the other day, named days, a day of a named week, a third of a month, seasons, a day of the month, a fiscal year, quarters and halves of a year: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week, a calendar month or a whole week would miss', async () => {
+  it('counted back from today, moments ago, the other day, named days, a day of a named week, a third of a month, seasons, a day of the month, a fiscal year, quarters and halves of a year, a month and a day with a slash: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week, a calendar month or a whole week would miss', async () => {
     const en = { id: 'better', timestamp: at(2026, 9, 8), ...EN_BEST };
     const ja = { id: 'better', timestamp: at(2026, 1, 20), ...JA_BEST };
     const enThen = (timestamp: string) => ({ id: 'then', timestamp, ...EN_ON_TOPIC });
@@ -260,6 +260,9 @@ describe('time in the question', () => {
       ['in Q1 last year', THU_NOV_19, [en, enThen(at(2025, 2, 12))], 'what did we decide about the cache eviction policy', 'what did we decide in Q1 last year about the cache eviction policy'],
       ['2025年度第4四半期', THU_NOV_19, [{ ...ja, timestamp: at(2026, 6, 20) }, jaThen(at(2026, 3, 10)), { ...jaThen(at(2025, 11, 10)), id: 'calendar' }], 'キャッシュの削除方針を決めた', '2025年度第4四半期に決めたキャッシュの削除方針'],
       ['去年の下半期', THU_NOV_19, [ja, jaThen(at(2025, 9, 10))], 'キャッシュの削除方針を決めた', '去年の下半期に決めたキャッシュの削除方針'],
+      // A month and a day with a slash: the latest such day, not the day before or after it.
+      ['3/15に', THU_NOV_19, [ja, jaThen(at(2026, 3, 15)), { ...jaThen(at(2026, 3, 16)), id: 'next day' }], 'キャッシュの削除方針を決めた', '3/15に決めたキャッシュの削除方針'],
+      ['on 11/3', THU_NOV_19, [en, enThen(at(2026, 11, 3)), { ...enThen(at(2026, 11, 4)), id: 'next day' }], 'what did we decide about the cache eviction policy', 'what did we decide on 11/3 about the cache eviction policy'],
     ];
     for (const [name, clock, memories, plain, dated] of cases) {
       await searchedAt(clock, memories, async (top) => {
