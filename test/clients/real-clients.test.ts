@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { renameMapHead } from '../../src/changes/renames.js';
 import { CLI, clockAt, FAKETIME_LIB, REPO, tempDir } from '../support/helpers.js';
-import { captured, clientBin, clientMissing, memoryFileOnRemote, eventually, hookResponses, resultText, runAsync } from './clients.js';
+import { captured, clientBin, clientMissing, memoryFileOnRemote, memoryFilesInHome, eventually, hookResponses, resultText, runAsync } from './clients.js';
 import { lastUserText, startStandIn, type StandIn, type ToolCall } from './stand-in.js';
 import { git, homeMachine, type HomeMachine } from '../support/homes.js';
 
@@ -373,6 +373,52 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
     assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
+  });
+
+  it('a secret typed in a sentence — in Japanese in Codex, in English in Claude Code — reaches neither the memory remote (any commit) nor the cache: redacted in the question and in the answer that repeats it, the rest verbatim', { skip: missing }, async () => {
+    const cx = agent('sec-codex', 'checkout', join('src', 'shop'));
+    const cc = agent('sec-claude', 'checkout', join('src', 'shop'));
+    const secretRemote = join(root, 'memories-secrets.git');
+    git(root, 'init', '-q', '--bare', secretRemote);
+    codexTalksTo(cx.env, standIn.url);
+    for (const [x, flag] of [[cx, '--codex'], [cc, '--claude-code']] as const) {
+      assert.equal(x.memory(['install', flag]).code, 0);
+      assert.equal(x.memory(['init', '--remote', secretRemote]).code, 0);
+    }
+    const sessions = [
+      { x: cx, machine: 'sec-codex', secret: 'Tr0ub4dor&3x', prompt: '本番DBのパスワードは Tr0ub4dor&3x です。接続が切れる原因は?' },
+      { x: cc, machine: 'sec-claude', secret: 'Winter2024!', prompt: 'The staging password is Winter2024! and the login still fails after the reset: why?' },
+    ];
+    for (const s of sessions) {
+      const run =
+        s.x === cx
+          ? await runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', s.prompt], { cwd: s.x.project, env: { ...s.x.env, STUB_API_KEY: 'sk-test-stand-in' } })
+          : await runAsync(clientBin('claude'), ['-p', s.prompt, '--output-format', 'stream-json', '--verbose'], { cwd: s.x.project, env: { ...s.x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' } });
+      assert.equal(run.code, 0, run.stderr);
+      const question = s.prompt.replace(s.secret, '[REDACTED:secret]');
+      const answer = replyTo({ messages: [{ role: 'user', content: s.prompt }] });
+      assert.ok(answer.includes(s.secret), 'the stand-in repeats the prompt, secret and all');
+      // Captured by the Stop hook's worker; then pushed (within commit_interval_s, or now: `memory sync`).
+      await eventually(() => captured(memoryFilesInHome(s.x.m.home, s.machine)).some((r) => r.question === question) || undefined).catch((err: unknown) => {
+        throw new Error(`${String(err)}: ${s.machine} holds ${memoryFilesInHome(s.x.m.home, s.machine)}; stderr: ${run.stderr.slice(-2000)}`);
+      });
+      assert.equal(s.x.memory(['sync']).code, 0);
+      const pushed = memoryFileOnRemote(secretRemote, s.machine) ?? '';
+      const memory = captured(pushed).filter((r) => r.question === question);
+      assert.deepEqual(memory.map((r) => r.answer), [answer.replace(s.secret, '[REDACTED:secret]')], 'captured once, the answer redacted too');
+      // Not in any commit the remote holds, nor in the machine's cache.
+      const history = spawnSync('git', ['--git-dir', secretRemote, 'log', '--all', '-p', '--format=%H %s'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      assert.equal(history.status, 0, history.stderr);
+      assert.ok(history.stdout.includes('[REDACTED:secret]'), 'the remote holds the memory');
+      // No piece of it either: the password without its final mark.
+      const core = s.secret.replace(/[!?.]+$/, '');
+      assert.ok(!history.stdout.includes(core), `${core} in the remote's history`);
+      const found = s.x.memory(['search', '--json', '--mode', 'keyword', s.x === cx ? '接続が切れる原因' : 'login still fails after the reset']);
+      assert.equal(found.code, 0, found.stderr);
+      const hit = (JSON.parse(found.stdout) as { hits: Array<{ question: string }> }).hits[0];
+      assert.equal(hit?.question, question, found.stdout);
+      assert.ok(!found.stdout.includes(core), found.stdout);
+    }
   });
 
   it('recall by file in Codex: a real apply_patch of src/checkout.ts on B, and a real shell read of it, each run the PostToolUse hook, and the model request after each carries A\'s turn on that file; after the file is renamed (committed), and after Codex moves it with its shell (not committed), under its new name', { skip: missing }, async () => {

@@ -52,6 +52,14 @@ describe('secret redaction: the rule table, every example', () => {
     assert.equal(redact('{"api_key": "abc123456", "name": "x"}'), '{"api_key": "[REDACTED:secret]", "name": "x"}');
   });
 
+  it('a password in a sentence that ends in ! is redacted whole, the ! with it; a full stop or a question mark stays', () => {
+    assert.equal(redact('The staging password is Winter2024! and the login fails'), 'The staging password is [REDACTED:secret] and the login fails');
+    assert.equal(redact('my api key is Kq7Lm2Zx9Vb4Nw8Rt3!'), 'my api key is [REDACTED:secret]');
+    assert.equal(redact('The password is hunter22.'), 'The password is [REDACTED:secret].');
+    assert.equal(redact('is the wifi password still Winter2024x?'), 'is the wifi password still Winter2024x?', 'no binding word: a question, not a value');
+    assert.equal(redact('the password is incorrect!'), 'the password is incorrect!');
+  });
+
   it('counts what it replaced', () => {
     const r = redactSecrets(`${fake.aws} and ${fake.ghp} and ${fake.aws}`);
     assert.deepEqual(r.counts, { 'aws-access-key': 2, 'github-token': 1 });
