@@ -135,13 +135,19 @@ const CJK_LABEL_BOUND = `(?:${CJK_PASSWORD}|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE
 const SAYS_PASSWORD = new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i');
 
 /**
+ * What says the value before it is the label's ("パスワードは hogehoge です", "… に変えた", "… 입니다"):
+ * as bound as a colon, so a password without digits counts too.
+ */
+const SAYS_IT_IS = /^[\t \u3000]*(?:です|でした|だ(?:よ|ね|った)?(?![ぁ-んァ-ヶ一-龯])|に(?:した|しました|して|変え|変更し|設定し|なって|なりました)|입니다|이다)/;
+
+/**
  * Whether a value after a label in another script is the secret. After a colon, an equals
  * sign or a quote, as in English: a password is any value, a token one that looks generated.
  * After a particle or a space the label may be followed by anything ("パスワードは bcrypt で",
  * "トークンを localStorage に"): the value must hold letters and digits.
  */
 function cjkSecret(secret: string, pre: string, after: string): boolean {
-  const bound = /[:：=＝「『"'`]\s*$|[:：=＝][\t \u3000]*["'`「『]?$/.test(pre);
+  const bound = /[:：=＝「『"'`]\s*$|[:：=＝][\t \u3000]*["'`「『]?$/.test(pre) || SAYS_IT_IS.test(after);
   return labelledValue(secret, pre, after, bound, SAYS_PASSWORD.test(pre));
 }
 
@@ -539,6 +545,10 @@ export const SECRET_RULES: SecretRule[] = [
       '密码是 Tr0ub4dor3x',
       '비밀번호: Sup3rS3cret!',
       '비밀번호는 Tr0ub4dor3x 입니다',
+      'パスワードは hogehoge です',
+      '管理者のパスワードは admin だよ',
+      'Wi-Fiのパスワードを opensesame に変えた',
+      '비밀번호는 sunshine 입니다',
     ],
     negatives: [
       'パスワードは8文字以上にする',
@@ -553,6 +563,12 @@ export const SECRET_RULES: SecretRule[] = [
       'トークンは localStorage に保存しない',
       'トークンを refresh_token2 で更新',
       'パスワードは 1Password で管理',
+      'パスワードは bcrypt です',
+      'パスワードは null です',
+      'トークンは stateless です',
+      'トークンは Bearer です',
+      'パスワードは Keychain に保存した',
+      'パスワードは dangerous だと思う',
       '秘密鍵は ~/.ssh/id_ed25519 にある',
       'パスワード: ${DB_PASSWORD}',
       'トークンを process.env.GITHUB_TOKEN から読む',
