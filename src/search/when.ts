@@ -49,7 +49,8 @@
  *    week's); Friday of last week,
  *    last week on Friday / 先週の金曜, 今週の月曜, 先々週の水曜: that day of that week; the
  *    Wednesday two months ago / 2か月前の水曜日: that day nearest the day that far back.
- *  - since … / …以降 / …以来: from the start of that period to now.
+ *  - since … / …以降 / …以来: from the start of that period to now. The week of November 16 /
+ *    11月16日の週: that day's Monday-to-Sunday week.
  *  - a month: "in March", "March", "3月": the latest March that has begun (this year's, or last
  *    year's when March is still to come); "last March": the one before this year's; with a
  *    year, "March 2026", "2026年3月"; with a day, "March 5", "5 March 2026", "3月5日",
@@ -154,7 +155,7 @@ function monthPart(y: number, m: number, part: MonthPart | undefined): Period {
 /** The third a Japanese month ends with: 3月上旬, 先月末, 6月末ごろ (none: the whole month). */
 function jaMonthPart(text: string): MonthPart | undefined {
   const t = text.replace(JA_NEAR_END, '');
-  if (/(?:上旬|初旬|初め)$/.test(t)) return 'early';
+  if (/(?:上旬|初旬|初め|頭)$/.test(t)) return 'early';
   if (/(?:中旬|半ば)$/.test(t)) return 'mid';
   if (/(?:下旬|末)$/.test(t)) return 'late';
   return undefined;
@@ -395,7 +396,7 @@ const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|augus
 const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
 const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
-/** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June); 1240年頃, 2025年末 (that year). */
+/** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June); 1240年頃 (that year), 2025年末 (16–31 December). */
 const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末)?(?:頃|ごろ)?`;
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 /** "Around": 先週あたり, 先月くらい, 去年ごろ. */
@@ -411,7 +412,7 @@ function isMonthWord(word: string, before: string, after: string, atStart: boole
   const lower = word.toLowerCase().replace(/\.$/, '');
   const cue = /\b(in|during|since|from|until|till|by|last|this|early|late|mid|of|on|before|after)[\s-]+$/i.test(before);
   // A day after it, not a count ("ask Jan 3 times", "Mar 2 retries").
-  const dated = /^\s*(\d{1,2}(st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b)|,?\s*\d{4}\b)/.test(after);
+  const dated = /^\.?\s*(\d{1,2}(st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b)|,?\s*\d{4}\b)/.test(after);
   if (lower === 'may') {
     if (word[0] !== 'M') return false;
     if (atStart && /^\s+(i|we|you|it|this|that|they|he|she)\b/i.test(after)) return false;
@@ -454,7 +455,7 @@ const RULES: Rule[] = [
   // ホワイトデー and ハロウィン are a time only with a year or a particle of time after them
   // (クリスマスに, クリスマスの夜, ハロウィン前後): クリスマスキャンペーン is a topic. Not 年末調整 (a tax
   // return), nor a deadline or a plan (年末までに, 年明けに向けて, GWの予定); 昨年末, 2025年末 are read
-  // as that year, as 先月末 is that month. GW only as the holidays (GW中, GW明け): in code it is a
+  // as that year (a year's parts are the year: "the end of last year" is as often November). GW only as the holidays (GW中, GW明け): in code it is a
   // gateway.
   {
     re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|(?<![昨去今\d])(?:年末年始|年末(?!調整)|年始)|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(休み)?(明け)?(?:期間)?(中)?/g,
@@ -587,7 +588,7 @@ const RULES: Rule[] = [
   // (1/2の確率, 1/3に減った: a smaller number over one up to 10, unless a weekday or a cue says
   // otherwise), as do paths, versions, ratios, 24/7 and a deadline ("by 3/15", 12/31まで, 3/20に向けて).
   {
-    re: new RegExp(String.raw`(?<![\w./:-])(?:(on|since|from)\s+)?${SLASH_DAY}(?:\s*(?:〜|~|-|–|から|to|until|through)\s*${SLASH_DAY})?(?![\w/%:]|\.\d)`, 'gi'),
+    re: new RegExp(String.raw`(?<![\w./:-])(?:(on|since|from|the week of)\s+)?${SLASH_DAY}(?:\s*(?:〜|~|-|–|から|to|until|through)\s*${SLASH_DAY})?(?![\w/%:]|\.\d)`, 'gi'),
     read: (m, now, input) => {
       const cue = m[1] !== undefined;
       const weekday = m[4] !== undefined || m[7] !== undefined;
@@ -711,10 +712,11 @@ const RULES: Rule[] = [
       return weekday(wd, { 今週: 0, 先週: 1, 先々週: 2 }[m[1] as '今週' | '先週' | '先々週'], now);
     },
   },
-  // Japanese named days, weeks, months and years (先月末: 21 November to its end; 今年の初め: that
-  // year); a part of a day leaves with its day (昨日の午後, 今日の夕方に).
+  // Japanese named days, weeks, months and years (先月末: 21 November to its end, 先月頭 and 先月中旬
+  // its thirds; a year's parts and a week's are the year and the week: 昨年末, 去年の暮れ, 今年の初め,
+  // 先週頭); a part of a day leaves with its day (昨日の午後, 今日の夕方に).
   {
-    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば)|末)?${JA_NEAR}${JA_DAYPART}`, 'g'),
+    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|おととし|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば|頭|上旬|初旬|中旬|下旬|暮れ)|末)?${JA_NEAR}${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const today = startOfDay(now.getTime());
       switch (m[1]) {
@@ -751,6 +753,7 @@ const RULES: Rule[] = [
         case '昨年':
           return yearPeriod(now.getFullYear() - 1);
         case '一昨年':
+        case 'おととし':
           return yearPeriod(now.getFullYear() - 2);
       }
       return undefined;
@@ -1094,6 +1097,15 @@ export function readTime(query: string, nowMs: number): TimeReading {
       if (found.some((f) => start < f.end && end > f.start)) continue; // taken by an earlier rule
       let period = rule.read(m, now, input);
       if (!period || period.untilMs <= period.sinceMs) continue;
+      // "the week of November 16", 11月16日の週: that day's Monday-to-Sunday week (a day rule may have taken the "of").
+      const weekBefore = /\b(?:(?:in|during|over)\s+)?the week\s+(?:of\s+)?$/i.exec(input.slice(0, start));
+      const weekAfter = /^の週/.exec(input.slice(end));
+      const weekOfIt = (weekBefore !== null && (/\bof\s+$/i.test(weekBefore[0]) || /^of\s/i.test(m[0]))) || /^the week of\s/i.test(m[0]);
+      if ((weekOfIt || weekAfter) && addDays(new Date(period.sinceMs), 1).getTime() === period.untilMs) {
+        period = weekOf(new Date(period.sinceMs));
+        if (weekBefore && weekOfIt) start -= weekBefore[0].length;
+        if (weekAfter) end += weekAfter[0].length;
+      }
       // "since …", "…以降", "…以来": until now.
       const sinceBefore = /\bsince\s+$/i.exec(input.slice(0, start));
       const sinceAfter = /^\s*(?:以降|以来)/.exec(input.slice(end));
