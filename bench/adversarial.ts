@@ -15,5 +15,7 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'a label, then a long run (APIキー: aaaa…)': (n) => ('APIキー: ' + 'a1'.repeat(400) + ' ').repeat(Math.ceil(n / 808)).slice(0, n),
   'labels in English prose (the password for the x is …)': (n) => 'the password for the staging db is token to '.repeat(Math.ceil(n / 45)).slice(0, n),
   'base64 with dashes': (n) => 'QUJD-ZGVm_R2hp-amts'.repeat(Math.ceil(n / 19)).slice(0, n),
+  'base64 words that decode to user:password (YWRtaW46…)': (n) => 'YWRtaW46aHVudGVyMjI= '.repeat(Math.ceil(n / 21)).slice(0, n),
+  'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

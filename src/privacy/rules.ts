@@ -127,6 +127,19 @@ const ASCII_BEFORE_PARTICLE = '(?:password|passwd|passphrase|api[ _-]?key|access
  */
 const CJK_BINDING = '["\'`]?(?:[\\t \\u3000]{0,4}(?:[:：=＝]|は|が|を|も|って|是|为|為|成|는|은|을|를|이|가)[\\t \\u3000]{0,4}|[\\t \\u3000]{1,4})';
 
+/**
+ * Whether a base64 word is `user:password`: it decodes to printable ASCII, a name (letters,
+ * digits, . _ @ + -) and after one colon four or more characters — not a URL (`https://…`), a
+ * time (`time: 12:30`) or a short pair (`key:val`). Words that are not base64 of text decode to
+ * bytes that are not.
+ */
+function basicCredentials(secret: string): boolean {
+  if (!/[0-9+/=]/.test(secret) && !(/[a-z]/.test(secret) && /[A-Z]/.test(secret))) return false;
+  const text = Buffer.from(secret, 'base64').toString('latin1');
+  const m = /^([\w.@+-]{1,64}):([\x21-\x7e]{4,128})$/.exec(text);
+  return m !== null && !(m[2] as string).startsWith('//') && !/^\d{1,2}:\d{2}$/.test(m[2] as string);
+}
+
 /** Names of hashes, ciphers and formats, said of passwords and tokens: not their values. */
 const SCHEME_NAME = /^(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2(?:-sha\d+)?|sha-?\d+|md5|[hrpe]s\d{3}|aes-?\d+(?:-[a-z]+)?|base(?:32|64)(?:url)?|utf-?(?:8|16)|oauth-?2(?:\.\d)?|jwt|totp|hotp|ed25519|x25519|rsa-?\d*|x\.?509|pkcs#?\d+|tlsv?1\.\d|sslv?\d|https?(?:\/[\d.]+)?|iso-?\d+|rfc-?\d+|v\d+(?:\.\d+)*)$/i;
 
@@ -364,6 +377,29 @@ export const SECRET_RULES: SecretRule[] = [
       'http GET api.example.com Authorization:"Bearer zyx987WVU654"',
     ],
     negatives: ['Authorization: Bearer ${TOKEN}', 'the Authorization header carries a bearer token', 'Authorization: Bearer <token>'],
+  },
+  {
+    kind: 'basic-credentials',
+    // `user:password` in base64 wherever it stands: HTTP Basic without its header ("use Basic
+    // YWRtaW46…"), Docker's config.json `"auth"`, npm's `_auth`. What it decodes to says it is one
+    // (basicCredentials), so any base64-looking word may be read; few are.
+    re: /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{4}){2,64}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![A-Za-z0-9+/=_-])/g,
+    accept: basicCredentials,
+    positives: [
+      'use Basic YWRtaW46aHVudGVyMjI= for the proxy',
+      Buffer.from('deploy:Winter2024!').toString('base64'),
+      r('{"auths": {"registry.example.com": {"auth": "', Buffer.from('ci-bot:9f8e7d6c5b4a').toString('base64'), '"}}}'),
+      r('_auth=', Buffer.from('alice@example.com:s3cretPass').toString('base64')),
+      r('Basic認証は ', Buffer.from('admin:opensesame').toString('base64'), ' を送る'),
+    ],
+    negatives: [
+      'aHR0cHM6Ly9leGFtcGxlLmNvbS9hcGk=',
+      'eyJhbGciOiJIUzI1NiJ9 is only a header',
+      'the sha256 is 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
+      'dGltZTogMTI6MzA=',
+      'password and something else entirely',
+      Buffer.from('key:val').toString('base64'),
+    ],
   },
   {
     kind: 'url-password',
