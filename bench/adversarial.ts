@@ -16,6 +16,9 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'labels in English prose (the password for the x is …)': (n) => 'the password for the staging db is token to '.repeat(Math.ceil(n / 45)).slice(0, n),
   'base64 with dashes': (n) => 'QUJD-ZGVm_R2hp-amts'.repeat(Math.ceil(n / 19)).slice(0, n),
   'base64 words that decode to user:password (YWRtaW46…)': (n) => 'YWRtaW46aHVudGVyMjI= '.repeat(Math.ceil(n / 21)).slice(0, n),
+  'netrc entries without a password (machine h login u …)': (n) => 'machine h login u account a '.repeat(Math.ceil(n / 28)).slice(0, n),
+  'echo into a pipe without sudo -S (echo x | sudo …)': (n) => `echo x | sudo ${'-k '.repeat(Math.ceil(n / 3))}`.slice(0, n),
+  'htpasswd flags and arguments (htpasswd -b a b …)': (n) => 'htpasswd -b a b '.repeat(Math.ceil(n / 16)).slice(0, n),
   'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

@@ -411,7 +411,7 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'cli-password',
-    re: /(?<pre1>\b(?:mysql|mysqldump|mariadb)\b[^\n]{0,512}?\s-p)(?!\s)(?!\$)[^\s'"]+|(?<pre2>\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login)\b[^\n]{0,512}?\s(?:-p|--password)[\s=]+["']?)(?!\$)[^\s'"]+|(?<pre3>(?:^|\s)--(?:password|passwd|token|api-key|apikey|access-token|auth-token|secret|client-secret|secret-key|private-token)[=\s]+["']?)(?!\$|<|-)[^\s'"]{3,}|(?<pre4>\b(?:curl|wget|http)\b[^\n]{0,512}?\s(?:-u|--user)[\s=]+["']?[^\s:'"]*:)(?![$:])[^\s'"]+/gim,
+    re: /(?<pre1>\b(?:mysql|mysqldump|mariadb)\b[^\n]{0,512}?\s-p)(?!\s)(?!\$)[^\s'"]+|(?<pre2>\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login|az\s+login)\b[^\n]{0,512}?\s(?:-p|--password)[\s=]+["']?|\bredis-cli\b[^\n]{0,512}?\s(?:-a|--pass)[\s=]+["']?)(?!\$)[^\s'"]+|(?<pre3>(?:^|\s)--(?:password|passwd|token|api-key|apikey|access-token|auth-token|secret|client-secret|secret-key|private-token)[=\s]+["']?)(?!\$|<|-)[^\s'"]{3,}|(?<pre4>\b(?:curl|wget|http)\b[^\n]{0,512}?\s(?:-u|--user)[\s=]+["']?[^\s:'"]*:)(?![$:])[^\s'"]+/gim,
     positives: [
       'mysql -u root -pS3cretPw! mydb',
       'sshpass -p hunter2 ssh deploy@host',
@@ -422,8 +422,26 @@ export const SECRET_RULES: SecretRule[] = [
       'vault login --token s.Qw8Er7Ty6Ui5Op4',
       'deploy-cli --access-token Zx9Cv8Bn7Mm6Ll5Kk4Jj3Hh2',
       'heroku config:set --api-key 1f2e3d4c5b6a79880a1b2c3d4e5f6071',
+      'redis-cli -h cache.internal -a Sup3rS3cret ping',
+      'az login -u me@example.com -p Winter2024!',
     ],
-    negatives: ['mysql -u root -p mydb', 'docker run -p 8080:80 nginx', 'docker login -u me --password-stdin', 'ssh -p 2222 host', 'npm install --password-reset-ui', 'pip install -p foo', 'curl -u "$ES_USER:$ES_PASS" https://es:9200', 'curl -u $USER:$TOKEN https://api', 'vault login --token $VAULT_TOKEN', 'cli --token <token>', 'curl -u user:password https://httpbin.org/basic-auth/user/password'],
+    negatives: ['mysql -u root -p mydb', 'docker run -p 8080:80 nginx', 'docker login -u me --password-stdin', 'ssh -p 2222 host', 'npm install --password-reset-ui', 'pip install -p foo', 'curl -u "$ES_USER:$ES_PASS" https://es:9200', 'curl -u $USER:$TOKEN https://api', 'vault login --token $VAULT_TOKEN', 'cli --token <token>', 'curl -u user:password https://httpbin.org/basic-auth/user/password', 'redis-cli -a $REDIS_PASSWORD ping', 'redis-cli --askpass'],
+  },
+  {
+    kind: 'cli-password',
+    // A password as a command's argument where no flag names it: htpasswd -b (file, user, then the
+    // password; -n: no file), echoed into sudo -S.
+    re: /(?<pre1>\bhtpasswd\s+(?:-[A-Za-z]*n[A-Za-z]*b[A-Za-z]*|-[A-Za-z]*b[A-Za-z]*n[A-Za-z]*)\s+["']?[^\s'"]+["']?\s+["']?)(?![$-])[^\s'"]+|(?<pre2>\bhtpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+["']?[^\s'"]+["']?\s+["']?[^\s'"]+["']?\s+["']?)(?![$-])[^\s'"]+|(?<pre3>\b(?:echo|printf)\s+(?:-[ne]+\s+)?["']?)(?![$-])[^\s'"|]+(?<post>["']?\s*\|\s*sudo\b[^\n|]{0,256}?\s-S\b)/g,
+    positives: ['htpasswd -b .htpasswd admin Winter2024', 'htpasswd -bc /etc/nginx/.htpasswd deploy hunter22x', 'htpasswd -nb admin opensesame', 'echo Winter2024 | sudo -S apt update', "echo 'hunter22!' | sudo -S -k systemctl restart nginx"],
+    negatives: ['htpasswd -c .htpasswd admin', 'htpasswd -b .htpasswd admin $PASSWORD', 'echo hello | sudo tee /etc/motd', 'echo $PASS | sudo -S ls', 'echo done | sort'],
+  },
+  {
+    kind: 'netrc-password',
+    // ~/.netrc and _netrc: `machine <host> login <user> password <password>`, on one line or several.
+    // A login before the password tells an entry from prose ("machine learning password …").
+    re: /(?<pre1>\b(?:machine[ \t]+\S+|default)(?:\s+(?:account|port)[ \t]+\S+){0,2}\s+login[ \t]+\S+(?:\s+(?:account|port)[ \t]+\S+){0,2}\s+password[ \t]+)(?![$<])\S+/g,
+    positives: ['machine api.example.com login bob password hunter2x', 'machine api.heroku.com\n  login me@example.com\n  password 01234567-89ab-cdef-0123-456789abcdef', 'default login anonymous password guest@example.com'],
+    negatives: ['the machine password policy', 'machine learning password strength models', 'machine api.example.com login bob password $NETRC_PASSWORD', 'the machine login screen asks for a password first'],
   },
   ...PROVIDER_RULES,
   {
