@@ -19,6 +19,7 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'netrc entries without a password (machine h login u …)': (n) => 'machine h login u account a '.repeat(Math.ceil(n / 28)).slice(0, n),
   'echo into a pipe without sudo -S (echo x | sudo …)': (n) => `echo x | sudo ${'-k '.repeat(Math.ceil(n / 3))}`.slice(0, n),
   'htpasswd flags and arguments (htpasswd -b a b …)': (n) => 'htpasswd -b a b '.repeat(Math.ceil(n / 16)).slice(0, n),
+  'archive and key tools without their password (zip 7z keytool ssh-keygen …)': (n) => 'zip 7z keytool ssh-keygen openssl -passin '.repeat(Math.ceil(n / 42)).slice(0, n),
   'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

@@ -436,6 +436,23 @@ export const SECRET_RULES: SecretRule[] = [
     negatives: ['htpasswd -c .htpasswd admin', 'htpasswd -b .htpasswd admin $PASSWORD', 'echo hello | sudo tee /etc/motd', 'echo $PASS | sudo -S ls', 'echo done | sort'],
   },
   {
+    kind: 'cli-password',
+    // Passwords the tools for keys, archives and shares take as arguments: openssl -passin/-passout
+    // pass:…, keytool -storepass/-keypass, ssh-keygen -N/-P (a passphrase, quoted with its spaces),
+    // zip/unzip -P, 7z -p…, smbclient -U user%password. Empty (-N "") and variables stay.
+    re: /(?<pre1>(?:\bopenssl\b[^\n]{0,512}?\s-pass(?:in|out)\s+["']?pass:|\bkeytool\b[^\n]{0,512}?\s-(?:src|dest)?(?:storepass|keypass)\s+|\bssh-keygen\b[^\n]{0,512}?\s-[NP]\s+|\b(?:un)?zip\b[^\n]{0,512}?\s(?:-P|--password)\s+|\b7z[ar]?\b[^\n]{0,512}?\s-p|\bsmbclient\b[^\n]{0,512}?\s(?:-U|--user)[\s=]+["']?[^\s%'"]+%))(?![\s$"'-])[^\s'"]+|(?<pre2>(?:\bkeytool\b[^\n]{0,512}?\s-(?:src|dest)?(?:storepass|keypass)|\bssh-keygen\b[^\n]{0,512}?\s-[NP]|\b(?:un)?zip\b[^\n]{0,512}?\s(?:-P|--password))\s+["'])(?!\$)[^"'\n]{1,256}(?=["'])/g,
+    positives: [
+      'openssl pkcs12 -export -passout pass:Winter2024x -out a.p12',
+      'openssl rsa -passin pass:Winter2024x -in k.pem',
+      'keytool -importkeystore -srcstorepass Winter2024x -deststorepass Winter2024y',
+      'ssh-keygen -t ed25519 -N "my passphrase 2024" -f id',
+      'zip -P Winter2024x out.zip a.txt',
+      '7z a -pWinter2024x out.7z a',
+      'smbclient //h/share -U bob%Winter2024x',
+    ],
+    negatives: ['ssh-keygen -t ed25519 -N "" -f id', 'openssl rsa -passin env:KEY_PASS -in k.pem', 'zip -r out.zip src', '7z a -t7z out.7z a', 'keytool -storepass $STOREPASS -list', 'smbclient -L h -U bob', 'the 7z format supports -p for a password'],
+  },
+  {
     kind: 'netrc-password',
     // ~/.netrc and _netrc: `machine <host> login <user> password <password>`, on one line or several.
     // A login before the password tells an entry from prose ("machine learning password …").
