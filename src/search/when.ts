@@ -396,7 +396,7 @@ const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|augus
 const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
 const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
-/** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June); 1240年頃 (that year), 2025年末 (16–31 December). */
+/** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June); 1240年頃, 2025年末 (that year). */
 const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末)?(?:頃|ごろ)?`;
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 /** "Around": 先週あたり, 先月くらい, 去年ごろ. */
@@ -455,8 +455,8 @@ const RULES: Rule[] = [
   // ホワイトデー and ハロウィン are a time only with a year or a particle of time after them
   // (クリスマスに, クリスマスの夜, ハロウィン前後): クリスマスキャンペーン is a topic. Not 年末調整 (a tax
   // return), nor a deadline or a plan (年末までに, 年明けに向けて, GWの予定); 昨年末, 2025年末 are read
-  // as that year (a year's parts are the year: "the end of last year" is as often November). GW only as the holidays (GW中, GW明け): in code it is a
-  // gateway.
+  // as that year (a year's parts are the year: "the end of last year" is as often November). GW
+  // only as the holidays (GW中, GW明け): in code it is a gateway.
   {
     re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|(?<![昨去今\d])(?:年末年始|年末(?!調整)|年始)|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(休み)?(明け)?(?:期間)?(中)?/g,
     read: (m, now, input) => {
