@@ -316,6 +316,9 @@ function latestQuarter(q: number, now: Date): Period {
   return quarterOf((q - 1) * 3 <= now.getMonth() ? now.getFullYear() : now.getFullYear() - 1, q);
 }
 
+/** The fiscal years (年度) named by a word, as years back from the one now. */
+const FISCAL_BACK: Record<string, number> = { 今年度: 0, 本年度: 0, 昨年度: 1, 前年度: 1, 一昨年度: 2 };
+
 /** The fiscal year (年度) now is in. */
 function fiscalNow(now: Date): number {
   return now.getMonth() >= 3 ? now.getFullYear() : now.getFullYear() - 1;
@@ -335,7 +338,7 @@ function jaYearNamed(word: string, now: Date): { y: number; fiscal: boolean } {
   const fiscal = word.endsWith('年度');
   const digits = /^(\d{4})/.exec(word);
   if (digits) return { y: Number(digits[1]), fiscal };
-  if (fiscal) return { y: fiscalNow(now) - ({ 今年度: 0, 本年度: 0, 昨年度: 1, 前年度: 1, 一昨年度: 2 }[word] ?? 0), fiscal };
+  if (fiscal) return { y: fiscalNow(now) - (FISCAL_BACK[word] ?? 0), fiscal };
   return { y: now.getFullYear() + (JA_YEARS[word] ?? 0), fiscal };
 }
 
@@ -566,7 +569,7 @@ const RULES: Rule[] = [
     re: /(今年度|本年度|昨年度|前年度|一昨年度|(\d{4})年度)/g,
     read: (m, now) => {
       if (m[2] !== undefined) return fiscalYear(Number(m[2]));
-      return fiscalYear(fiscalNow(now) - ({ 今年度: 0, 本年度: 0, 昨年度: 1, 前年度: 1, 一昨年度: 2 }[m[1] as string] ?? 0));
+      return fiscalYear(fiscalNow(now) - (FISCAL_BACK[m[1] as string] ?? 0));
     },
   },
   // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05.
