@@ -160,8 +160,23 @@ function params(extra = {}) {
   return p.toString();
 }
 
+const pad2 = (/** @type {number} */ n) => String(n).padStart(2, '0');
+
+/**
+ * A moment in the person's own calendar (the page runs on their machine): the day, or the day
+ * and minute. Records keep UTC; a memory of 08:00 in Tokyo is that day's, not the day before.
+ * @param {string | null | undefined} iso
+ * @param {boolean} [minute]
+ */
+function localTime(iso, minute = false) {
+  const d = new Date(iso || '');
+  if (Number.isNaN(d.getTime())) return (iso || '').slice(0, minute ? 16 : 10);
+  const dayText = `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+  return minute ? `${dayText} ${pad2(d.getHours())}:${pad2(d.getMinutes())}` : dayText;
+}
+
 /** @param {string | null | undefined} iso */
-const day = (iso) => (iso || '').slice(0, 10);
+const day = (iso) => localTime(iso);
 
 /**
  * @param {Hit} m
@@ -273,7 +288,7 @@ async function openMemory(id) {
         ...row('id', m.id),
         ...(m.author ? row('author', `${m.author} (team ${m.team ?? '?'}): someone else's session`) : []),
         ...row('source', m.source),
-        ...row('captured', m.timestamp),
+        ...row('captured', m.timestamp ? `${localTime(m.timestamp, true)} (${m.timestamp})` : undefined),
         ...row('updated', m.updated_at),
         ...row('machine', m.machine),
         ...row('branch', m.git_branch),
@@ -321,7 +336,7 @@ function fileLink(repo, path) {
 
 /** @param {Neighbour} n */
 function neighbour(n) {
-  const li = el('li', { text: `${n.timestamp.slice(0, 16).replace('T', ' ')} — ${n.question.slice(0, 140)}` });
+  const li = el('li', { text: `${localTime(n.timestamp, true)} — ${n.question.slice(0, 140)}` });
   li.addEventListener('click', () => openMemory(n.id));
   return li;
 }

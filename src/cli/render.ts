@@ -2,6 +2,7 @@
 import type { IO } from '../app/context.js';
 import type { SearchHit } from '../types.js';
 import { projectLabel } from '../project/label.js';
+import { localDay } from '../days.js';
 
 export function printJson(io: IO, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value)}\n`);
@@ -24,7 +25,7 @@ export function renderHits(hits: SearchHit[], full: boolean): string {
   if (hits.length === 0) return 'No matching memories.\n';
   return hits
     .map((h, i) => {
-      const date = h.timestamp.slice(0, 10);
+      const date = localDay(h.timestamp);
       const who = h.author ? `${h.author} (team ${h.team ?? '?'}) / ` : '';
       const head = `[${i + 1}] ${date} / ${who}${h.machine} / project:${projectLabel(h.project) ?? '-'} / ${h.source ?? 'claude-code'}  (score ${h.score.toFixed(4)}, id ${h.id})`;
       const q = full ? h.question : cut(oneLine(h.question), ANSWER_PREVIEW_CHARS);

@@ -15,6 +15,7 @@ import { errorMessage } from '../errors.js';
 import { later, sha1 } from '../later.js';
 import { ensurePrivateDir, workDirFor, writeKeepingMode } from './paths.js';
 import { validateLayer, type Layer, type Problem } from './validate.js';
+import { localDay } from '../days.js';
 
 const childProcess = later<typeof import('node:child_process')>('node:child_process');
 
@@ -169,7 +170,7 @@ export function sharedLayer(file: string, text: string): { read: ReadLayer; prob
     ...(line !== undefined ? { line } : {}),
     ...(key ? { key } : {}),
     message,
-    inForce: good ? `the version committed on ${good.date.slice(0, 10)} (${good.commit.slice(0, 7)})` : 'the defaults',
+    inForce: good ? `the version committed on ${localDay(good.date)} (${good.commit.slice(0, 7)})` : 'the defaults',
   };
   if (!good) return { read: { layer: new Map(), errors: [], warnings: read.warnings }, problem };
   return { read: readLayerText(good.text, file), problem, usedCommit: good.commit };

@@ -24,6 +24,7 @@ import { shownRanked } from './visible.js';
 import { readTime } from './when.js';
 import { idf } from './coverage.js';
 import { projectLabel } from '../project/label.js';
+import { localDay } from '../days.js';
 
 export interface RecallOptions {
   prompt: string;
@@ -208,7 +209,7 @@ export function formatRecall(hits: Recalled[], maxChars: number, changes?: (row:
     const changed = changes?.(r);
     const author = h.team && r.id.includes('/') ? r.id.slice(0, r.id.indexOf('/')) : undefined;
     const who = h.team ? `${author ?? '?'}'s note (team ${h.team}, someone else's session) · ${r.machine}` : r.machine;
-    const head = `\n\n## ${r.timestamp.slice(0, 10)} · ${who} · ${projectLabel(r.project) ?? '-'} · id ${r.id.slice(0, (author ? author.length + 1 : 0) + 12)}\n${changed ? `(${changed})\n` : ''}Q: `;
+    const head = `\n\n## ${localDay(r.timestamp)} · ${who} · ${projectLabel(r.project) ?? '-'} · id ${r.id.slice(0, (author ? author.length + 1 : 0) + 12)}\n${changed ? `(${changed})\n` : ''}Q: `;
     const textRoom = room - len(head) - len('\nA: ');
     if (textRoom < 60) return;
     const q = flat(r.question, Math.min(len(r.question), Math.floor(textRoom / 3)));

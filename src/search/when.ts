@@ -77,6 +77,7 @@
  *    first half of January, GW 29 April – 6 May, お盆 13–16 August; GW明け the week after GW.
  * The first expression in the question names the period; every one found is taken out of it.
  */
+import { localDay } from '../days.js';
 
 export interface Period {
   sinceMs: number;
@@ -119,16 +120,11 @@ function weekStart(d: Date): Date {
   return addDays(d, -((d.getDay() + 6) % 7));
 }
 
-const iso = (ms: number) => {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
-
 function span(since: Date | number, until: Date | number): Period {
   const s = typeof since === 'number' ? since : since.getTime();
   const u = typeof until === 'number' ? until : until.getTime();
   const last = u - 1;
-  return { sinceMs: s, untilMs: u, label: iso(s) === iso(last) ? iso(s) : `${iso(s)} – ${iso(last)}` };
+  return { sinceMs: s, untilMs: u, label: localDay(s) === localDay(last) ? localDay(s) : `${localDay(s)} – ${localDay(last)}` };
 }
 
 function dayPeriod(d: Date): Period {

@@ -19,12 +19,13 @@ export const FAKETIME_LIB = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.
 
 /**
  * The environment of a child whose clock reads `ms` (and runs on from there): an absolute time, so
- * that it holds whatever clock the suite itself runs under (CI runs it under faketime too).
+ * that it holds whatever clock the suite itself runs under (CI runs it under faketime too). The
+ * child lives in `timeZone` (libfaketime reads its start time in the child's zone).
  */
-export function clockAt(ms: number): NodeJS.ProcessEnv {
+export function clockAt(ms: number, timeZone = 'UTC'): NodeJS.ProcessEnv {
   if (!FAKETIME_LIB) throw new Error('libfaketime is not installed');
-  const d = new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
-  return { LD_PRELOAD: FAKETIME_LIB, FAKETIME: `@${d}`, FAKETIME_DONT_FAKE_MONOTONIC: '1', TZ: 'UTC' };
+  const d = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(ms));
+  return { LD_PRELOAD: FAKETIME_LIB, FAKETIME: `@${d}`, FAKETIME_DONT_FAKE_MONOTONIC: '1', TZ: timeZone };
 }
 
 export function tempDir(prefix = 'memory-test-'): { dir: string; cleanup: () => void } {

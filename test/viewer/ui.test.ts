@@ -314,13 +314,13 @@ function browserEnv(): Record<string, string> {
  * The viewer of world `w` (its cache rebuilt first) in Chromium at 1280×800: `use` gets the page
  * and the viewer; the page raised no error by its end; everything is closed and removed after.
  */
-async function inViewer(w: World, use: (page: import('playwright-core').Page, ui: Running) => Promise<void>): Promise<void> {
+async function inViewer(w: World, use: (page: import('playwright-core').Page, ui: Running) => Promise<void>, opts: { timeZone?: string } = {}): Promise<void> {
   const { chromium } = await import('playwright-core');
   assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
-  const ui = await startUi(w);
+  const ui = await startUi(w, opts.timeZone ? { TZ: opts.timeZone } : undefined);
   const browser = await chromium.launch({ executablePath: CHROMIUM as string, args: ['--no-sandbox'], env: browserEnv() });
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, ...(opts.timeZone ? { timezoneId: opts.timeZone } : {}) });
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(err.message));
     await page.goto(ui.url);
@@ -538,6 +538,36 @@ describe('memory ui: the memories of a file', { skip: CHROMIUM ? false : 'no Chr
       assert.equal(root.status, 400);
       assert.match(root.body, /a folder filter names a folder inside the repository/);
     });
+  });
+
+  it('in Tokyo, a memory of 08:30 on 1 December is listed, read and filtered as that day\'s, not as 30 November (UTC)', async () => {
+    const w = makeWorld();
+    writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
+      { v: 1, machine: 'laptop', id: 'tokyo-morning', session_id: 'tk', timestamp: '2026-11-30T23:30:00.000Z', project: 'shop', question: 'Which cache policy did we pick for the image proxy?', answer: 'LRU with a 512 MB cap.' },
+      { v: 1, machine: 'laptop', id: 'tokyo-evening', session_id: 'tk', timestamp: '2026-11-30T10:00:00.000Z', project: 'shop', question: 'Does the image proxy resize on the fly?', answer: 'Yes, up to 2048 px.' },
+    ]);
+    await inViewer(
+      w,
+      async (page) => {
+        const items = page.getByTestId('memory-item');
+        await items.first().waitFor();
+        const dayOf = (id: string) => page.locator(`[data-testid="memory-item"][data-id="${id}"] .meta span`).first().innerText();
+        assert.equal(await dayOf('tokyo-morning'), '2026-12-01');
+        assert.equal(await dayOf('tokyo-evening'), '2026-11-30', '19:00 in Tokyo');
+        await page.locator('[data-testid="memory-item"][data-id="tokyo-morning"]').click();
+        const detail = page.getByTestId('memory-detail');
+        await detail.waitFor();
+        assert.match(await detail.locator('h2').innerText(), /^2026-12-01 · laptop · shop$/);
+        assert.match(await detail.innerText(), /2026-12-01 08:30 \(2026-11-30T23:30:00\.000Z\)/, 'captured: local minute, then the record\'s own time');
+        assert.match(await detail.innerText(), /2026-11-30 19:00 — Does the image proxy resize on the fly\?/, 'a neighbour in the same session, at its local minute');
+        // From and To, 1 December: the day in Tokyo, which began at 15:00 UTC on 30 November.
+        await page.locator('#f-since').fill('2026-12-01');
+        await page.locator('#f-until').fill('2026-12-01');
+        for (let i = 0; i < 100 && (await items.count()) !== 1; i++) await new Promise((r) => setTimeout(r, 50));
+        assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))), ['tokyo-morning']);
+      },
+      { timeZone: 'Asia/Tokyo' },
+    );
   });
 });
 

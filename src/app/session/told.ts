@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, writeKeepingMode } from '../../config/paths.js';
+import { localDay } from '../../days.js';
 
 function toldPath(workDir: string): string {
   return join(workDir, 'told-today.json');
@@ -14,7 +15,7 @@ function toldPath(workDir: string): string {
 
 /** True when `cause` was not told today (and records it as told now). */
 export function firstTodayFor(workDir: string, cause: string, now: Date): boolean {
-  const day = now.toISOString().slice(0, 10);
+  const day = localDay(now.getTime());
   let told: Record<string, string> = {};
   try {
     told = JSON.parse(readFileSync(toldPath(workDir), 'utf8')) as Record<string, string>;

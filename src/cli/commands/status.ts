@@ -6,6 +6,7 @@ import { INIT_HINT, sharedNameNotice } from '../../app/sync/sync-run.js';
 import { describeRedactions } from '../../privacy/stats.js';
 import { formatBytes, printJson } from '../render.js';
 import type { Runner } from '../runner.js';
+import { localDay } from '../../days.js';
 
 export function registerStatus(program: Command, run: Runner): void {
   program
@@ -24,7 +25,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
   const lines = [
     `memories      ${out.records} live (${out.tombstones} forgotten), ${out.projects} projects`,
     `machines      ${out.machines.join(', ') || '-'} (this one: ${out.machine})`,
-    `time span     ${out.oldest?.slice(0, 10) ?? '-'} … ${out.newest?.slice(0, 10) ?? '-'}`,
+    `time span     ${out.oldest ? localDay(out.oldest) : '-'} … ${out.newest ? localDay(out.newest) : '-'}`,
     `embedding     ${out.model}${dim ? `, ${dim}-d` : ''}; ${out.pending} waiting for a vector${out.pending ? ` (${pendingAdvice(ctx.config.baseDir, ctx.embedderConfig())})` : ''}`,
     `export        ${out.export_dir} — ${out.files} files, ${formatBytes(out.export_bytes)}`,
     `cache         ${out.db_path} — ${formatBytes(out.db_bytes)}${out.cache_not_updated ? ` (not updated: ${out.cache_not_updated}; the counts above are as of its last update)` : ''}`,
@@ -33,7 +34,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
     `git           ${out.repository ?? (out.home ? 'created at the first capture or session start' : 'export folder not in a git repository (memories stay on this machine)')}`,
     ...syncLines(out.repository !== null, sync, ctx.config.general.machine_name),
     ...(out.unknown_transcript_shapes ? [`formats       transcript shapes not recognised: ${out.unknown_transcript_shapes} (nothing lost; report them if memories seem to be missing)`] : []),
-    `withheld      ${out.privacy ? `${describeRedactions(out.privacy.redactions) || 'no redactions'}; ${out.privacy.excluded_sessions} excluded sessions (since ${out.privacy.since.slice(0, 10)})` : 'nothing redacted or excluded yet'}`,
+    `withheld      ${out.privacy ? `${describeRedactions(out.privacy.redactions) || 'no redactions'}; ${out.privacy.excluded_sessions} excluded sessions (since ${localDay(out.privacy.since)})` : 'nothing redacted or excluded yet'}`,
     ...(out.unscrubbed ? [`unscrubbed    ${out.unscrubbed} ${out.unscrubbed === 1 ? 'memory holds' : 'memories hold'} what today's redaction rules remove (stored before them): \`memory scrub\` writes redacted versions`] : []),
     ...(out.rejected_lines > 0 ? [`rejects       ${out.rejected_lines} unreadable lines kept verbatim in export/archive/*.rejects.jsonl (a later version may recover them)`] : []),
     `config        ${out.config.join(', ') || 'defaults only'}`,

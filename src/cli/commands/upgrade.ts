@@ -13,6 +13,7 @@ import { UserError } from '../../errors.js';
 import { hasLegacyMemories, isToolFolder, readMovedMarker } from '../../home/place.js';
 import { printJson } from '../render.js';
 import type { Runner } from '../runner.js';
+import { localDay } from '../../days.js';
 
 export function registerUpgrade(program: Command, run: Runner): void {
   program
@@ -44,7 +45,7 @@ async function upgrade(ctx: Context, flags: { from?: string; json?: boolean }): 
   if (report) ctx.io.stdout.write(`${describeMove(report).replace(/^memory: /, '')}\n`);
   else {
     const marker = legacy ? readMovedMarker(legacy) : undefined;
-    ctx.io.stdout.write(marker ? `nothing to move: the memories of ${legacy} already moved into ${marker.home} (${marker.at.slice(0, 10)})\n` : `nothing to move: memories live in the memory home ${ctx.config.home}\n`);
+    ctx.io.stdout.write(marker ? `nothing to move: the memories of ${legacy} already moved into ${marker.home} (${localDay(marker.at)})\n` : `nothing to move: memories live in the memory home ${ctx.config.home}\n`);
   }
   return 0;
 }
