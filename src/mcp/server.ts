@@ -26,6 +26,7 @@ import { openCacheAsync } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
 import type { SearchMode } from '../types.js';
 import { projectLabel } from '../project/label.js';
+import { localDay } from '../days.js';
 
 export const INSTRUCTIONS = [
   "memory-engine holds this user's past coding-agent sessions (Claude Code and Codex, on all their machines): every question and answer, verbatim, in English and Japanese.",
@@ -90,9 +91,9 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         q: z.string().optional().describe('alias of query'),
         project: z.string().optional().describe('only this project'),
         machine: z.string().optional().describe('only memories from this machine'),
-        since: z.string().optional().describe('from this day on: 2026-03-01, or an age like 30d'),
+        since: z.string().optional().describe('from this day on (the user\'s local calendar): 2026-03-01, an age like 30d, or words such as "last week", 先週, "March 2026"'),
         after: z.string().optional().describe('alias of since'),
-        until: z.string().optional().describe('up to and including this day'),
+        until: z.string().optional().describe('up to and including this day, or the end of the period named in words'),
         before: z.string().optional().describe('alias of until'),
         mode: z.string().optional().describe('hybrid (default) | keyword | vector'),
         top_k: loose.describe('how many hits (1–50, default 5)'),
@@ -133,7 +134,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
           const hits = merged.map((h) => {
             return {
               id: h.id,
-              date: h.timestamp.slice(0, 10),
+              date: localDay(h.timestamp),
               ...(h.author ? { author: h.author, team: h.team, note: 'someone else\'s session, shared through the team' } : {}),
               machine: h.machine,
               project: projectLabel(h.project),
@@ -234,7 +235,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const body = optString('text', args.text) ?? optString('note', args.note) ?? '';
         const project = optString('project', args.project) ?? here;
         const res = await rememberNote(rt(), { text: body, project, cwd: ctx.io.cwd }, true);
-        return text(`Remembered as ${res.record.id.slice(0, 12)} (project ${projectLabel(res.record.project)}, ${res.record.timestamp.slice(0, 10)})${res.redactions > 0 ? `; ${res.redactions} secret(s) redacted` : ''}.`);
+        return text(`Remembered as ${res.record.id.slice(0, 12)} (project ${projectLabel(res.record.project)}, ${localDay(res.record.timestamp)})${res.redactions > 0 ? `; ${res.redactions} secret(s) redacted` : ''}.`);
       }),
   );
 

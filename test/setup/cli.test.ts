@@ -246,7 +246,7 @@ describe('errors a user can act on', () => {
     for (const [args, re] of [
       [['search', '--mode', 'fuzzy', 'x'], /--mode must be hybrid, keyword or vector/],
       [['search', '--top-k', '0', 'x'], /--top-k must be a positive whole number/],
-      [['search', '--since', 'last tuesday', 'x'], /--since must be a date/],
+      [['search', '--since', 'last tuesday at noon', 'x'], /--since must be a day/],
       [['search', '--half-life', '-3', 'x'], /--half-life must be a number/],
       [['search'], /missing query/],
     ] as const) {

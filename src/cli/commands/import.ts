@@ -30,7 +30,7 @@ export function registerImport(program: Command, run: Runner): void {
     .description('backfill memories from existing Claude Code transcripts (they are deleted after 30 days by default) or Codex rollouts; idempotent, one commit')
     .option('--codex', 'Codex sessions ($CODEX_HOME/sessions, default ~/.codex) instead of Claude Code transcripts')
     .option('--all', 'every project (default: only sessions of the current folder)')
-    .option('--since <date>', 'only transcripts modified since: 2026-03-01 or an age like 30d')
+    .option('--since <date>', 'only transcripts modified since: 2026-03-01, an age like 30d, or words like "last month"')
     .option('--project-dir <dir>', 'one folder of transcripts (a ~/.claude/projects/<project> folder)')
     .option('--no-push', 'commit but do not push')
     .option('--json', 'print the report as JSON')
