@@ -29,12 +29,15 @@
  *    with a year; 第3四半期 and 上半期 without a year stay words (a company counts either way).
  *    A third of a month where the question names one: early (上旬, 初め, "the beginning of")
  *    1–10, mid (中旬, 半ば) 11–20, late (下旬, 末, "the end of") 21 to its end: 先月末, "late
- *    last month", "early March", 3月上旬.
+ *    last month", "early March", 3月上旬. Without a month (月初, 月末, 中旬, "the end of the
+ *    month", "in mid-month"): the latest such third that has begun, this month's or last
+ *    month's; not a deadline, a plan or a cycle (月末までに, 月末締め, 毎月末, "by the end of
+ *    the month"). 週明け, 週初め: Monday and Tuesday of this week (先週の週明け: of last week).
  *  - N days / weeks / months / years ago (N日前, N週間前, Nか月前, N年前; 2週間ほど前 "about"),
  *    counted back from today: the day that far back; the seven days around the day N weeks
  *    back (three either side), the month around the day N months back (15 days either side),
  *    the year around the day N years back (six months either side); half a year ago / 半年前:
- *    as six months ago; this time last year / 去年の今頃: as a year ago. Not from a Monday, a
+ *    as six months ago; 半月前: the seven days around the day 15 days back; this time last year / 去年の今頃: as a year ago. Not from a Monday, a
  *    1st or a 1 January: asked on 3 December, "a month ago" is not 30 November. A few days
  *    (weeks, months, years) ago, 数日前: from five of them back to two of them back. "Back" as
  *    "ago" ("two weeks back"); a fortnight, two weeks. Two or three days ago, 2-3 weeks ago,
@@ -142,16 +145,24 @@ function yearPeriod(y: number): Period {
 /** A third of a month, as 上旬, 中旬 and 下旬 name them: early (1–10), mid (11–20), late (21 to its end). */
 type MonthPart = 'early' | 'mid' | 'late';
 
+/** The first day of each third. */
+const PART_FROM: Record<MonthPart, number> = { early: 1, mid: 11, late: 21 };
+
 function monthPart(y: number, m: number, part: MonthPart | undefined): Period {
   if (part === undefined) return monthPeriod(y, m);
-  const from = part === 'early' ? 1 : part === 'mid' ? 11 : 21;
+  const from = PART_FROM[part];
   return span(day(y, m, from), part === 'late' ? day(y, m + 1, 1) : day(y, m, from + 10));
+}
+
+/** A third of the month where no month is named (月末, "the end of the month"): the latest that has begun. */
+function latestMonthPart(part: MonthPart, now: Date): Period {
+  return monthPart(now.getFullYear(), now.getMonth() - (now.getDate() >= PART_FROM[part] ? 0 : 1), part);
 }
 
 /** The third a Japanese month ends with: 3月上旬, 先月末, 6月末ごろ (none: the whole month). */
 function jaMonthPart(text: string): MonthPart | undefined {
   const t = text.replace(JA_NEAR_END, '');
-  if (/(?:上旬|初旬|初め|頭)$/.test(t)) return 'early';
+  if (/(?:上旬|初旬|初め|頭|月初)$/.test(t)) return 'early';
   if (/(?:中旬|半ば)$/.test(t)) return 'mid';
   if (/(?:下旬|末)$/.test(t)) return 'late';
   return undefined;
@@ -206,8 +217,12 @@ function lastDay(now: Date): Period {
  * person counting weeks back counts from today, not from a Monday.
  */
 function weeksAgo(n: number, now: Date): Period {
-  const back = dayBack('week', n, now);
-  return span(addDays(back, -3), addDays(back, 4));
+  return weekAround(dayBack('week', n, now));
+}
+
+/** The seven days around a day: three either side. */
+function weekAround(day0: Date): Period {
+  return span(addDays(day0, -3), addDays(day0, 4));
 }
 
 /** "N months ago", "Nか月前": the month around the day N months back (15 days either side). */
@@ -404,6 +419,8 @@ const JA_NEAR_END = new RegExp(`${JA_NEAR}$`);
 /** A part of a day after a day (昨日の午後, 月曜の朝に): it leaves with the day, which stays whole. Not 朝会, 昼ご飯. */
 const JA_DAYPART = String.raw`(?:の?(?:朝|午前中?|午後|昼|夕方|夜中?|晩|深夜)(?=[にのはでもかま、。,.!?\s]|$))?`;
 /** After a named day, what makes it a time: に (not に向けた, について), 前後, 頃, から, の夜. */
+/** After a time, a deadline, a plan or a cycle, not a time of the past: 年末までに, 週明けに向けて, GWの予定, 月末締め. */
+const JA_PLAN = /^(?:まで|に向け|の?予定|締め|〆|払い)/;
 const JA_OF_TIME = /^(?:に(?!向け|つい|関|合わせ|対)|前後|頃|ごろ|以降|以来|から|当日|の(?:日|夜|朝|週|頃|間|時期|前|後))/;
 
 /** A month name that is meant as one (see the top of this file). */
@@ -464,8 +481,7 @@ const RULES: Rule[] = [
       const after = input.slice(m.index + m[0].length);
       const timed = year !== undefined || m[4] !== undefined || m[5] !== undefined || m[6] !== undefined || JA_OF_TIME.test(after);
       if (/^(クリスマス|バレンタイン|ホワイトデー|ハロウィ)/.test(name) && !timed) return undefined;
-      // 年末までに, 年明けに向けて, GWの予定: a deadline or a plan, not a time of the past.
-      if (/^(?:まで|に向け|の?予定)/.test(after)) return undefined;
+      if (JA_PLAN.test(after)) return undefined;
       const p = latestNamedDay(namedDay(name), now, year, false);
       // GW明け, 正月休み明け: the week after it.
       return p && m[5] !== undefined ? span(p.untilMs, addDays(new Date(p.untilMs), 7)) : p;
@@ -653,6 +669,11 @@ const RULES: Rule[] = [
     read: (_m, now) => monthsAgo(6, now),
   },
   {
+    // 半月前: the seven days around the day 15 days back, as N週間前 is read.
+    re: new RegExp(String.raw`半月${JA_ABOUT}前`, 'g'),
+    read: (_m, now) => weekAround(addDays(startOfDay(now.getTime()), -15)),
+  },
+  {
     // 去年の今頃, 一年前の今ごろ: the month around the same day a year back.
     re: /(?:去年|昨年|1年前|一年前)の(?:今頃|今ごろ|いまごろ|この時期)/g,
     read: (_m, now) => monthsAgo(12, now),
@@ -700,6 +721,16 @@ const RULES: Rule[] = [
   {
     re: /先週の?(?=週末)|先(?=週末)/g,
     read: (_m, now) => weekend(now, false),
+  },
+  // 週明け, 週初め: Monday and Tuesday of this week; 先週の週明け: of last week (before the weeks, or
+  // 先週 would take the week). Not a deadline or a plan (週明けまでに, 週明けの予定).
+  {
+    re: /(?:(先々週|先週|今週)の|(?<!\p{sc=Han}|来週の))週(?:明け|初め)/gu,
+    read: (m, now, input) => {
+      if (JA_PLAN.test(input.slice(m.index + m[0].length))) return undefined;
+      const monday = weekStart(addDays(startOfDay(now.getTime()), -7 * ({ 今週: 0, 先週: 1, 先々週: 2 }[m[1] as '今週' | '先週' | '先々週'] ?? 0)));
+      return span(monday, addDays(monday, 2));
+    },
   },
   // Japanese weekdays: 月曜日, 月曜 (the latest before today); 先週の金曜, 今週の月曜, 先々週の水曜: that
   // day of that week. Before the weeks, or 先週 would take the week and leave 金曜 a word.
@@ -758,6 +789,16 @@ const RULES: Rule[] = [
       return undefined;
     },
   },
+  // A third of the month without a month (月初, 月末, 中旬, 月半ば): the latest such third that has
+  // begun, this month's or last month's (on 10 December, 月末 is late November). A month before
+  // it was read above (先月末, 3月上旬); not a deadline, a plan or a cycle (月末までに, 月末締め,
+  // 毎月末, 月末月初).
+  {
+    re: new RegExp(String.raw`(?<![\p{sc=Han}\p{N}々])(?:月初め?|月頭|月半ば|月末|上旬|初旬|中旬|下旬)(?!月初)${JA_NEAR}`, 'gu'),
+    read: (m, now, input) => {
+      return JA_PLAN.test(input.slice(m.index + m[0].length)) ? undefined : latestMonthPart(jaMonthPart(m[0]) as MonthPart, now);
+    },
+  },
   // English months of a named year: March of last year, in March this year, March 5 last year.
   {
     re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from)\s+)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?\s+(?:of\s+)?(this|last)\s+year\b`, 'gi'),
@@ -787,13 +828,18 @@ const RULES: Rule[] = [
       return n === undefined || /few$/i.test(m[2] as string) ? undefined : weekdayNear(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), (m[3] as string).toLowerCase(), n, now);
     },
   },
-  // "Since the start of the year" (month, week): this year, this month, this week.
+  // "Since the start of the year" (month, week): this year, this month, this week. "The middle
+  // (end) of the month", in mid-month: that third of the latest month it has begun in ("of this
+  // month": this month's). Not a deadline ("by the end of the month") nor "a mid-month review";
+  // the end of a week or a year stays words.
   {
-    re: /\b(?:at\s+)?the\s+(?:beginning|start)\s+of\s+(?:the|this)\s+(year|month|week)\b/gi,
+    re: /(?<!\b(?:by|until|till|before)\s+)\b(?:(?:at|in|around)\s+)?the\s+(beginning|start|middle|end)\s+of\s+(the|this)\s+(year|month|week)\b|\b(?:at|in|around)\s+mid-?month\b/gi,
     read: (m, now) => {
-      const unit = (m[1] as string).toLowerCase();
-      if (unit === 'week') return weekOf(startOfDay(now.getTime()));
-      return unit === 'month' ? monthPart(now.getFullYear(), now.getMonth(), 'early') : yearPeriod(now.getFullYear());
+      const unit = (m[3] ?? 'month').toLowerCase();
+      const part = enMonthPart(m[1] ?? 'mid') as MonthPart;
+      if (unit === 'month') return m[2]?.toLowerCase() === 'this' ? monthPart(now.getFullYear(), now.getMonth(), part) : latestMonthPart(part, now);
+      if (part !== 'early') return undefined;
+      return unit === 'week' ? weekOf(startOfDay(now.getTime())) : yearPeriod(now.getFullYear());
     },
   },
   // English relative.

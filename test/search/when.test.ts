@@ -219,6 +219,17 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['the freeze from 11/2 to 11/6', [2026, 11, 2], [2026, 11, 7], 'the freeze'],
   ['flaky since 11/3', [2026, 11, 3], [2026, 12, 2], 'flaky'],
   ['11/3、デプロイした設定', [2026, 11, 3], [2026, 11, 4], '、デプロイした設定'],
+  ['月初に決めた件', [2026, 12, 1], [2026, 12, 11], 'に決めた件'],
+  ['月末に話したこと', [2026, 11, 21], [2026, 12, 1], 'に話したこと'],
+  ['中旬のリリース', [2026, 11, 11], [2026, 11, 21], 'のリリース'],
+  ['月半ばごろの障害', [2026, 11, 11], [2026, 11, 21], 'の障害'],
+  ['週明けに話した件', [2026, 11, 30], [2026, 12, 2], 'に話した件'],
+  ['先週の週明けのデプロイ', [2026, 11, 23], [2026, 11, 25], 'のデプロイ'],
+  ['半月前の設計', [2026, 11, 13], [2026, 11, 20], 'の設計'],
+  ['半月ほど前に直したバグ', [2026, 11, 13], [2026, 11, 20], 'に直したバグ'],
+  ['what did we decide at the end of the month', [2026, 11, 21], [2026, 12, 1], 'what did we decide'],
+  ['what broke in mid-month', [2026, 11, 11], [2026, 11, 21], 'what broke'],
+  ['the freeze at the end of this month', [2026, 12, 21], [2027, 1, 1], 'the freeze'],
 ];
 
 describe('time expressions name a period', () => {
@@ -298,6 +309,16 @@ describe('words that are not time expressions', () => {
     'v1/2のAPI',
     '3/15 tests failed',
     'ship it by 3/15',
+    '月末までに出す',
+    '月末締めの請求',
+    '毎月末のバッチ',
+    '月末月初は忙しい',
+    '来月末の予定',
+    '来週の週明けに出す',
+    '週明けまでに直す',
+    'ship it by the end of the month',
+    'the mid-month review template',
+    'the end of the week',
     '12/31までに直す',
     '3/20に向けた準備',
     'a ratio of 3/4 on the load balancer',
@@ -394,6 +415,14 @@ describe('words that are not time expressions', () => {
   it('a fiscal year (年度) begins on 1 April: in March, 今年度 began last April', () => {
     assert.equal(readTime('今年度の障害', new Date(2027, 2, 10, 11).getTime()).period?.label, '2026-04-01 – 2027-03-31');
     assert.equal(readTime('昨年度の障害', new Date(2027, 3, 10, 11).getTime()).period?.label, '2026-04-01 – 2027-03-31');
+  });
+  it('a third of the month without a month is the latest that has begun: on the 22nd, this month\'s end; on the 5th, last month\'s middle', () => {
+    const dec22 = new Date(2026, 11, 22, 11).getTime();
+    assert.equal(readTime('月末に話したこと', dec22).period?.label, '2026-12-21 – 2026-12-31');
+    assert.equal(readTime('what we decided at the end of the month', dec22).period?.label, '2026-12-21 – 2026-12-31');
+    assert.equal(readTime('中旬のリリース', dec22).period?.label, '2026-12-11 – 2026-12-20');
+    assert.equal(readTime('中旬のリリース', new Date(2026, 11, 5, 11).getTime()).period?.label, '2026-11-11 – 2026-11-20');
+    assert.equal(readTime('週明けに話した件', new Date(2026, 11, 6, 11).getTime()).period?.label, '2026-11-30 – 2026-12-01', 'on a Sunday, the Monday of the week that ends today');
   });
   it('a month still to come this year means last year’s', () => {
     const r = readTime('in December', new Date(2026, 5, 10).getTime());
