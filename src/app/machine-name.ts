@@ -10,10 +10,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { localConfigPath, writeLocalKeys } from '../config/local.js';
 import type { Config } from '../config/schema.js';
-import { sanitizeName } from '../config/validate.js';
 import { errorMessage } from '../errors.js';
 import { acquireLock } from '../export/lock.js';
 import { memoryRepository } from '../home/target.js';
+import { machineName } from '../project/label.js';
 import { reflogHasSubject } from '../sync/history.js';
 
 function nameInLocalFile(baseDir: string): string | undefined {
@@ -55,7 +55,7 @@ export async function fixMachineName(config: Config, warn: (m: string) => void):
   } finally {
     release?.();
   }
-  const fixed = sanitizeName(name);
+  const fixed = machineName(name);
   (config.general as { machine_name: string }).machine_name = fixed;
   return fixed;
 }

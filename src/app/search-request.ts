@@ -10,7 +10,9 @@ import type { SearchOptions } from '../search/search.js';
 import type { Store } from '../store/store.js';
 import type { SearchFilters, SearchMode } from '../types.js';
 import { UserError } from '../errors.js';
+import { lettersBeyondAscii } from '../config/validate.js';
 import { hideExcluded } from '../project/exclude.js';
+import { machineName } from '../project/label.js';
 import { fileInRepository, isDir } from '../project/repository.js';
 import { folderNamesIn, namesIn } from '../changes/renames.js';
 import { parseDate } from './options.js';
@@ -47,7 +49,8 @@ export interface SearchInput {
 export function searchFilters(input: Omit<SearchInput, 'query'>, now: Date): SearchFilters {
   const f: SearchFilters = {};
   if (input.project) f.project = input.project;
-  if (input.machine) f.machine = input.machine;
+  // A machine as people read it (会社) or as stored (xn--…).
+  if (input.machine) f.machine = lettersBeyondAscii(input.machine) ? machineName(input.machine) : input.machine;
   if (input.source) f.source = input.source;
   if (input.since) f.sinceMs = parseDate(input.names?.since ?? 'since', input.since, now);
   if (input.until) f.untilMs = parseDate(input.names?.until ?? 'until', input.until, now, true);

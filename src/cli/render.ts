@@ -1,7 +1,7 @@
 /** Human-readable text for hits and summaries. All user-facing wording lives here. */
 import type { IO } from '../app/context.js';
 import type { SearchHit } from '../types.js';
-import { projectLabel } from '../project/label.js';
+import { machineLabel, projectLabel } from '../project/label.js';
 import { localDay } from '../days.js';
 
 export function printJson(io: IO, value: unknown): void {
@@ -27,7 +27,7 @@ export function renderHits(hits: SearchHit[], full: boolean): string {
     .map((h, i) => {
       const date = localDay(h.timestamp);
       const who = h.author ? `${h.author} (team ${h.team ?? '?'}) / ` : '';
-      const head = `[${i + 1}] ${date} / ${who}${h.machine} / project:${projectLabel(h.project) ?? '-'} / ${h.source ?? 'claude-code'}  (score ${h.score.toFixed(4)}, id ${h.id})`;
+      const head = `[${i + 1}] ${date} / ${who}${machineLabel(h.machine)} / project:${projectLabel(h.project) ?? '-'} / ${h.source ?? 'claude-code'}  (score ${h.score.toFixed(4)}, id ${h.id})`;
       const q = full ? h.question : cut(oneLine(h.question), ANSWER_PREVIEW_CHARS);
       const a = full ? h.answer : cut(oneLine(h.answer), ANSWER_PREVIEW_CHARS);
       const notes = [h.recorded_as ? `recorded as ${h.recorded_as}, renamed since` : undefined, h.files_note].filter((n) => n !== undefined);

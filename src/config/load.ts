@@ -12,7 +12,7 @@ import { configFileFor, localLayerOf } from './paths.js';
 import { SCHEMA, type Config, type KeySpec, type TeamConfig } from './schema.js';
 import { isSharedSettings, readLayerText, sharedLayer, type SettingsProblem } from './shared.js';
 import { checkValue, expectedType, lettersBeyondAscii, parseEnvValue, sanitizeName, specFor, type Problem } from './validate.js';
-import { projectName } from '../project/label.js';
+import { machineName, projectName } from '../project/label.js';
 
 export { configFileFor, packageRoot } from './paths.js';
 
@@ -187,6 +187,7 @@ export function loadConfig(opts: LoadOptions = {}): Loaded {
   if (general.project === '') general.project = undefined;
   // A name in another script goes into file names in IDNA's ASCII form, as a folder of that name would.
   else if (typeof general.project === 'string' && lettersBeyondAscii(general.project)) general.project = projectName(general.project);
+  if (!machineNameDefaulted && lettersBeyondAscii(general.machine_name as string)) general.machine_name = machineName(general.machine_name as string);
   const embedding = out.embedding as Record<string, unknown>;
   if (!embedding.local_model_path) embedding.local_model_path = defaultModelCache(env, home);
   // A model given as a relative folder (./models/x) resolves like a path; hub ids stay as they are.

@@ -13,10 +13,8 @@ export interface KeySpec {
   doc: string;
   /** Paths are resolved against the folder of the file that sets them (`~` = home). */
   path?: boolean;
-  /** Used in file names: only [A-Za-z0-9._-]. */
-  fileNameSafe?: boolean;
-  /** A project name: file-name safe, or a name in another script (stored in IDNA's ASCII form, project/label.ts). */
-  projectName?: boolean;
+  /** A project's or machine's name: file-name safe, or a name in another script (stored in IDNA's ASCII form, project/label.ts). */
+  name?: boolean;
   /** Secret formats (privacy/formats.ts): each one checked. */
   secretFormats?: boolean;
   min?: number;
@@ -24,8 +22,8 @@ export interface KeySpec {
 
 export const SCHEMA = {
   general: {
-    machine_name: { type: 'string', default: undefined, fileNameSafe: true, doc: 'Name of this machine in file names and hits (default: sanitized hostname plus a short random suffix, fixed at first use in config.local.toml).' },
-    project: { type: 'string', default: undefined, projectName: true, doc: "Project name for captured sessions (default: basename of the session cwd's git top level). Letters, digits, '.', '_' and '-', or a name in another script (決済), shown as written." },
+    machine_name: { type: 'string', default: undefined, name: true, doc: "Name of this machine in file names and hits (default: sanitized hostname plus a short random suffix, fixed at first use in config.local.toml). Letters, digits, '.', '_' and '-', or a name in another script (会社), shown as written." },
+    project: { type: 'string', default: undefined, name: true, doc: "Project name for captured sessions (default: basename of the session cwd's git top level). Letters, digits, '.', '_' and '-', or a name in another script (決済), shown as written." },
     export_dir: { type: 'string', default: 'export', path: true, doc: 'Folder of the JSONL memories (the source of truth; committed to git).' },
     db_path: { type: 'string', default: '.cache/memory.db', path: true, doc: 'SQLite cache, rebuilt from JSONL whenever needed.' },
     claude_projects_dir: { type: 'string', default: '~/.claude/projects', path: true, doc: 'Where Claude Code keeps transcripts.' },

@@ -37,12 +37,12 @@ export function checkValue(spec: KeySpec, value: unknown): string | undefined {
   switch (spec.type) {
     case 'string':
       if (typeof value !== 'string') return `expected ${expected}, got ${describe(value)}`;
-      // A project named in another script (決済, メモ): kept in IDNA's ASCII form (config/load.ts), shown as written.
-      if (spec.projectName && lettersBeyondAscii(value)) return undefined;
-      if ((spec.fileNameSafe || spec.projectName) && value !== '' && !FILE_NAME_SAFE.test(value)) {
-        return `"${value}" is used in file names: use only letters, digits, '.', '_' and '-'`;
+      // A project or machine named in another script (決済, 会社): kept in IDNA's ASCII form (config/load.ts), shown as written.
+      if (spec.name && lettersBeyondAscii(value)) return undefined;
+      if (spec.name && value !== '' && !FILE_NAME_SAFE.test(value)) {
+        return `"${value}" is used in file names: use only letters, digits, '.', '_' and '-', or a name in another script`;
       }
-      if ((spec.fileNameSafe || spec.projectName) && (value === '.' || value === '..')) return `"${value}" is used in file names: it cannot be "." or ".."`;
+      if (spec.name && (value === '.' || value === '..')) return `"${value}" is used in file names: it cannot be "." or ".."`;
       return undefined;
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `expected ${expected}, got ${describe(value)}`;

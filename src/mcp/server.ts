@@ -25,7 +25,7 @@ import { search } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
 import type { SearchMode } from '../types.js';
-import { projectLabel } from '../project/label.js';
+import { machineLabel, projectLabel } from '../project/label.js';
 import { localDay } from '../days.js';
 
 export const INSTRUCTIONS = [
@@ -136,7 +136,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
               id: h.id,
               date: localDay(h.timestamp),
               ...(h.author ? { author: h.author, team: h.team, note: 'someone else\'s session, shared through the team' } : {}),
-              machine: h.machine,
+              machine: machineLabel(h.machine),
               project: projectLabel(h.project),
               source: h.source,
               ...(h.changed_files ? { changed_files: h.changed_files } : {}),
@@ -182,7 +182,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
           const changes = withChanges({}, staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }), row);
           return text(
             JSON.stringify(
-              { ...rest, project: projectLabel(row.project), ...(extra?.tools ? { tools: extra.tools } : {}), ...changes },
+              { ...rest, machine: machineLabel(row.machine), project: projectLabel(row.project), ...(extra?.tools ? { tools: extra.tools } : {}), ...changes },
               null,
               1,
             ),

@@ -1,6 +1,7 @@
 /**
- * A project name as a word safe in file names, and as people read it. Pure; names.ts derives a
- * repository's names from these, and every front end shows a name through projectLabel.
+ * A project's (or machine's) name as a word safe in file names, and as people read it. Pure;
+ * names.ts derives a repository's names from these, and every front end shows a name through
+ * projectLabel (machineLabel).
  */
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { lettersBeyondAscii, sanitizeName } from '../config/validate.js';
@@ -61,6 +62,19 @@ export function projectLabel(name: string | null | undefined): string | null | u
   if (!name || !name.startsWith('xn--')) return name;
   const u = domainToUnicode(name);
   return u && u !== name && lettersBeyondAscii(u) && encoded1(u) === name ? u : name;
+}
+
+/**
+ * A machine's name, written as a project's: `会社` (a name the person gave it in config.local.toml)
+ * goes into file names as `xn--…`, and two machines named in Japanese stay two.
+ */
+export function machineName(raw: string): string {
+  return projectName(raw);
+}
+
+/** A machine's name as people read it: `xn--…` is `会社`. */
+export function machineLabel(name: string): string {
+  return projectLabel(name);
 }
 
 /**

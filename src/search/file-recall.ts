@@ -8,6 +8,7 @@
 import type { FileName } from '../changes/renames.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import { localDay } from '../days.js';
+import { machineLabel } from '../project/label.js';
 
 export interface FileRecallOptions {
   repo: string;
@@ -73,7 +74,7 @@ export function formatFileRecall(path: string, rows: MemoryRow[], maxChars: numb
     const room = Math.floor((maxChars - len(out)) / (rows.length - i));
     const changed = note?.(r);
     const author = r.id.includes('/') ? r.id.slice(0, r.id.indexOf('/')) : undefined;
-    const head = `\n\n## ${localDay(r.timestamp)} · ${author ? `${author}'s note (a teammate's session) · ` : ''}${r.machine} · id ${r.id.slice(0, (author ? author.length + 1 : 0) + 12)}\n${changed ? `(${changed})\n` : ''}Q: `;
+    const head = `\n\n## ${localDay(r.timestamp)} · ${author ? `${author}'s note (a teammate's session) · ` : ''}${machineLabel(r.machine)} · id ${r.id.slice(0, (author ? author.length + 1 : 0) + 12)}\n${changed ? `(${changed})\n` : ''}Q: `;
     const textRoom = room - len(head) - len('\nA: ');
     if (textRoom < 60) return;
     const q = flat(r.question, Math.min(len(r.question), Math.floor(textRoom / 3)));

@@ -23,7 +23,7 @@ import { splitCommon } from './common-terms.js';
 import { shownRanked } from './visible.js';
 import { readTime } from './when.js';
 import { idf } from './coverage.js';
-import { projectLabel } from '../project/label.js';
+import { machineLabel, projectLabel } from '../project/label.js';
 import { localDay } from '../days.js';
 
 export interface RecallOptions {
@@ -208,7 +208,7 @@ export function formatRecall(hits: Recalled[], maxChars: number, changes?: (row:
     const room = Math.floor((maxChars - len(out)) / (hits.length - i));
     const changed = changes?.(r);
     const author = h.team && r.id.includes('/') ? r.id.slice(0, r.id.indexOf('/')) : undefined;
-    const who = h.team ? `${author ?? '?'}'s note (team ${h.team}, someone else's session) · ${r.machine}` : r.machine;
+    const who = h.team ? `${author ?? '?'}'s note (team ${h.team}, someone else's session) · ${machineLabel(r.machine)}` : machineLabel(r.machine);
     const head = `\n\n## ${localDay(r.timestamp)} · ${who} · ${projectLabel(r.project) ?? '-'} · id ${r.id.slice(0, (author ? author.length + 1 : 0) + 12)}\n${changed ? `(${changed})\n` : ''}Q: `;
     const textRoom = room - len(head) - len('\nA: ');
     if (textRoom < 60) return;

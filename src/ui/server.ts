@@ -34,7 +34,7 @@ import { search, type SearchOptions } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import { folderNamesIn, namesIn } from '../changes/renames.js';
-import { projectLabel } from '../project/label.js';
+import { machineLabel, projectLabel } from '../project/label.js';
 
 const STATIC: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
@@ -67,16 +67,16 @@ function sameToken(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The filters' choices, each project as people read it (the filter takes that name back). */
+/** The filters' choices, each project and machine as people read it (the filter takes that name back). */
 function labelled(f: { projects: string[]; machines: string[]; sources: string[] }) {
-  return { ...f, projects: f.projects.map((p) => projectLabel(p)) };
+  return { ...f, projects: f.projects.map((p) => projectLabel(p)), machines: f.machines.map(machineLabel) };
 }
 
 function listView(r: MemoryRow) {
   return {
     id: r.id,
     timestamp: r.timestamp,
-    machine: r.machine,
+    machine: machineLabel(r.machine),
     project: projectLabel(r.project),
     source: r.source ?? 'claude-code',
     question: excerpt(r.question, 600),
@@ -217,7 +217,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       }
       return hits.map((h) => ({
         id: h.id,
-        view: () => ({ id: h.id, timestamp: h.timestamp, machine: h.machine, project: projectLabel(h.project), source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.recorded_as ? { recorded_as: h.recorded_as } : {}), ...(h.author ? { author: h.author, team: h.team } : {}) }),
+        view: () => ({ id: h.id, timestamp: h.timestamp, machine: machineLabel(h.machine), project: projectLabel(h.project), source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.recorded_as ? { recorded_as: h.recorded_as } : {}), ...(h.author ? { author: h.author, team: h.team } : {}) }),
       }));
     } finally {
       store.close();
@@ -370,10 +370,10 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
     try {
       const { statusFacts } = await import('../app/status.js');
       const { out, sync } = await statusFacts(ctx);
-      const extra = await withStore((s) => ({ perMachineMonth: s.perMachineMonth(), facets: labelled(s.facets()) }));
+      const extra = await withStore((s) => ({ perMachineMonth: s.perMachineMonth().map((r) => ({ ...r, machine: machineLabel(r.machine) })), facets: labelled(s.facets()) }));
       return c.json({
-        records: out.records, pending: out.pending, tombstones: out.tombstones, machines: out.machines, projects: out.projects,
-        machine: out.machine, model: out.model, oldest: out.oldest ?? null, newest: out.newest ?? null,
+        records: out.records, pending: out.pending, tombstones: out.tombstones, machines: out.machines.map(machineLabel), projects: out.projects,
+        machine: machineLabel(out.machine), model: out.model, oldest: out.oldest ?? null, newest: out.newest ?? null,
         redactions: out.privacy?.redactions ?? {}, excluded_sessions: out.privacy?.excluded_sessions ?? 0,
         rejected_lines: out.rejected_lines, repository: out.repository, sync, model_state: modelState, unscrubbed: out.unscrubbed, ...extra,
       });

@@ -9,11 +9,11 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sanitizeName } from '../../src/config/validate.js';
-import { projectLabel, projectName } from '../../src/project/label.js';
+import { machineName, projectLabel, projectName } from '../../src/project/label.js';
 import { candidateNames, assignNames } from '../../src/project/names.js';
 import { projectRef } from '../../src/app/team/team.js';
 import { tempDir } from '../support/helpers.js';
-import { jsonlFiles } from '../support/gitworld.js';
+import { CWD, jsonlFiles } from '../support/gitworld.js';
 import { git, homeMachine, sessionReading, type HomeMachine } from '../support/homes.js';
 
 const SAFE = /^[A-Za-z0-9._-]+$/;
@@ -200,5 +200,53 @@ describe('folders and repositories named in Japanese, through the CLI and the ho
     assert.match(merged.stdout, /Project "メモ" is now filed under "日記" \(2 memories moved/, merged.stdout);
     const memoNow = m.cli(['search', '--mode', 'keyword', '--project', '日記', 'memo attachments']);
     assert.match(memoNow.stdout, /memo attachments/, memoNow.stdout);
+  });
+});
+
+describe('machines named in Japanese, through the CLI, the hooks and a real remote', () => {
+  it('会社 and 自宅 are two machines: each writes its own files, both are shown, listed and searched as written, and neither is told another clone writes as it', () => {
+    const { dir: root, cleanup } = tempDir('memory-machines-');
+    try {
+      const remote = join(root, 'memories.git');
+      git(root, 'init', '-q', '--bare', remote);
+      // One named in its config.local.toml, as a person does; one through the environment.
+      const office = homeMachine(root, 'office');
+      delete office.env.MEMORY_MACHINE_NAME;
+      mkdirSync(office.home, { recursive: true });
+      writeFileSync(join(office.home, 'config.local.toml'), '[general]\nmachine_name = "会社"\n');
+      const house = homeMachine(root, '自宅');
+      assert.equal(office.capture('s-office', [['Which queue does the invoice export use?', 'The invoice export runs on the slow queue at night.']]).code, 0);
+      assert.equal(house.capture('s-house', [['Why did the invoice export time out?', 'The invoice export timed out on the 30 s gateway limit.']]).code, 0);
+      for (const [m, args] of [[office, ['init', '--remote', remote]], [house, ['init', '--remote', remote]], [office, ['sync']]] as const) {
+        const r = m.cli([...args]);
+        assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}${r.stdout}`);
+      }
+      const stored = [machineName('会社'), machineName('自宅')];
+      assert.ok(stored.every((n) => SAFE.test(n) && n !== 'machine') && stored[0] !== stored[1], stored.join(' '));
+      const files = jsonlFiles(join(office.home, 'export')).map((f) => f.slice(f.lastIndexOf('/') + 1));
+      for (const n of stored) assert.ok(files.some((f) => f.endsWith(`_${n}.jsonl`)), `a file of ${n}: ${files.join(', ')}`);
+
+      const found = office.cli(['search', '--mode', 'keyword', 'invoice export']);
+      assert.equal(found.code, 0, found.stderr);
+      assert.match(found.stdout, / \/ 会社 \/ project:/, found.stdout);
+      assert.match(found.stdout, / \/ 自宅 \/ project:/, found.stdout);
+      for (const [given, want, not] of [['自宅', /gateway limit/, /slow queue/], [machineName('会社'), /slow queue/, /gateway limit/]] as const) {
+        const r = office.cli(['search', '--mode', 'keyword', '--machine', given, 'invoice export']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, want, `--machine ${given}`);
+        assert.doesNotMatch(r.stdout, not, `--machine ${given}`);
+      }
+      const status = office.cli(['status']);
+      assert.match(status.stdout, /machines +.*会社.*\(this one: 会社\)/, status.stdout);
+      assert.match(status.stdout, /machines +.*自宅/);
+      assert.doesNotMatch(status.stdout + status.stderr, /another clone also writes/);
+      const listed = office.cli(['projects']);
+      assert.match(listed.stdout, /(会社, 自宅|自宅, 会社)/, listed.stdout);
+      const start = office.cli(['session-start', '--inject', '--no-pull'], { input: JSON.stringify({ session_id: 'next', cwd: CWD, hook_event_name: 'SessionStart', source: 'startup' }) });
+      assert.equal(start.code, 0, start.stderr);
+      assert.match(start.stdout, /## \d{4}-\d{2}-\d{2} · 自宅 · /, start.stdout);
+    } finally {
+      cleanup();
+    }
   });
 });

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { CLI, makeWorld, runCli, writeJsonl, type World } from '../support/helpers.js';
 import { acquireLock } from '../../src/export/lock.js';
-import { projectName } from '../../src/project/label.js';
+import { machineName, projectName } from '../../src/project/label.js';
 import { recordMoves } from '../../src/changes/renames.js';
 import { git, initRepo } from '../support/git-fixture.js';
 import { http, startUi, type Running } from '../support/viewer-process.js';
@@ -153,22 +153,30 @@ describe('memory ui: "Forget all matching…" is the list the person pages throu
   });
 });
 
-describe('memory ui: a project named in Japanese', () => {
-  it('is offered, shown and filtered on as it is written', async () => {
+describe('memory ui: a project and a machine named in Japanese', () => {
+  it('are offered, shown and filtered on as they are written', async () => {
     const w = makeWorld();
     const at = (i: number) => new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString();
+    const office = machineName('会社');
     writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
       { v: 1, id: 'diary-1', machine: 'laptop', timestamp: at(1), project: projectName('日記'), question: 'Which font does the diary export use?', answer: 'Noto Serif JP.' },
       { v: 1, id: 'memo-1', machine: 'laptop', timestamp: at(2), project: projectName('メモ'), question: 'Which font does the memo export use?', answer: 'Noto Sans JP.' },
+    ]);
+    writeJsonl(join(w.exportDir, `2026-11_${office}.jsonl`), [
+      { v: 1, id: 'diary-2', machine: office, timestamp: at(3), project: projectName('日記'), question: 'Which paper size do the diary prints use?', answer: 'A5.' },
     ]);
     assert.equal(runCli(['--config', w.config, 'rebuild']).code, 0);
     const ui = await startUi(w);
     try {
       const cookie = `memory_viewer_${ui.port}=${ui.token}`;
-      const overview = JSON.parse((await http(ui.port, '/api/overview', { headers: { cookie } })).body) as { facets: { projects: string[] } };
+      const overview = JSON.parse((await http(ui.port, '/api/overview', { headers: { cookie } })).body) as { facets: { projects: string[]; machines: string[] }; perMachineMonth: Array<{ machine: string }> };
       assert.deepEqual([...overview.facets.projects].sort(), ['メモ', '日記'].sort());
+      assert.deepEqual([...overview.facets.machines].sort(), ['laptop', '会社'].sort());
+      assert.ok(overview.perMachineMonth.some((r) => r.machine === '会社'), JSON.stringify(overview.perMachineMonth));
       const found = JSON.parse((await http(ui.port, `/api/search?q=${encodeURIComponent('font export')}&mode=keyword&project=${encodeURIComponent('日記')}`, { headers: { cookie } })).body) as { hits: Array<{ id: string; project: string }> };
       assert.deepEqual(found.hits.map((h) => [h.id, h.project]), [['diary-1', '日記']]);
+      const onOffice = JSON.parse((await http(ui.port, `/api/search?q=${encodeURIComponent('diary')}&mode=keyword&machine=${encodeURIComponent('会社')}`, { headers: { cookie } })).body) as { hits: Array<{ id: string; machine: string }> };
+      assert.deepEqual(onOffice.hits.map((h) => [h.id, h.machine]), [['diary-2', '会社']]);
     } finally {
       ui.child.kill('SIGINT');
       w.cleanup();

@@ -1,6 +1,6 @@
 /** What SessionStart puts in front of the agent: recent memories of this project, as reference. Pure. */
 import type { MemoryRow } from '../../store/store.js';
-import { projectLabel } from '../../project/label.js';
+import { machineLabel, projectLabel } from '../../project/label.js';
 import { localDay } from '../../days.js';
 
 export const MAX_CONTEXT_CHARS = 10_000;
@@ -34,7 +34,7 @@ export function formatInjection(
   let count = 0;
   for (const r of rows) {
     const entry = [
-      `## ${localDay(r.timestamp)} · ${r.machine} · ${projectLabel(r.project ?? project)} · id ${r.id.slice(0, 12)}${opts.why?.(r) ? ` · ${opts.why(r)}` : byWork ? ' · recent' : ''}`,
+      `## ${localDay(r.timestamp)} · ${machineLabel(r.machine)} · ${projectLabel(r.project ?? project)} · id ${r.id.slice(0, 12)}${opts.why?.(r) ? ` · ${opts.why(r)}` : byWork ? ' · recent' : ''}`,
       ...changeLine(opts.changes?.(r)),
       `Q: ${cut(r.question, opts.questionChars ?? 300)}`,
       `A: ${cut(r.answer, opts.answerChars)}`,
@@ -61,7 +61,7 @@ export function formatTeamInjection(rows: MemoryRow[], team: string, project: st
   let count = 0;
   for (const r of rows) {
     const author = r.id.includes('/') ? r.id.slice(0, r.id.indexOf('/')) : '?';
-    const entry = [`## ${localDay(r.timestamp)} · ${author} (team ${team}) · ${r.machine} · id ${r.id.slice(0, author.length + 13)}`, `Q: ${cut(r.question, 300)}`, `A: ${cut(r.answer, opts.answerChars)}`, ''].join('\n');
+    const entry = [`## ${localDay(r.timestamp)} · ${author} (team ${team}) · ${machineLabel(r.machine)} · id ${r.id.slice(0, author.length + 13)}`, `Q: ${cut(r.question, 300)}`, `A: ${cut(r.answer, opts.answerChars)}`, ''].join('\n');
     if (Array.from(out).length + Array.from(entry).length > opts.maxChars) break;
     out += `\n${entry}`;
     count++;

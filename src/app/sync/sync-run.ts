@@ -23,6 +23,7 @@ import type { Runtime } from '../runtime.js';
 import { joinOnto } from '../../home/join.js';
 import { describeMove } from '../upgrade/moved.js';
 import { MEMORY_BRANCH } from '../../home/place.js';
+import { machineLabel } from '../../project/label.js';
 import { settingsPaths, treeIsMemoryData } from '../../home/repository.js';
 import { isHomeRepository } from '../../home/target.js';
 
@@ -203,7 +204,7 @@ async function noticeOtherClones(rt: Runtime, repo: Repo): Promise<void> {
 }
 
 export function sharedNameNotice(machine: string): string {
-  return `another clone also writes memories as machine "${machine}"; nothing is lost, but set a distinct [general] machine_name in config.local.toml on one of them`;
+  return `another clone also writes memories as machine "${machineLabel(machine)}"; nothing is lost, but set a distinct [general] machine_name in config.local.toml on one of them`;
 }
 
 /** The export folder relative to the repository root, as git paths ('' when they are the same). */

@@ -12,6 +12,7 @@ import { runtimeOf } from '../../app/context.js';
 import { positiveInt } from '../../app/options.js';
 import type { Runner } from '../runner.js';
 import { localDay } from '../../days.js';
+import { machineLabel } from '../../project/label.js';
 
 export function registerForget(program: Command, run: Runner): void {
   program
@@ -37,7 +38,7 @@ async function forget(ctx: Context, ids: string[], flags: { query?: string; topK
       if (flags.json) printJson(ctx.io, { would_forget: rows.map((r) => ({ id: r.id, timestamp: r.timestamp, question: r.question })) });
       else {
         ctx.io.stdout.write(rows.length === 0 ? 'No matching memories.\n' : `Would forget ${rows.length} memories (add --yes to do it):\n`);
-        for (const r of rows) ctx.io.stdout.write(`  ${r.id}  ${localDay(r.timestamp)} / ${r.machine}  Q: ${cut(r.question.replace(/\s+/g, ' '), 80)}\n`);
+        for (const r of rows) ctx.io.stdout.write(`  ${r.id}  ${localDay(r.timestamp)} / ${machineLabel(r.machine)}  Q: ${cut(r.question.replace(/\s+/g, ' '), 80)}\n`);
       }
     } finally {
       store.close();

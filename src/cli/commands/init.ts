@@ -5,6 +5,7 @@ import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
 import { runtimeOf } from '../../app/context.js';
 import type { Runner } from '../runner.js';
+import { machineLabel } from '../../project/label.js';
 
 export function registerInit(program: Command, run: Runner): void {
   program
@@ -25,7 +26,7 @@ async function init(ctx: Context, flags: { remote: string; yes?: boolean; json?:
   }
   const lines = [
     `memory remote  ${r.remote} → ${r.url}${r.previous ? ` (was ${r.previous})` : ''}, recorded in config.local.toml`,
-    `machine        ${r.machine}`,
+    `machine        ${machineLabel(r.machine)}`,
     ...(r.pull ? [`pull           ${r.pull}`] : []),
     `push           ${r.push ?? 'nothing to push'}`,
   ];

@@ -5,7 +5,7 @@ import { mergeProjects } from '../../app/projects.js';
 import { openCache } from '../../store/cache.js';
 import type { Runner } from '../runner.js';
 import { printJson } from '../render.js';
-import { projectLabel } from '../../project/label.js';
+import { machineLabel, projectLabel } from '../../project/label.js';
 
 export function registerProjects(program: Command, run: Runner): void {
   const cmd = program
@@ -36,7 +36,7 @@ async function list(ctx: Context, json: boolean): Promise<number> {
       ctx.io.stdout.write('No memories yet.\n');
       return 0;
     }
-    const rows = projects.map((p) => [projectLabel(p.project) === p.project ? p.project : `${projectLabel(p.project)} (${p.project})`, String(p.memories), p.machines.join(', '), p.repos.join(', ') || '(a folder, no repository)', p.names.map((n) => projectLabel(n)).join(', ')]);
+    const rows = projects.map((p) => [projectLabel(p.project) === p.project ? p.project : `${projectLabel(p.project)} (${p.project})`, String(p.memories), p.machines.map(machineLabel).join(', '), p.repos.join(', ') || '(a folder, no repository)', p.names.map((n) => projectLabel(n)).join(', ')]);
     const head = ['project', 'memories', 'machines', 'repository', 'also captured as'];
     const width = head.map((h, i) => Math.min(40, Math.max(h.length, ...rows.map((r) => (r[i] as string).length))));
     const line = (cells: string[]) => `${cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(width[i] as number))).join('  ')}`.trimEnd();

@@ -8,7 +8,7 @@ import { type Context } from '../../app/context.js';
 import { printJson } from '../render.js';
 import { staleness, withChanges } from '../../changes/staleness.js';
 import type { Runner } from '../runner.js';
-import { projectLabel } from '../../project/label.js';
+import { machineLabel, projectLabel } from '../../project/label.js';
 
 export function registerShow(program: Command, run: Runner): void {
   program
@@ -44,7 +44,7 @@ async function show(ctx: Context, id: string, json: boolean): Promise<number> {
       ctx.io.stdout.write(
         [
           `id       ${row.id}`,
-          `date     ${row.timestamp}  (machine ${row.machine}, project ${projectLabel(row.project) ?? '-'}${row.git_branch ? `, branch ${row.git_branch}` : ''})`,
+          `date     ${row.timestamp}  (machine ${machineLabel(row.machine)}, project ${projectLabel(row.project) ?? '-'}${row.git_branch ? `, branch ${row.git_branch}` : ''})`,
           ...(row.cwd ? [`cwd      ${row.cwd}`] : []),
           ...(files.length > 0 ? [`files    ${files.join(', ')}`] : []),
           ...(changed ? [`         (${changed})`] : []),

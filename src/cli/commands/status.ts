@@ -7,6 +7,7 @@ import { describeRedactions } from '../../privacy/stats.js';
 import { formatBytes, printJson } from '../render.js';
 import type { Runner } from '../runner.js';
 import { localDay } from '../../days.js';
+import { machineLabel } from '../../project/label.js';
 
 export function registerStatus(program: Command, run: Runner): void {
   program
@@ -24,7 +25,7 @@ async function status(ctx: Context, json: boolean): Promise<number> {
   }
   const lines = [
     `memories      ${out.records} live (${out.tombstones} forgotten), ${out.projects} projects`,
-    `machines      ${out.machines.join(', ') || '-'} (this one: ${out.machine})`,
+    `machines      ${out.machines.map(machineLabel).join(', ') || '-'} (this one: ${machineLabel(out.machine)})`,
     `time span     ${out.oldest ? localDay(out.oldest) : '-'} … ${out.newest ? localDay(out.newest) : '-'}`,
     `embedding     ${out.model}${dim ? `, ${dim}-d` : ''}; ${out.pending} waiting for a vector${out.pending ? ` (${pendingAdvice(ctx.config.baseDir, ctx.embedderConfig())})` : ''}`,
     `export        ${out.export_dir} — ${out.files} files, ${formatBytes(out.export_bytes)}`,
