@@ -9,7 +9,8 @@
  *    before yesterday / 一昨日: that calendar day. A part of the day after it ("yesterday
  *    afternoon", 昨日の午後, 月曜の夜に) leaves with it; the day stays whole.
  *  - a moment ago, an hour ago, 20 minutes ago / さっき, 先ほど, 3時間前, 10分前: the 24 hours
- *    up to now (no hour is pretended). The other day / 先日: the 14 days before today.
+ *    up to now (no hour is pretended). The other day / 先日, こないだ (この前, この間 before
+ *    what was done or met: この前話した, この間の会議): the 14 days before today.
  *  - this week / 今週: Monday of this week to now; last week / 先週: the Monday-to-Sunday week
  *    before this one; the week before last / 先々週: the one before that. Weeks start on Monday.
  *    "Earlier this week", "late last year": that week, that year.
@@ -19,7 +20,8 @@
  *    週末 stay words of the question. Not "on weekends".
  *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年
  *    (今年の初め, "late last year": that year; "since the start of the year": this year to now;
- *    先週あたり, 先月くらい: as 先週, 先月). A fiscal year, 今年度, 昨年度, 2025年度: from 1 April.
+ *    先週あたり, 先月くらい: as 先週, 先月). A fiscal year, 今年度, 昨年度, 2025年度: from 1 April;
+ *    its end, 昨年度末: its March (年度末 alone: the latest March that has begun).
  *  - last quarter / 前四半期, this quarter / 今四半期, the quarter before last / 前々四半期: the
  *    calendar quarter (a fiscal year from April has the same ones); the past quarter: the three
  *    months up to today. In Q3, Q3 2025, Q1 last year, the third quarter of 2025 / 2025年第3四半期,
@@ -73,7 +75,7 @@
  *    3月3日から3月10日まで, 3月3日〜10日): from the start of the first to the end of the second.
  *  - a named day: Christmas (Eve, Day), New Year's (Eve, Day), Valentine's Day, Halloween,
  *    Thanksgiving, the Fourth of July / クリスマス(イブ), バレンタイン, ホワイトデー, ハロウィン,
- *    大晦日, 元日, 正月, 年末年始, 年末, 年始 (年明け), GW (ゴールデンウィーク), お盆: the latest that
+ *    大晦日, 元日, 正月, 年末年始, 年末, 年始 (年明け, 年初), GW (ゴールデンウィーク), お盆: the latest that
  *    has begun; with a year ("Christmas 2025", 去年のクリスマス) that year's, "last Christmas" the
  *    one before this year's. Christmas and New Year's are the three days around them, 正月 1–3
  *    January, 年末年始 29 December – 3 January, 年末 and 年始 the second half of December and the
@@ -101,7 +103,7 @@ const MONTH_ABBR = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const JA_WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土'];
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, 'couple of': 2, 'a couple of': 2, few: 3, 'a few': 3,
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, 'a couple': 2, 'couple of': 2, 'a couple of': 2, few: 3, 'a few': 3,
 };
 const KANJI_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
 
@@ -405,7 +407,7 @@ interface Rule {
   read: (m: RegExpExecArray, now: Date, input: string) => Period | undefined;
 }
 
-const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a few|few)`;
+const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a couple|couple|a few|few)`;
 const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?`;
 const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
@@ -474,7 +476,7 @@ const RULES: Rule[] = [
   // as that year (a year's parts are the year: "the end of last year" is as often November). GW
   // only as the holidays (GW中, GW明け): in code it is a gateway.
   {
-    re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|(?<![昨去今\d])(?:年末年始|年末(?!調整)|年始)|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(休み)?(明け)?(?:期間)?(中)?/g,
+    re: /(?:(?:(\d{4})年|(今年|去年|昨年|一昨年))の?)?(クリスマス・?イ[ブヴ]|クリスマス|バレンタイン(?:デー|デイ)?|ホワイトデー|ハロウィー?ン|大晦日|大みそか|元日|元旦|お?正月|三が日|(?<![昨去今\d])(?:年末年始|年末(?!調整)|年始|年初(?!来))|年明け|ゴールデンウ[ィイ]ーク|お盆|GW(?=中|明け|休み|期間|連休|初日|最終日))(休み)?(明け)?(?:期間)?(中)?/g,
     read: (m, now, input) => {
       const name = m[3] as string;
       const year = m[1] !== undefined ? Number(m[1]) : m[2] !== undefined ? now.getFullYear() + (JA_YEARS[m[2]] ?? 0) : undefined;
@@ -576,12 +578,18 @@ const RULES: Rule[] = [
       return halfOf(y, /^(上|前)/.test(m[4] as string) ? 1 : 2, first);
     },
   },
-  // Japanese fiscal years (年度, from 1 April): 今年度, 昨年度 (前年度), 一昨年度, 2025年度.
+  // Japanese fiscal years (年度, from 1 April): 今年度, 昨年度 (前年度), 一昨年度, 2025年度; 年度末
+  // its last month, March (昨年度末; 年度末 alone the latest March that has begun). Not a deadline
+  // or a plan (年度末までに).
   {
-    re: /(今年度|本年度|昨年度|前年度|一昨年度|(\d{4})年度)/g,
-    read: (m, now) => {
-      if (m[2] !== undefined) return fiscalYear(Number(m[2]));
-      return fiscalYear(fiscalNow(now) - (FISCAL_BACK[m[1] as string] ?? 0));
+    re: /(今年度|本年度|昨年度|前年度|一昨年度|(\d{4})年度|(?<![\p{sc=Han}\d])年度(?=末))(末)?/gu,
+    read: (m, now, input) => {
+      const end = m[3] !== undefined;
+      if (end && JA_PLAN.test(input.slice(m.index + m[0].length))) return undefined;
+      // 年度末 alone: the fiscal year whose March has begun last (in March, the one now).
+      const back = m[1] === '年度' ? (now.getMonth() === 2 ? 0 : 1) : (FISCAL_BACK[m[1] as string] ?? 0);
+      const y = m[2] !== undefined ? Number(m[2]) : fiscalNow(now) - back;
+      return end ? monthPeriod(y + 1, 2) : fiscalYear(y);
     },
   },
   // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05.
@@ -679,8 +687,9 @@ const RULES: Rule[] = [
     read: (_m, now) => monthsAgo(12, now),
   },
   {
-    // 先日: the other day, the 14 days before today.
-    re: /先日(?!付)/g,
+    // 先日, こないだ: the other day, the 14 days before today; この前, この間 too where something
+    // was done or an event follows (この前話した, この間の会議), not "before this" (この前の行).
+    re: /先日(?!付)|こないだ|この(?:前|間|あいだ)(?=[、,]|に?(?:話|決め|言っ|聞い|教え|相談|議論|やっ|し(?:た|て)|作っ|直し|書い|調べ|試し|見|読ん|頼ん|お願い)|の(?:件|話|会議|打ち合わせ|ミーティング|議論|相談|続き|バグ|障害|エラー|変更|修正|設定|リリース|デプロイ))/g,
     read: (_m, now) => otherDay(now),
   },
   {
@@ -1061,7 +1070,7 @@ function namedDay(word: string): string {
   if (/^(大晦日|大みそか)$/.test(word)) return '大晦日';
   if (/^(元日|元旦)$/.test(word)) return '元日';
   if (/^(お?正月|三が日)$/.test(word)) return '正月';
-  if (/^(年始|年明け)$/.test(word)) return '年始';
+  if (/^(年始|年初|年明け)$/.test(word)) return '年始';
   if (/^(GW|ゴールデンウィーク|ゴールデンウイーク)$/.test(word)) return 'GW';
   return w;
 }

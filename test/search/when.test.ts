@@ -230,6 +230,13 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['what did we decide at the end of the month', [2026, 11, 21], [2026, 12, 1], 'what did we decide'],
   ['what broke in mid-month', [2026, 11, 11], [2026, 11, 21], 'what broke'],
   ['the freeze at the end of this month', [2026, 12, 21], [2027, 1, 1], 'the freeze'],
+  ['この前決めた件', [2026, 11, 17], [2026, 12, 1], '決めた件'],
+  ['こないだのバグ', [2026, 11, 17], [2026, 12, 1], 'のバグ'],
+  ['この間の会議で話したこと', [2026, 11, 17], [2026, 12, 1], 'の会議で話したこと'],
+  ['the flaky test a couple days ago', [2026, 11, 29], [2026, 11, 30], 'the flaky test'],
+  ['年初に決めた目標', [2026, 1, 1], [2026, 1, 16], 'に決めた目標'],
+  ['昨年度末のリリース', [2026, 3, 1], [2026, 4, 1], 'のリリース'],
+  ['年度末の障害', [2026, 3, 1], [2026, 4, 1], 'の障害'],
 ];
 
 describe('time expressions name a period', () => {
@@ -316,6 +323,10 @@ describe('words that are not time expressions', () => {
     '来月末の予定',
     '来週の週明けに出す',
     '週明けまでに直す',
+    'この前の行を消す',
+    'この間に処理が走る',
+    '年初来高値を更新',
+    '年度末までに出す',
     'ship it by the end of the month',
     'the mid-month review template',
     'the end of the week',
@@ -415,6 +426,8 @@ describe('words that are not time expressions', () => {
   it('a fiscal year (年度) begins on 1 April: in March, 今年度 began last April', () => {
     assert.equal(readTime('今年度の障害', new Date(2027, 2, 10, 11).getTime()).period?.label, '2026-04-01 – 2027-03-31');
     assert.equal(readTime('昨年度の障害', new Date(2027, 3, 10, 11).getTime()).period?.label, '2026-04-01 – 2027-03-31');
+    assert.equal(readTime('年度末の障害', new Date(2027, 2, 10, 11).getTime()).period?.label, '2027-03-01 – 2027-03-31', 'in March, this one');
+    assert.equal(readTime('年度末の障害', new Date(2027, 3, 10, 11).getTime()).period?.label, '2027-03-01 – 2027-03-31', 'in April, the one just ended');
   });
   it('a third of the month without a month is the latest that has begun: on the 22nd, this month\'s end; on the 5th, last month\'s middle', () => {
     const dec22 = new Date(2026, 11, 22, 11).getTime();
