@@ -39,8 +39,9 @@
  *    counted back from today: the day that far back; the seven days around the day N weeks
  *    back (three either side), the month around the day N months back (15 days either side),
  *    the year around the day N years back (six months either side); half a year ago / 半年前:
- *    as six months ago; 半月前: the seven days around the day 15 days back; this time last year / 去年の今頃: as a year ago. Not from a Monday, a
- *    1st or a 1 January: asked on 3 December, "a month ago" is not 30 November. A few days
+ *    as six months ago; 半月前: the seven days around the day 15 days back; this time last
+ *    year / 去年の今頃: as a year ago. Not from a Monday, a 1st or a 1 January: asked on 3
+ *    December, "a month ago" is not 30 November. A few days
  *    (weeks, months, years) ago, 数日前: from five of them back to two of them back. "Back" as
  *    "ago" ("two weeks back"); a fortnight, two weeks. Two or three days ago, 2-3 weeks ago,
  *    2、3日前, 二、三日前: from the farther back to the nearer.
@@ -61,11 +62,11 @@
  *    year, "March 2026", "2026年3月"; with a day, "March 5", "5 March 2026", "3月5日",
  *    "2026-03-05": that day (3/15に, 12/1の, 11/20(金), "on 3/15": the latest such day, month
  *    first; only with a cue, a particle or a weekday, never a fraction such as 1/2の確率);
- *    "March of last year", 去年の3月: that year's; 3月末, 3月上旬,
- *    "early March": that third of March; "the last week of March", 3月の第2週, 先月の最終週: that
- *    week of the month (the 1st–7th, the 8th–14th …; the last: its last seven days). A lower-case month name counts after in/during/
- *    since/last/early/late or before a day or year (a march is also a walk); "May" counts
- *    capitalised, not as "May I…" at the start.
+ *    "March of last year", 去年の3月: that year's; 3月末, 3月上旬, "early March": that third of
+ *    March; "the last week of March", 3月の第2週, 先月の最終週: that week of the month (the
+ *    1st–7th, the 8th–14th …; the last: its last seven days). A lower-case month name counts
+ *    after in/during/since/last/early/late or before a day or year (a march is also a walk);
+ *    "May" counts capitalised, not as "May I…" at the start.
  *  - a year: "in 2025", "2025年": that calendar year (not 1990年代, a decade: its words stay).
  *  - a season, as the northern hemisphere counts them (spring March–May, summer June–August,
  *    autumn September–November, winter December–February): "last summer" the latest that has
