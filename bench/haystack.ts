@@ -16,7 +16,10 @@
  * `--stand-in`: also hybrid, with the bench's stand-in encoder (Universal Sentence Encoder lite,
  * bench/use-embedder.ts; the memories embedded once; one to two minutes in all here).
  *
- * Usage: npm run bench:haystack [-- --sessions N] [--pref 0,B,…] [--stand-in] [--any-dates] [--out FILE]
+ * `--misses FILE`: each question whose session is not first (the last mode, the first boost, the
+ * default recency) as a JSON line: the question, the rank of its session, what came first.
+ *
+ * Usage: npm run bench:haystack [-- --sessions N] [--pref 0,B,…] [--stand-in] [--any-dates] [--misses FILE] [--out FILE]
  * (default --pref: the product's boost and 1)
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,7 +45,7 @@ interface Tally {
   m1: number;
 }
 
-export async function runHaystack(opts: { sessions: number; prefs: number[]; standIn?: boolean; anyDates?: boolean }): Promise<string | undefined> {
+export async function runHaystack(opts: { sessions: number; prefs: number[]; standIn?: boolean; anyDates?: boolean; misses?: string }): Promise<string | undefined> {
   if (!existsSync(EVAL)) return undefined;
   const { config } = loadConfig({ configPath: join(REPO, 'config.toml'), env: {} });
   const corpus = longMemEval(Date.parse('2026-11-29T12:00:00.000Z'));
@@ -76,6 +79,7 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
   const dir = mkdtempSync(join(tmpdir(), 'memory-haystack-'));
   let haystackMemories = 0;
   let toppedUp = 0;
+  const missed: string[] = [];
   try {
     for (const [qi, q] of corpus.queries.entries()) {
       const own = new Set(q.sessions ?? []);
@@ -112,6 +116,12 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
             const srank = sessions.findIndex((sid) => goldSessions.has(sid)) + 1;
             const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
             for (const type of ['all', q.type ?? 'other']) count(`${mode}|${pref}|${halfLife}|${type}`, srank, rank);
+            if (opts.misses && srank !== 1 && mode === modes[modes.length - 1] && pref === opts.prefs[0] && halfLife !== 0) {
+              const first = r.hits.find((h) => sessionOf.get(h.id) === sessions[0]);
+              const gold = r.hits.find((h) => q.gold.has(h.id)) ?? records.find((x) => q.gold.has(x.id));
+              const brief = (h: { question: string; answer: string; timestamp: string } | undefined) => h && `${h.timestamp.slice(0, 10)} ${h.question.slice(0, 300)} ⟶ ${h.answer.slice(0, 200)}`.replace(/\s+/g, ' ');
+              missed.push(JSON.stringify({ qi, type: q.type, question: q.text, asked: new Date(q.now ?? corpus.now).toISOString().slice(0, 10), srank, first: brief(first as never), gold: brief(gold as never) }));
+            }
           }
         }
       } finally {
@@ -123,6 +133,7 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  if (opts.misses) writeFileSync(opts.misses, missed.length > 0 ? `${missed.join('\n')}\n` : '');
   const f = (x: number, n: number) => (x / n).toFixed(3);
   const types = [...new Set([...tallies.keys()].map((k) => k.split('|')[3] as string))].sort((a, b) => (a === 'all' ? -1 : b === 'all' ? 1 : a.localeCompare(b)));
   const lines = [
@@ -151,7 +162,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     return i >= 0 ? args[i + 1] : undefined;
   };
   const pv = val('--pref');
-  const table = await runHaystack({ sessions: Number(val('--sessions') ?? 50), prefs: pv === undefined ? [...new Set([PREFERENCE_BOOST, 1])] : pv.split(',').map(Number), standIn: args.includes('--stand-in'), anyDates: args.includes('--any-dates') });
+  const table = await runHaystack({ sessions: Number(val('--sessions') ?? 50), prefs: pv === undefined ? [...new Set([PREFERENCE_BOOST, 1])] : pv.split(',').map(Number), standIn: args.includes('--stand-in'), anyDates: args.includes('--any-dates'), ...(val('--misses') ? { misses: val('--misses') as string } : {}) });
   if (table === undefined) {
     process.stdout.write(`bench:haystack: no development set at ${EVAL} (it sits beside the project only in its own workspace and CI); nothing measured\n`);
   } else {

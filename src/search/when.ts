@@ -64,7 +64,8 @@
  *    first; only with a cue, a particle or a weekday, never a fraction such as 1/2の確率);
  *    "March of last year", 去年の3月: that year's; 3月末, 3月上旬, "early March": that third of
  *    March; "the last week of March", 3月の第2週, 先月の最終週: that week of the month (the
- *    1st–7th, the 8th–14th …; the last: its last seven days). A lower-case month name counts
+ *    1st–7th, the 8th–14th …; the last: its last seven days; so of a year: "the last week of
+ *    2025", 去年の最終週, 2026年の第1週). A lower-case month name counts
  *    after in/during/since/last/early/late or before a day or year (a march is also a walk);
  *    "May" counts capitalised, not as "May I…" at the start.
  *  - a year: "in 2025", "2025年": that calendar year (not 1990年代, a decade: its words stay).
@@ -1162,12 +1163,12 @@ export function readTime(query: string, nowMs: number): TimeReading {
         if (weekBefore && weekOfIt) start -= weekBefore[0].length;
         if (weekAfter) end += weekAfter[0].length;
       }
-      // "the last week of March", 11月の第1週, 先月の最終週: that week of the month.
+      // "the last week of March", 11月の第1週, 先月の最終週, "the first week of 2026": that week of the month or year.
       const nthBefore = /\b(?:(?:in|during|over)\s+)?the\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of\s+)?$/i.exec(input.slice(0, start));
       const nthAfter = /^の?(?:第([1-4一二三四])週|最終週)/.exec(input.slice(end));
       const nthOfIt = nthBefore !== null && (/\bof\s+$/i.test(nthBefore[0]) || /^of\s/i.test(m[0]));
-      if ((nthOfIt || nthAfter) && wholeMonth(period)) {
-        period = weekOfMonth(period, nthOfIt ? WEEK_ORDINALS[(nthBefore?.[1] ?? '').toLowerCase()] : nthAfter?.[1] === undefined ? undefined : count(nthAfter[1]));
+      if ((nthOfIt || nthAfter) && (wholeMonth(period) || wholeYear(period))) {
+        period = nthWeek(period, nthOfIt ? WEEK_ORDINALS[(nthBefore?.[1] ?? '').toLowerCase()] : nthAfter?.[1] === undefined ? undefined : count(nthAfter[1]));
         if (nthOfIt && nthBefore) start -= nthBefore[0].length;
         else if (nthAfter) end += nthAfter[0].length;
       }
@@ -1195,7 +1196,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
   return { period: (spans[0] as (typeof spans)[number]).period, text: text.replace(/\s+/g, ' ').trim() };
 }
 
-/** The weeks of a month "the first week of" names: 1–4; the last (undefined) is its last seven days. */
+/** The weeks of a month or year "the first week of" names: 1–4; the last (undefined) is its last seven days. */
 const WEEK_ORDINALS: Record<string, number | undefined> = { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, last: undefined, final: undefined };
 
 /** Whether a period is one calendar month. */
@@ -1204,10 +1205,16 @@ function wholeMonth(p: Period): boolean {
   return from.getDate() === 1 && from.getHours() === 0 && day(from.getFullYear(), from.getMonth() + 1, 1) === p.untilMs;
 }
 
-/** The n-th week of a month period (the 1st–7th, the 8th–14th …); none: its last seven days. */
-function weekOfMonth(month: Period, n: number | undefined): Period {
-  if (n === undefined) return span(addDays(new Date(month.untilMs), -7), new Date(month.untilMs));
-  const first = new Date(month.sinceMs);
+/** Whether a period is one calendar year. */
+function wholeYear(p: Period): boolean {
+  const from = new Date(p.sinceMs);
+  return from.getMonth() === 0 && wholeMonth({ ...p, untilMs: day(from.getFullYear(), 1, 1) }) && day(from.getFullYear() + 1, 0, 1) === p.untilMs;
+}
+
+/** The n-th week of a month or year (the 1st–7th, the 8th–14th …); none: its last seven days. */
+function nthWeek(whole: Period, n: number | undefined): Period {
+  if (n === undefined) return span(addDays(new Date(whole.untilMs), -7), new Date(whole.untilMs));
+  const first = new Date(whole.sinceMs);
   return span(addDays(first, 7 * (n - 1)), addDays(first, 7 * n));
 }
 
