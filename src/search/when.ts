@@ -18,9 +18,9 @@
  *    Saturday of the weekend that began last (this one on a Saturday or Sunday) to now. A
  *    weekend is told of in the days after it as often as in it, and by name: "weekend" and
  *    週末 stay words of the question. Not "on weekends".
- *  - this month / 今月, last month / 先月, 先々月; this year / 今年, last year / 去年・昨年
- *    (今年の初め, "late last year": that year; "since the start of the year": this year to now;
- *    先週あたり, 先月くらい: as 先週, 先月). A fiscal year, 今年度, 昨年度, 2025年度: from 1 April;
+ *  - this month / 今月, last month / 先月, the month before last / 先々月; this year / 今年,
+ *    last year / 去年・昨年, the year before last / おととし (今年の初め, "late last year": that
+ *    year; "since the start of the year": this year to now; 先週あたり, 先月くらい: as 先週, 先月). A fiscal year, 今年度, 昨年度, 2025年度: from 1 April;
  *    its end, 昨年度末: its March (年度末 alone: the latest March that has begun).
  *  - last quarter / 前四半期, this quarter / 今四半期, the quarter before last / 前々四半期: the
  *    calendar quarter (a fiscal year from April has the same ones); the past quarter: the three
@@ -39,13 +39,14 @@
  *    counted back from today: the day that far back; the seven days around the day N weeks
  *    back (three either side), the month around the day N months back (15 days either side),
  *    the year around the day N years back (six months either side); half a year ago / 半年前:
- *    as six months ago; 半月前: the seven days around the day 15 days back; this time last
+ *    as six months ago; 半月前: the seven days around the day 15 days back; a year and a half
+ *    ago / 1年半前, 2か月半前: the month around the day that far back; this time last
  *    year / 去年の今頃: as a year ago. Not from a Monday, a 1st or a 1 January: asked on 3
- *    December, "a month ago" is not 30 November. A few days
+ *    December, "a month ago" is not 30 November. A few (several) days
  *    (weeks, months, years) ago, 数日前: from five of them back to two of them back. "Back" as
  *    "ago" ("two weeks back"); a fortnight, two weeks. Two or three days ago, 2-3 weeks ago,
  *    2、3日前, 二、三日前: from the farther back to the nearer.
- *  - the past / last N days (weeks, months, years) / 過去N日・ここN週間・この1か月間・直近1年,
+ *  - the past / last N days (weeks, months, years) / 過去N日・ここN週間・この3か月・直近1年,
  *    the past few months: from that long ago to now. The past month, in the last month, over
  *    the last week, the last year: the month (week, year) up to today; with "the", "last" is the
  *    past, "last month" alone the calendar month.
@@ -106,7 +107,7 @@ const MONTH_ABBR = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const JA_WEEKDAYS = ['日', '月', '火', '水', '木', '金', '土'];
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, 'a couple': 2, 'couple of': 2, 'a couple of': 2, few: 3, 'a few': 3,
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, 'a couple': 2, 'couple of': 2, 'a couple of': 2, few: 3, 'a few': 3, several: 3,
 };
 const KANJI_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
 
@@ -234,6 +235,15 @@ function weekAround(day0: Date): Period {
 function monthsAgo(n: number, now: Date): Period {
   const back = dayBack('month', n, now);
   return span(addDays(back, -15), addDays(back, 16));
+}
+
+/** "A year and a half ago", 2か月半前: as N + ½ months (years) back, the month around that day (six months either side for years). */
+function andAHalfAgo(unit: string, n: number, now: Date): Period {
+  if (MONTH_UNIT.test(unit)) {
+    const back = addDays(dayBack('month', n, now), -15);
+    return span(addDays(back, -15), addDays(back, 16));
+  }
+  return monthsAgo(12 * n + 6, now);
 }
 
 /** "N years ago", "N年前": the year around the day N years back (six months either side). */
@@ -410,7 +420,7 @@ interface Rule {
   read: (m: RegExpExecArray, now: Date, input: string) => Period | undefined;
 }
 
-const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a couple|couple|a few|few)`;
+const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|couple of|a couple|couple|a few|few|several)`;
 const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?`;
 const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
@@ -680,6 +690,14 @@ const RULES: Rule[] = [
     read: (_m, now) => monthsAgo(6, now),
   },
   {
+    // 1年半前, 2か月半前: around the day that far back.
+    re: new RegExp(String.raw`${NUM_JA}\s*(年|${JA_MONTHS})半${JA_ABOUT}前`, 'g'),
+    read: (m, now) => {
+      const n = count(m[1] as string);
+      return n === undefined || m[1] === '数' ? undefined : andAHalfAgo(m[2] as string, n, now);
+    },
+  },
+  {
     // 半月前: the seven days around the day 15 days back, as N週間前 is read.
     re: new RegExp(String.raw`半月${JA_ABOUT}前`, 'g'),
     read: (_m, now) => weekAround(addDays(startOfDay(now.getTime()), -15)),
@@ -722,8 +740,8 @@ const RULES: Rule[] = [
     },
   },
   {
-    // 過去3日, ここ2週間, 直近1か月間, この1年間 (この with a span: 間).
-    re: new RegExp(String.raw`(?:過去|ここ|直近)\s*${NUM_JA}\s*(日間|日|週間|週|(?:${JA_MONTHS})間?|年間|年)|この\s*${NUM_JA}\s*(日間|週間|(?:${JA_MONTHS})間|年間)`, 'g'),
+    // 過去3日, ここ2週間, 直近1か月間, この1年間, この3か月 (この with days: 間; この5日 is a day of the month).
+    re: new RegExp(String.raw`(?:過去|ここ|直近)\s*${NUM_JA}\s*(日間|日|週間|週|(?:${JA_MONTHS})間?|年間|年)|この\s*${NUM_JA}\s*(日間|週間|(?:${JA_MONTHS})間?|年間|年(?!度|生))`, 'g'),
     read: (m, now) => {
       const n = count((m[1] ?? m[3]) as string);
       return n === undefined ? undefined : rolling((m[2] ?? m[4]) as string, n, now);
@@ -837,7 +855,7 @@ const RULES: Rule[] = [
     re: new RegExp(String.raw`\b(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:about\s+)?${NUM_EN}\s+(weeks?|months?|years?)\s+(?:ago|back)\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[2] as string);
-      return n === undefined || /few$/i.test(m[2] as string) ? undefined : weekdayNear(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), (m[3] as string).toLowerCase(), n, now);
+      return n === undefined || /(?:few|several)$/i.test(m[2] as string) ? undefined : weekdayNear(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), (m[3] as string).toLowerCase(), n, now);
     },
   },
   // "Since the start of the year" (month, week): this year, this month, this week. "The middle
@@ -871,9 +889,14 @@ const RULES: Rule[] = [
     read: (m, now) => weekend(now, m[1] === undefined),
   },
   {
-    // "the week before last", as 先々週: the Monday-to-Sunday week two before this one.
-    re: /\b(?:in |during |over )?the week before last\b/gi,
-    read: (_m, now) => unitAgo('week', 2, now),
+    // "the week before last", as 先々週: the Monday-to-Sunday week two before this one; the month
+    // (year) before last, as 先々月 (おととし).
+    re: /\b(?:in |during |over )?the (week|month|year) before last\b/gi,
+    read: (m, now) => {
+      const unit = (m[1] as string).toLowerCase();
+      if (unit === 'week') return unitAgo('week', 2, now);
+      return unit === 'month' ? monthPeriod(now.getFullYear(), now.getMonth() - 2) : yearPeriod(now.getFullYear() - 2);
+    },
   },
   {
     // "this time last year", as 去年の今頃: the month around the same day a year back.
@@ -893,6 +916,14 @@ const RULES: Rule[] = [
   {
     re: /\b(?:(?:a )?half (?:a )?year|six months) ago\b/gi,
     read: (_m, now) => monthsAgo(6, now),
+  },
+  {
+    // "A year and a half ago", "two and a half months back", as 1年半前: around the day that far back.
+    re: new RegExp(String.raw`\b${NUM_EN}\s+(years?|months?)\s+and\s+a\s+half\s+(?:ago|back)\b|\b${NUM_EN}\s+and\s+a\s+half\s+(years?|months?)\s+(?:ago|back)\b`, 'gi'),
+    read: (m, now) => {
+      const n = count((m[1] ?? m[3]) as string);
+      return n === undefined || /(?:few|several)$/i.test((m[1] ?? m[3]) as string) ? undefined : andAHalfAgo((m[2] ?? m[4]) as string, n, now);
+    },
   },
   {
     re: new RegExp(String.raw`\b(?:in the |over the |during the |in |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?|years?)\b`, 'gi'),
@@ -916,7 +947,7 @@ const RULES: Rule[] = [
     re: new RegExp(String.raw`\b${NUM_EN}\s+(days?|weeks?|months?|years?)\s+(?:ago|back)\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
-      if (/few$/i.test(m[1] as string)) return fewAgo((m[2] as string).toLowerCase(), now);
+      if (/(?:few|several)$/i.test(m[1] as string)) return fewAgo((m[2] as string).toLowerCase(), now);
       return n === undefined ? undefined : ago((m[2] as string).toLowerCase(), n, now);
     },
   },

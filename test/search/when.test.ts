@@ -244,6 +244,14 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['年初に決めた目標', [2026, 1, 1], [2026, 1, 16], 'に決めた目標'],
   ['昨年度末のリリース', [2026, 3, 1], [2026, 4, 1], 'のリリース'],
   ['年度末の障害', [2026, 3, 1], [2026, 4, 1], 'の障害'],
+  ['この3か月で決めたこと', [2026, 9, 2], [2026, 12, 2], 'で決めたこと'],
+  ['この1年で変わった設計', [2025, 12, 2], [2026, 12, 2], 'で変わった設計'],
+  ['1年半前の設計', [2025, 5, 17], [2025, 6, 17], 'の設計'],
+  ['a year and a half ago we moved to Postgres', [2025, 5, 17], [2025, 6, 17], 'we moved to Postgres'],
+  ['two and a half months ago the cache', [2026, 9, 1], [2026, 10, 2], 'the cache'],
+  ['the outage the month before last', [2026, 10, 1], [2026, 11, 1], 'the outage'],
+  ['the rewrite the year before last', [2024, 1, 1], [2025, 1, 1], 'the rewrite'],
+  ['several days ago we chose Redis', [2026, 11, 26], [2026, 11, 30], 'we chose Redis'],
 ];
 
 describe('time expressions name a period', () => {
@@ -278,6 +286,7 @@ describe('words that are not time expressions', () => {
     'Mar 2 retries were not enough',
     'この3つの関数',
     'この5日に出すリリース',
+    'この1年生の課題',
     "my New Year's resolution",
     'in the new year we migrate the queue',
     'API GWの設定',
