@@ -64,7 +64,8 @@
  *    "2026-03-05": that day (3/15に, 12/1の, 11/20(金), "on 3/15": the latest such day, month
  *    first; only with a cue, a particle or a weekday, never a fraction such as 1/2の確率);
  *    "March of last year", 去年の3月: that year's; 3月末, 3月上旬, "early March": that third of
- *    March; "the last week of March", 3月の第2週, 先月の最終週: that week of the month (the
+ *    March; 3月後半, 先月の前半, "the second half of last month": that half (1–15, 16 to its end);
+ *    先月中, 今年中, 先週中: as 先月, 今年, 先週 (not 先週中国); "the last week of March", 3月の第2週, 先月の最終週: that week of the month (the
  *    1st–7th, the 8th–14th …; the last: its last seven days; so of a year: "the last week of
  *    2025", 去年の最終週, 2026年の第1週). A lower-case month name counts
  *    after in/during/since/last/early/late or before a day or year (a march is also a walk);
@@ -148,16 +149,20 @@ function yearPeriod(y: number): Period {
   return span(day(y, 0, 1), day(y + 1, 0, 1));
 }
 
-/** A third of a month, as 上旬, 中旬 and 下旬 name them: early (1–10), mid (11–20), late (21 to its end). */
-type MonthPart = 'early' | 'mid' | 'late';
+/**
+ * A third of a month, as 上旬, 中旬 and 下旬 name them: early (1–10), mid (11–20), late (21 to its
+ * end); or a half, as 前半 and 後半 do: first (1–15), second (16 to its end).
+ */
+type MonthPart = 'early' | 'mid' | 'late' | 'first' | 'second';
 
-/** The first day of each third. */
-const PART_FROM: Record<MonthPart, number> = { early: 1, mid: 11, late: 21 };
+/** The first day of each part. */
+const PART_FROM: Record<MonthPart, number> = { early: 1, mid: 11, late: 21, first: 1, second: 16 };
 
 function monthPart(y: number, m: number, part: MonthPart | undefined): Period {
   if (part === undefined) return monthPeriod(y, m);
   const from = PART_FROM[part];
-  return span(day(y, m, from), part === 'late' ? day(y, m + 1, 1) : day(y, m, from + 10));
+  if (part === 'first') return span(day(y, m, 1), day(y, m, 16));
+  return span(day(y, m, from), part === 'late' || part === 'second' ? day(y, m + 1, 1) : day(y, m, from + 10));
 }
 
 /** A third of the month where no month is named (月末, "the end of the month"): the latest that has begun. */
@@ -165,18 +170,22 @@ function latestMonthPart(part: MonthPart, now: Date): Period {
   return monthPart(now.getFullYear(), now.getMonth() - (now.getDate() >= PART_FROM[part] ? 0 : 1), part);
 }
 
-/** The third a Japanese month ends with: 3月上旬, 先月末, 6月末ごろ (none: the whole month). */
+/** The third or half a Japanese month ends with: 3月上旬, 先月末, 6月末ごろ, 先月後半 (none: the whole month). */
 function jaMonthPart(text: string): MonthPart | undefined {
   const t = text.replace(JA_NEAR_END, '');
+  if (/前半$/.test(t)) return 'first';
+  if (/後半$/.test(t)) return 'second';
   if (/(?:上旬|初旬|初め|頭|月初)$/.test(t)) return 'early';
   if (/(?:中旬|半ば)$/.test(t)) return 'mid';
   if (/(?:下旬|末)$/.test(t)) return 'late';
   return undefined;
 }
 
-/** The third an English word names: early, the beginning (start) of; mid, the middle of; late, the end of. */
+/** The part an English word names: early, the beginning (start) of; mid, the middle of; late, the end of; the first (second) half of. */
 function enMonthPart(word: string | undefined): MonthPart | undefined {
   const w = (word ?? '').toLowerCase();
+  if (/^(?:the\s+)?first\s+half/.test(w)) return 'first';
+  if (/^(?:the\s+)?(?:second|latter)\s+half/.test(w)) return 'second';
   if (/^(?:early|(?:the\s+)?(?:beginning|start))/.test(w)) return 'early';
   if (/^(?:mid|(?:the\s+)?middle)/.test(w)) return 'mid';
   if (/^(?:late|(?:the\s+)?end)/.test(w)) return 'late';
@@ -425,8 +434,8 @@ const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|augus
 const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
 const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
-/** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June); 1240年頃, 2025年末 (that year). */
-const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末)?(?:頃|ごろ)?`;
+/** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June), 3月後半 (16–31 March); 1240年頃, 2025年末 (that year). */
+const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|の?前半|の?後半)?(?:頃|ごろ)?`;
 const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 /** "Around": 先週あたり, 先月くらい, 去年ごろ. */
 const JA_NEAR = String.raw`(?:あたり|辺り|くらい|ぐらい|頃|ごろ)?`;
@@ -776,7 +785,7 @@ const RULES: Rule[] = [
   // its thirds; a year's parts and a week's are the year and the week: 昨年末, 去年の暮れ, 今年の初め,
   // 先週頭); a part of a day leaves with its day (昨日の午後, 今日の夕方に).
   {
-    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|おととし|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば|頭|上旬|初旬|中旬|下旬|暮れ)|末)?${JA_NEAR}${JA_DAYPART}`, 'g'),
+    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|おととし|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば|頭|上旬|初旬|中旬|下旬|暮れ|前半|後半)|末|中(?=[にのはでもまだ、,。?？!！]|$))?${JA_NEAR}${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const today = startOfDay(now.getTime());
       switch (m[1]) {
@@ -961,7 +970,7 @@ const RULES: Rule[] = [
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
     // "earlier this week", "late last year": that week, that year. A month's part is its third:
     // "early this month" (1–10), "mid last month", "late last month", "the end of last month" (21 to its end).
-    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end)\s+of\s+|(?:in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
+    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end|(?:first|second|latter)\s+half)\s+of\s+|(?:in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
     read: (m, now, input) => {
       const g = m.groups ?? {};
       const which = (g.which as string).toLowerCase();
@@ -1002,7 +1011,7 @@ const RULES: Rule[] = [
   // English months: March 5(th)(, 2026), 5(th) (of) March (2026), (in) March (2026), last March;
   // early (mid, late) March, the beginning (middle, end) of March: that third of it.
   {
-    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from|of|until|by|at)\s+)?(?:(last|this)\s+)?(?:(early|late|mid|(?:the\s+)?(?:beginning|start|middle|end)\s+of)[\s-]+)?(?:(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b))?(?:,?\s+(\d{4})\b)?`, 'gi'),
+    re: new RegExp(String.raw`\b(?:(?:in|during|since|on|from|of|until|by|at)\s+)?(?:(last|this)\s+)?(?:(early|late|mid|(?:the\s+)?(?:beginning|start|middle|end|(?:first|second|latter)\s+half)\s+of)[\s-]+)?(?:(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?${MONTH_NAMES}(?:\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b))?(?:,?\s+(\d{4})\b)?`, 'gi'),
     read: (m, now, input) => {
       const word = m[4] as string;
       const start = m.index + m[0].indexOf(word);

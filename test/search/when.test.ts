@@ -252,6 +252,13 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['the outage the month before last', [2026, 10, 1], [2026, 11, 1], 'the outage'],
   ['the rewrite the year before last', [2024, 1, 1], [2025, 1, 1], 'the rewrite'],
   ['several days ago we chose Redis', [2026, 11, 26], [2026, 11, 30], 'we chose Redis'],
+  ['先月後半に決めたこと', [2026, 11, 16], [2026, 12, 1], 'に決めたこと'],
+  ['the second half of last month', [2026, 11, 16], [2026, 12, 1], ''],
+  ['3月前半のリリース', [2026, 3, 1], [2026, 3, 16], 'のリリース'],
+  ['flaky tests in the first half of March', [2026, 3, 1], [2026, 3, 16], 'flaky tests'],
+  ['先月中に決めた件', [2026, 11, 1], [2026, 12, 1], 'に決めた件'],
+  ['先週後半に話した設計', [2026, 11, 23], [2026, 11, 30], 'に話した設計'],
+  ['先週中国のチームと話した件', [2026, 11, 23], [2026, 11, 30], '中国のチームと話した件'],
 ];
 
 describe('time expressions name a period', () => {
