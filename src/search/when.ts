@@ -9,7 +9,8 @@
  *    before yesterday / 一昨日: that calendar day. A part of the day after it ("yesterday
  *    afternoon", 昨日の午後, 月曜の夜に) leaves with it; the day stays whole.
  *  - a moment ago, an hour ago, 20 minutes ago / さっき, 先ほど, 3時間前, 10分前: the 24 hours
- *    up to now (no hour is pretended). The other day / 先日, こないだ (この前, この間 before
+ *    up to now (no hour is pretended); the past 48 hours / 過去48時間: those hours, at least
+ *    the last day. The other day / 先日, こないだ (この前, この間 before
  *    what was done or met: この前話した, この間の会議): the 14 days before today.
  *  - this week / 今週: Monday of this week to now; last week / 先週: the Monday-to-Sunday week
  *    before this one; the week before last / 先々週: the one before that. Weeks start on Monday.
@@ -53,8 +54,9 @@
  *  - on the 3rd, the 28th of last month / 3日に, 15日の夜: the latest such day of a month (not
  *    "on the 2nd run", 1日に3回, 3日で: counts and durations).
  *  - last Monday / on Monday (月曜日): the latest such day before today ("this Monday": this
- *    week's); Friday of last week,
- *    last week on Friday / 先週の金曜, 今週の月曜, 先々週の水曜: that day of that week; the
+ *    week's; abbreviated only capitalised: "on Fri", "last Thurs"); Friday of last week, last
+ *    week on Friday, last week Thursday, a week ago Monday / 先週の金曜, 今週の月曜, 先々週の水曜:
+ *    that day of that week; the
  *    Wednesday two months ago / 2か月前の水曜日: that day nearest the day that far back.
  *  - since … / …以降 / …以来: from the start of that period to now. The week of November 16 /
  *    11月16日の週: that day's Monday-to-Sunday week.
@@ -225,6 +227,12 @@ function otherDay(now: Date): Period {
 /** The 24 hours up to now: "a moment ago", "an hour ago", さっき. */
 function lastDay(now: Date): Period {
   return span(now.getTime() - 86_400_000, now.getTime() + 1);
+}
+
+/** The n hours up to now, at least the last day (a moment's memory is among today's). */
+function pastHours(n: number | undefined, now: Date): Period | undefined {
+  if (n === undefined || n === 0) return undefined;
+  return span(now.getTime() - Math.max(n, 24) * 3_600_000, now.getTime() + 1);
 }
 
 /**
@@ -699,6 +707,11 @@ const RULES: Rule[] = [
     read: (_m, now) => monthsAgo(6, now),
   },
   {
+    // 過去48時間, ここ24時間, 直近3時間: those hours up to now, at least the last day.
+    re: new RegExp(String.raw`(?:過去|ここ|直近)\s*${NUM_JA}\s*時間`, 'g'),
+    read: (m, now) => pastHours(count(m[1] as string), now),
+  },
+  {
     // 1年半前, 2か月半前: around the day that far back.
     re: new RegExp(String.raw`${NUM_JA}\s*(年|${JA_MONTHS})半${JA_ABOUT}前`, 'g'),
     read: (m, now) => {
@@ -923,6 +936,11 @@ const RULES: Rule[] = [
     read: (_m, now) => lastDay(now),
   },
   {
+    // "The past 48 hours", "within the last hour": those hours up to now, at least the last day (as "an hour ago").
+    re: new RegExp(String.raw`\b(?:in |over |during |within |for )?the\s+(?:past|last|previous)\s+(?:${NUM_EN}\s+)?hours?\b(?!\s+of\b)`, 'gi'),
+    read: (m, now) => pastHours(m[1] === undefined ? 1 : count(m[1]), now),
+  },
+  {
     re: /\b(?:(?:a )?half (?:a )?year|six months) ago\b/gi,
     read: (_m, now) => monthsAgo(6, now),
   },
@@ -970,7 +988,7 @@ const RULES: Rule[] = [
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
     // "earlier this week", "late last year": that week, that year. A month's part is its third:
     // "early this month" (1–10), "mid last month", "late last month", "the end of last month" (21 to its end).
-    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end|(?:first|second|latter)\s+half)\s+of\s+|(?:in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
+    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end|(?:first|second|latter)\s+half)\s+of\s+|(?:in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|prior|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
     read: (m, now, input) => {
       const g = m.groups ?? {};
       const which = (g.which as string).toLowerCase();
@@ -985,10 +1003,13 @@ const RULES: Rule[] = [
     },
   },
   {
-    // Not "on Saturday mornings": a habit, not a day. "This Monday": this week's.
-    re: /\b(?:on |last |this past |on last |since |(this ))(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
+    // Not "on Saturday mornings": a habit, not a day. "This Monday": this week's. Abbreviated
+    // only capitalised: "on Fri", "last Tue" ("on sat" is not a day).
+    re: /\b(?:on |last |this past |on last |since |(this ))(sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tues?|wed|thu(?:rs?)?|fri|sat)\b\.?(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
     read: (m, now) => {
-      const wd = WEEKDAYS.indexOf((m[2] as string).toLowerCase());
+      const word = m[2] as string;
+      if (word.length < 6 && !/^[A-Z]/.test(word)) return undefined;
+      const wd = weekdayIndex(word);
       return m[1] !== undefined ? weekday(wd, 0, now) : latestWeekday(wd, now);
     },
   },
@@ -1153,6 +1174,12 @@ function weekdayNear(wd: number, unit: string, n: number, now: Date): Period | u
   return dayPeriod(addDays(back, ahead > 3 ? ahead - 7 : ahead));
 }
 
+/** The day of the week (0: Sunday) a name or its abbreviation names (Thurs, Tue); -1: none. */
+function weekdayIndex(word: string): number {
+  const w = word.toLowerCase().slice(0, 3);
+  return WEEKDAYS.findIndex((d) => d.startsWith(w));
+}
+
 function latestWeekday(wd: number, now: Date): Period | undefined {
   if (wd < 0) return undefined;
   const today = startOfDay(now.getTime());
@@ -1202,6 +1229,13 @@ export function readTime(query: string, nowMs: number): TimeReading {
         period = weekOf(new Date(period.sinceMs));
         if (weekBefore && weekOfIt) start -= weekBefore[0].length;
         if (weekAfter) end += weekAfter[0].length;
+      }
+      // "last week Thursday", "a week ago Monday", "two weeks ago Friday": that day of the week read.
+      const dayAfter = /^,?\s+(?:on\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/i.exec(input.slice(end));
+      if (dayAfter && addDays(new Date(period.sinceMs), 7).getTime() === period.untilMs) {
+        const wd = weekdayIndex(dayAfter[1] as string);
+        period = dayPeriod(addDays(new Date(period.sinceMs), (wd - new Date(period.sinceMs).getDay() + 7) % 7));
+        end += dayAfter[0].length;
       }
       // "the last week of March", 11月の第1週, 先月の最終週, "the first week of 2026": that week of the month or year.
       const nthBefore = /\b(?:(?:in|during|over)\s+)?the\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of\s+)?$/i.exec(input.slice(0, start));

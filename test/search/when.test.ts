@@ -8,10 +8,10 @@ import { describe, it } from 'node:test';
 import { asksAboutOrder, readTime } from '../../src/search/when.js';
 
 const NOW = new Date(2026, 11, 1, 11, 0, 0).getTime();
-const d = (y: number, m: number, day: number) => new Date(y, m - 1, day).getTime();
+const d = (y: number, m: number, day: number, hour = 0) => new Date(y, m - 1, day, hour).getTime();
 
-/** [question, since (y, m, d), until exclusive (y, m, d), the question left] */
-const CASES: Array<[string, [number, number, number], [number, number, number], string]> = [
+/** [question, since (y, m, d[, hour]), until exclusive (y, m, d[, hour]), the question left] */
+const CASES: Array<[string, [number, number, number, number?], [number, number, number, number?], string]> = [
   ['what did we fix yesterday', [2026, 11, 30], [2026, 12, 1], 'what did we fix'],
   ['the build we broke today', [2026, 12, 1], [2026, 12, 2], 'the build we broke'],
   ['the migration the day before yesterday', [2026, 11, 29], [2026, 11, 30], 'the migration'],
@@ -259,6 +259,13 @@ const CASES: Array<[string, [number, number, number], [number, number, number], 
   ['先月中に決めた件', [2026, 11, 1], [2026, 12, 1], 'に決めた件'],
   ['先週後半に話した設計', [2026, 11, 23], [2026, 11, 30], 'に話した設計'],
   ['先週中国のチームと話した件', [2026, 11, 23], [2026, 11, 30], '中国のチームと話した件'],
+  ['what did we deploy last Thurs', [2026, 11, 26], [2026, 11, 27], 'what did we deploy'],
+  ['on Fri. the migration ran', [2026, 11, 27], [2026, 11, 28], 'the migration ran'],
+  ['last week Thursday we chose Redis', [2026, 11, 26], [2026, 11, 27], 'we chose Redis'],
+  ['a week ago Monday the deploy failed', [2026, 11, 23], [2026, 11, 24], 'the deploy failed'],
+  ['the prior week', [2026, 11, 23], [2026, 11, 30], ''],
+  ['errors in the past 48 hours', [2026, 11, 29, 11], [2026, 12, 1, 11], 'errors'],
+  ['過去72時間のエラー', [2026, 11, 28, 11], [2026, 12, 1, 11], 'のエラー'],
 ];
 
 describe('time expressions name a period', () => {
@@ -294,6 +301,8 @@ describe('words that are not time expressions', () => {
     'この3つの関数',
     'この5日に出すリリース',
     'この1年生の課題',
+    'the last hour of the meeting',
+    'meet on sat if needed',
     "my New Year's resolution",
     'in the new year we migrate the queue',
     'API GWの設定',
