@@ -59,7 +59,9 @@
  *  - last Monday / on Monday (月曜日): the latest such day before today ("this Monday": this
  *    week's; abbreviated only capitalised: "on Fri", "last Thurs"); Friday of last week, last
  *    week on Friday, last week Thursday, a week ago Monday / 先週の金曜, 今週の月曜, 先々週の水曜:
- *    that day of that week; the
+ *    that day of that week; between Monday and Wednesday, from Monday to Wednesday last week,
+ *    月曜から水曜まで: from that day to the next such second day (only after from or between in
+ *    English: "Monday through Friday" is as often a habit); the
  *    Wednesday two months ago / 2か月前の水曜日: that day nearest the day that far back.
  *  - since … / …以降 / …以来: from the start of that period to now. The week of November 16 /
  *    11月16日の週: that day's Monday-to-Sunday week.
@@ -203,13 +205,18 @@ function joinRanges(found: Found[], input: string): Found[] {
       return { start, end: end + (until ? until[0].length : 0), period: span(a.period.sinceMs, untilMs) };
     };
     const between = b ? input.slice(a.end, b.start) : '';
-    if (b && RANGE_JOIN.test(between) && (and || !/and/i.test(between)) && b.period.untilMs > a.period.untilMs) {
-      out.push(joined(b.end, b.period.untilMs));
-      i++;
-      continue;
-    }
     const first = new Date(a.period.sinceMs);
     const oneDay = addDays(first, 1).getTime() === a.period.untilMs;
+    if (b && RANGE_JOIN.test(between) && (and || !/and/i.test(between))) {
+      // 月曜から水曜まで asked on a Tuesday: the Wednesday after that Monday, not the one before it.
+      const weekdays = oneDay && /曜/.test(input.slice(a.start, a.end)) && /曜/.test(input.slice(b.start, b.end));
+      const untilMs = weekdays ? addDays(first, Math.round((b.period.sinceMs - a.period.sinceMs) / 86_400_000 + 7) % 7 + 1).getTime() : b.period.untilMs;
+      if (untilMs > a.period.untilMs) {
+        out.push(joined(b.end, untilMs));
+        i++;
+        continue;
+      }
+    }
     const day2 = oneDay ? RANGE_DAY.exec(input.slice(a.end)) : null;
     const d2 = day2 ? Number(day2[1]) : 0;
     if (day2 && (and || !/and/i.test(day2[0])) && d2 > first.getDate() && validDay(first.getFullYear(), first.getMonth(), d2)) {

@@ -415,6 +415,21 @@ export const RULES: Rule[] = [
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : monthPeriod(y, mo);
     },
   },
+  {
+    // "Between Monday and Wednesday", "from Monday to Wednesday last week": from the first day to
+    // the second after it; the latest such first day before today, or that week's. Only after
+    // from or between: "Monday through Friday" is as often a habit.
+    re: /\b(?:from|between)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:to|and|through|thru|until|till|-|–)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b(?:\s+(?:of\s+)?(last|this)\s+week\b)?/gi,
+    read: (m, now) => {
+      const a = weekdayIndex(m[1] as string);
+      const b = weekdayIndex(m[2] as string);
+      const days = (b - a + 7) % 7;
+      const week = m[3]?.toLowerCase();
+      const first = week === undefined ? latestWeekday(a, now) : weekday(a, week === 'last' ? 1 : 0, now);
+      if (!first || (week !== undefined && (b + 6) % 7 < (a + 6) % 7)) return undefined;
+      return span(first.sinceMs, addDays(new Date(first.sinceMs), days + 1));
+    },
+  },
   // English days of a named week: Friday of last week, last week on Friday, this week's Monday.
   {
     re: /\b(?:(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:of\s+)?(last|this)\s+week|(last|this)\s+week(?:['’]s\s+|\s+on\s+)(sunday|monday|tuesday|wednesday|thursday|friday|saturday))\b(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
