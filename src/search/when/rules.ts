@@ -444,6 +444,17 @@ export const RULES: Rule[] = [
       return n === undefined || /(?:few|several)$/i.test(m[2] as string) ? undefined : weekdayNear(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), (m[3] as string).toLowerCase(), n, now);
     },
   },
+  // "The first week of the year": this year's 1st–7th January; "the last week of the year": the
+  // latest 25th–31st December that has begun.
+  {
+    re: /\b(?:(?:in|during|over)\s+)?the\s+(first|1st|last|final)\s+week\s+of\s+the\s+year\b/gi,
+    read: (m, now) => {
+      const y = now.getFullYear();
+      if (/^(?:first|1st)$/i.test(m[1] as string)) return span(day(y, 0, 1), day(y, 0, 8));
+      const from = day(y, 11, 25) <= now.getTime() ? y : y - 1;
+      return span(day(from, 11, 25), day(from + 1, 0, 1));
+    },
+  },
   // "Since the start of the year" (month, week): this year, this month, this week. "The middle
   // (end) of the month", in mid-month: that third of the latest month it has begun in ("of this
   // month": this month's). Not a deadline ("by the end of the month") nor "a mid-month review";
