@@ -72,9 +72,10 @@
  *    first; only with a cue, a particle or a weekday, never a fraction such as 1/2の確率);
  *    "March of last year", 去年の3月: that year's; 3月末, 3月上旬, "early March": that third of
  *    March; 3月後半, 先月の前半, "the second half of last month": that half (1–15, 16 to its end);
- *    先月中, 今年中, 先週中: as 先月, 今年, 先週 (not 先週中国); "the last week of March", 3月の第2週, 先月の最終週: that week of the month (the
- *    1st–7th, the 8th–14th …; the last: its last seven days; so of a year: "the last week of
- *    2025", 去年の最終週, 2026年の第1週; "the last week of the year": the latest that has begun). A lower-case month name counts
+ *    先月中, 今年中, 先週中: as 先月, 今年, 先週 (not 先週中国); "the last week of March",
+ *    3月の第2週, 先月の最終週: that week of the month (the 1st–7th, the 8th–14th …; the last:
+ *    its last seven days; so of a year: "the last week of 2025", 去年の最終週, 2026年の第1週;
+ *    "the last week of the year": the latest that has begun). A lower-case month name counts
  *    after in/during/since/last/early/late or before a day or year (a march is also a walk);
  *    "May" counts capitalised, not as "May I…" at the start.
  *  - a year: "in 2025", "2025年": that calendar year (not 1990年代, a decade: its words stay).
