@@ -24,8 +24,9 @@
  *    週末 stay words of the question. Not "on weekends".
  *  - this month / 今月, last month / 先月, the month before last / 先々月; this year / 今年,
  *    last year / 去年・昨年, the year before last / おととし (今年の初め, "late last year": that
- *    year; "since the start of the year": this year to now; 先週あたり, 先月くらい: as 先週, 先月). A fiscal year, 今年度, 昨年度, 2025年度: from 1 April;
- *    its end, 昨年度末: its March (年度末 alone: the latest March that has begun).
+ *    year; "since the start of the year": this year to now; 先週あたり, 先月くらい: as 先週,
+ *    先月). A fiscal year, 今年度, 昨年度, 2025年度: from 1 April; its end, 昨年度末: its March
+ *    (年度末 alone: the latest March that has begun).
  *  - last quarter / 前四半期, this quarter / 今四半期, the quarter before last / 前々四半期: the
  *    calendar quarter (a fiscal year from April has the same ones); the past quarter: the three
  *    months up to today. In Q3, Q3 2025, Q1 last year, the third quarter of 2025 / 2025年第3四半期,
