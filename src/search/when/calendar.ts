@@ -57,12 +57,13 @@ export type MonthPart = 'early' | 'mid' | 'late' | 'first' | 'second';
 
 /** The first day of each part. */
 const PART_FROM: Record<MonthPart, number> = { early: 1, mid: 11, late: 21, first: 1, second: 16 };
+/** The day after each part (none: it runs to the month's end). */
+const PART_UNTIL: Record<MonthPart, number | undefined> = { early: 11, mid: 21, late: undefined, first: 16, second: undefined };
 
 export function monthPart(y: number, m: number, part: MonthPart | undefined): Period {
   if (part === undefined) return monthPeriod(y, m);
-  const from = PART_FROM[part];
-  if (part === 'first') return span(day(y, m, 1), day(y, m, 16));
-  return span(day(y, m, from), part === 'late' || part === 'second' ? day(y, m + 1, 1) : day(y, m, from + 10));
+  const until = PART_UNTIL[part];
+  return span(day(y, m, PART_FROM[part]), until === undefined ? day(y, m + 1, 1) : day(y, m, until));
 }
 
 /** A third of the month where no month is named (月末, "the end of the month"): the latest that has begun. */

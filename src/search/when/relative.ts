@@ -25,12 +25,11 @@ export function otherDay(now: Date): Period {
 
 /** The 24 hours up to now: "a moment ago", "an hour ago", さっき. */
 export function lastDay(now: Date): Period {
-  return span(now.getTime() - 86_400_000, now.getTime() + 1);
+  return pastHours(24, now);
 }
 
-/** The n hours up to now, at least the last day (a moment's memory is among today's). */
-export function pastHours(n: number | undefined, now: Date): Period | undefined {
-  if (n === undefined || n === 0) return undefined;
+/** The n hours up to now ("the past 48 hours"), at least the last day (a moment's memory is among today's). */
+export function pastHours(n: number, now: Date): Period {
   return span(now.getTime() - Math.max(n, 24) * 3_600_000, now.getTime() + 1);
 }
 
@@ -49,16 +48,17 @@ export function weekAround(day0: Date): Period {
 
 /** "N months ago", "Nか月前": the month around the day N months back (15 days either side). */
 export function monthsAgo(n: number, now: Date): Period {
-  const back = dayBack('month', n, now);
-  return span(addDays(back, -15), addDays(back, 16));
+  return monthAround(dayBack('month', n, now));
 }
 
-/** "A year and a half ago", 2か月半前: as N + ½ months (years) back, the month around that day (six months either side for years). */
+/** The month around a day: 15 days either side. */
+function monthAround(d: Date): Period {
+  return span(addDays(d, -15), addDays(d, 16));
+}
+
+/** "A year and a half ago", 2か月半前: the month around the day N months (years) and a half back. */
 export function andAHalfAgo(unit: string, n: number, now: Date): Period {
-  if (MONTH_UNIT.test(unit)) {
-    const back = addDays(dayBack('month', n, now), -15);
-    return span(addDays(back, -15), addDays(back, 16));
-  }
+  if (MONTH_UNIT.test(unit)) return monthAround(addDays(dayBack('month', n, now), -15));
   return monthsAgo(12 * n + 6, now);
 }
 

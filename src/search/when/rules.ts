@@ -4,8 +4,8 @@
  */
 import {
   addDays, day, dayOfMonth, dayPeriod, FISCAL_BACK, fiscalNow, fiscalYear, halfOf, latestMonth,
-  latestMonthPart, latestQuarter, type MonthPart, monthPart, monthPeriod, type Period, quarterBack,
-  quarterOf, slashDay, span, startOfDay, validDay, weekOf, weekStart, yearPeriod,
+  latestMonthPart, latestQuarter, type MonthPart, monthPart, monthPeriod, nthWeek, type Period,
+  quarterBack, quarterOf, slashDay, span, startOfDay, validDay, weekOf, weekStart, yearPeriod,
 } from './calendar.js';
 import {
   ago, agoBetween, andAHalfAgo, fewAgo, jaYearNamed, lastDay, latestNamedDay, latestSeason,
@@ -258,7 +258,10 @@ export const RULES: Rule[] = [
   {
     // 過去48時間, ここ24時間, 直近3時間: those hours up to now, at least the last day.
     re: new RegExp(String.raw`(?:過去|ここ|直近)\s*${NUM_JA}\s*時間`, 'g'),
-    read: (m, now) => pastHours(count(m[1] as string), now),
+    read: (m, now) => {
+      const n = count(m[1] as string);
+      return n ? pastHours(n, now) : undefined;
+    },
   },
   {
     // 1年半前, 2か月半前: around the day that far back.
@@ -450,9 +453,8 @@ export const RULES: Rule[] = [
     re: /\b(?:(?:in|during|over)\s+)?the\s+(first|1st|last|final)\s+week\s+of\s+the\s+year\b/gi,
     read: (m, now) => {
       const y = now.getFullYear();
-      if (/^(?:first|1st)$/i.test(m[1] as string)) return span(day(y, 0, 1), day(y, 0, 8));
-      const from = day(y, 11, 25) <= now.getTime() ? y : y - 1;
-      return span(day(from, 11, 25), day(from + 1, 0, 1));
+      if (/^(?:first|1st)$/i.test(m[1] as string)) return nthWeek(yearPeriod(y), 1);
+      return nthWeek(yearPeriod(day(y, 11, 25) <= now.getTime() ? y : y - 1), undefined);
     },
   },
   // "Since the start of the year" (month, week): this year, this month, this week. "The middle
@@ -513,7 +515,10 @@ export const RULES: Rule[] = [
   {
     // "The past 48 hours", "within the last hour": those hours up to now, at least the last day (as "an hour ago").
     re: new RegExp(String.raw`\b(?:in |over |during |within |for )?the\s+(?:past|last|previous)\s+(?:${NUM_EN}\s+)?hours?\b(?!\s+of\b)`, 'gi'),
-    read: (m, now) => pastHours(m[1] === undefined ? 1 : count(m[1]), now),
+    read: (m, now) => {
+      const n = m[1] === undefined ? 1 : count(m[1]);
+      return n ? pastHours(n, now) : undefined;
+    },
   },
   {
     re: /\b(?:(?:a )?half (?:a )?year|six months) ago\b/gi,
