@@ -21,7 +21,7 @@ import { excerpt } from '../app/text.js';
 import { lazyEmbedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rememberNote, rowsForIds } from '../app/edit-run.js';
-import { search } from '../search/search.js';
+import { periodNote, search, type SearchResult } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
 import type { SearchMode } from '../types.js';
@@ -128,7 +128,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         // A project newly read is caught up by the capture worker, not in the agent's tool call.
         const teams = reading ? openTeams(rt(), store, { maxBytes: 32 * 1024 * 1024 }) : [];
         try {
-          const res = scope === 'team' ? { hits: [] as SearchHit[], period: undefined, degraded: undefined } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
+          const res: SearchResult = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
           const fromTeams = teams.length > 0 ? await teamHits(teams, { base: request, query, repo, scope, embedQuery, now: ctx.io.now().getTime() }) : [];
           const merged = fromTeams.length > 0 ? mergeHits(res.hits, fromTeams, request.topK) : res.hits;
           const hits = merged.map((h) => {
@@ -147,8 +147,10 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
             };
           });
           const lines = hits.length === 0 ? ['No memories found. Try other words, the other language, or a file/error name.'] : [];
+          // The period the question named, and whether its memories lead: an agent told "last week" must not take March's for it.
+          const period = res.period ? { period: res.period.label, period_note: periodNote(res) } : {};
           return {
-            content: [{ type: 'text', text: JSON.stringify({ query, ...(res.period ? { period: res.period.label } : {}), hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
+            content: [{ type: 'text', text: JSON.stringify({ query, ...period, hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
           };
         } finally {
           store.close();

@@ -70,8 +70,20 @@ export interface SearchResult {
   hits: SearchHit[];
   /** Set when hybrid search fell back to keywords only, with the reason. */
   degraded?: string;
-  /** The period the question named: its memories come first. */
+  /** The period the question named: its memories on the question's topic come first. */
   period?: Period;
+  /**
+   * With a period: whether a memory of it (or of the days just after it) is on the question's
+   * topic, so that the first hits are the period's. False: none is (or the period holds no
+   * memory at all), and the hits are the best matches of any time (periodNote says so).
+   */
+  periodOnTopic?: boolean;
+}
+
+/** What a person (or the agent) is told of the period a search read: its memories first, or none of them on this. */
+export function periodNote(res: SearchResult): string | undefined {
+  if (!res.period) return undefined;
+  return res.periodOnTopic ? `${res.period.label} first` : `nothing on this from ${res.period.label}: the best matches of any time`;
 }
 
 export function toHit(row: MemoryRow, score: number, deps: Pick<SearchDeps, 'store' | 'staleness'>, file?: SearchFilters['file']): SearchHit {
@@ -160,18 +172,19 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   const own = narrowed(opts.filters, period);
   // A period that holds no memory at all ("in 1990", before the first one): the question is
   // read as it was written, its time words as words ("1990年に何が起きた" is about 1990).
-  if (!own || deps.store.countUnder(own) === 0) return rank(deps, opts);
+  if (!own || deps.store.countUnder(own) === 0) return { ...(await rank(deps, opts)), period, periodOnTopic: false };
   const words = when.text.trim();
   // Nothing but time words ("what did we do last week"): the period's memories, newest first.
   // (The browse holds every filter, the source too; hidden memories never use up its limit.)
   if (buildKeywordQuery(words).match === undefined) {
     const rows = shownRanked(deps.store, (limit) => deps.store.browse(own, 0, limit), opts.topK, opts.hide);
-    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)), period };
+    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)), period, periodOnTopic: rows.length > 0 };
   }
   // The period's candidates and boost reach into the days after it, at the lower boost.
   const after = (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST) === 1 ? undefined : afterPeriod(period, deps.now);
   const within = after ? (narrowed(opts.filters, { ...period, untilMs: after.untilMs }) ?? own) : own;
-  return { ...(await rank(deps, { ...opts, query: words }, { filters: within, periodEndMs: period.untilMs })), period };
+  const ranked = await rank(deps, { ...opts, query: words }, { filters: within, periodEndMs: period.untilMs });
+  return { ...ranked, period, periodOnTopic: ranked.periodOnTopic === true };
 }
 
 /** The filters narrowed to the period, or undefined when they do not meet it. */
@@ -253,7 +266,8 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   });
   scored.sort((a, b) => a.tier - b.tier || b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps, opts.filters.file));
-  return degraded ? { hits, degraded } : { hits };
+  const onTopicFirst = within ? { periodOnTopic: (scored[0]?.tier ?? 2) < 2 } : {};
+  return degraded ? { hits, degraded, ...onTopicFirst } : { hits, ...onTopicFirst };
 }
 
 /**

@@ -51,6 +51,18 @@ describe('memory mcp (stdio, SDK client)', () => {
       assert.equal(found.hits[0]?.id, 'aaaa1111bbbb2222cccc3333dddd4444');
       assert.deepEqual(Object.keys(found.hits[0]!), ['id', 'date', 'machine', 'project', 'source', 'question', 'answer']);
 
+      // A time in the question: the agent is told whether that period's memories lead, or none of them is on this.
+      type Dated = { period?: string; period_note?: string; hits: Array<{ id: string }> };
+      const ask = async (query: string) => JSON.parse(((await client.callTool({ name: 'memory_search', arguments: { query, mode: 'keyword' } })) as Result).content[0]!.text) as Dated;
+      const november = await ask('JPY cart rounding in November 2026');
+      assert.equal(november.period, '2026-11-01 – 2026-11-30');
+      assert.equal(november.period_note, '2026-11-01 – 2026-11-30 first');
+      assert.equal(november.hits[0]?.id, 'aaaa1111bbbb2222cccc3333dddd4444');
+      const longAgo = await ask('JPY cart rounding in 1990');
+      assert.equal(longAgo.period_note, 'nothing on this from 1990-01-01 – 1990-12-31: the best matches of any time');
+      assert.equal(longAgo.hits[0]?.id, 'aaaa1111bbbb2222cccc3333dddd4444', 'the best match of any time, said to be so');
+      assert.equal((await ask('JPY cart rounding')).period_note, undefined);
+
       // The aliases models reach for, and hybrid search with the model loaded on demand.
       const alias = await client.callTool({ name: 'memory_search', arguments: { q: 'staging deploy', limit: '1', after: '2026-01-01', before: '2026-12-31' } });
       const a = JSON.parse((alias as Result).content[0]!.text) as { hits: Array<{ id: string }> };
@@ -103,6 +115,13 @@ describe('memory mcp (stdio, SDK client)', () => {
     // The CLI sees what the server did.
     const r = runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', 'staging deploy']);
     assert.equal((JSON.parse(r.stdout) as { hits: Array<{ id: string }> }).hits[0]?.id, 'aaaa1111eeee5555ffff6666aaaa7777');
+    // So does the CLI: its first line, and --json.
+    const said = runCli(['--config', w.config, 'search', '--mode', 'keyword', 'staging deploy in 1990']);
+    assert.equal(said.stdout.split('\n')[0], 'nothing on this from 1990-01-01 – 1990-12-31: the best matches of any time');
+    assert.match(said.stdout, /Push to the staging branch/);
+    assert.equal(runCli(['--config', w.config, 'search', '--mode', 'keyword', 'staging deploy in November 2026']).stdout.split('\n')[0], '2026-11-01 – 2026-11-30 first');
+    const json = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', 'staging deploy in 1990']).stdout) as { period: { label: string; on_topic: boolean } };
+    assert.deepEqual([json.period.label, json.period.on_topic], ['1990-01-01 – 1990-12-31', false]);
     w.cleanup();
     elsewhere.cleanup();
   });

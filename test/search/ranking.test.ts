@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { encodeEntry } from '../../src/export/jsonl.js';
 import { foldForCoverage, heldShare, questionContent, questionPairs, questionWords, weightedShare } from '../../src/search/coverage.js';
 import { recall } from '../../src/search/recall.js';
-import { afterPeriod, keywordHits, search, type SearchOptions } from '../../src/search/search.js';
+import { afterPeriod, keywordHits, periodNote, search, type SearchOptions } from '../../src/search/search.js';
 import { openCache } from '../../src/store/cache.js';
 import { STORE_VERSION } from '../../src/store/schema.js';
 import type { Store } from '../../src/store/store.js';
@@ -185,8 +185,20 @@ describe('time in the question', () => {
         assert.equal((await ids(store, '先週以降の在庫の同期'))[0], 'ja-weekend');
         // A period that holds no match: the best matches anyway.
         assert.equal((await ids(store, 'payment deploy last week'))[0], 'sept');
-        const r = await search({ store, now: NOW }, { query: 'payment deploy last month', mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 });
+        const asked = (query: string) => search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 });
+        const r = await asked('payment deploy last month');
         assert.equal(r.period?.label, '2026-11-01 – 2026-11-30');
+        assert.equal(r.periodOnTopic, true);
+        assert.equal(periodNote(r), '2026-11-01 – 2026-11-30 first');
+        // Told so when none of the period's memories is on the question's topic, or it holds none.
+        const none = await asked('payment deploy last week');
+        assert.deepEqual([none.period?.label, none.periodOnTopic, none.hits[0]?.id], ['2026-11-23 – 2026-11-29', false, 'sept']);
+        assert.equal(periodNote(none), 'nothing on this from 2026-11-23 – 2026-11-29: the best matches of any time');
+        const empty = await asked('payment deploy in 1990');
+        assert.deepEqual([empty.period?.label, empty.periodOnTopic, empty.hits[0]?.id], ['1990-01-01 – 1990-12-31', false, 'sept']);
+        const timeOnly = await asked('what did we do yesterday');
+        assert.deepEqual([timeOnly.periodOnTopic, periodNote(timeOnly)], [true, '2026-11-30 first']);
+        assert.equal(periodNote(await asked('payment deploy')), undefined);
       } finally {
         store.close();
       }

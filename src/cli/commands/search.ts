@@ -9,7 +9,7 @@ import { nonNegative, positiveInt, searchMode } from '../../app/options.js';
 import { scopedTo, searchRequest } from '../../app/search-request.js';
 import { lazyEmbedder } from '../../embed/embedder.js';
 import { UsageError, UserError } from '../../errors.js';
-import { search } from '../../search/search.js';
+import { periodNote, search } from '../../search/search.js';
 import { staleness } from '../../changes/staleness.js';
 import { openCache } from '../../store/cache.js';
 import type { Runner } from '../runner.js';
@@ -93,10 +93,11 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
         ctx.warn(res.degraded);
         warned = true;
       }
-      const period = res.period ? { period: { from: new Date(res.period.sinceMs).toISOString(), until: new Date(res.period.untilMs).toISOString(), label: res.period.label } } : {};
+      const period = res.period ? { period: { from: new Date(res.period.sinceMs).toISOString(), until: new Date(res.period.untilMs).toISOString(), label: res.period.label, on_topic: res.periodOnTopic === true } } : {};
       if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, ...period, hits: res.hits });
       else {
-        if (res.period) ctx.io.stdout.write(`${res.period.label} first\n`);
+        const note = periodNote(res);
+        if (note) ctx.io.stdout.write(`${note}\n`);
         ctx.io.stdout.write(renderHits(res.hits, flags.full === true));
       }
     }
