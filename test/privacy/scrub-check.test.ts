@@ -44,11 +44,11 @@ function leaky(m: Machine, id: string) {
   return rec({ id, machine: m.name, timestamp: '2026-11-02T10:00:00.000Z', question: `ステージングDBのパスワードは ${pw} です。接続を確認して`, answer: '接続できました。マイグレーションも通ります。' });
 }
 
-function checkState(m: Machine): { after: number; ids: string[]; more: number; running?: unknown } | undefined {
+function checkState(m: Machine): { rules?: string; after: number; ids: string[]; more: number; running?: unknown } | undefined {
   const db = new Database(join(m.repo, '.cache', 'memory.db'), { readonly: true, fileMustExist: true });
   try {
     const row = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'scrub_check'").get();
-    return row ? (JSON.parse(row.value) as { after: number; ids: string[]; more: number; running?: unknown }) : undefined;
+    return row ? (JSON.parse(row.value) as { rules?: string; after: number; ids: string[]; more: number; running?: unknown }) : undefined;
   } finally {
     db.close();
   }
@@ -117,8 +117,10 @@ describe('memories stored under earlier redaction rules', () => {
     storedEarlier(big, [...many.slice(0, 130), leaky(big, 'leaky-big'), ...many.slice(130)]);
     // The start that found 261 new memories leaves them to the background.
     assert.equal(told(big), undefined);
+    // Left to the background (the start itself told nothing): still running, or on a quick
+    // machine already done there, with what it found.
     const started = checkState(big);
-    assert.ok(started?.running, JSON.stringify(started));
+    assert.ok(started?.running !== undefined || started?.ids.includes('leaky-big') === true, JSON.stringify(started));
     let state = await checked(big);
     assert.equal(state?.running, undefined, 'the background check finished');
     assert.deepEqual([state?.ids, state?.more], [['leaky-big'], 0]);
@@ -130,7 +132,7 @@ describe('memories stored under earlier redaction rules', () => {
     db.close();
     assert.equal(told(big), undefined, 'told today already');
     const again = checkState(big);
-    assert.ok(again?.running && again.after === 0, JSON.stringify(again));
+    assert.ok(again?.running !== undefined ? again.after === 0 : again?.rules !== 'an-older-version' && again?.ids.includes('leaky-big') === true, JSON.stringify(again));
     state = await checked(big);
     assert.deepEqual([state?.ids, state?.more], [['leaky-big'], 0], 'the same found again');
 
