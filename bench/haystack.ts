@@ -120,7 +120,7 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
               const first = r.hits.find((h) => sessionOf.get(h.id) === sessions[0]);
               const gold = r.hits.find((h) => q.gold.has(h.id)) ?? records.find((x) => q.gold.has(x.id));
               const brief = (h: { question: string; answer: string; timestamp: string } | undefined) => h && `${h.timestamp.slice(0, 10)} ${h.question.slice(0, 300)} ⟶ ${h.answer.slice(0, 200)}`.replace(/\s+/g, ' ');
-              missed.push(JSON.stringify({ qi, type: q.type, question: q.text, asked: new Date(q.now ?? corpus.now).toISOString().slice(0, 10), srank, first: brief(first as never), gold: brief(gold as never) }));
+              missed.push(JSON.stringify({ qi, type: q.type, question: q.text, asked: new Date(q.now ?? corpus.now).toISOString().slice(0, 10), srank, first: brief(first), gold: brief(gold) }));
             }
           }
         }

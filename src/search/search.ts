@@ -184,7 +184,7 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   const after = (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST) === 1 ? undefined : afterPeriod(period, deps.now);
   const within = after ? (narrowed(opts.filters, { ...period, untilMs: after.untilMs }) ?? own) : own;
   const ranked = await rank(deps, { ...opts, query: words }, { filters: within, periodEndMs: period.untilMs });
-  return { ...ranked, period, periodOnTopic: ranked.periodOnTopic === true };
+  return { ...ranked, period };
 }
 
 /** The filters narrowed to the period, or undefined when they do not meet it. */

@@ -15,7 +15,7 @@ import {
 import {
   count, enMonthPart, isMonthWord, JA_ABOUT, JA_DAYPART, JA_MONTHS, JA_NEAR, JA_OF_TIME,
   JA_ORDINAL, JA_PART, JA_PLAN, JA_WEEKDAYS, JA_YEARS, jaMonthPart, MONTH_NAMES, monthIndex,
-  NUM_EN, NUM_JA, ORDINALS, SLASH_DAY, weekdayIndex, WEEKDAYS,
+  NUM_EN, NUM_JA, ORDINALS, SLASH_DAY, weekdayIndex,
 } from './words.js';
 
 interface Rule {
@@ -436,7 +436,7 @@ export const RULES: Rule[] = [
   // English days of a named week: Friday of last week, last week on Friday, this week's Monday.
   {
     re: /\b(?:(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:of\s+)?(last|this)\s+week|(last|this)\s+week(?:['’]s\s+|\s+on\s+)(sunday|monday|tuesday|wednesday|thursday|friday|saturday))\b(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
-    read: (m, now) => weekday(WEEKDAYS.indexOf(((m[1] ?? m[4]) as string).toLowerCase()), ((m[2] ?? m[3]) as string).toLowerCase() === 'last' ? 1 : 0, now),
+    read: (m, now) => weekday(weekdayIndex((m[1] ?? m[4]) as string), ((m[2] ?? m[3]) as string).toLowerCase() === 'last' ? 1 : 0, now),
   },
   // A day of a week counted back: "the Wednesday two months ago", "Friday three weeks ago": that
   // day nearest the day that far back.
@@ -444,7 +444,7 @@ export const RULES: Rule[] = [
     re: new RegExp(String.raw`\b(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+(?:about\s+)?${NUM_EN}\s+(weeks?|months?|years?)\s+(?:ago|back)\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[2] as string);
-      return n === undefined || /(?:few|several)$/i.test(m[2] as string) ? undefined : weekdayNear(WEEKDAYS.indexOf((m[1] as string).toLowerCase()), (m[3] as string).toLowerCase(), n, now);
+      return n === undefined || /(?:few|several)$/i.test(m[2] as string) ? undefined : weekdayNear(weekdayIndex(m[1] as string), (m[3] as string).toLowerCase(), n, now);
     },
   },
   // "The first week of the year": this year's 1st–7th January; "the last week of the year": the
