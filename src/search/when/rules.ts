@@ -584,11 +584,12 @@ export const RULES: Rule[] = [
   },
   {
     // Not "on Saturday mornings": a habit, not a day. "This Monday": this week's. Abbreviated
-    // only capitalised: "on Fri", "last Tue" ("on sat" is not a day).
+    // only capitalised: "on Fri", "last Tue" ("on sat" is not a day), and not as the first word
+    // of a name ("on Sun Microsystems", "on Wed Street").
     re: /\b(?:on |last |this past |on last |since |(this ))(sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tues?|wed|thu(?:rs?)?|fri|sat)\b\.?(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
-    read: (m, now) => {
+    read: (m, now, input) => {
       const word = m[2] as string;
-      if (word.length < 6 && !/^[A-Z]/.test(word)) return undefined;
+      if (word.length < 6 && (!/^[A-Z]/.test(word) || (m[0].endsWith(word) && /^\s+[A-Z][a-z]/.test(input.slice(m.index + m[0].length))))) return undefined;
       const wd = weekdayIndex(word);
       return m[1] !== undefined ? weekday(wd, 0, now) : latestWeekday(wd, now);
     },
