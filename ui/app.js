@@ -6,7 +6,7 @@
 
 /**
  * @typedef {{ id: string, timestamp: string, machine: string, project?: string | null, source: string, question: string, answer: string, files_note?: string, recorded_as?: string, author?: string, team?: string }} Hit
- * @typedef {{ hits: Hit[], more: boolean, mode: string, model?: string, model_problem?: string, highlight?: string[] }} SearchPage
+ * @typedef {{ hits: Hit[], more: boolean, mode: string, model?: string, model_problem?: string, highlight?: string[], period_note?: string }} SearchPage
  * @typedef {{ id: string, timestamp: string, question: string }} Neighbour
  * @typedef {Hit & { updated_at?: string, git_branch?: string, cwd?: string, session_id?: string, files: string[], repo?: string | null, repo_files?: string[], embedded: boolean }} Memory
  * @typedef {{ memory: Memory, before: Neighbour[], after: Neighbour[] }} MemoryPage
@@ -247,7 +247,9 @@ async function load(reset) {
     state.more = data.more;
     $('more').hidden = !data.more;
     const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : data.model === 'unavailable' ? `by keywords (no embedding model${data.model_problem ? `: ${data.model_problem}` : ''})` : 'by keywords';
-    $('summary').textContent = list.children.length === 0 ? (state.q ? 'No matching memories.' : asked.filters.file ? `No memories ${ofFile(asked.filters.file)}.` : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}${asked.filters.file ? ` ${ofFile(asked.filters.file)}` : ''}, ${how}`;
+    const summary = list.children.length === 0 ? (state.q ? 'No matching memories.' : asked.filters.file ? `No memories ${ofFile(asked.filters.file)}.` : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}${asked.filters.file ? ` ${ofFile(asked.filters.file)}` : ''}, ${how}`;
+    // A time the words named: that period's memories first, or none of them on this (and how to list them), as the CLI says.
+    $('summary').textContent = data.period_note ? `${summary} — ${data.period_note}` : summary;
   } catch (err) {
     const e = /** @type {Error} */ (err);
     if (e.name !== 'AbortError') toast(`Search failed: ${e.message}`);

@@ -85,7 +85,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
     'memory_search',
     {
       title: 'Search past sessions',
-      description: 'Search every past question/answer of this user\'s agent sessions (all machines, all projects unless `project` is given). Returns compact hits: id, date, machine, project, source, the question and the start of the answer; memory_show gives one in full. `file` narrows to the sessions that worked on that file (or any file under that folder) of this repository.',
+      description: 'Search every past question/answer of this user\'s agent sessions (all machines, all projects unless `project` is given). Returns compact hits: id, date, machine, project, source, the question and the start of the answer; memory_show gives one in full. `file` narrows to the sessions that worked on that file (or any file under that folder) of this repository. With no query, `file` or `since`/`until` list their memories, newest first.',
       inputSchema: {
         query: z.string().optional().describe('what to look for, in the words the earlier conversation would have used'),
         q: z.string().optional().describe('alias of query'),
@@ -108,13 +108,15 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         offHere();
         const query = (optString('query', args.query) ?? optString('q', args.q) ?? '').trim();
         const file = optString('file', args.file);
-        if (query.length === 0 && !file) throw new UserError('query is required', 'give the words to search for, e.g. {"query": "sqlite lock timeout"}, or a file, {"file": "src/checkout.ts"}');
+        const since = optString('since', args.since) ?? optString('after', args.after);
+        const until = optString('until', args.until) ?? optString('before', args.before);
+        if (query.length === 0 && !file && !since && !until) {
+          throw new UserError('query is required', 'give the words to search for, e.g. {"query": "sqlite lock timeout"}, a file, {"file": "src/checkout.ts"}, or days, {"since": "2026-11-23", "until": "2026-11-29"}');
+        }
         const mode = (optString('mode', args.mode) ?? 'hybrid') as SearchMode;
         if (!['hybrid', 'keyword', 'vector'].includes(mode)) throw new UserError(`mode must be hybrid, keyword or vector (got "${mode}")`);
         const project = optString('project', args.project);
         const machine = optString('machine', args.machine);
-        const since = optString('since', args.since) ?? optString('after', args.after);
-        const until = optString('until', args.until) ?? optString('before', args.before);
         const topK = count('top_k', args.top_k, 1, 50) ?? count('limit', args.limit, 1, 50);
         // The agent chose these arguments: an excluded project stays hidden even when named.
         const request = searchRequest(ctx, { query, mode, byAgent: true, ...(project ? { project } : {}), ...(machine ? { machine } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}), ...(topK ? { topK } : {}), ...(file ? { file, cwd: ctx.io.cwd } : {}) });
@@ -148,7 +150,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
           });
           const lines = hits.length === 0 ? ['No memories found. Try other words, the other language, or a file/error name.'] : [];
           // The period the question named, and whether its memories lead: an agent told "last week" must not take March's for it.
-          const period = res.period ? { period: res.period.label, period_note: periodNote(res) } : {};
+          const period = res.period ? { period: res.period.label, period_note: periodNote(res, (since, until) => `memory_search with since "${since}", until "${until}" and no query`) } : {};
           return {
             content: [{ type: 'text', text: JSON.stringify({ query, ...period, hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
           };

@@ -4,6 +4,7 @@
  * The query embedding is passed in as a function, so keyword mode never loads a model and
  * tests hand in the real tiny model or none at all.
  */
+import { localDay } from '../days.js';
 import { UserError } from '../errors.js';
 import { ownText } from '../store/schema.js';
 import type { MemoryRow, Store } from '../store/store.js';
@@ -78,12 +79,23 @@ export interface SearchResult {
    * memory at all), and the hits are the best matches of any time (periodNote says so).
    */
   periodOnTopic?: boolean;
+  /** With a period: how its memories stand. 'listed': the question held nothing but time words, and the hits are the period's, newest first; 'empty': it holds none (under the filters). */
+  periodHeld?: 'listed' | 'empty';
 }
 
-/** What a person (or the agent) is told of the period a search read: its memories first, or none of them on this. */
-export function periodNote(res: SearchResult): string | undefined {
+/**
+ * What a person (or the agent) is told of the period a search read: its memories first; or
+ * none of them on this, and how to list them (`listing`, in the words of the surface: the
+ * person's words may not be the ones said then); or that it holds none.
+ */
+export function periodNote(res: SearchResult, listing?: (since: string, until: string) => string): string | undefined {
   if (!res.period) return undefined;
-  return res.periodOnTopic ? `${res.period.label} first` : `nothing on this from ${res.period.label}: the best matches of any time`;
+  const { label, sinceMs, untilMs } = res.period;
+  if (res.periodHeld === 'listed' && res.hits.length > 0) return `${label}: its memories, newest first`;
+  if (res.periodHeld === 'empty' || res.periodHeld === 'listed') return `no memories from ${label}${res.hits.length > 0 ? ': the best matches of any time' : ''}`;
+  if (res.periodOnTopic) return `${label} first`;
+  const how = listing ? ` (${listing(localDay(sinceMs), localDay(Math.max(sinceMs, untilMs - 1)))} lists its memories)` : '';
+  return `nothing on this from ${label}${how}${res.hits.length > 0 ? ': the best matches of any time' : ''}`;
 }
 
 export function toHit(row: MemoryRow, score: number, deps: Pick<SearchDeps, 'store' | 'staleness'>, file?: SearchFilters['file']): SearchHit {
@@ -158,8 +170,8 @@ export function afterPeriod(p: Period, nowMs: number): { sinceMs: number; untilM
  */
 export async function search(deps: SearchDeps, asked: SearchOptions): Promise<SearchResult> {
   if (asked.query.trim().length === 0) {
-    if (asked.filters.file === undefined) throw new UserError('empty query', 'give some words to search for');
-    // A file and no words: that file's memories, newest first.
+    if (!listable(asked.filters)) throw new UserError('empty query', 'give some words to search for');
+    // A file or days and no words: their memories, newest first.
     const rows = shownRanked(deps.store, (limit) => deps.store.browse(asked.filters, 0, limit), asked.topK, asked.hide);
     return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)) };
   }
@@ -172,19 +184,24 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   const own = narrowed(opts.filters, period);
   // A period that holds no memory at all ("in 1990", before the first one): the question is
   // read as it was written, its time words as words ("1990年に何が起きた" is about 1990).
-  if (!own || deps.store.countUnder(own) === 0) return { ...(await rank(deps, opts)), period, periodOnTopic: false };
+  if (!own || deps.store.countUnder(own) === 0) return { ...(await rank(deps, opts)), period, periodOnTopic: false, periodHeld: 'empty' };
   const words = when.text.trim();
   // Nothing but time words ("what did we do last week"): the period's memories, newest first.
   // (The browse holds every filter, the source too; hidden memories never use up its limit.)
   if (buildKeywordQuery(words).match === undefined) {
     const rows = shownRanked(deps.store, (limit) => deps.store.browse(own, 0, limit), opts.topK, opts.hide);
-    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)), period, periodOnTopic: rows.length > 0 };
+    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)), period, periodOnTopic: rows.length > 0, periodHeld: 'listed' };
   }
   // The period's candidates and boost reach into the days after it, at the lower boost.
   const after = (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST) === 1 ? undefined : afterPeriod(period, deps.now);
   const within = after ? (narrowed(opts.filters, { ...period, untilMs: after.untilMs }) ?? own) : own;
   const ranked = await rank(deps, { ...opts, query: words }, { filters: within, periodEndMs: period.untilMs });
   return { ...ranked, period };
+}
+
+/** Filters that name memories without words: a file (or folder), or days (--since, --until). */
+export function listable(f: SearchFilters): boolean {
+  return f.file !== undefined || f.sinceMs !== undefined || f.untilMs !== undefined;
 }
 
 /** The filters narrowed to the period, or undefined when they do not meet it. */

@@ -30,7 +30,7 @@ import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rowsForIds } from '../app/edit-run.js';
 import { publishDue } from '../app/capture/worker.js';
 import { buildKeywordQuery } from '../search/query.js';
-import { search, type SearchOptions } from '../search/search.js';
+import { periodNote, search, type SearchOptions } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import { folderNamesIn, namesIn } from '../changes/renames.js';
@@ -182,7 +182,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
    * project) are dropped before any limit. "Forget all matching" forgets exactly this set,
    * with the mode the page showed, so what is forgotten is what the person paged through.
    */
-  const resultSet = async (req: SearchOptions, upto: number): Promise<Array<{ id: string; view: () => ReturnType<typeof listView> }>> => {
+  const resultSet = async (req: SearchOptions, upto: number): Promise<Array<{ id: string; view: () => ReturnType<typeof listView> }> & { periodNote?: string }> => {
     const n = Math.min(upto, RESULT_MAX);
     // No words: every memory under the filters, newest first; with a file, the teams' too (through search).
     if (req.query.length === 0 && req.filters.file === undefined) {
@@ -215,10 +215,13 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
           closeTeams(teams);
         }
       }
-      return hits.map((h) => ({
+      const items = hits.map((h) => ({
         id: h.id,
         view: () => ({ id: h.id, timestamp: h.timestamp, machine: machineLabel(h.machine), project: projectLabel(h.project), source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.recorded_as ? { recorded_as: h.recorded_as } : {}), ...(h.author ? { author: h.author, team: h.team } : {}) }),
       }));
+      // The period the words named, as the CLI and the agent are told of it (search.ts periodNote).
+      const note = periodNote({ ...res, hits }, (since, until) => `From ${since} To ${until} with no words`);
+      return note ? Object.assign(items, { periodNote: note }) : items;
     } finally {
       store.close();
     }
@@ -306,7 +309,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       const set = await resultSet(req, offset + limit + 1);
       return c.json({
         mode, model: modelState, ...(modelProblem ? { model_problem: modelProblem } : {}), hits: await withChangedFiles(set.slice(offset, offset + limit).map((x) => x.view())),
-        more: set.length > offset + limit, capped: offset + limit >= RESULT_MAX, highlight: q.length > 0 ? highlightTerms(q) : [],
+        more: set.length > offset + limit, capped: offset + limit >= RESULT_MAX, highlight: q.length > 0 ? highlightTerms(q) : [], ...(set.periodNote ? { period_note: set.periodNote } : {}),
       });
     } catch (err) {
       return fail(c, err);

@@ -59,8 +59,13 @@ describe('memory mcp (stdio, SDK client)', () => {
       assert.equal(november.period_note, '2026-11-01 – 2026-11-30 first');
       assert.equal(november.hits[0]?.id, 'aaaa1111bbbb2222cccc3333dddd4444');
       const longAgo = await ask('JPY cart rounding in 1990');
-      assert.equal(longAgo.period_note, 'nothing on this from 1990-01-01 – 1990-12-31: the best matches of any time');
+      assert.equal(longAgo.period_note, 'no memories from 1990-01-01 – 1990-12-31: the best matches of any time');
       assert.equal(longAgo.hits[0]?.id, 'aaaa1111bbbb2222cccc3333dddd4444', 'the best match of any time, said to be so');
+      // A period with memories, none on this: the agent is told how to list them (the person's words may not be the ones said then).
+      const offTopic = await ask('kubernetes autoscaler on 2026-11-20');
+      assert.deepEqual([offTopic.period_note, offTopic.hits.length], ['nothing on this from 2026-11-20 (memory_search with since "2026-11-20", until "2026-11-20" and no query lists its memories)', 0]);
+      const thatDay = JSON.parse(((await client.callTool({ name: 'memory_search', arguments: { since: '2026-11-20', until: '2026-11-20' } })) as Result).content[0]!.text) as Dated;
+      assert.deepEqual(thatDay.hits.map((h) => h.id).sort(), ['aaaa1111bbbb2222cccc3333dddd4444', 'aaaa1111eeee5555ffff6666aaaa7777']);
       assert.equal((await ask('JPY cart rounding')).period_note, undefined);
 
       // The aliases models reach for, and hybrid search with the model loaded on demand.
@@ -117,9 +122,15 @@ describe('memory mcp (stdio, SDK client)', () => {
     assert.equal((JSON.parse(r.stdout) as { hits: Array<{ id: string }> }).hits[0]?.id, 'aaaa1111eeee5555ffff6666aaaa7777');
     // So does the CLI: its first line, and --json.
     const said = runCli(['--config', w.config, 'search', '--mode', 'keyword', 'staging deploy in 1990']);
-    assert.equal(said.stdout.split('\n')[0], 'nothing on this from 1990-01-01 – 1990-12-31: the best matches of any time');
+    assert.equal(said.stdout.split('\n')[0], 'no memories from 1990-01-01 – 1990-12-31: the best matches of any time');
     assert.match(said.stdout, /Push to the staging branch/);
     assert.equal(runCli(['--config', w.config, 'search', '--mode', 'keyword', 'staging deploy in November 2026']).stdout.split('\n')[0], '2026-11-01 – 2026-11-30 first');
+    const offTopic = runCli(['--config', w.config, 'search', '--mode', 'keyword', 'kubernetes autoscaler on 2026-11-20']);
+    assert.equal(offTopic.stdout.split('\n')[0], 'nothing on this from 2026-11-20 (memory search --since 2026-11-20 --until 2026-11-20 lists its memories)');
+    const thatDay = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--since', '2026-11-20', '--until', '2026-11-20']).stdout) as { hits: Array<{ id: string }> };
+    assert.deepEqual(thatDay.hits.map((h) => h.id), ['aaaa1111eeee5555ffff6666aaaa7777'], 'the day\'s memories (the other was forgotten)');
+    const bare = runCli(['--config', w.config, 'search']);
+    assert.deepEqual([bare.code, /memory search --since yesterday/.test(bare.stderr)], [2, true]);
     const json = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', 'staging deploy in 1990']).stdout) as { period: { label: string; on_topic: boolean } };
     assert.deepEqual([json.period.label, json.period.on_topic], ['1990-01-01 – 1990-12-31', false]);
     w.cleanup();

@@ -194,10 +194,20 @@ describe('time in the question', () => {
         const none = await asked('payment deploy last week');
         assert.deepEqual([none.period?.label, none.periodOnTopic, none.hits[0]?.id], ['2026-11-23 – 2026-11-29', false, 'sept']);
         assert.equal(periodNote(none), 'nothing on this from 2026-11-23 – 2026-11-29: the best matches of any time');
+        // And how to list that period's memories (its words may not be the ones said then), in the surface's own words.
+        assert.equal(periodNote(none, (since, until) => `memory search --since ${since} --until ${until}`), 'nothing on this from 2026-11-23 – 2026-11-29 (memory search --since 2026-11-23 --until 2026-11-29 lists its memories): the best matches of any time');
+        const listed = await search({ store, now: NOW }, { query: '', mode: 'keyword', filters: { sinceMs: new Date(2026, 10, 23).getTime(), untilMs: new Date(2026, 10, 30).getTime() }, topK: 5, halfLifeDays: 30, rrfK: 60 });
+        assert.deepEqual(listed.hits.map((h) => h.id), ['ja-weekend'], 'days and no words: those days\' memories');
+        const fortnight = await search({ store, now: NOW }, { query: '', mode: 'keyword', filters: { sinceMs: new Date(2026, 10, 23).getTime() }, topK: 5, halfLifeDays: 30, rrfK: 60 });
+        assert.deepEqual(fortnight.hits.map((h) => h.id), ['told-after-weekend', 'yesterday', 'ja-weekend'], 'newest first');
+        await assert.rejects(search({ store, now: NOW }, { query: ' ', mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 }), /empty query/);
         const empty = await asked('payment deploy in 1990');
         assert.deepEqual([empty.period?.label, empty.periodOnTopic, empty.hits[0]?.id], ['1990-01-01 – 1990-12-31', false, 'sept']);
+        assert.equal(periodNote(empty, () => 'never offered'), 'no memories from 1990-01-01 – 1990-12-31: the best matches of any time');
         const timeOnly = await asked('what did we do yesterday');
-        assert.deepEqual([timeOnly.periodOnTopic, periodNote(timeOnly)], [true, '2026-11-30 first']);
+        assert.deepEqual([timeOnly.periodOnTopic, periodNote(timeOnly)], [true, '2026-11-30: its memories, newest first']);
+        const nothing = await asked('what did we do in 1990');
+        assert.deepEqual([nothing.hits.length, periodNote(nothing)], [0, 'no memories from 1990-01-01 – 1990-12-31']);
         assert.equal(periodNote(await asked('payment deploy')), undefined);
       } finally {
         store.close();

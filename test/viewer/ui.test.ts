@@ -79,6 +79,21 @@ describe('memory ui: the security rim (plain HTTP)', () => {
     assert.deepEqual(codex.hits.map((h) => h.id).sort(), VIEWER_MEMORIES.filter((m) => m.source === 'codex').map((m) => m.id).sort(), 'the source filter');
   });
 
+  it('a time in the words: the page is told whether that day\'s memories lead, or none is on this and how to list them, as the CLI says', async () => {
+    const cookie = `memory_viewer_${ui.port}=${ui.token}`;
+    const api = async (q: string) => JSON.parse((await http(ui.port, `/api/search?q=${encodeURIComponent(q)}`, { headers: { cookie } })).body) as { hits: Array<{ id: string }>; period_note?: string };
+    const checkout = VIEWER_MEMORIES[2]!;
+    const onTopic = await api('checkout button clicked twice on 2026-11-18');
+    assert.deepEqual([onTopic.period_note, onTopic.hits[0]?.id], ['2026-11-18 first', checkout.id]);
+    const offTopic = await api('staging deploy on 2026-11-18');
+    assert.equal(offTopic.period_note, 'nothing on this from 2026-11-18 (From 2026-11-18 To 2026-11-18 with no words lists its memories): the best matches of any time');
+    assert.equal(offTopic.hits[0]?.id, VIEWER_MEMORIES[4]!.id, 'the staging memory of another day, said to be so');
+    assert.equal((await api('staging deploy in 1990')).period_note, 'no memories from 1990-01-01 – 1990-12-31: the best matches of any time');
+    assert.equal((await api('staging deploy')).period_note, undefined);
+    const listed = JSON.parse((await http(ui.port, '/api/search?since=2026-11-18&until=2026-11-18', { headers: { cookie } })).body) as { hits: Array<{ id: string }> };
+    assert.deepEqual(listed.hits.map((h) => h.id), [checkout.id], 'the listing the note names');
+  });
+
   it('changes need POST, this Origin and JSON; a bad id forgets nothing', async () => {
     const cookie = `memory_viewer_${ui.port}=${ui.token}`;
     const id = VIEWER_MEMORIES[4]!.id;
@@ -408,6 +423,12 @@ describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : '
       await page.getByTestId('memory-detail').getByText('**markdown**', { exact: false }).waitFor();
       assert.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'no script ran');
       assert.equal(await page.locator('#list img, #detail img, #list script, #detail script').count(), 0);
+
+      // A time in the words: the summary says none of that day's memories is on this, and how to list them.
+      await page.getByTestId('search-input').fill('staging deploy on 2026-11-18');
+      await page.getByTestId('search-input').press('Enter');
+      await page.locator('#summary', { hasText: 'nothing on this from 2026-11-18' }).waitFor();
+      assert.match(await page.locator('#summary').innerText(), /^\d+ memor(?:y|ies), by (?:keywords|meaning and keywords)[^—]* — nothing on this from 2026-11-18 \(From 2026-11-18 To 2026-11-18 with no words lists its memories\): the best matches of any time$/);
       assert.deepEqual(problems, [], 'no console errors, no CSP violations, no dialogs');
 
       // Japanese renders with a font that has its glyphs (not empty boxes): ask Chromium

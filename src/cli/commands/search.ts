@@ -39,7 +39,7 @@ export function registerSearch(program: Command, run: Runner): void {
     .option('-k, --top-k <n>', 'number of hits (default: [search] top_k)')
     .option('-p, --project <name>', 'only this project (default: every project)')
     .option('--machine <name>', 'only memories from this machine')
-    .option('--since <date>', 'from this day on (local time): 2026-03-01, an age like 7d, 2w, 3m, or words: yesterday, "last week", 先週, 3月')
+    .option('--since <date>', 'from this day on (local time): 2026-03-01, an age like 7d, 2w, 3m, or words: yesterday, "last week", 先週, 3月; with no query, those days\' memories, newest first')
     .option('--until <date>', 'up to and including this day, or the end of the period the words name ("last week", 先月)')
     .option('--file <path>', 'only the memories of sessions that worked on this file of this repository (any machine, any checkout), or on any file under this folder (src/pay/); with no query, all of them, newest first')
     .option('--half-life <days>', 'half-life of the recency prior in days: newer wins among comparably relevant memories, a clearly better old one still wins; 0 = relevance only (default: [search] half_life_days)')
@@ -68,7 +68,9 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
   if (flags.batch !== undefined) {
     queries = (await readBatch(ctx, flags.batch)).split(/\r?\n/).filter((q) => q.trim().length > 0);
   } else {
-    if (query.trim().length === 0 && flags.file === undefined) throw new UsageError('missing query', 'usage: memory search "what we decided about the cache"  (or: memory search --file src/x.ts)');
+    if (query.trim().length === 0 && flags.file === undefined && flags.since === undefined && flags.until === undefined) {
+      throw new UsageError('missing query', 'usage: memory search "what we decided about the cache"  (or: memory search --file src/x.ts, memory search --since yesterday)');
+    }
     queries = [query];
   }
 
@@ -96,7 +98,7 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
       const period = res.period ? { period: { from: new Date(res.period.sinceMs).toISOString(), until: new Date(res.period.untilMs).toISOString(), label: res.period.label, on_topic: res.periodOnTopic === true } } : {};
       if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, ...period, hits: res.hits });
       else {
-        const note = periodNote(res);
+        const note = periodNote(res, (since, until) => `memory search --since ${since} --until ${until}`);
         if (note) ctx.io.stdout.write(`${note}\n`);
         ctx.io.stdout.write(renderHits(res.hits, flags.full === true));
       }
