@@ -350,7 +350,7 @@ export const RULES: Rule[] = [
   // its thirds; a year's parts and a week's are the year and the week: 昨年末, 去年の暮れ, 今年の初め,
   // 先週頭); a part of a day leaves with its day (昨日の午後, 今日の夕方に).
   {
-    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|おととし|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば|頭|上旬|初旬|中旬|下旬|暮れ|前半|後半)|末|中(?=[にのはでもまだ、,。?？!！]|$))?${JA_NEAR}${JA_DAYPART}`, 'g'),
+    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|おととし|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば|頭|上旬|初旬|中旬|下旬|暮れ|終わり|前半|後半)|の?末|中(?=[にのはでもまだ、,。?？!！]|$))?${JA_NEAR}${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const today = startOfDay(now.getTime());
       switch (m[1]) {
@@ -637,9 +637,10 @@ export const RULES: Rule[] = [
     },
   },
   // A year: in 2025, during 2024, since 2023 (a bare number is not a year: it may be a port).
+  // Its parts are the year, as 昨年末 is: early 2025, mid-2025, the end of 2025.
   {
-    re: /\b(?:in|during|since|of|from)\s+((?:19|20)\d{2})\b/gi,
-    read: (m) => yearPeriod(Number(m[1])),
+    re: /\b(?:(?:in|during|since|from|at)\s+)?(?:(?:early|late|mid)[\s-]+|(?:the\s+)?(?:beginning|start|middle|end)\s+of\s+)((?:19|20)\d{2})\b|\b(?:in|during|since|of|from)\s+((?:19|20)\d{2})\b/gi,
+    read: (m) => yearPeriod(Number(m[1] ?? m[2])),
   },
 ];
 
