@@ -302,11 +302,16 @@ export const RULES: Rule[] = [
   },
   {
     // 2、3日前, 二、三日前, 2〜3週間前 (two or three of them ago): from the farther back to the nearer.
-    re: new RegExp(String.raw`${NUM_JA}\s*[、,〜~・-]\s*${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前`, 'g'),
+    re: new RegExp(String.raw`${NUM_JA}\s*[、,〜~・-]\s*${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前${JA_DAYPART}`, 'g'),
     read: (m, now) => agoBetween(m[1] as string, m[2] as string, m[3] as string, now),
   },
   {
-    re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前`, 'g'),
+    // ひと月前, ここひと月, このひと月間: as 1か月前 and ここ1か月 (ひと月 alone is a length: ひと月かかった).
+    re: new RegExp(String.raw`(過去|ここ|直近|この)?\s*ひと月間?(${JA_ABOUT}前)?`, 'g'),
+    read: (m, now) => (m[2] !== undefined ? ago('か月', 1, now) : m[1] !== undefined ? rolling('か月', 1, now) : undefined),
+  },
+  {
+    re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
       if (m[1] === '数') return fewAgo(m[2] as string, now);
@@ -533,7 +538,7 @@ export const RULES: Rule[] = [
     },
   },
   {
-    re: new RegExp(String.raw`\b(?:in the |over the |during the |in |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?|years?)\b`, 'gi'),
+    re: new RegExp(String.raw`\b(?:in the |over the |during the |within the |in |within |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?|years?)\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
       return n === undefined || n === 0 ? undefined : rolling((m[2] as string).toLowerCase(), n, now);
@@ -546,7 +551,7 @@ export const RULES: Rule[] = [
   },
   {
     // "A fortnight ago": two weeks ago; "the past fortnight": the two weeks up to today.
-    re: /\b(?:(?:a|one)\s+fortnight\s+(?:ago|back)|(?:in |over |during |for )?the\s+(?:past|last)\s+fortnight)\b/gi,
+    re: /\b(?:(?:a|one)\s+fortnight\s+(?:ago|back)|(?:in |over |during |for |within )?(?:the\s+)?(?:past|last)\s+fortnight)\b/gi,
     read: (m, now) => (/ago|back/i.test(m[0]) ? weeksAgo(2, now) : rolling('week', 2, now)),
   },
   {
