@@ -182,7 +182,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
    * project) are dropped before any limit. "Forget all matching" forgets exactly this set,
    * with the mode the page showed, so what is forgotten is what the person paged through.
    */
-  const resultSet = async (req: SearchOptions, upto: number): Promise<Array<{ id: string; view: () => ReturnType<typeof listView> }> & { periodNote?: string }> => {
+  const resultSet = async (req: SearchOptions, upto: number): Promise<Array<{ id: string; view: () => ReturnType<typeof listView> }> & { periodNote?: string; listed?: boolean }> => {
     const n = Math.min(upto, RESULT_MAX);
     // No words: every memory under the filters, newest first; with a file, the teams' too (through search).
     if (req.query.length === 0 && req.filters.file === undefined) {
@@ -221,7 +221,8 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       }));
       // The period the words named, as the CLI and the agent are told of it (search.ts periodNote).
       const note = periodNote({ ...res, hits }, (since, until) => `From ${since} To ${until} with no words`);
-      return note ? Object.assign(items, { periodNote: note }) : items;
+      // Nothing but time words ("yesterday"): the period's memories, newest first.
+      return note ? Object.assign(items, { periodNote: note, ...(res.periodHeld === 'listed' ? { listed: true } : {}) }) : items;
     } finally {
       store.close();
     }
@@ -308,7 +309,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       const req = requestOf((k) => c.req.query(k) || undefined, mode === 'hybrid' ? 'hybrid' : 'keyword');
       const set = await resultSet(req, offset + limit + 1);
       return c.json({
-        mode, model: modelState, ...(modelProblem ? { model_problem: modelProblem } : {}), hits: await withChangedFiles(set.slice(offset, offset + limit).map((x) => x.view())),
+        mode: set.listed ? 'browse' : mode, model: modelState, ...(modelProblem ? { model_problem: modelProblem } : {}), hits: await withChangedFiles(set.slice(offset, offset + limit).map((x) => x.view())),
         more: set.length > offset + limit, capped: offset + limit >= RESULT_MAX, highlight: q.length > 0 ? highlightTerms(q) : [], ...(set.periodNote ? { period_note: set.periodNote } : {}),
       });
     } catch (err) {

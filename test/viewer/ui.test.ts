@@ -92,6 +92,9 @@ describe('memory ui: the security rim (plain HTTP)', () => {
     assert.equal((await api('staging deploy')).period_note, undefined);
     const listed = JSON.parse((await http(ui.port, '/api/search?since=2026-11-18&until=2026-11-18', { headers: { cookie } })).body) as { hits: Array<{ id: string }> };
     assert.deepEqual(listed.hits.map((h) => h.id), [checkout.id], 'the listing the note names');
+    // Time words alone: that day's memories, newest first, and said so.
+    const day = JSON.parse((await http(ui.port, `/api/search?q=${encodeURIComponent('on 2026-11-18')}`, { headers: { cookie } })).body) as { mode: string; hits: Array<{ id: string }>; period_note?: string };
+    assert.deepEqual([day.mode, day.period_note, day.hits.map((h) => h.id)], ['browse', '2026-11-18: its memories, newest first', [checkout.id]]);
   });
 
   it('changes need POST, this Origin and JSON; a bad id forgets nothing', async () => {
@@ -429,6 +432,11 @@ describe('memory ui in Chromium (playwright-core)', { skip: CHROMIUM ? false : '
       await page.getByTestId('search-input').press('Enter');
       await page.locator('#summary', { hasText: 'nothing on this from 2026-11-18' }).waitFor();
       assert.match(await page.locator('#summary').innerText(), /^\d+ memor(?:y|ies), by (?:keywords|meaning and keywords)[^—]* — nothing on this from 2026-11-18 \(From 2026-11-18 To 2026-11-18 with no words lists its memories\): the best matches of any time$/);
+      // Time words alone: that day's memories, newest first, said once.
+      await page.getByTestId('search-input').fill('on 2026-11-18');
+      await page.getByTestId('search-input').press('Enter');
+      await page.locator('#summary', { hasText: '2026-11-18: its memories' }).waitFor();
+      assert.equal(await page.locator('#summary').innerText(), '1 memory — 2026-11-18: its memories, newest first');
       assert.deepEqual(problems, [], 'no console errors, no CSP violations, no dialogs');
 
       // Japanese renders with a font that has its glyphs (not empty boxes): ask Chromium
