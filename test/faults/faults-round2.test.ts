@@ -173,12 +173,14 @@ describe('a hook\'s input through a pipe, however the agent writes it', () => {
       assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
       const input = JSON.stringify({ session_id: 's', prompt: '夜間ジョブのロック待ちはどう直した？ the heron job' });
       // The writer: the first part (a three-byte character cut after its first byte), a pause, the rest.
+      // Its end is awaited from its start: it may exit before the read below returns.
       const writer = spawn(process.execPath, ['-e', `const fs = require('fs'); const b = Buffer.from(${JSON.stringify(input)}); const fd = fs.openSync(${JSON.stringify(fifo)}, 'w'); const cut = b.indexOf(Buffer.from('夜')) + 1; fs.writeSync(fd, b.subarray(0, cut)); setTimeout(() => { fs.writeSync(fd, b.subarray(cut)); fs.closeSync(fd); }, 300);`], { stdio: 'ignore' });
+      const writerExit = new Promise((r) => writer.on('exit', r));
       const fd = openSync(fifo, 'r');
       await pause(100);
       const got = await readHookStdin({ stdin: createReadStream('', { fd }), stdinFd: fd });
       assert.equal(got, input);
-      await new Promise((r) => writer.on('exit', r));
+      await writerExit;
     } finally {
       d.cleanup();
     }
