@@ -19,6 +19,10 @@
  * `--misses FILE`: each question whose session is not first (the last mode, the first boost, the
  * default recency) as a JSON line: the question, the rank of its session, what came first.
  *
+ * After the table: the questions that name a period, by what search tells of it (its memories on
+ * the topic first, nothing on this, it holds nothing, time words alone), and whether the period's
+ * own memories (the listing the note names) hold the evidence.
+ *
  * Usage: npm run bench:haystack [-- --sessions N] [--pref 0,B,…] [--stand-in] [--any-dates] [--misses FILE] [--out FILE]
  * (default --pref: the product's boost and 1)
  */
@@ -80,6 +84,8 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
   let haystackMemories = 0;
   let toppedUp = 0;
   const missed: string[] = [];
+  // Questions that name a period, by what search told of it (the last mode, the first boost, the default recency).
+  const told = new Map<string, { n: number; first: number; inPeriod: number; missedInPeriod: number; sizes: number[] }>();
   try {
     for (const [qi, q] of corpus.queries.entries()) {
       const own = new Set(q.sessions ?? []);
@@ -116,7 +122,21 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
             const srank = sessions.findIndex((sid) => goldSessions.has(sid)) + 1;
             const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
             for (const type of ['all', q.type ?? 'other']) count(`${mode}|${pref}|${halfLife}|${type}`, srank, rank);
-            if (opts.misses && srank !== 1 && mode === modes[modes.length - 1] && pref === opts.prefs[0] && halfLife !== 0) {
+            const told1 = mode === modes[modes.length - 1] && pref === opts.prefs[0] && halfLife !== 0;
+            if (told1 && r.period) {
+              const { sinceMs, untilMs } = r.period;
+              const within = records.filter((x) => Date.parse(x.timestamp) >= sinceMs && Date.parse(x.timestamp) < untilMs);
+              const how = r.periodHeld === 'listed' ? 'time words alone' : r.periodOnTopic ? 'on the topic' : r.periodHeld === 'empty' ? 'holds nothing' : 'nothing on this';
+              const t = told.get(how) ?? { n: 0, first: 0, inPeriod: 0, missedInPeriod: 0, sizes: [] };
+              const inPeriod = within.some((x) => q.gold.has(x.id));
+              t.n++;
+              if (srank === 1) t.first++;
+              if (inPeriod) t.inPeriod++;
+              if (inPeriod && srank !== 1) t.missedInPeriod++;
+              t.sizes.push(within.length);
+              told.set(how, t);
+            }
+            if (opts.misses && srank !== 1 && told1) {
               const first = r.hits.find((h) => sessionOf.get(h.id) === sessions[0]);
               const gold = r.hits.find((h) => q.gold.has(h.id)) ?? records.find((x) => q.gold.has(x.id));
               const brief = (h: { question: string; answer: string; timestamp: string } | undefined) => h && `${h.timestamp.slice(0, 10)} ${h.question.slice(0, 300)} ⟶ ${h.answer.slice(0, 200)}`.replace(/\s+/g, ' ');
@@ -151,6 +171,20 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
         }
       }
     }
+  }
+  // What a person is told of a period, and whether the listing it names (its memories, newest first) holds the evidence.
+  lines.push(
+    '',
+    `Questions that name a period (${modes[modes.length - 1]}, default recency), by what search tells of it:`,
+    '',
+    '| told | n | its session first | the evidence among the period\'s memories | of those, its session not first | the period\'s memories (median) |',
+    '|---|---:|---:|---:|---:|---:|',
+  );
+  for (const how of ['on the topic', 'nothing on this', 'holds nothing', 'time words alone']) {
+    const t = told.get(how);
+    if (!t) continue;
+    const sizes = [...t.sizes].sort((a, b) => a - b);
+    lines.push(`| ${how} | ${t.n} | ${t.first} | ${t.inPeriod} | ${t.missedInPeriod} | ${sizes[Math.floor(sizes.length / 2)]} |`);
   }
   return lines.join('\n');
 }
