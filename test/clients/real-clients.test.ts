@@ -48,6 +48,9 @@ function model(body: unknown): string | ToolCall {
   // Codex: "Show src/…" reads it the way Codex reads files, with a shell command, until its output is back.
   const show = /^Show (\S+)/m.exec(lastUserText(body));
   if (show && !patched) return { tool: 'exec_command', input: { cmd: `sed -n '1,40p' ${show[1] as string}` } };
+  // "Search memory: {…}": the MCP tool memory_search with those arguments (Claude Code), until its result is back.
+  const searchArgs = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
+  if (searchArgs && !toolDone) return { tool: 'mcp__memory-engine__memory_search', input: JSON.parse(searchArgs[1] as string) as Record<string, unknown> };
   // "Run: <command>": the shell runs it (Claude Code: Bash; Codex: exec_command), until its output is back.
   const run = /^Run: (.+)$/m.exec(lastUserText(body));
   if (run && !toolDone && !patched) return 'messages' in (body as object) ? { tool: 'Bash', input: { command: run[1] as string, description: 'Run the command' } } : { tool: 'exec_command', input: { cmd: run[1] as string } };
@@ -188,6 +191,46 @@ describe('inside the real agents: a session on one machine is in the next sessio
     for (const h of hookResponses(second.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
+  });
+
+  it('Claude Code: the MCP server install registers (claude on PATH) answers a real tool call; a period with nothing on the question says so and names its listing, and the listing reaches the next model request', { skip: missing }, async () => {
+    const x = agent('mcp-laptop', 'checkout', join('src', 'shop'));
+    // The person's shell has `claude` on PATH: install registers the MCP server through it.
+    x.env.PATH = [dirname(clientBin('claude')), x.env.PATH].join(delimiter);
+    const inst = x.memory(['install', '--claude-code']);
+    assert.equal(inst.code, 0, inst.stderr);
+    assert.match(inst.stdout, /registered the MCP server "memory-engine" for Claude Code \(user scope\)/);
+    const claudeEnv = { ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+    const claude = (prompt: string) => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'mcp__memory-engine__memory_search'], { cwd: x.project, env: claudeEnv });
+    // A real session, captured: the day's one memory.
+    const prompt = 'Why did the label printer skip the customs form on large orders?';
+    assert.equal((await claude(prompt)).code, 0);
+    const kept = await eventually(() => {
+      const r = x.memory(['search', '--json', '--mode', 'keyword', 'label printer customs form']);
+      return r.code === 0 ? (JSON.parse(r.stdout) as { hits: Array<{ question: string; timestamp: string }> }).hits.find((h) => h.question === prompt) : undefined;
+    });
+    const at = new Date(kept.timestamp);
+    const day = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
+    // The agent asks about that day on another topic: told nothing of it is on this, and how to list it.
+    const seen = standIn.requests.length;
+    const asked = await claude(`Search memory: ${JSON.stringify({ query: `kubernetes autoscaler on ${day}`, mode: 'keyword' })}`);
+    assert.equal(asked.code, 0, asked.stderr);
+    // What the tool gave back, as the client sent it to the model: the text of its tool_result blocks.
+    const toolResults = (from: number) =>
+      standIn.requests.slice(from).filter((r) => r.path.endsWith('/v1/messages')).flatMap((r) => ((r.body as { messages?: Array<{ content: unknown }> }).messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : [])))
+        .filter((c) => (c as { type?: string }).type === 'tool_result')
+        .map((c) => { const content = (c as { content?: unknown }).content; return Array.isArray(content) ? content.map((p) => (p as { text?: string }).text ?? '').join('\n') : String(content); });
+    const first = toolResults(seen).map((t) => JSON.parse(t.slice(0, t.lastIndexOf('}') + 1)) as { period_note?: string; hits: unknown[] });
+    assert.deepEqual(first.map((r) => [r.period_note, r.hits.length]), [[`nothing on this from ${day} (memory_search with since "${day}", until "${day}" and no query lists its memories)`, 0]]);
+    // The listing it names: the day's memory, verbatim, in the tool's result (not only in what session start injected).
+    const listedSeen = standIn.requests.length;
+    const listed = await claude(`Search memory: ${JSON.stringify({ since: day, until: day })}`);
+    assert.equal(listed.code, 0, listed.stderr);
+    const list = toolResults(listedSeen).map((t) => JSON.parse(t.slice(0, t.lastIndexOf('}') + 1)) as { hits: Array<{ question: string; date: string }> });
+    // (The session that asked may be a memory of that day by now too.)
+    assert.equal(list.length, 1);
+    assert.ok(list[0]!.hits.some((h) => h.question === prompt), JSON.stringify(list));
+    assert.deepEqual([...new Set(list[0]!.hits.map((h) => h.date))], [day]);
   });
 
   it('Claude Code: in a history of 1,500 memories the prompt\'s memory is recalled into the model request, its common words left out', { skip: missing }, async () => {
