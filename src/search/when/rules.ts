@@ -355,7 +355,7 @@ export const RULES: Rule[] = [
   // its thirds; a year's parts and a week's are the year and the week: 昨年末, 去年の暮れ, 今年の初め,
   // 先週頭); a part of a day leaves with its day (昨日の午後, 今日の夕方に).
   {
-    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|おととし|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば|頭|上旬|初旬|中旬|下旬|暮れ|終わり|前半|後半)|の?末|中(?=[にのはでもまだ、,。?？!！]|$))?${JA_NEAR}${JA_DAYPART}`, 'g'),
+    re: new RegExp(String.raw`(一昨日|おととい|昨日|きのう|昨夜|昨晩|ゆうべ|夕べ|今日|本日|きょう|今朝|先々週|先週|今週|先々月|先月|今月|一昨年|おととし|去年|昨年|今年)(?:の?(?:初め(?!て)|半ば|頭|上旬|初旬|中旬|中頃|中ごろ|下旬|暮れ|終わり|前半|後半)|の?末|中(?=[にのはでもまだ、,。?？!！]|$))?${JA_NEAR}${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const today = startOfDay(now.getTime());
       switch (m[1]) {
@@ -538,16 +538,16 @@ export const RULES: Rule[] = [
     },
   },
   {
-    re: new RegExp(String.raw`\b(?:in the |over the |during the |within the |in |within |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?|years?)\b`, 'gi'),
+    re: new RegExp(String.raw`\b(?:in the |over the |during the |within the |in |within |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?|years?)\b(?:\s+or\s+so\b)?`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
       return n === undefined || n === 0 ? undefined : rolling((m[2] as string).toLowerCase(), n, now);
     },
   },
   {
-    // "Two or three days ago", "2-3 weeks back": from the farther back to the nearer.
-    re: new RegExp(String.raw`\b${NUM_EN}\s*(?:or|to|-|–)\s*${NUM_EN}\s+(days?|weeks?|months?|years?)\s+(?:ago|back)\b`, 'gi'),
-    read: (m, now) => agoBetween(m[1] as string, m[2] as string, (m[3] as string).toLowerCase(), now),
+    // "Two or three days ago", "2-3 weeks back", "a month or two ago": from the farther back to the nearer.
+    re: new RegExp(String.raw`\b${NUM_EN}\s*(?:or|to|-|–)\s*${NUM_EN}\s+(days?|weeks?|months?|years?)\s+(?:ago|back)\b|\b${NUM_EN}\s+(days?|weeks?|months?|years?)\s+or\s+${NUM_EN}\s+(?:(?:days?|weeks?|months?|years?)\s+)?(?:ago|back)\b`, 'gi'),
+    read: (m, now) => (m[1] !== undefined ? agoBetween(m[1], m[2] as string, (m[3] as string).toLowerCase(), now) : agoBetween(m[4] as string, m[6] as string, (m[5] as string).toLowerCase(), now)),
   },
   {
     // "A fortnight ago": two weeks ago; "the past fortnight": the two weeks up to today.
@@ -555,8 +555,8 @@ export const RULES: Rule[] = [
     read: (m, now) => (/ago|back/i.test(m[0]) ? weeksAgo(2, now) : rolling('week', 2, now)),
   },
   {
-    // "Ago" or "back": "two weeks back", "a few days back".
-    re: new RegExp(String.raw`\b${NUM_EN}\s+(days?|weeks?|months?|years?)\s+(?:ago|back)\b`, 'gi'),
+    // "Ago" or "back": "two weeks back", "a few days back", "a week or so ago".
+    re: new RegExp(String.raw`\b${NUM_EN}\s+(days?|weeks?|months?|years?)\s+(?:or\s+so\s+)?(?:ago|back)\b`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
       if (/(?:few|several)$/i.test(m[1] as string)) return fewAgo((m[2] as string).toLowerCase(), now);
@@ -573,7 +573,7 @@ export const RULES: Rule[] = [
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
     // "earlier this week", "late last year": that week, that year. A month's part is its third:
     // "early this month" (1–10), "mid last month", "late last month", "the end of last month" (21 to its end).
-    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end|(?:first|second|latter)\s+half)\s+of\s+|(?:in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|prior|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)/gi,
+    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end|(?:first|second|latter)\s+half)\s+of\s+|(?:in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|prior|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)(?:\s+or\s+so\b)?/gi,
     read: (m, now, input) => {
       const g = m.groups ?? {};
       const which = (g.which as string).toLowerCase();
@@ -588,10 +588,18 @@ export const RULES: Rule[] = [
     },
   },
   {
+    // "Friday before last", "on the Monday before last": the one a week before the latest.
+    re: /\b(?:on\s+)?(?:the\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\s+before\s+last\b/gi,
+    read: (m, now) => {
+      const latest = latestWeekday(weekdayIndex(m[1] as string), now);
+      return latest && dayPeriod(addDays(new Date(latest.sinceMs), -7));
+    },
+  },
+  {
     // Not "on Saturday mornings": a habit, not a day. "This Monday": this week's. Abbreviated
     // only capitalised: "on Fri", "last Tue" ("on sat" is not a day), and not as the first word
     // of a name ("on Sun Microsystems", "on Wed Street").
-    re: /\b(?:on |last |this past |on last |since |(this ))(sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tues?|wed|thu(?:rs?)?|fri|sat)\b\.?(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
+    re: /\b(?:on |last |this past |on last |since |(?:on )?the previous |previous |(this ))(sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tues?|wed|thu(?:rs?)?|fri|sat)\b\.?(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
     read: (m, now, input) => {
       const word = m[2] as string;
       if (word.length < 6 && (!/^[A-Z]/.test(word) || (m[0].endsWith(word) && /^\s+[A-Z][a-z]/.test(input.slice(m.index + m[0].length))))) return undefined;

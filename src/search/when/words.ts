@@ -15,11 +15,12 @@ const NUMBER_WORDS: Record<string, number> = {
 const KANJI_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
 
 export function jaMonthPart(text: string): MonthPart | undefined {
+  if (/中(?:頃|ごろ)$/.test(text)) return 'mid';
   const t = text.replace(JA_NEAR_END, '');
   if (/前半$/.test(t)) return 'first';
   if (/後半$/.test(t)) return 'second';
   if (/(?:上旬|初旬|初め|頭|月初)$/.test(t)) return 'early';
-  if (/(?:中旬|半ば)$/.test(t)) return 'mid';
+  if (/(?:中旬|半ば|中頃|中ごろ)$/.test(t)) return 'mid';
   if (/(?:下旬|末|終わり|暮れ)$/.test(t)) return 'late';
   return undefined;
 }
@@ -79,7 +80,7 @@ export const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|
 /** "About": 2週間ほど前, 3日くらい前. */
 export const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
 /** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June), 3月後半 (16–31 March); 1240年頃, 2025年末 (that year). */
-export const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|の?前半|の?後半|の(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|終わり|暮れ))?(?:頃|ごろ)?`;
+export const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|の?中(?:頃|ごろ)|の?前半|の?後半|の(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|終わり|暮れ))?(?:頃|ごろ)?`;
 export const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 /** "Around": 先週あたり, 先月くらい, 去年ごろ. */
 export const JA_NEAR = String.raw`(?:あたり|辺り|くらい|ぐらい|頃|ごろ)?`;
