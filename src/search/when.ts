@@ -143,6 +143,9 @@ export function readTime(query: string, nowMs: number): TimeReading {
         period = dayPeriod(addDays(new Date(period.sinceMs), (wd - new Date(period.sinceMs).getDay() + 7) % 7));
         end += dayAfter[0].length;
       }
+      // "yesterday at 3pm", 昨日の15時ごろ, 今日の午後3時: a time of that day goes with it (the day is read; no hour is pretended).
+      const clock = addDays(new Date(period.sinceMs), 1).getTime() === period.untilMs ? CLOCK_AFTER.exec(input.slice(end)) : null;
+      if (clock) end += clock[0].length;
       // "the last week of March", 11月の第1週, 先月の最終週, "the first week of 2026": that week of the month or year.
       const nthBefore = /\b(?:(?:in|during|over)\s+)?the\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of\s+)?$/i.exec(input.slice(0, start));
       const nthAfter = /^の?(?:第([1-4一二三四])週|最終週)/.exec(input.slice(end));
@@ -175,6 +178,9 @@ export function readTime(query: string, nowMs: number): TimeReading {
   text += input.slice(at);
   return { period: (spans[0] as (typeof spans)[number]).period, text: text.replace(/\s+/g, ' ').trim() };
 }
+
+/** A time of day after a day: "at 3pm", "around 15:00", "at noon"; の15時ごろ, 15時半に, の午後3時 (not 3時間, a length). */
+const CLOCK_AFTER = /^(?:,?\s+(?:at|around|about|before|after|by)?\s*(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)\b|の?(?:午前|午後)?\d{1,2}時(?:\d{1,2}分|半)?(?!間)(?:頃|ごろ)?)/i;
 
 /** The weeks of a month or year "the first week of" names: 1–4; the last (undefined) is its last seven days. */
 interface Found {
