@@ -246,7 +246,7 @@ describe('errors a user can act on', () => {
     for (const [args, re] of [
       [['search', '--mode', 'fuzzy', 'x'], /--mode must be hybrid, keyword or vector/],
       [['search', '--top-k', '0', 'x'], /--top-k must be a positive whole number/],
-      [['search', '--since', 'last tuesday at noon', 'x'], /--since must be a day/],
+      [['search', '--since', 'the sprint before the offsite', 'x'], /--since must be a day/],
       [['search', '--half-life', '-3', 'x'], /--half-life must be a number/],
       [['search'], /missing query/],
     ] as const) {
@@ -255,6 +255,9 @@ describe('errors a user can act on', () => {
       assert.match(r.stderr, re);
       assert.equal(r.stdout, '');
     }
+    // Words that name a day whole are that day: a time of it goes with it.
+    const noon = cli('search', '--since', 'last tuesday at noon', 'x');
+    assert.equal(noon.code, 0, noon.stderr);
     // A file that cannot be read is not a usage error: exit 1.
     for (const [args, re] of [[['search', '--batch', '/nonexistent/q.txt'], /cannot read --batch file/]] as const) {
       const r = cli(...args);
