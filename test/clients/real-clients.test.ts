@@ -222,6 +222,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
         .map((c) => { const content = (c as { content?: unknown }).content; return Array.isArray(content) ? content.map((p) => (p as { text?: string }).text ?? '').join('\n') : String(content); });
     const first = toolResults(seen).map((t) => JSON.parse(t.slice(0, t.lastIndexOf('}') + 1)) as { period_note?: string; hits: unknown[] });
     assert.deepEqual(first.map((r) => [r.period_note, r.hits.length]), [[`nothing on this from ${day} (memory_search with since "${day}", until "${day}" and no query lists its memories)`, 0]]);
+    assert.match(toolResults(seen)[0] as string, /No memories found on this\. List that period's memories as period_note says/);
     // The listing it names: the day's memory, verbatim, in the tool's result (not only in what session start injected).
     const listedSeen = standIn.requests.length;
     const listed = await claude(`Search memory: ${JSON.stringify({ since: day, until: day })}`);

@@ -62,6 +62,8 @@ describe('memory mcp (stdio, SDK client)', () => {
       assert.equal(longAgo.period_note, 'no memories from 1990-01-01 – 1990-12-31: the best matches of any time');
       assert.equal(longAgo.hits[0]?.id, 'aaaa1111bbbb2222cccc3333dddd4444', 'the best match of any time, said to be so');
       // A period with memories, none on this: the agent is told how to list them (the person's words may not be the ones said then).
+      const offTopicRaw = (await client.callTool({ name: 'memory_search', arguments: { query: 'kubernetes autoscaler on 2026-11-20', mode: 'keyword' } })) as Result;
+      assert.match(textOf(offTopicRaw), /No memories found on this\. List that period's memories as period_note says/);
       const offTopic = await ask('kubernetes autoscaler on 2026-11-20');
       assert.deepEqual([offTopic.period_note, offTopic.hits.length], ['nothing on this from 2026-11-20 (memory_search with since "2026-11-20", until "2026-11-20" and no query lists its memories)', 0]);
       const thatDay = JSON.parse(((await client.callTool({ name: 'memory_search', arguments: { since: '2026-11-20', until: '2026-11-20' } })) as Result).content[0]!.text) as Dated;
