@@ -200,7 +200,7 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
 }
 
 /** Filters that name memories without words: a file (or folder), or days (--since, --until). */
-export function listable(f: SearchFilters): boolean {
+function listable(f: SearchFilters): boolean {
   return f.file !== undefined || f.sinceMs !== undefined || f.untilMs !== undefined;
 }
 

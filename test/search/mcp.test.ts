@@ -133,8 +133,10 @@ describe('memory mcp (stdio, SDK client)', () => {
     assert.deepEqual(thatDay.hits.map((h) => h.id), ['aaaa1111eeee5555ffff6666aaaa7777'], 'the day\'s memories (the other was forgotten)');
     const bare = runCli(['--config', w.config, 'search']);
     assert.deepEqual([bare.code, /memory search --since yesterday/.test(bare.stderr)], [2, true]);
-    const json = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', 'staging deploy in 1990']).stdout) as { period: { label: string; on_topic: boolean } };
-    assert.deepEqual([json.period.label, json.period.on_topic], ['1990-01-01 – 1990-12-31', false]);
+    const json = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', 'staging deploy in 1990']).stdout) as { period: { label: string; on_topic: boolean; held?: string } };
+    assert.deepEqual([json.period.label, json.period.on_topic, json.period.held], ['1990-01-01 – 1990-12-31', false, 'empty']);
+    const day = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', 'on 2026-11-20']).stdout) as { period: { on_topic: boolean; held?: string }; hits: Array<{ id: string }> };
+    assert.deepEqual([day.period.on_topic, day.period.held, day.hits.map((h) => h.id)], [true, 'listed', ['aaaa1111eeee5555ffff6666aaaa7777']]);
     w.cleanup();
     elsewhere.cleanup();
   });

@@ -95,7 +95,7 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
         ctx.warn(res.degraded);
         warned = true;
       }
-      const period = res.period ? { period: { from: new Date(res.period.sinceMs).toISOString(), until: new Date(res.period.untilMs).toISOString(), label: res.period.label, on_topic: res.periodOnTopic === true } } : {};
+      const period = res.period ? { period: { from: new Date(res.period.sinceMs).toISOString(), until: new Date(res.period.untilMs).toISOString(), label: res.period.label, on_topic: res.periodOnTopic === true, ...(res.periodHeld ? { held: res.periodHeld } : {}) } } : {};
       if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, ...period, hits: res.hits });
       else {
         const note = periodNote(res, (since, until) => `memory search --since ${since} --until ${until}`);
