@@ -122,8 +122,8 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
             const srank = sessions.findIndex((sid) => goldSessions.has(sid)) + 1;
             const rank = r.hits.findIndex((h) => q.gold.has(h.id)) + 1;
             for (const type of ['all', q.type ?? 'other']) count(`${mode}|${pref}|${halfLife}|${type}`, srank, rank);
-            const told1 = mode === modes[modes.length - 1] && pref === opts.prefs[0] && halfLife !== 0;
-            if (told1 && r.period) {
+            const atDefault = mode === modes[modes.length - 1] && pref === opts.prefs[0] && halfLife !== 0;
+            if (atDefault && r.period) {
               const { sinceMs, untilMs } = r.period;
               const within = records.filter((x) => Date.parse(x.timestamp) >= sinceMs && Date.parse(x.timestamp) < untilMs);
               const how = r.periodHeld === 'listed' ? 'time words alone' : r.periodOnTopic ? 'on the topic' : r.periodHeld === 'empty' ? 'holds nothing' : 'nothing on this';
@@ -136,7 +136,7 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
               t.sizes.push(within.length);
               told.set(how, t);
             }
-            if (opts.misses && srank !== 1 && told1) {
+            if (opts.misses && srank !== 1 && atDefault) {
               const first = r.hits.find((h) => sessionOf.get(h.id) === sessions[0]);
               const gold = r.hits.find((h) => q.gold.has(h.id)) ?? records.find((x) => q.gold.has(x.id));
               const brief = (h: { question: string; answer: string; timestamp: string } | undefined) => h && `${h.timestamp.slice(0, 10)} ${h.question.slice(0, 300)} ⟶ ${h.answer.slice(0, 200)}`.replace(/\s+/g, ' ');

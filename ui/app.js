@@ -247,11 +247,11 @@ async function load(reset) {
     state.more = data.more;
     $('more').hidden = !data.more;
     const how = data.mode === 'browse' ? 'newest first' : data.mode === 'hybrid' ? 'by meaning and keywords' : data.model === 'loading' ? 'by keywords (the model is loading)' : data.model === 'unavailable' ? `by keywords (no embedding model${data.model_problem ? `: ${data.model_problem}` : ''})` : 'by keywords';
-    const summary = list.children.length === 0 ? (state.q ? 'No matching memories.' : asked.filters.file ? `No memories ${ofFile(asked.filters.file)}.` : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}${asked.filters.file ? ` ${ofFile(asked.filters.file)}` : ''}, ${how}`;
+    // Time words alone list the period's memories newest first: the period's note says so, and the order is not said twice.
+    const order = data.mode === 'browse' && data.period_note ? '' : `, ${how}`;
+    const summary = list.children.length === 0 ? (state.q ? 'No matching memories.' : asked.filters.file ? `No memories ${ofFile(asked.filters.file)}.` : 'No memories yet.') : `${list.children.length}${data.more ? '+' : ''} ${list.children.length === 1 && !data.more ? 'memory' : 'memories'}${asked.filters.file ? ` ${ofFile(asked.filters.file)}` : ''}${order}`;
     // A time the words named: that period's memories first, or none of them on this (and how to list them), as the CLI says.
-    // (Time words alone list the period's memories, newest first: the note says so, and the order is not repeated.)
-    const counted = data.mode === 'browse' && data.period_note && list.children.length > 0 ? summary.replace(/, newest first$/, '') : summary;
-    $('summary').textContent = data.period_note ? `${counted} — ${data.period_note}` : summary;
+    $('summary').textContent = data.period_note ? `${summary} — ${data.period_note}` : summary;
   } catch (err) {
     const e = /** @type {Error} */ (err);
     if (e.name !== 'AbortError') toast(`Search failed: ${e.message}`);

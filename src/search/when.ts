@@ -97,7 +97,7 @@
  * The first expression in the question names the period; every one found is taken out of it.
  */
 import {
-  addDays, day, dayPeriod, nthWeek, type Period, span, validDay, weekOf, wholeMonth, wholeYear,
+  addDays, day, dayPeriod, nthWeek, oneDay, type Period, span, validDay, weekOf, wholeMonth, wholeYear,
 } from './when/calendar.js';
 import { sinceThen } from './when/relative.js';
 import { RULES } from './when/rules.js';
@@ -131,7 +131,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
       const weekBefore = /\b(?:(?:in|during|over)\s+)?the week\s+(?:of\s+)?$/i.exec(input.slice(0, start));
       const weekAfter = /^の週/.exec(input.slice(end));
       const weekOfIt = (weekBefore !== null && (/\bof\s+$/i.test(weekBefore[0]) || /^of\s/i.test(m[0]))) || /^the week of\s/i.test(m[0]);
-      if ((weekOfIt || weekAfter) && addDays(new Date(period.sinceMs), 1).getTime() === period.untilMs) {
+      if ((weekOfIt || weekAfter) && oneDay(period)) {
         period = weekOf(new Date(period.sinceMs));
         if (weekBefore && weekOfIt) start -= weekBefore[0].length;
         if (weekAfter) end += weekAfter[0].length;
@@ -144,7 +144,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
         end += dayAfter[0].length;
       }
       // "yesterday at 3pm", 昨日の15時ごろ, 今日の午後3時: a time of that day goes with it (the day is read; no hour is pretended).
-      const clock = addDays(new Date(period.sinceMs), 1).getTime() === period.untilMs ? CLOCK_AFTER.exec(input.slice(end)) : null;
+      const clock = oneDay(period) ? CLOCK_AFTER.exec(input.slice(end)) : null;
       if (clock) end += clock[0].length;
       // "the last week of March", 11月の第1週, 先月の最終週, "the first week of 2026": that week of the month or year.
       const nthBefore = /\b(?:(?:in|during|over)\s+)?the\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of\s+)?$/i.exec(input.slice(0, start));
@@ -214,10 +214,10 @@ function joinRanges(found: Found[], input: string): Found[] {
     };
     const between = b ? input.slice(a.end, b.start) : '';
     const first = new Date(a.period.sinceMs);
-    const oneDay = addDays(first, 1).getTime() === a.period.untilMs;
+    const aDay = oneDay(a.period);
     if (b && RANGE_JOIN.test(between) && (and || !/and/i.test(between))) {
       // 月曜から水曜まで asked on a Tuesday: the Wednesday after that Monday, not the one before it.
-      const weekdays = oneDay && /曜/.test(input.slice(a.start, a.end)) && /曜/.test(input.slice(b.start, b.end));
+      const weekdays = aDay && /曜/.test(input.slice(a.start, a.end)) && /曜/.test(input.slice(b.start, b.end));
       const untilMs = weekdays ? addDays(first, Math.round((b.period.sinceMs - a.period.sinceMs) / 86_400_000 + 7) % 7 + 1).getTime() : b.period.untilMs;
       if (untilMs > a.period.untilMs) {
         out.push(joined(b.end, untilMs));
@@ -225,7 +225,7 @@ function joinRanges(found: Found[], input: string): Found[] {
         continue;
       }
     }
-    const day2 = oneDay ? RANGE_DAY.exec(input.slice(a.end)) : null;
+    const day2 = aDay ? RANGE_DAY.exec(input.slice(a.end)) : null;
     const d2 = day2 ? Number(day2[1]) : 0;
     if (day2 && (and || !/and/i.test(day2[0])) && d2 > first.getDate() && validDay(first.getFullYear(), first.getMonth(), d2)) {
       out.push(joined(a.end + day2[0].length, day(first.getFullYear(), first.getMonth(), d2 + 1)));

@@ -141,6 +141,11 @@ export function validDay(y: number, m: number, d: number): boolean {
   return t.getFullYear() === y && t.getMonth() === m && t.getDate() === d;
 }
 
+/** Whether a period is one day long: a calendar day (or the 24 hours up to now, as the last day is read). */
+export function oneDay(p: Period): boolean {
+  return addDays(new Date(p.sinceMs), 1).getTime() === p.untilMs;
+}
+
 export function wholeMonth(p: Period): boolean {
   const from = new Date(p.sinceMs);
   return from.getDate() === 1 && from.getHours() === 0 && day(from.getFullYear(), from.getMonth() + 1, 1) === p.untilMs;

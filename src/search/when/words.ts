@@ -20,7 +20,7 @@ export function jaMonthPart(text: string): MonthPart | undefined {
   if (/前半$/.test(t)) return 'first';
   if (/後半$/.test(t)) return 'second';
   if (/(?:上旬|初旬|初め|頭|月初)$/.test(t)) return 'early';
-  if (/(?:中旬|半ば|中頃|中ごろ)$/.test(t)) return 'mid';
+  if (/(?:中旬|半ば)$/.test(t)) return 'mid';
   if (/(?:下旬|末|終わり|暮れ)$/.test(t)) return 'late';
   return undefined;
 }
