@@ -197,7 +197,14 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const x = agent('mcp-laptop', 'checkout', join('src', 'shop'));
     // The person's shell has `claude` on PATH: install registers the MCP server through it.
     x.env.PATH = [dirname(clientBin('claude')), x.env.PATH].join(delimiter);
+    // Under faketime (the suite at a new month), `claude mcp add`, which install runs, fails in
+    // libfaketime (the shared clock's semaphore, as runAsync notes): install, which reads no
+    // clock that matters here, runs outside it.
+    const faked = { LD_PRELOAD: x.env.LD_PRELOAD, FAKETIME_SHARED: x.env.FAKETIME_SHARED };
+    delete x.env.LD_PRELOAD;
+    delete x.env.FAKETIME_SHARED;
     const inst = x.memory(['install', '--claude-code']);
+    for (const [k, v] of Object.entries(faked)) if (v !== undefined) x.env[k] = v;
     assert.equal(inst.code, 0, inst.stderr);
     assert.match(inst.stdout, /registered the MCP server "memory-engine" for Claude Code \(user scope\)/);
     const claudeEnv = { ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
