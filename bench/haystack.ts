@@ -32,7 +32,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/load.js';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { PREFERENCE_BOOST, search } from '../src/search/search.js';
+import { PREFERENCE_BOOST, periodStanding, search } from '../src/search/search.js';
 import { openCache } from '../src/store/cache.js';
 import type { MemoryRecord, SearchMode } from '../src/types.js';
 import { prng } from '../test/tools/prng.js';
@@ -126,7 +126,7 @@ export async function runHaystack(opts: { sessions: number; prefs: number[]; sta
             if (atDefault && r.period) {
               const { sinceMs, untilMs } = r.period;
               const within = records.filter((x) => Date.parse(x.timestamp) >= sinceMs && Date.parse(x.timestamp) < untilMs);
-              const how = r.periodHeld === 'listed' ? 'time words alone' : r.periodOnTopic ? 'on the topic' : r.periodHeld === 'empty' ? 'holds nothing' : 'nothing on this';
+              const how = { first: 'on the topic', listed: 'time words alone', empty: 'holds nothing', 'off-topic': 'nothing on this' }[periodStanding(r) ?? 'off-topic'];
               const t = told.get(how) ?? { n: 0, first: 0, inPeriod: 0, missedInPeriod: 0, sizes: [] };
               const inPeriod = within.some((x) => q.gold.has(x.id));
               t.n++;

@@ -21,7 +21,7 @@ import { excerpt } from '../app/text.js';
 import { lazyEmbedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rememberNote, rowsForIds } from '../app/edit-run.js';
-import { periodNote, search, type SearchResult } from '../search/search.js';
+import { periodNote, periodStanding, search, type SearchResult } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
 import type { SearchMode } from '../types.js';
@@ -151,8 +151,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
           // The period the question named, and whether its memories lead: an agent told "last week" must not take March's for it.
           const period = res.period ? { period: res.period.label, period_note: periodNote(res, (since, until) => `memory_search with since "${since}", until "${until}" and no query`) } : {};
           // Nothing found in a period that holds memories: its listing (period_note) before other words.
-          const listing = res.period !== undefined && res.periodHeld === undefined && !res.periodOnTopic;
-          const lines = hits.length === 0 ? [listing ? 'No memories found on this. List that period\'s memories as period_note says (the user may have worded it otherwise then), or try other words.' : 'No memories found. Try other words, the other language, or a file/error name.'] : [];
+          const lines = hits.length === 0 ? [periodStanding(res) === 'off-topic' ? 'No memories found on this. List that period\'s memories as period_note says (the user may have worded it otherwise then), or try other words.' : 'No memories found. Try other words, the other language, or a file/error name.'] : [];
           return {
             content: [{ type: 'text', text: JSON.stringify({ query, ...period, hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
           };

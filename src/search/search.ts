@@ -89,13 +89,27 @@ export interface SearchResult {
  * person's words may not be the ones said then); or that it holds none.
  */
 export function periodNote(res: SearchResult, listing?: (since: string, until: string) => string): string | undefined {
-  if (!res.period) return undefined;
+  const standing = periodStanding(res);
+  if (!res.period || !standing) return undefined;
   const { label, sinceMs, untilMs } = res.period;
-  if (res.periodHeld === 'listed' && res.hits.length > 0) return `${label}: its memories, newest first`;
-  if (res.periodHeld === 'empty' || res.periodHeld === 'listed') return `no memories from ${label}${res.hits.length > 0 ? ': the best matches of any time' : ''}`;
-  if (res.periodOnTopic) return `${label} first`;
+  const rest = res.hits.length > 0 ? ': the best matches of any time' : '';
+  if (standing === 'listed') return `${label}: its memories, newest first`;
+  if (standing === 'empty') return `no memories from ${label}${rest}`;
+  if (standing === 'first') return `${label} first`;
   const how = listing ? ` (${listing(localDay(sinceMs), localDay(Math.max(sinceMs, untilMs - 1)))} lists its memories)` : '';
-  return `nothing on this from ${label}${how}${res.hits.length > 0 ? ': the best matches of any time' : ''}`;
+  return `nothing on this from ${label}${how}${rest}`;
+}
+
+/**
+ * How the period a question named stands in its result: its memories on the topic lead
+ * ('first'); time words alone listed them ('listed'); it holds none shown ('empty'); or none of
+ * them is on the topic ('off-topic'). Undefined: no period was named.
+ */
+export function periodStanding(res: SearchResult): 'first' | 'listed' | 'empty' | 'off-topic' | undefined {
+  if (!res.period) return undefined;
+  if (res.periodHeld === 'listed') return res.hits.length > 0 ? 'listed' : 'empty';
+  if (res.periodHeld === 'empty') return 'empty';
+  return res.periodOnTopic ? 'first' : 'off-topic';
 }
 
 export function toHit(row: MemoryRow, score: number, deps: Pick<SearchDeps, 'store' | 'staleness'>, file?: SearchFilters['file']): SearchHit {
