@@ -163,6 +163,9 @@ export function readTime(query: string, nowMs: number): TimeReading {
         if (sinceBefore) start -= sinceBefore[0].length;
         if (sinceAfter) end += sinceAfter[0].length;
       }
+      // "last week's decision", "yesterday's bug": the possessive goes with its time.
+      const possessive = /^['’]s\b/.exec(input.slice(end));
+      if (possessive) end += possessive[0].length;
       found.push({ start, end, period });
     }
   }

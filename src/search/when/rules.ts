@@ -278,13 +278,13 @@ export const RULES: Rule[] = [
   },
   {
     // 去年の今頃, 一年前の今ごろ: the month around the same day a year back.
-    re: /(?:去年|昨年|1年前|一年前)の(?:今頃|今ごろ|いまごろ|この時期)/g,
+    re: /(?:去年|昨年|1年前|一年前)の(?:今頃|今ごろ|いまごろ|この時期|同じ頃|同じ時期)/g,
     read: (_m, now) => monthsAgo(12, now),
   },
   {
     // 先日, こないだ: the other day, the 14 days before today; この前, この間 too where something
     // was done or an event follows (この前話した, この間の会議), not "before this" (この前の行).
-    re: /先日(?!付)|こないだ|この(?:前|間|あいだ)(?=[、,]|に?(?:話|決め|言っ|聞い|教え|相談|議論|やっ|し(?:た|て)|作っ|直し|書い|調べ|試し|見|読ん|頼ん|お願い)|の(?:件|話|会議|打ち合わせ|ミーティング|議論|相談|続き|バグ|障害|エラー|変更|修正|設定|リリース|デプロイ))/g,
+    re: /先日(?!付)|こないだ(?!の?[日月火水木金土]曜)|この(?:前|間|あいだ)(?=[、,]|に?(?:話|決め|言っ|聞い|教え|相談|議論|やっ|し(?:た|て)|作っ|直し|書い|調べ|試し|見|読ん|頼ん|お願い)|の(?:件|話|会議|打ち合わせ|ミーティング|議論|相談|続き|バグ|障害|エラー|変更|修正|設定|リリース|デプロイ))/g,
     read: (_m, now) => otherDay(now),
   },
   {
@@ -341,10 +341,10 @@ export const RULES: Rule[] = [
       return span(monday, addDays(monday, 2));
     },
   },
-  // Japanese weekdays: 月曜日, 月曜 (the latest before today); 先週の金曜, 今週の月曜, 先々週の水曜: that
-  // day of that week. Before the weeks, or 先週 would take the week and leave 金曜 a word.
+  // Japanese weekdays: 月曜日, 月曜, この前の金曜 (the latest before today); 先週の金曜, 今週の月曜,
+  // 先々週の水曜: that day of that week. Before the weeks, or 先週 would take the week and leave 金曜 a word.
   {
-    re: new RegExp(String.raw`(?:(先々週|先週|今週)の?)?([日月火水木金土])曜(?:日)?${JA_DAYPART}`, 'g'),
+    re: new RegExp(String.raw`(?:(先々週|先週|今週)の?|(?:この前|この間|こないだ)の)?([日月火水木金土])曜(?:日)?${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const wd = JA_WEEKDAYS.indexOf(m[2] as string);
       if (m[1] === undefined) return latestWeekday(wd, now);
@@ -503,8 +503,9 @@ export const RULES: Rule[] = [
     },
   },
   {
-    // "this time last year", as 去年の今頃: the month around the same day a year back.
-    re: /\b(?:(?:around|about|at) )?this time last year\b/gi,
+    // "this time last year", "the same time last year", "last year around this time", "this time a
+    // year ago", as 去年の今頃: the month around the same day a year back.
+    re: /\b(?:(?:(?:around|about|at) )?(?:this|the same|same) time (?:last year|a year ago)|(?:last year|a year ago),? (?:around|about|at) (?:this|the same) time)\b/gi,
     read: (_m, now) => monthsAgo(12, now),
   },
   {
