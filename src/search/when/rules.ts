@@ -343,8 +343,9 @@ export const RULES: Rule[] = [
   },
   // Japanese weekdays: 月曜日, 月曜, この前の金曜 (the latest before today); 先週の金曜, 今週の月曜,
   // 先々週の水曜: that day of that week. Before the weeks, or 先週 would take the week and leave 金曜 a word.
+  // Not a setting or a cycle: 月曜始まり, 金曜締め.
   {
-    re: new RegExp(String.raw`(?:(先々週|先週|今週)の?|(?:この前|この間|こないだ)の)?([日月火水木金土])曜(?:日)?${JA_DAYPART}`, 'g'),
+    re: new RegExp(String.raw`(?:(先々週|先週|今週)の?|(?:この前|この間|こないだ)の)?([日月火水木金土])曜(?:日)?(?!始まり|締め|〆)${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const wd = JA_WEEKDAYS.indexOf(m[2] as string);
       if (m[1] === undefined) return latestWeekday(wd, now);
