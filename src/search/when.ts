@@ -156,14 +156,19 @@ export function readTime(query: string, nowMs: number): TimeReading {
         if (nthOfIt && nthBefore) start -= nthBefore[0].length;
         else if (nthAfter) end += nthAfter[0].length;
       }
-      // "since …", "…以降", "…以来": until now.
-      const sinceBefore = /\bsince\s+$/i.exec(input.slice(0, start));
-      const sinceAfter = /^\s*(?:以降|以来)/.exec(input.slice(end));
-      if (/^since\s/i.test(m[0]) || sinceBefore || sinceAfter) {
+      // "since …", "…以降", "…以来", "from … until now", "…から今まで": until now.
+      const sinceBefore = /\b(?:since|from)\s+$/i.exec(input.slice(0, start));
+      const sinceAfter = /^\s*(?:以降|以来|から\s*(?:今|現在)まで|(?:to|until|till|through|up to)\s+(?:now|the present|date)\b)/i.exec(input.slice(end));
+      if (/^since\s/i.test(m[0]) || (sinceBefore && /^since/i.test(sinceBefore[0])) || sinceAfter) {
         period = sinceThen(period, now);
         if (sinceBefore) start -= sinceBefore[0].length;
         if (sinceAfter) end += sinceAfter[0].length;
       }
+      // "sometime in March", "this year so far": words that only say how loosely the time is meant.
+      const looseBefore = /\b(?:sometime|some time|so far)\s+$/i.exec(input.slice(0, start));
+      const looseAfter = /^,?\s*so far\b/i.exec(input.slice(end));
+      if (looseBefore) start -= looseBefore[0].length;
+      if (looseAfter) end += looseAfter[0].length;
       // "last week's decision", "yesterday's bug": the possessive goes with its time.
       const possessive = /^['’]s\b/.exec(input.slice(end));
       if (possessive) end += possessive[0].length;
@@ -202,6 +207,8 @@ interface Found {
 /** What joins two times into one span: "to", "until", "through", "-", "〜", "から" ("and" after "between"). */
 const JOIN = String.raw`\s*(?:to|until|till|through|thru|and|-|–|—|〜|~|から)\s*`;
 const RANGE_JOIN = new RegExp(`^${JOIN}$`, 'i');
+/** What offers two times as either: "or", か. */
+const OR_JOIN = /^\s*,?\s*(?:or|か)\s*$/i;
 /** A day of the same month after a day: "March 3-10", "3月3日〜10日", "from March 3 to 10" (not a count: "March 3 - 5 tests failed"). */
 const RANGE_DAY = new RegExp(String.raw`^${JOIN}(\d{1,2})(?:日|st|nd|rd|th)?(?![\d:/.-])(?!\s*(?:月|年|時|分)|\s*(?:times?|x|people|pm|am|[a-z]+s)\b)`, 'i');
 
@@ -223,6 +230,12 @@ function joinRanges(found: Found[], input: string): Found[] {
       return { start, end: end + (until ? until[0].length : 0), period: span(a.period.sinceMs, untilMs) };
     };
     const between = b ? input.slice(a.end, b.start) : '';
+    // "in March or April", 先週か先々週: either, so both: from the earlier's start to the later's end.
+    if (b && OR_JOIN.test(between)) {
+      out.push({ start: a.start, end: b.end, period: span(Math.min(a.period.sinceMs, b.period.sinceMs), Math.max(a.period.untilMs, b.period.untilMs)) });
+      i++;
+      continue;
+    }
     const first = new Date(a.period.sinceMs);
     const aDay = oneDay(a.period);
     if (b && RANGE_JOIN.test(between) && (and || !/and/i.test(between))) {

@@ -244,6 +244,16 @@ export const RULES: Rule[] = [
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
   },
+  // A day of a month named by where it stands: 先月の20日, 今月15日, 先々月の3日 (1日 too: the month names it).
+  {
+    re: new RegExp(String.raw`(先々月|先月|今月)の?([1-9]|[12]\d|3[01])日(?![\d間目])${JA_DAYPART}`, 'g'),
+    read: (m, now) => {
+      const back = { 今月: 0, 先月: 1, 先々月: 2 }[m[1] as '今月' | '先月' | '先々月'];
+      const first = new Date(now.getFullYear(), now.getMonth() - back, 1);
+      const d = Number(m[2]);
+      return validDay(first.getFullYear(), first.getMonth(), d) ? dayPeriod(new Date(first.getFullYear(), first.getMonth(), d)) : undefined;
+    },
+  },
   // Japanese days of a month without one: 3日に, 15日の夜 (the latest such day). Not 1日 (a day as
   // often as the 1st: 1日に3回), 3日に1回 (every three days), 3日で, 3日間 (durations), 毎月15日, この5日.
   {
