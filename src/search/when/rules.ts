@@ -321,11 +321,20 @@ export const RULES: Rule[] = [
     read: (m, now) => (m[2] !== undefined ? ago('か月', 1, now) : m[1] !== undefined ? rolling('か月', 1, now) : undefined),
   },
   {
-    re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前${JA_DAYPART}`, 'g'),
+    re: new RegExp(String.raw`${NUM_JA}\s*(日|週間|週|${JA_MONTHS}|年)${JA_ABOUT}前(?!後)${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const n = count(m[1] as string);
       if (m[1] === '数') return fewAgo(m[2] as string, now);
       return n === undefined ? undefined : ago(m[2] as string, n, now);
+    },
+  },
+  {
+    // ここ2、3日, この2〜3週間, 過去2、3か月: the last of the larger count.
+    re: new RegExp(String.raw`(?:過去|ここ|直近|この)\s*${NUM_JA}\s*[、,〜~・-]\s*${NUM_JA}\s*(日間|日|週間|週|(?:${JA_MONTHS})間?|年間|年)(?!前)`, 'g'),
+    read: (m, now) => {
+      const near = count(m[1] as string);
+      const far = count(m[2] as string);
+      return near === undefined || far === undefined || far <= near ? undefined : rolling(m[3] as string, far, now);
     },
   },
   {

@@ -79,8 +79,8 @@ export const MONTH_NAMES = String.raw`(january|february|march|april|may|june|jul
 export const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
 export const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
-/** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June), 3月後半 (16–31 March); 1240年頃, 2025年末 (that year). */
-export const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|の?中(?:頃|ごろ)|の?前半|の?後半|の(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|終わり|暮れ))?(?:頃|ごろ)?`;
+/** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June), 3月後半 (16–31 March); 1240年頃, 2025年末 (that year); 3月中に, 3月あたり, 3月前後 (the month). */
+export const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|の?中(?:頃|ごろ)|中(?=[にのはでもまだ、,。?？!！]|$)|の?前半|の?後半|の(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|終わり|暮れ))?(?:頃|ごろ|あたり|辺り|前後)?`;
 export const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 /** "Around": 先週あたり, 先月くらい, 去年ごろ. */
 export const JA_NEAR = String.raw`(?:あたり|辺り|くらい|ぐらい|頃|ごろ)?`;
