@@ -144,6 +144,16 @@ export function readTime(query: string, nowMs: number): TimeReading {
         period = dayPeriod(addDays(new Date(period.sinceMs), (wd - new Date(period.sinceMs).getDay() + 7) % 7));
         end += dayAfter[0].length;
       }
+      // "the day after Thanksgiving", "the week before Christmas", "the day before March 3": that day or week beside it.
+      const beside = /\b(?:(?:on|in|during)\s+)?the\s+(day|week)\s+(before|after)\s+(?:the\s+)?$/i.exec(input.slice(0, start));
+      // The day beside one day; the week beside a week or less (the day after a three-day Christmas is not told).
+      if (beside && period.untilMs - period.sinceMs <= ((beside[1] as string).toLowerCase() === 'week' ? 7 : 1) * 86_400_000 + 3_600_000) {
+        const week = (beside[1] as string).toLowerCase() === 'week';
+        const after = (beside[2] as string).toLowerCase() === 'after';
+        const edge = new Date(after ? period.untilMs : period.sinceMs);
+        period = after ? span(edge, addDays(edge, week ? 7 : 1)) : span(addDays(edge, week ? -7 : -1), edge);
+        start -= beside[0].length;
+      }
       // "yesterday at 3pm", 昨日の15時ごろ, 今日の午後3時: a time of that day goes with it (the day is read; no hour is pretended).
       const clock = oneDay(period) ? CLOCK_AFTER.exec(input.slice(end)) : null;
       if (clock) end += clock[0].length;

@@ -68,11 +68,11 @@ export const RULES: Rule[] = [
       return p && m[5] !== undefined ? span(p.untilMs, addDays(new Date(p.untilMs), 7)) : p;
     },
   },
-  // Seasons, English: last summer, this winter, the summer of 2025, winter 2025, over the summer.
+  // Seasons, English: last summer, this past summer, this winter, the summer of 2025, winter 2025, over the summer.
   // A season is a time only with a cue (last, this, past, a year, "over/during/since the"): "the
   // summer sale" is a topic, "in the summer" often a habit; "Spring Boot" a framework.
   {
-    re: /\b(?:(over|during|through|throughout|since)\s+)?(?:(the)\s+)?(?:(last|this|past|previous)\s+)?(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?((?:19|20)\d{2})\b|\s+(last|this)\s+year\b)?/gi,
+    re: /\b(?:(over|during|through|throughout|since)\s+)?(?:(the)\s+)?(?:(last|this past|this|past|previous)\s+)?(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?((?:19|20)\d{2})\b|\s+(last|this)\s+year\b)?/gi,
     read: (m, now, input) => {
       const which = m[3]?.toLowerCase();
       const ofYear = m[6]?.toLowerCase();
