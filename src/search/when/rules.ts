@@ -350,13 +350,13 @@ export const RULES: Rule[] = [
     re: /先週の?(?=週末)|先(?=週末)/g,
     read: (_m, now) => weekend(now, false),
   },
-  // 週明け, 週初め: Monday and Tuesday of this week; 先週の週明け: of last week (before the weeks, or
+  // 週明け, 週初め: Monday and Tuesday of this week; 先週の週明け, 先週明け: of last week (before the weeks, or
   // 先週 would take the week). Not a deadline or a plan (週明けまでに, 週明けの予定).
   {
-    re: /(?:(先々週|先週|今週)の|(?<!\p{sc=Han}|来週の))週(?:明け|初め)/gu,
+    re: /(?:(先々週|先週|今週)の|(?<!\p{sc=Han}|来週の))週(?:明け|初め)|(先々週|先週)明け/gu,
     read: (m, now, input) => {
       if (JA_PLAN.test(input.slice(m.index + m[0].length))) return undefined;
-      const monday = weekStart(addDays(startOfDay(now.getTime()), -7 * ({ 今週: 0, 先週: 1, 先々週: 2 }[m[1] as '今週' | '先週' | '先々週'] ?? 0)));
+      const monday = weekStart(addDays(startOfDay(now.getTime()), -7 * ({ 今週: 0, 先週: 1, 先々週: 2 }[(m[1] ?? m[2]) as '今週' | '先週' | '先々週'] ?? 0)));
       return span(monday, addDays(monday, 2));
     },
   },
