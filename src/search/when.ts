@@ -236,7 +236,7 @@ function joinRanges(found: Found[], input: string): Found[] {
     const and = lead !== null && /^between/i.test(lead[0]);
     const start = lead ? a.start - lead[0].length : a.start;
     const joined = (end: number, untilMs: number): Found => {
-      const until = /^\s*まで/.exec(input.slice(end));
+      const until = /^\s*(?:まで|にかけて)/.exec(input.slice(end));
       return { start, end: end + (until ? until[0].length : 0), period: span(a.period.sinceMs, untilMs) };
     };
     const between = b ? input.slice(a.end, b.start) : '';

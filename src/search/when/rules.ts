@@ -222,6 +222,17 @@ export const RULES: Rule[] = [
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
   },
+  // Months joined with the counter only after the last: 3〜5月, 3-5月に (from March to May, the latest May that has begun).
+  {
+    re: new RegExp(String.raw`(?<![\d/.:-])(\d{1,2})\s*[〜~-]\s*(\d{1,2})月(?![曜])${JA_PART}`, 'g'),
+    read: (m, now) => {
+      const a = Number(m[1]) - 1;
+      const b = Number(m[2]) - 1;
+      if (a < 0 || b > 11 || a >= b) return undefined;
+      const y = latestMonth(b, now);
+      return span(monthPeriod(y, a).sinceMs, monthPeriod(y, b).untilMs);
+    },
+  },
   // Japanese absolute dates: 2026年3月5日, 2026年3月, 3月5日, 3月, 2026年 (3月上旬: 1–10 March;
   // 1990年代, a decade, is not 1990).
   {

@@ -16,7 +16,7 @@ const KANJI_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, �
 
 export function jaMonthPart(text: string): MonthPart | undefined {
   if (/中(?:頃|ごろ)$/.test(text)) return 'mid';
-  const t = text.replace(JA_NEAR_END, '');
+  const t = text.replace(/前後$/, '').replace(JA_NEAR_END, '');
   if (/前半$/.test(t)) return 'first';
   if (/後半$/.test(t)) return 'second';
   if (/(?:上旬|初旬|初め|頭|月初)$/.test(t)) return 'early';
@@ -78,15 +78,15 @@ export const NUM_EN = String.raw`(\d{1,3}|an?|one|two|three|four|five|six|seven|
 export const MONTH_NAMES = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?`;
 export const NUM_JA = String.raw`(\d{1,3}|[一二三四五六七八九十]{1,3}|数)`;
 /** "About": 2週間ほど前, 3日くらい前. */
-export const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程)?`;
+export const JA_ABOUT = String.raw`(?:ほど|くらい|ぐらい|程|ちょっと|ちょい|あまり|余り|近く|弱|強)?`;
 /** Parts of a month or year: 3月上旬 (1–10 March), 6月末ごろ (21–30 June), 3月後半 (16–31 March); 1240年頃, 2025年末 (that year); 3月中に, 3月あたり, 3月前後 (the month). */
-export const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|の?中(?:頃|ごろ)|中(?=[にのはでもまだ、,。?？!！]|$)|の?前半|の?後半|の(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|終わり|暮れ))?(?:頃|ごろ|あたり|辺り|前後)?`;
+export const JA_PART = String.raw`(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|の?中(?:頃|ごろ)|中(?=[にのはでもまだ、,。?？!！]|$)|の?前半|の?後半|の?頭(?![痛数金文字脳部上皮髪取])|の(?:上旬|中旬|下旬|初旬|初め(?!て)|半ば|末|終わり|暮れ))?(?:頃|ごろ|あたり|辺り|前後)?`;
 export const JA_YEARS: Record<string, number> = { 今年: 0, 去年: -1, 昨年: -1, 一昨年: -2 };
 /** "Around": 先週あたり, 先月くらい, 去年ごろ. */
 export const JA_NEAR = String.raw`(?:あたり|辺り|くらい|ぐらい|頃|ごろ)?`;
 const JA_NEAR_END = new RegExp(`${JA_NEAR}$`);
 /** A part of a day after a day (昨日の午後, 月曜の朝に): it leaves with the day, which stays whole. Not 朝会, 昼ご飯. */
-export const JA_DAYPART = String.raw`(?:の?(?:朝|午前中?|午後|昼|夕方|夜中?|晩|深夜)(?=[にのはでもかま、。,.!?\s]|$))?`;
+export const JA_DAYPART = String.raw`(?:の?(?:朝一?|明け方|午前中?|午後|昼(?:過ぎ|前)?|夕方|夜(?:中|遅く)?|晩|深夜)(?=[にのはでもかま、。,.!?\s]|$))?`;
 /** After a time, a deadline, a plan or a cycle, not a time of the past: 年末までに, 週明けに向けて, GWの予定, 月末締め. */
 export const JA_PLAN = /^(?:まで|に向け|の?予定|締め|〆|払い)/;
 /** After a named day, what makes it a time: に (not に向けた, について), 前後, 頃, から, の夜. */
