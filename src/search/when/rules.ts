@@ -570,7 +570,7 @@ export const RULES: Rule[] = [
     },
   },
   {
-    re: new RegExp(String.raw`\b(?:in the |over the |during the |within the |in |within |for the |the )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?|years?)\b(?:\s+or\s+so\b)?`, 'gi'),
+    re: new RegExp(String.raw`\b(?:in the |over the |during the |within the |in |within |for the |the |these )?(?:past|last|previous)\s+${NUM_EN}\s+(days?|weeks?|months?|years?)\b(?:\s+or\s+so\b)?`, 'gi'),
     read: (m, now) => {
       const n = count(m[1] as string);
       return n === undefined || n === 0 ? undefined : rolling((m[2] as string).toLowerCase(), n, now);
@@ -618,6 +618,25 @@ export const RULES: Rule[] = [
       if (unit === 'year') return yearPeriod(now.getFullYear() - (which === 'this' ? 0 : 1));
       return monthPart(now.getFullYear(), now.getMonth() - (which === 'this' ? 0 : 1), enMonthPart(g.edge ?? g.tone));
     },
+  },
+  {
+    // "Within the past day", "in the last day or two", "the past day": the day (two days) up to now. Not "the last day of …".
+    re: /\b(?:(?:in|over|during|within|for)\s+the\s+(?:past|last)|the\s+past)\s+day(?:\s+or\s+(two|so))?\b(?!\s+of\b)/gi,
+    read: (m, now) => ((m[1] ?? '').toLowerCase() === 'two' ? rolling('day', 2, now) : lastDay(now)),
+  },
+  {
+    // "Two Fridays ago", "a couple of Mondays ago": that many of those days back (the latest is one).
+    re: new RegExp(String.raw`\b${NUM_EN}\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)s\s+(?:ago|back)\b`, 'gi'),
+    read: (m, now) => {
+      const n = count(m[1] as string);
+      const latest = latestWeekday(weekdayIndex(m[2] as string), now);
+      return n === undefined || n < 1 || /(?:few|several)$/i.test(m[1] as string) || !latest ? undefined : dayPeriod(addDays(new Date(latest.sinceMs), -7 * (n - 1)));
+    },
+  },
+  {
+    // "Monday's meeting", "during Tuesday's pairing": the latest such day (the full name, capitalised).
+    re: /\b(?:(?:at|during|in|from|on)\s+)?(Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday)['’]s\b/g,
+    read: (m, now) => latestWeekday(weekdayIndex(m[1] as string), now),
   },
   {
     // "Friday before last", "on the Monday before last": the one a week before the latest.
