@@ -202,7 +202,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
  * After a time, what makes it a value rather than a time something was said in: "today's date",
  * "yesterday's timestamp", 今日の日付 (code that computes a date), 先月比, 昨年比 (a comparison).
  */
-const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:日付|日時|タイムスタンプ)|^比/i;
+const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:日付|日時|タイムスタンプ)|^比(?!較|べ)/i;
 
 /** A time of day after a day: "at 3pm", "around 15:00", "at noon"; の15時ごろ, 15時半に, の午後3時 (not 3時間, a length). */
 const CLOCK_AFTER = /^(?:,?\s+(?:at|around|about|before|after|by)?\s*(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)\b|の?(?:午前|午後)?\d{1,2}時(?:\d{1,2}分|半)?(?!間)(?:頃|ごろ)?)/i;
