@@ -175,7 +175,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
         if (sinceAfter) end += sinceAfter[0].length;
       }
       // "sometime in March", "around November 20", "this year so far": words that only say how loosely the time is meant.
-      const looseBefore = /\b(?:sometime|some time|so far|around|about|roughly|approximately)\s+$/i.exec(input.slice(0, start));
+      const looseBefore = (oneDay(period) ? /\b(?:sometime|some time|so far|around|about|roughly|approximately|towards?|early|late)\s+$/i : /\b(?:sometime|some time|so far|around|about|roughly|approximately|towards?)\s+$/i).exec(input.slice(0, start));
       const looseAfter = /^,?\s*so far\b/i.exec(input.slice(end));
       if (looseBefore) start -= looseBefore[0].length;
       if (looseAfter) end += looseAfter[0].length;

@@ -514,8 +514,8 @@ export const RULES: Rule[] = [
   },
   {
     // "before today", "until today": a bound, not a period. A part of a day leaves with it ("yesterday afternoon").
-    re: /(?<!\b(?:before|until|till|by|after) )\b(?:on |from |earlier )?(yesterday|today|this morning|this afternoon|last night)\b(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
-    read: (m, now) => dayPeriod(addDays(startOfDay(now.getTime()), /yesterday|night/i.test(m[1] as string) ? -1 : 0)),
+    re: /(?<!\b(?:before|until|till|by|after) )\b(?:on |from |earlier )?(yesterday|today|this morning|this afternoon|last night|last evening)\b(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
+    read: (m, now) => dayPeriod(addDays(startOfDay(now.getTime()), /yesterday|night|evening/i.test(m[1] as string) ? -1 : 0)),
   },
   {
     // "last weekend": from Saturday of last week; "over the weekend": from the weekend that began last. Not "on weekends".
@@ -605,18 +605,29 @@ export const RULES: Rule[] = [
     // "in the last month" is the month up to today, as "the past month" is; "last month" the calendar one.
     // "earlier this week", "late last year": that week, that year. A month's part is its third:
     // "early this month" (1–10), "mid last month", "late last month", "the end of last month" (21 to its end).
-    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end|(?:first|second|latter)\s+half)\s+of\s+|(?:in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|prior|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)(?:\s+or\s+so\b)?/gi,
+    re: /\b(?:(?:at\s+)?(?:the\s+)?(?<edge>beginning|start|middle|end|(?:first|second|latter)\s+half)\s+of\s+|(?:in |over |during |for )?(?<the>the )|in |during )?(?:(?<tone>earlier|early|late|mid)[\s-]+)?(?:this\s+(?=past\b))?(?<which>this|last|previous|prior|past)\s+(?<unit>week|month|year)\b(?!\s+of\b)(?:\s+or\s+(?:so|(?<two>two))\b)?/gi,
     read: (m, now, input) => {
       const g = m.groups ?? {};
       const which = (g.which as string).toLowerCase();
       const unit = (g.unit as string).toLowerCase();
       const today = startOfDay(now.getTime());
+      // "in the last week or two": the two up to today.
+      if (g.two !== undefined && which !== 'this') return rolling(unit, 2, now);
       // "the last month's invoice" is last month's: a possessive names the calendar one.
       const past = which === 'past' || (which === 'last' && g.the !== undefined && !/^['’]s\b/.test(input.slice(m.index + m[0].length)));
       if (past) return rolling(unit, 1, now);
       if (unit === 'week') return which === 'this' ? weekOf(today) : unitAgo(unit, 1, now);
       if (unit === 'year') return yearPeriod(now.getFullYear() - (which === 'this' ? 0 : 1));
       return monthPart(now.getFullYear(), now.getMonth() - (which === 'this' ? 0 : 1), enMonthPart(g.edge ?? g.tone));
+    },
+  },
+  {
+    // "earlier in the week (month, year)": this one.
+    re: /\bearlier in the (week|month|year)\b/gi,
+    read: (m, now) => {
+      const unit = (m[1] as string).toLowerCase();
+      const today = startOfDay(now.getTime());
+      return unit === 'week' ? weekOf(today) : unit === 'month' ? monthPeriod(now.getFullYear(), now.getMonth()) : yearPeriod(now.getFullYear());
     },
   },
   {
