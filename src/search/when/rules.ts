@@ -222,14 +222,15 @@ export const RULES: Rule[] = [
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
   },
-  // Months joined with the counter only after the last: 3〜5月, 3-5月に (from March to May, the latest May that has begun).
+  // Months joined with the counter only after the last: 3〜5月, 3-5月に (from March to May, the latest May
+  // that has begun), 2025年の3〜5月, 去年の3〜5月 (that year's).
   {
-    re: new RegExp(String.raw`(?<![\d/.:-])(\d{1,2})\s*[〜~-]\s*(\d{1,2})月(?![曜])${JA_PART}`, 'g'),
+    re: new RegExp(String.raw`(?:(\d{4})年|(今年|去年|昨年|一昨年))?の?(?<![\d/.:-])(\d{1,2})\s*[〜~-]\s*(\d{1,2})月(?![曜])${JA_PART}`, 'g'),
     read: (m, now) => {
-      const a = Number(m[1]) - 1;
-      const b = Number(m[2]) - 1;
+      const a = Number(m[3]) - 1;
+      const b = Number(m[4]) - 1;
       if (a < 0 || b > 11 || a >= b) return undefined;
-      const y = latestMonth(b, now);
+      const y = m[1] !== undefined ? Number(m[1]) : m[2] !== undefined ? now.getFullYear() + (JA_YEARS[m[2]] ?? 0) : latestMonth(b, now);
       return span(monthPeriod(y, a).sinceMs, monthPeriod(y, b).untilMs);
     },
   },
