@@ -258,7 +258,7 @@ export const RULES: Rule[] = [
   },
   // A day of a month named by where it stands: 先月の20日, 今月15日, 先々月の3日 (1日 too: the month names it).
   {
-    re: new RegExp(String.raw`(先々月|先月|今月)の?([1-9]|[12]\d|3[01])日(?![\d間目])${JA_DAYPART}`, 'g'),
+    re: new RegExp(String.raw`(先々月|先月|今月)の?([1-9]|[12]\d|3[01])日(?![\d間目]|あたり|当たり)${JA_DAYPART}`, 'g'),
     read: (m, now) => {
       const back = { 今月: 0, 先月: 1, 先々月: 2 }[m[1] as '今月' | '先月' | '先々月'];
       const first = new Date(now.getFullYear(), now.getMonth() - back, 1);
@@ -624,7 +624,7 @@ export const RULES: Rule[] = [
   },
   {
     // "earlier in the week (month, year)": this one.
-    re: /\bearlier in the (week|month|year)\b/gi,
+    re: /\bearlier in the (week|month|year)\b(?!\s+of\b)/gi,
     read: (m, now) => {
       const unit = (m[1] as string).toLowerCase();
       const today = startOfDay(now.getTime());
