@@ -154,6 +154,9 @@ export function readTime(query: string, nowMs: number): TimeReading {
         period = after ? span(edge, addDays(edge, week ? 7 : 1)) : span(addDays(edge, week ? -7 : -1), edge);
         start -= beside[0].length;
       }
+      // 12月1日(火), 先週金曜(11/27), "Nov 27 (Fri)": the day said again in brackets goes with it.
+      const again = oneDay(period) ? DAY_AGAIN.exec(input.slice(end)) : null;
+      if (again) end += again[0].length;
       // "yesterday at 3pm", 昨日の15時ごろ, 今日の午後3時: a time of that day goes with it (the day is read; no hour is pretended).
       const clock = oneDay(period) ? CLOCK_AFTER.exec(input.slice(end)) : null;
       if (clock) end += clock[0].length;
@@ -203,6 +206,9 @@ export function readTime(query: string, nowMs: number): TimeReading {
  * "yesterday's timestamp", 今日の日付 (code that computes a date), 先月比, 昨年比 (a comparison).
  */
 const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:日付|日時|タイムスタンプ)|^比(?!較|べ)/i;
+
+/** A day said again in brackets after it: its weekday, (火), (Fri), or its date, (11/27). */
+const DAY_AGAIN = /^\s*\((?:[日月火水木金土](?:曜日?)?|(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)\)/i;
 
 /** A time of day after a day: "at 3pm", "around 15:00", "at noon"; の15時ごろ, 15時半に, の午後3時 (not 3時間, a length). */
 const CLOCK_AFTER = /^(?:,?\s+(?:at|around|about|before|after|by)?\s*(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)\b|の?(?:午前|午後)?\d{1,2}時(?:\d{1,2}分|半)?(?!間)(?:頃|ごろ)?)/i;
