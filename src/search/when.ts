@@ -112,7 +112,8 @@ export interface TimeReading {
 }
 
 export function readTime(query: string, nowMs: number): TimeReading {
-  const input = query.normalize('NFKC');
+  // 令和8年, 平成31年: the Japanese era's years as the calendar's (令和 from 2019, 平成 from 1989), so every rule reads them.
+  const input = query.normalize('NFKC').replace(/(令和|平成)(元|\d{1,2})年/g, (_w, era: string, n: string) => `${(era === '令和' ? 2018 : 1988) + (n === '元' ? 1 : Number(n))}年`);
   const now = new Date(nowMs);
   const found: Found[] = [];
   for (const rule of RULES) {
@@ -154,6 +155,9 @@ export function readTime(query: string, nowMs: number): TimeReading {
         period = after ? span(edge, addDays(edge, week ? 7 : 1)) : span(addDays(edge, week ? -7 : -1), edge);
         start -= beside[0].length;
       }
+      // "Friday, November 27", "Fri Nov 27": the weekday before a day that is that weekday goes with it.
+      const named = oneDay(period) ? /\b(sun|mon|tue|wed|thu|fri|sat)(?:day|sday|nesday|rsday|urday|s|rs)?\.?,?\s+$/i.exec(input.slice(0, start)) : null;
+      if (named && weekdayIndex(named[1] as string) === new Date(period.sinceMs).getDay()) start -= named[0].length;
       // 12月1日(火), 先週金曜(11/27), "Nov 27 (Fri)": the day said again in brackets goes with it.
       const again = oneDay(period) ? DAY_AGAIN.exec(input.slice(end)) : null;
       if (again) end += again[0].length;

@@ -183,6 +183,17 @@ export const RULES: Rule[] = [
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
   },
+  // Dates with the year written out: 11/27/2026 (American; 27/11/2026 where the first cannot be a
+  // month), 2026.11.27, 27.11.2026 (dotted: year first, or the day first as Europe writes it).
+  {
+    re: /(?<![\w./:-])(?:(?:on|since|from|of)\s+)?(?:(\d{1,2})\/(\d{1,2})\/(\d{4})|(\d{4})\.(\d{1,2})\.(\d{1,2})|(\d{1,2})\.(\d{1,2})\.(\d{4}))(?![\w/]|\.\d)/g,
+    read: (m) => {
+      const slash = m[1] !== undefined ? slashDay(Number(m[1]), Number(m[2]), true) : undefined;
+      const [y, mo, d] = slash ? [Number(m[3]), slash.m, slash.d] : m[4] !== undefined ? [Number(m[4]), Number(m[5]) - 1, Number(m[6])] : [Number(m[9]), Number(m[8]) - 1, Number(m[7])];
+      if (m[1] !== undefined && !slash) return undefined;
+      return y >= 1970 && y <= 2200 && validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
+    },
+  },
   // A month and a day with a slash, as Japanese and American write them: 3/15に, 12/1の, 11/20(金),
   // on 3/15, since 11/3, 3/15〜3/20 (on 15/3, a day first where the first number cannot be a month):
   // the latest such day up to today. Only where a date is meant: after on, since or from, before a
