@@ -127,6 +127,8 @@ export function readTime(query: string, nowMs: number): TimeReading {
       let end = start + m[0].length;
       if (found.some((f) => start < f.end && end > f.start)) continue; // taken by an earlier rule
       if (NOT_A_TIME_AFTER.test(input.slice(end))) continue; // "today's date", 先月比: a value, not a time told of
+      // "next Friday", 来週の金曜, 来年の3月, "in March next year": a time to come holds no memory yet (a plan for it is recent).
+      if (TO_COME_BEFORE.test(input.slice(0, start)) || TO_COME_AFTER.test(input.slice(end))) continue;
       let period = rule.read(m, now, input);
       if (!period || period.untilMs <= period.sinceMs) continue;
       // "the week of November 16", 11月16日の週: that day's Monday-to-Sunday week (a day rule may have taken the "of").
@@ -210,6 +212,14 @@ export function readTime(query: string, nowMs: number): TimeReading {
  * "yesterday's timestamp", 今日の日付 (code that computes a date), 先月比, 昨年比 (a comparison).
  */
 const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:日付|日時|タイムスタンプ)|^比(?!較|べ)/i;
+
+/**
+ * Before a time, what puts it ahead: "next", "this coming", "upcoming", 来週の, 来月, 来年の, 次の,
+ * 今度の; also before the second of a span that begins ahead ("next Monday to Friday", 来週の月曜から金曜).
+ */
+const TO_COME_BEFORE = /(?:\b(?:next|this coming|the coming|upcoming)\s+(?:\w+\s+(?:to|until|through|-)\s+)?|(?:再?来週|再?来月|再?来年|次の|今度の)の?\s*(?:[^、。,.!?\s]{1,8}(?:から|〜|~|-)\s*)?)$/i;
+/** After a time, what puts it ahead: "on Friday next week", "in March next year", 3月の来週. */
+const TO_COME_AFTER = /^,?\s*(?:next\s+(?:week|month|year)\b)/i;
 
 /** A day said again in brackets after it: its weekday, (火), (Fri), or its date, (11/27). */
 const DAY_AGAIN = /^\s*\((?:[日月火水木金土](?:曜日?)?|(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)\)/i;
