@@ -158,7 +158,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
         start -= beside[0].length;
       }
       // "Friday, November 27", "Fri Nov 27": the weekday before a day that is that weekday goes with it.
-      const named = oneDay(period) ? /\b(sun|mon|tue|wed|thu|fri|sat)(?:day|sday|nesday|rsday|urday|s|rs)?\.?,?\s+$/i.exec(input.slice(0, start)) : null;
+      const named = oneDay(period) ? /\b(?:(?:on|last)\s+)?(sun|mon|tue|wed|thu|fri|sat)(?:day|sday|nesday|rsday|urday|s|rs)?\.?,?\s+$/i.exec(input.slice(0, start)) : null;
       if (named && weekdayIndex(named[1] as string) === new Date(period.sinceMs).getDay()) start -= named[0].length;
       // 12月1日(火), 先週金曜(11/27), "Nov 27 (Fri)": the day said again in brackets goes with it.
       const again = oneDay(period) ? DAY_AGAIN.exec(input.slice(end)) : null;

@@ -670,10 +670,11 @@ export const RULES: Rule[] = [
     },
   },
   {
-    // Not "on Saturday mornings": a habit, not a day. "This Monday": this week's. Abbreviated
+    // Not "on Saturday mornings": a habit, not a day; nor before a date ("on Friday, November 20": the
+    // date is read, the weekday with it). "This Monday": this week's. Abbreviated
     // only capitalised: "on Fri", "last Tue" ("on sat" is not a day), and not as the first word
     // of a name ("on Sun Microsystems", "on Wed Street").
-    re: /\b(?:on |last |this past |on last |since |(?:on )?the previous |previous |(this ))(sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tues?|wed|thu(?:rs?)?|fri|sat)\b\.?(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
+    re: /\b(?:on |last |this past |on last |since |(?:on )?the previous |previous |(this ))(sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tues?|wed|thu(?:rs?)?|fri|sat)\b\.?(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!,?\s+(?:the\s+\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d))(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
     read: (m, now, input) => {
       const word = m[2] as string;
       if (word.length < 6 && (!/^[A-Z]/.test(word) || (m[0].endsWith(word) && /^\s+[A-Z][a-z]/.test(input.slice(m.index + m[0].length))))) return undefined;
