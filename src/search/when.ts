@@ -221,8 +221,8 @@ const TO_COME_BEFORE = /(?:\b(?:next|this coming|the coming|upcoming)\s+(?:\w+\s
 /** After a time, what puts it ahead: "on Friday next week", "in March next year", 3月の来週. */
 const TO_COME_AFTER = /^,?\s*(?:next\s+(?:week|month|year)\b)/i;
 
-/** A day said again in brackets after it: its weekday, (火), (Fri), or its date, (11/27). */
-const DAY_AGAIN = /^\s*\((?:[日月火水木金土](?:曜日?)?|(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)\)/i;
+/** A day said again in brackets after it: its weekday, (火), (Fri), or its date, (11/27), (27日). */
+const DAY_AGAIN = /^\s*\((?:[日月火水木金土](?:曜日?)?|(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}日)\)/i;
 
 /** A time of day after a day: "at 3pm", "around 15:00", "at noon"; の15時ごろ, 15時半に, の午後3時 (not 3時間, a length). */
 const CLOCK_AFTER = /^(?:,?\s+(?:at|around|about|before|after|by)?\s*(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)\b|の?(?:午前|午後)?\d{1,2}時(?:\d{1,2}分|半)?(?!間)(?:頃|ごろ)?)/i;

@@ -277,11 +277,12 @@ export const RULES: Rule[] = [
       return validDay(first.getFullYear(), first.getMonth(), d) ? dayPeriod(new Date(first.getFullYear(), first.getMonth(), d)) : undefined;
     },
   },
-  // Japanese days of a month without one: 3日に, 15日の夜 (the latest such day). Not 1日 (a day as
+  // Japanese days of a month without one: 3日に, 15日の夜, 27日(金) (the latest such day). Not 1日 (a day as
   // often as the 1st: 1日に3回), 3日に1回 (every three days), 3日で, 3日間 (durations), 毎月15日, この5日.
   {
-    re: new RegExp(String.raw`(?<![\d月年毎]|[こそあど]の)([2-9]|[12]\d|3[01])日(?=に(?![\d一二三四五六七八九十])|の(?:朝|午前|午後|昼|夕方|夜|晩|深夜))${JA_DAYPART}`, 'g'),
-    read: (m, now) => dayOfMonth(Number(m[1]), now, undefined),
+    re: new RegExp(String.raw`(?<![\d月年毎]|[こそあど]の)([1-9]|[12]\d|3[01])日(?:(\([日月火水木金土](?:曜日?)?\))|(?=に(?![\d一二三四五六七八九十])|の(?:朝|午前|午後|昼|夕方|夜|晩|深夜)))${JA_DAYPART}`, 'g'),
+    // With its weekday in brackets (27日(金), 1日(月)) a day is meant, 1日 too.
+    read: (m, now) => (m[1] === '1' && m[2] === undefined ? undefined : dayOfMonth(Number(m[1]), now, undefined)),
   },
   // Japanese relative: N日前, N週間前, Nか月前, N年前 (数日前: a few; 2週間ほど前: about), 半年前; 過去N日, ここN週間.
   {

@@ -96,8 +96,8 @@ export const JA_OF_TIME = /^(?:に(?!向け|つい|関|合わせ|対)|前後|頃
 export function isMonthWord(word: string, before: string, after: string, atStart: boolean): boolean {
   const lower = word.toLowerCase().replace(/\.$/, '');
   const cue = /\b(in|during|since|from|until|till|by|last|this|early|late|mid|of|on|before|after)[\s-]+$/i.test(before);
-  // A day after it, not a count ("ask Jan 3 times", "Mar 2 retries").
-  const dated = /^\.?\s*(\d{1,2}(st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b)|,?\s*\d{4}\b)/.test(after);
+  // A day after it, not a count ("ask Jan 3 times", "Mar 2 retries"); or a day before it ("27 Nov").
+  const dated = /^\.?\s*(\d{1,2}(st|nd|rd|th)?\b(?!\s+(?:times?|x|[a-z]+s)\b)|,?\s*\d{4}\b)/.test(after) || /\b(?:[1-9]|[12]\d|3[01])(st|nd|rd|th)?\s+(?:of\s+)?$/.test(before);
   if (lower === 'may') {
     if (word[0] !== 'M') return false;
     if (atStart && /^\s+(i|we|you|it|this|that|they|he|she)\b/i.test(after)) return false;
