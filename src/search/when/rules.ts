@@ -277,6 +277,19 @@ export const RULES: Rule[] = [
       return validDay(first.getFullYear(), first.getMonth(), d) ? dayPeriod(new Date(first.getFullYear(), first.getMonth(), d)) : undefined;
     },
   },
+  // Days of a month joined without one: 10日から15日まで, 10〜15日に (the latest month whose 15th has
+  // come). Not a length: 3〜5日かかる, 10日から15日程度.
+  {
+    re: /(?<![\d月年毎/.:-])([1-9]|[12]\d|3[01])日?\s*(?:から|〜|~|-)\s*([1-9]|[12]\d|3[01])日(?:まで|の間に?|(?=に|の(?!間)|は|、|,|で(?!き)|$))/g,
+    read: (m, now) => {
+      const a = Number(m[1]);
+      const b = Number(m[2]);
+      const last = a < b ? dayOfMonth(b, now, undefined) : undefined;
+      if (!last) return undefined;
+      const at = new Date(last.sinceMs);
+      return span(new Date(at.getFullYear(), at.getMonth(), a), last.untilMs);
+    },
+  },
   // Japanese days of a month without one: 3日に, 15日の夜, 27日(金) (the latest such day). Not 1日 (a day as
   // often as the 1st: 1日に3回), 3日に1回 (every three days), 3日で, 3日間 (durations), 毎月15日, この5日.
   {
@@ -611,7 +624,7 @@ export const RULES: Rule[] = [
   {
     // "On the 3rd", "the 15th of this month": the latest such day. Only before the end, a comma or
     // a word that tells of it ("on the 3rd we…"): "on the 2nd run" is a count.
-    re: new RegExp(String.raw`\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(this|last)\s+month)?(?!\s+(?:of\s+)?${MONTH_NAMES})(?=\s*(?:$|[,.;:!?)]|(?:i|we|you|they|he|she|it|at|in|when|and|or|before|after|about|for|regarding)\b))`, 'gi'),
+    re: new RegExp(String.raw`\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(this|last)\s+month)?(?!\s+(?:of\s+)?${MONTH_NAMES})(?=\s*(?:$|[,.;:!?)]|(?:i|we|you|they|he|she|it|at|in|when|and|or|before|after|about|for|regarding|to|until|till|through)\b))`, 'gi'),
     read: (m, now) => dayOfMonth(Number(m[1]), now, m[2]?.toLowerCase()),
   },
   {
