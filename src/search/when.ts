@@ -218,8 +218,8 @@ const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:
  * 今度の; also before the second of a span that begins ahead ("next Monday to Friday", 来週の月曜から金曜).
  */
 const TO_COME_BEFORE = /(?:\b(?:next|this coming|the coming|upcoming)\s+(?:\w+\s+(?:to|until|through|-)\s+)?|(?:再?来週|再?来月|再?来年|次の|今度の)の?\s*(?:[^、。,.!?\s]{1,8}(?:から|〜|~|-)\s*)?)$/i;
-/** After a time, what puts it ahead: "on Friday next week", "in March next year", 3月の来週. */
-const TO_COME_AFTER = /^,?\s*(?:next\s+(?:week|month|year)\b)/i;
+/** After a time, what puts it ahead: "on Friday next week", "in March next year", "the 10th to the 14th of next month". */
+const TO_COME_AFTER = /^,?\s*(?:of\s+)?next\s+(?:week|month|year)\b/i;
 
 /** A day said again in brackets after it: its weekday, (火), (Fri), or its date, (11/27), (27日). */
 const DAY_AGAIN = /^\s*\((?:[日月火水木金土](?:曜日?)?|(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}日)\)/i;

@@ -622,9 +622,34 @@ export const RULES: Rule[] = [
     },
   },
   {
+    // "From the 10th to the 15th", "between the 20th and the 27th of April": those days of that month
+    // (of the latest whose later day has come, when none is named).
+    re: new RegExp(String.raw`\b(?:(?:from|between)\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\s+(?:to|until|till|through|and|-|–)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?:${MONTH_NAMES}|(this|last)\s+month\b))?`, 'gi'),
+    read: (m, now) => {
+      const a = Number(m[1]);
+      const b = Number(m[2]);
+      if (a >= b) return undefined;
+      let at: Date | undefined;
+      if (m[3] !== undefined) {
+        const mo = monthIndex(m[3]);
+        if (mo < 0) return undefined;
+        let y = latestMonth(mo, now);
+        if (validDay(y, mo, b) && day(y, mo, b) > now.getTime()) y -= 1;
+        at = new Date(y, mo, 1);
+      } else if (m[4] !== undefined) {
+        at = new Date(now.getFullYear(), now.getMonth() - (m[4].toLowerCase() === 'last' ? 1 : 0), 1);
+      } else {
+        const last = dayOfMonth(b, now, undefined);
+        at = last && new Date(last.sinceMs);
+      }
+      if (!at || !validDay(at.getFullYear(), at.getMonth(), b)) return undefined;
+      return span(day(at.getFullYear(), at.getMonth(), a), day(at.getFullYear(), at.getMonth(), b + 1));
+    },
+  },
+  {
     // "On the 3rd", "the 15th of this month": the latest such day. Only before the end, a comma or
     // a word that tells of it ("on the 3rd we…"): "on the 2nd run" is a count.
-    re: new RegExp(String.raw`\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(this|last)\s+month)?(?!\s+(?:of\s+)?${MONTH_NAMES})(?=\s*(?:$|[,.;:!?)]|(?:i|we|you|they|he|she|it|at|in|when|and|or|before|after|about|for|regarding|to|until|till|through)\b))`, 'gi'),
+    re: new RegExp(String.raw`\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(this|last)\s+month)?(?!\s+(?:of\s+)?${MONTH_NAMES})(?=\s*(?:$|[,.;:!?)]|(?:i|we|you|they|he|she|it|at|in|when|and|or|before|after|about|for|regarding)\b))`, 'gi'),
     read: (m, now) => dayOfMonth(Number(m[1]), now, m[2]?.toLowerCase()),
   },
   {
