@@ -148,17 +148,17 @@ export function readTime(query: string, nowMs: number): TimeReading {
         end += dayAfter[0].length;
       }
       // "the day after Thanksgiving", "the week before Christmas", "the day before March 3": that day or week beside it.
-      const beside = /\b(?:(?:on|in|during)\s+)?the\s+(day|week)\s+(before|after)\s+(?:the\s+)?$/i.exec(input.slice(0, start));
       // The day beside one day; the week beside a week or less (the day after a three-day Christmas is not told).
-      if (beside && period.untilMs - period.sinceMs <= ((beside[1] as string).toLowerCase() === 'week' ? 7 : 1) * 86_400_000 + 3_600_000) {
-        const week = (beside[1] as string).toLowerCase() === 'week';
+      const beside = BESIDE.exec(input.slice(0, start));
+      const week = beside?.[1]?.toLowerCase() === 'week';
+      if (beside && period.untilMs - period.sinceMs <= (week ? 7 : 1) * 86_400_000 + 3_600_000) {
         const after = (beside[2] as string).toLowerCase() === 'after';
         const edge = new Date(after ? period.untilMs : period.sinceMs);
         period = after ? span(edge, addDays(edge, week ? 7 : 1)) : span(addDays(edge, week ? -7 : -1), edge);
         start -= beside[0].length;
       }
       // "Friday, November 27", "Fri Nov 27": the weekday before a day that is that weekday goes with it.
-      const named = oneDay(period) ? /\b(?:(?:on|last)\s+)?(sun|mon|tue|wed|thu|fri|sat)(?:day|sday|nesday|rsday|urday|s|rs)?\.?,?\s+$/i.exec(input.slice(0, start)) : null;
+      const named = oneDay(period) ? WEEKDAY_BEFORE.exec(input.slice(0, start)) : null;
       if (named && weekdayIndex(named[1] as string) === new Date(period.sinceMs).getDay()) start -= named[0].length;
       // 12月1日(火), 先週金曜(11/27), "Nov 27 (Fri)": the day said again in brackets goes with it.
       const again = oneDay(period) ? DAY_AGAIN.exec(input.slice(end)) : null;
@@ -184,7 +184,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
         if (sinceAfter) end += sinceAfter[0].length;
       }
       // "sometime in March", "around November 20", "this year so far": words that only say how loosely the time is meant.
-      const looseBefore = (oneDay(period) ? /\b(?:sometime|some time|so far|around|about|roughly|approximately|towards?|early|late)\s+$/i : /\b(?:sometime|some time|so far|around|about|roughly|approximately|towards?)\s+$/i).exec(input.slice(0, start));
+      const looseBefore = (oneDay(period) ? LOOSE_BEFORE_DAY : LOOSE_BEFORE).exec(input.slice(0, start));
       const looseAfter = /^,?\s*so far\b/i.exec(input.slice(end));
       if (looseBefore) start -= looseBefore[0].length;
       if (looseAfter) end += looseAfter[0].length;
@@ -220,6 +220,15 @@ const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:
 const TO_COME_BEFORE = /(?:\b(?:next|this coming|the coming|upcoming)\s+(?:\w+\s+(?:to|until|through|-)\s+)?|(?:再?来週|再?来月|再?来年|次の|今度の)の?\s*(?:[^、。,.!?\s]{1,8}(?:から|〜|~|-)\s*)?)$/i;
 /** After a time, what puts it ahead: "on Friday next week", "in March next year", "the 10th to the 14th of next month". */
 const TO_COME_AFTER = /^,?\s*(?:of\s+)?next\s+(?:week|month|year)\b/i;
+
+/** Before a time, the day or week beside it: "the day after", "in the week before". */
+const BESIDE = /\b(?:(?:on|in|during)\s+)?the\s+(day|week)\s+(before|after)\s+(?:the\s+)?$/i;
+/** A weekday before a day, said with it: "Friday, November 27", "on Fri Nov 27", "last Friday, November 27". */
+const WEEKDAY_BEFORE = /\b(?:(?:on|last)\s+)?(sun|mon|tue|wed|thu|fri|sat)(?:day|sday|nesday|rsday|urday|s|rs)?\.?,?\s+$/i;
+/** Words before a time that only say how loosely it is meant ("sometime in March", "around November 20"); "early", "late" before a day. */
+const LOOSE = String.raw`sometime|some time|so far|around|about|roughly|approximately|towards?`;
+const LOOSE_BEFORE = new RegExp(String.raw`\b(?:${LOOSE})\s+$`, 'i');
+const LOOSE_BEFORE_DAY = new RegExp(String.raw`\b(?:${LOOSE}|early|late)\s+$`, 'i');
 
 /** A day said again in brackets after it: its weekday, (火), (Fri), or its date, (11/27), (27日). */
 const DAY_AGAIN = /^\s*\((?:[日月火水木金土](?:曜日?)?|(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}日)\)/i;

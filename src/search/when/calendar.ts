@@ -93,6 +93,18 @@ export function dayOfMonth(d: number, now: Date, which: string | undefined): Per
   return undefined;
 }
 
+/**
+ * Days a to b of the month that `month` falls in, or (none given) of the latest month whose day b
+ * has come: "from the 10th to the 15th", 10日から15日まで.
+ */
+export function daysOfMonth(a: number, b: number, month: Date | undefined, now: Date): Period | undefined {
+  const at = month ?? (a < b ? dayOfMonth(b, now, undefined) : undefined)?.sinceMs;
+  if (at === undefined || a >= b) return undefined;
+  const first = new Date(at);
+  const [y, m] = [first.getFullYear(), first.getMonth()];
+  return validDay(y, m, b) ? span(day(y, m, a), day(y, m, b + 1)) : undefined;
+}
+
 /** `3/15`'s day and a weekday in brackets after it, `(金)`: two groups. */
 export function slashDay(a: number, b: number, dayFirst: boolean): { m: number; d: number } | undefined {
   if (a >= 1 && a <= 12 && b >= 1 && b <= 31) return { m: a - 1, d: b };

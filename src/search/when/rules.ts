@@ -3,7 +3,7 @@
  * them in this order, and an earlier rule takes its words first.
  */
 import {
-  addDays, day, dayOfMonth, dayPeriod, FISCAL_BACK, fiscalNow, fiscalYear, halfOf, latestMonth,
+  addDays, day, dayOfMonth, dayPeriod, daysOfMonth, FISCAL_BACK, fiscalNow, fiscalYear, halfOf, latestMonth,
   latestMonthPart, latestQuarter, type MonthPart, monthPart, monthPeriod, nthWeek, type Period,
   quarterBack, quarterOf, slashDay, span, startOfDay, validDay, weekOf, weekStart, yearPeriod,
 } from './calendar.js';
@@ -281,14 +281,7 @@ export const RULES: Rule[] = [
   // come). Not a length: 3〜5日かかる, 10日から15日程度.
   {
     re: /(?<![\d月年毎/.:-])([1-9]|[12]\d|3[01])日?\s*(?:から|〜|~|-)\s*([1-9]|[12]\d|3[01])日(?:まで|の間に?|(?=に|の(?!間)|は|、|,|で(?!き)|$))/g,
-    read: (m, now) => {
-      const a = Number(m[1]);
-      const b = Number(m[2]);
-      const last = a < b ? dayOfMonth(b, now, undefined) : undefined;
-      if (!last) return undefined;
-      const at = new Date(last.sinceMs);
-      return span(new Date(at.getFullYear(), at.getMonth(), a), last.untilMs);
-    },
+    read: (m, now) => daysOfMonth(Number(m[1]), Number(m[2]), undefined, now),
   },
   // Japanese days of a month without one: 3日に, 15日の夜, 27日(金) (the latest such day). Not 1日 (a day as
   // often as the 1st: 1日に3回), 3日に1回 (every three days), 3日で, 3日間 (durations), 毎月15日, この5日.
@@ -626,24 +619,18 @@ export const RULES: Rule[] = [
     // (of the latest whose later day has come, when none is named).
     re: new RegExp(String.raw`\b(?:(?:from|between)\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\s+(?:to|until|till|through|and|-|–)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?:${MONTH_NAMES}|(this|last)\s+month\b))?`, 'gi'),
     read: (m, now) => {
-      const a = Number(m[1]);
-      const b = Number(m[2]);
-      if (a >= b) return undefined;
-      let at: Date | undefined;
+      const [a, b] = [Number(m[1]), Number(m[2])];
+      let month: Date | undefined;
       if (m[3] !== undefined) {
         const mo = monthIndex(m[3]);
         if (mo < 0) return undefined;
         let y = latestMonth(mo, now);
         if (validDay(y, mo, b) && day(y, mo, b) > now.getTime()) y -= 1;
-        at = new Date(y, mo, 1);
+        month = new Date(y, mo, 1);
       } else if (m[4] !== undefined) {
-        at = new Date(now.getFullYear(), now.getMonth() - (m[4].toLowerCase() === 'last' ? 1 : 0), 1);
-      } else {
-        const last = dayOfMonth(b, now, undefined);
-        at = last && new Date(last.sinceMs);
+        month = new Date(now.getFullYear(), now.getMonth() - (m[4].toLowerCase() === 'last' ? 1 : 0), 1);
       }
-      if (!at || !validDay(at.getFullYear(), at.getMonth(), b)) return undefined;
-      return span(day(at.getFullYear(), at.getMonth(), a), day(at.getFullYear(), at.getMonth(), b + 1));
+      return daysOfMonth(a, b, month, now);
     },
   },
   {
