@@ -143,9 +143,39 @@ function basicCredentials(secret: string): boolean {
 /** Names of hashes, ciphers and formats, said of passwords and tokens: not their values. */
 const SCHEME_NAME = /^(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2(?:-sha\d+)?|sha-?\d+|md5|[hrpe]s\d{3}|aes-?\d+(?:-[a-z]+)?|base(?:32|64)(?:url)?|utf-?(?:8|16)|oauth-?2(?:\.\d)?|jwt|totp|hotp|ed25519|x25519|rsa-?\d*|x\.?509|pkcs#?\d+|tlsv?1\.\d|sslv?\d|https?(?:\/[\d.]+)?|iso-?\d+|rfc-?\d+|v\d+(?:\.\d+)*)$/i;
 
+/**
+ * What prose says of a password rather than the password ("the password is incorrect.", "… was
+ * reset.", "… is below:"): states, places, pronouns, irregular participles; the endings of
+ * adjectives, participles and adverbs are in SAID_ENDING.
+ */
+const SAID_OF_A_PASSWORD = new RegExp(
+  `^(?:${[
+    'wrong|right|correct|incorrect|invalid|valid|empty|blank|plain|plaintext|cleartext|clear|short|strong|secure|insecure|obscure|unsafe|random|unique|common|simple|complex|default|same|similar|other|fine|okay|ready|alone|enough|weird|strange|bogus|junk|garbage|nonsense|stale|fresh|private|remote|false|gone|mixed|case|unset|reset',
+    'great|perfect|awesome|solid|proper|sound|sturdy|robust|tight|loose|poor|legit|obsolete|complete|concise|precise|inline|online|offline|itself|yourself|risky|tricky|sketchy|flaky|hacky|messy|dirty|heavy|crazy|silly|funny|handy|sloppy|lengthy|lousy',
+    'longer|shorter|stronger|weaker|better|worse|safer|easier|harder|simpler|bigger|smaller|newer|older',
+    'there|where|here|below|above|under|underneath|inside|outside|elsewhere|somewhere|nowhere|anywhere|everywhere|again|already|always|never|often|still|maybe|perhaps|instead|otherwise|indeed',
+    'yours|mine|theirs|ours|hers|whose|which|these|those|whatever',
+    'known|unknown|shown|sent|lost|kept|given|taken|(?:over|re|un)?written|mistaken|chosen|forgotten|stolen|broken|hidden|found|built|bought|caught|brought|gotten|begun|drawn|grown|thrown|frozen|spoken|proven|sworn|stuck|split|spread',
+    'sentinel|whitespace|lowercase|uppercase|ascii|unicode|numbers|letters|digits|symbols|characters|chars|words|spaces|eight|twelve|sixteen|twenty|thirty',
+  ].join('|')})$`,
+  'i',
+);
+const SAID_ENDING = /(?:ed|ing|able|ible|ive|ous|ful|less|ent|ant|ic|al|ary|ory|ile|ish|ly|ise|ize)$/i;
+
+/**
+ * A password a sentence names as one plain word ("the wifi password is sunshine.", "パスワードは
+ * sunshine"): letters only, five or more, lowercase, the last word of its clause — not a word
+ * prose says of a password. A value with digits, or quoted, is told by the rules for those.
+ */
+function passwordWord(secret: string, after: string): boolean {
+  if (!/^[a-z]{5,64}$/.test(secret) || SAID_OF_A_PASSWORD.test(secret) || SAID_ENDING.test(secret) || SCHEME_NAME.test(secret)) return false;
+  return /^(?:[\t ]*$|[.,;:!?)\]\r\n。、，！？）」]|[\t ]+(?:and|but|or|so)\b)/.test(after);
+}
+
 /** A label and what binds a value to it, in Japanese, Chinese or Korean. */
 const CJK_LABEL_BOUND = `(?:${CJK_PASSWORD}|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE})${CJK_BINDING}`;
 const SAYS_PASSWORD = new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i');
+const CJK_SAYS_PASSWORD = new RegExp(`(?:${CJK_PASSWORD}|password|passwd|passphrase)`, 'i');
 
 /**
  * What says the value before it is the label's ("パスワードは hogehoge です", "… に変えた", "… 입니다"):
@@ -161,6 +191,7 @@ const SAYS_IT_IS = /^[\t \u3000]*(?:です|でした|だ(?:よ|ね|った)?(?![�
  */
 function cjkSecret(secret: string, pre: string, after: string): boolean {
   const bound = /[:：=＝「『"'`]\s*$|[:：=＝][\t \u3000]*["'`「『]?$/.test(pre) || SAYS_IT_IS.test(after);
+  if (!bound && CJK_SAYS_PASSWORD.test(pre) && /(?:は|が|って|是|为|為|는|은|이|가)[\t \u3000]*$/.test(pre) && passwordWord(secret, after)) return true;
   return labelledValue(secret, pre, after, bound, SAYS_PASSWORD.test(pre));
 }
 
@@ -172,6 +203,7 @@ function cjkSecret(secret: string, pre: string, after: string): boolean {
  */
 function proseSecret(secret: string, pre: string, after: string): boolean {
   const quoted = /["'`]$/.test(pre);
+  if (!quoted && /\b(?:password|passphrase|passcode|passwd)\b.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?$/i.test(pre) && passwordWord(secret, after)) return true;
   // Code, not a literal: token = get_token(user_id=42), key = keys[2].
   if (!quoted && /[()[\]{}]/.test(secret)) return false;
   // A line's end written as an escape (text inside a JSON string): `is correct.\n3. Move…` is no value.
@@ -620,6 +652,10 @@ export const SECRET_RULES: SecretRule[] = [
       '管理者のパスワードは admin だよ',
       'Wi-Fiのパスワードを opensesame に変えた',
       '비밀번호는 sunshine 입니다',
+      'wifiのパスワードはsunshine',
+      'パスワードは marigold、ユーザー名は admin',
+      '密码是 sunshine',
+      '비밀번호는 bluebird',
     ],
     negatives: [
       'パスワードは8文字以上にする',
@@ -655,6 +691,9 @@ export const SECRET_RULES: SecretRule[] = [
       '비밀번호는 8자 이상',
       '암호화 방식은 AES-256',
       '密码: ${DB_PASSWORD}',
+      'パスワードは bcrypt',
+      'パスワードは required、トークンは optional',
+      'パスワードは Keychain',
     ],
   },
   {
@@ -672,6 +711,10 @@ export const SECRET_RULES: SecretRule[] = [
       'I changed the root password to Tr0ub4dor3x yesterday',
       'the deploy token was "xq7-Lm2-Zx9"',
       'the admin password is `opensesame`',
+      'the wifi password is sunshine',
+      'my password was bluebird, can you check it',
+      'the admin password is now marigold.',
+      'the password for the staging DB is opensesame and the user is admin',
     ],
     negatives: [
       'the password is incorrect',
@@ -693,6 +736,16 @@ export const SECRET_RULES: SecretRule[] = [
       'token = get_token(user_id=42)',
       'api_key = keys[2]',
       '"text": "Check that your password is correct.\\n3. Move closer to the router"',
+      'the password is hashed.',
+      'the password is below:',
+      'the password is different, and longer',
+      'the password was lost.',
+      'the password is overwritten',
+      'the password is great',
+      'the password is Sunshine',
+      'my password is something',
+      'pwd is server.',
+      'if password is sentinel:',
     ],
   },
 ];
