@@ -163,9 +163,10 @@ const SAID_OF_A_PASSWORD = new RegExp(
 const SAID_ENDING = /(?:ed|ing|able|ible|ive|ous|ful|less|ent|ant|ic|al|ary|ory|ile|ish|ly|ise|ize)$/i;
 
 /**
- * A password a sentence names as one plain word ("the wifi password is sunshine.", "パスワードは
- * sunshine"): letters only, five or more, lowercase, the last word of its clause — not a word
- * prose says of a password. A value with digits, or quoted, is told by the rules for those.
+ * A password a sentence names as one plain word ("the wifi password is sunshine.", "username:
+ * admin password: sunshine", "パスワードは sunshine"): letters only, five or more, lowercase,
+ * the last word of its clause — not a word prose says of a password. A value with digits, or
+ * quoted, is told by the rules for those.
  */
 function passwordWord(secret: string, after: string): boolean {
   if (!/^[a-z]{5,64}$/.test(secret) || SAID_OF_A_PASSWORD.test(secret) || SAID_ENDING.test(secret) || SCHEME_NAME.test(secret)) return false;
@@ -203,7 +204,7 @@ function cjkSecret(secret: string, pre: string, after: string): boolean {
  */
 function proseSecret(secret: string, pre: string, after: string): boolean {
   const quoted = /["'`]$/.test(pre);
-  if (!quoted && /\b(?:password|passphrase|passcode|passwd)\b.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?$/i.test(pre) && passwordWord(secret, after)) return true;
+  if (!quoted && /\b(?:password|passphrase|passcode|passwd)\b(?:.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=][\t ]*)$/i.test(pre) && passwordWord(secret, after)) return true;
   // Code, not a literal: token = get_token(user_id=42), key = keys[2].
   if (!quoted && /[()[\]{}]/.test(secret)) return false;
   // A line's end written as an escape (text inside a JSON string): `is correct.\n3. Move…` is no value.
@@ -715,6 +716,8 @@ export const SECRET_RULES: SecretRule[] = [
       'my password was bluebird, can you check it',
       'the admin password is now marigold.',
       'the password for the staging DB is opensesame and the user is admin',
+      'username: admin password: sunshine',
+      'login admin, password: marigold, host db1',
     ],
     negatives: [
       'the password is incorrect',
@@ -746,6 +749,8 @@ export const SECRET_RULES: SecretRule[] = [
       'my password is something',
       'pwd is server.',
       'if password is sentinel:',
+      'Reset the password: click the link',
+      'new password: required.',
     ],
   },
 ];
