@@ -435,6 +435,20 @@ export const SECRET_RULES: SecretRule[] = [
     ],
   },
   {
+    kind: 'secret',
+    // pass, pwd or pw as a parameter of a URL's query (`?user=admin&pass=…`) or a key of a
+    // connection string (`User ID=sa;Pwd=…`): a password whatever it holds. Only right after `?`,
+    // `&` or `;`: alone, PWD is the working directory (`PWD=/srv/app`), and `bypass=` is no key.
+    re: new RegExp(`(?<pre1>[?&;][\\t ]{0,4}(?:pass|pwd|pw)[\\t ]{0,4}=[\\t ]{0,4})${NOT_A_VALUE}(?![~/.])[^\\s&;#'"]{3,256}`, 'gi'),
+    positives: [
+      'https://host/login?user=admin&pass=sunshine',
+      'curl "https://nas.local/api?user=admin&pwd=Hunter22"',
+      'Data Source=db;Initial Catalog=app;User ID=sa;Pwd=sunshine',
+      'Driver={ODBC Driver 18};Server=db;UID=sa;PWD=Tr0ub4dor;',
+    ],
+    negatives: ['cd /srv; PWD=/srv/app make', 'https://x.com/?bypass=true', 'https://host/login?user=admin&pass=${PASS}', 'Server=db;Uid=sa;Pwd=%DB_PASSWORD%;', '?page=2&pass=', 'https://host/?q=1&pass=true'],
+  },
+  {
     kind: 'url-password',
     // scheme://user:password@host and scheme://:password@host (Redis).
     // The whole password, whatever it holds (an @ too: the host starts after the last @).
