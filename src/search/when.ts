@@ -101,7 +101,7 @@ import {
 } from './when/calendar.js';
 import { sinceThen } from './when/relative.js';
 import { RULES } from './when/rules.js';
-import { count, WEEK_ORDINALS, weekdayIndex } from './when/words.js';
+import { count, textAfter, textBefore, WEEK_ORDINALS, weekdayIndex } from './when/words.js';
 
 export type { Period };
 
@@ -116,6 +116,9 @@ export function readTime(query: string, nowMs: number): TimeReading {
   const input = query.normalize('NFKC').replace(/(令和|平成)(元|\d{1,2})年/g, (_w, era: string, n: string) => `${(era === '令和' ? 2018 : 1988) + (n === '元' ? 1 : Number(n))}年`);
   const now = new Date(nowMs);
   const found: Found[] = [];
+  // The characters an earlier rule's match took (a mark per character: found.some over every
+  // earlier match made a long prompt full of dates quadratic).
+  const taken = new Uint8Array(input.length);
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(input); m !== null; m = rule.re.exec(input)) {
@@ -125,15 +128,15 @@ export function readTime(query: string, nowMs: number): TimeReading {
       }
       let start = m.index;
       let end = start + m[0].length;
-      if (found.some((f) => start < f.end && end > f.start)) continue; // taken by an earlier rule
-      if (NOT_A_TIME_AFTER.test(input.slice(end))) continue; // "today's date", 先月比: a value, not a time told of
+      if (taken.subarray(start, end).includes(1)) continue; // taken by an earlier rule
+      if (NOT_A_TIME_AFTER.test(textAfter(input, end))) continue; // "today's date", 先月比: a value, not a time told of
       // "next Friday", 来週の金曜, 来年の3月, "in March next year": a time to come holds no memory yet (a plan for it is recent).
-      if (TO_COME_BEFORE.test(input.slice(0, start)) || TO_COME_AFTER.test(input.slice(end))) continue;
+      if (TO_COME_BEFORE.test(textBefore(input, start)) || TO_COME_AFTER.test(textAfter(input, end))) continue;
       let period = rule.read(m, now, input);
       if (!period || period.untilMs <= period.sinceMs) continue;
       // "the week of November 16", 11月16日の週: that day's Monday-to-Sunday week (a day rule may have taken the "of").
-      const weekBefore = /\b(?:(?:in|during|over)\s+)?the week\s+(?:of\s+)?$/i.exec(input.slice(0, start));
-      const weekAfter = /^の週/.exec(input.slice(end));
+      const weekBefore = /\b(?:(?:in|during|over)\s+)?the week\s+(?:of\s+)?$/i.exec(textBefore(input, start));
+      const weekAfter = /^の週/.exec(textAfter(input, end));
       const weekOfIt = (weekBefore !== null && (/\bof\s+$/i.test(weekBefore[0]) || /^of\s/i.test(m[0]))) || /^the week of\s/i.test(m[0]);
       if ((weekOfIt || weekAfter) && oneDay(period)) {
         period = weekOf(new Date(period.sinceMs));
@@ -141,7 +144,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
         if (weekAfter) end += weekAfter[0].length;
       }
       // "last week Thursday", "a week ago Monday", "two weeks ago Friday": that day of the week read.
-      const dayAfter = /^,?\s+(?:on\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/i.exec(input.slice(end));
+      const dayAfter = /^,?\s+(?:on\s+)?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/i.exec(textAfter(input, end));
       if (dayAfter && addDays(new Date(period.sinceMs), 7).getTime() === period.untilMs) {
         const wd = weekdayIndex(dayAfter[1] as string);
         period = dayPeriod(addDays(new Date(period.sinceMs), (wd - new Date(period.sinceMs).getDay() + 7) % 7));
@@ -149,7 +152,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
       }
       // "the day after Thanksgiving", "the week before Christmas", "the day before March 3": that day or week beside it.
       // The day beside one day; the week beside a week or less (the day after a three-day Christmas is not told).
-      const beside = BESIDE.exec(input.slice(0, start));
+      const beside = BESIDE.exec(textBefore(input, start));
       const week = beside?.[1]?.toLowerCase() === 'week';
       if (beside && period.untilMs - period.sinceMs <= (week ? 7 : 1) * 86_400_000 + 3_600_000) {
         const after = (beside[2] as string).toLowerCase() === 'after';
@@ -158,17 +161,17 @@ export function readTime(query: string, nowMs: number): TimeReading {
         start -= beside[0].length;
       }
       // "Friday, November 27", "Fri Nov 27": the weekday before a day that is that weekday goes with it.
-      const named = oneDay(period) ? WEEKDAY_BEFORE.exec(input.slice(0, start)) : null;
+      const named = oneDay(period) ? WEEKDAY_BEFORE.exec(textBefore(input, start)) : null;
       if (named && weekdayIndex(named[1] as string) === new Date(period.sinceMs).getDay()) start -= named[0].length;
       // 12月1日(火), 先週金曜(11/27), "Nov 27 (Fri)": the day said again in brackets goes with it.
-      const again = oneDay(period) ? DAY_AGAIN.exec(input.slice(end)) : null;
+      const again = oneDay(period) ? DAY_AGAIN.exec(textAfter(input, end)) : null;
       if (again) end += again[0].length;
       // "yesterday at 3pm", 昨日の15時ごろ, 今日の午後3時: a time of that day goes with it (the day is read; no hour is pretended).
-      const clock = oneDay(period) ? CLOCK_AFTER.exec(input.slice(end)) : null;
+      const clock = oneDay(period) ? CLOCK_AFTER.exec(textAfter(input, end)) : null;
       if (clock) end += clock[0].length;
       // "the last week of March", 11月の第1週, 先月の最終週, "the first week of 2026": that week of the month or year.
-      const nthBefore = /\b(?:(?:in|during|over)\s+)?the\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of\s+)?$/i.exec(input.slice(0, start));
-      const nthAfter = /^の?(?:第([1-4一二三四])週|最終週)/.exec(input.slice(end));
+      const nthBefore = /\b(?:(?:in|during|over)\s+)?the\s+(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of\s+)?$/i.exec(textBefore(input, start));
+      const nthAfter = /^の?(?:第([1-4一二三四])週|最終週)/.exec(textAfter(input, end));
       const nthOfIt = nthBefore !== null && (/\bof\s+$/i.test(nthBefore[0]) || /^of\s/i.test(m[0]));
       if ((nthOfIt || nthAfter) && (wholeMonth(period) || wholeYear(period))) {
         period = nthWeek(period, nthOfIt ? WEEK_ORDINALS[(nthBefore?.[1] ?? '').toLowerCase()] : nthAfter?.[1] === undefined ? undefined : count(nthAfter[1]));
@@ -176,22 +179,23 @@ export function readTime(query: string, nowMs: number): TimeReading {
         else if (nthAfter) end += nthAfter[0].length;
       }
       // "since …", "…以降", "…以来", "from … until now", "…から今まで": until now.
-      const sinceBefore = /\b(?:since|from)\s+$/i.exec(input.slice(0, start));
-      const sinceAfter = /^\s*(?:以降|以来|から\s*(?:今|現在)まで|(?:to|until|till|through|up to)\s+(?:now|the present|date)\b)/i.exec(input.slice(end));
+      const sinceBefore = /\b(?:since|from)\s+$/i.exec(textBefore(input, start));
+      const sinceAfter = /^\s*(?:以降|以来|から\s*(?:今|現在)まで|(?:to|until|till|through|up to)\s+(?:now|the present|date)\b)/i.exec(textAfter(input, end));
       if (/^since\s/i.test(m[0]) || (sinceBefore && /^since/i.test(sinceBefore[0])) || sinceAfter) {
         period = sinceThen(period, now);
         if (sinceBefore) start -= sinceBefore[0].length;
         if (sinceAfter) end += sinceAfter[0].length;
       }
       // "sometime in March", "around November 20", "this year so far": words that only say how loosely the time is meant.
-      const looseBefore = (oneDay(period) ? LOOSE_BEFORE_DAY : LOOSE_BEFORE).exec(input.slice(0, start));
-      const looseAfter = /^,?\s*so far\b/i.exec(input.slice(end));
+      const looseBefore = (oneDay(period) ? LOOSE_BEFORE_DAY : LOOSE_BEFORE).exec(textBefore(input, start));
+      const looseAfter = /^,?\s*so far\b/i.exec(textAfter(input, end));
       if (looseBefore) start -= looseBefore[0].length;
       if (looseAfter) end += looseAfter[0].length;
       // "last week's decision", "yesterday's bug": the possessive goes with its time.
-      const possessive = /^['’]s\b/.exec(input.slice(end));
+      const possessive = /^['’]s\b/.exec(textAfter(input, end));
       if (possessive) end += possessive[0].length;
       found.push({ start, end, period });
+      taken.fill(1, start, end);
     }
   }
   if (found.length === 0) return { text: query };
@@ -261,11 +265,11 @@ function joinRanges(found: Found[], input: string): Found[] {
   for (let i = 0; i < found.length; i++) {
     const a = found[i] as Found;
     const b = found[i + 1];
-    const lead = /\b(?:between|from)\s+$/i.exec(input.slice(0, a.start));
+    const lead = /\b(?:between|from)\s+$/i.exec(textBefore(input, a.start));
     const and = lead !== null && /^between/i.test(lead[0]);
     const start = lead ? a.start - lead[0].length : a.start;
     const joined = (end: number, untilMs: number): Found => {
-      const until = /^\s*(?:まで|にかけて)/.exec(input.slice(end));
+      const until = /^\s*(?:まで|にかけて)/.exec(textAfter(input, end));
       return { start, end: end + (until ? until[0].length : 0), period: span(a.period.sinceMs, untilMs) };
     };
     const between = b ? input.slice(a.end, b.start) : '';
@@ -287,7 +291,7 @@ function joinRanges(found: Found[], input: string): Found[] {
         continue;
       }
     }
-    const day2 = aDay ? RANGE_DAY.exec(input.slice(a.end)) : null;
+    const day2 = aDay ? RANGE_DAY.exec(textAfter(input, a.end)) : null;
     const d2 = day2 ? Number(day2[1]) : 0;
     if (day2 && (and || !/and/i.test(day2[0])) && d2 > first.getDate() && validDay(first.getFullYear(), first.getMonth(), d2)) {
       out.push(joined(a.end + day2[0].length, day(first.getFullYear(), first.getMonth(), d2 + 1)));
@@ -308,8 +312,15 @@ function joinRanges(found: Found[], input: string): Found[] {
  */
 export function asksAboutOrder(query: string): boolean {
   const q = query.normalize('NFKC');
-  return ORDER_EN.test(q) || ELAPSED_EN.test(q) || ORDER_JA.test(q) || ELAPSED_JA.test(q);
+  if (ORDER_JA.test(q) || ELAPSED_JA.test(q)) return true;
+  // The English patterns look across one clause: each is tried on a clause of its own, and not
+  // on one longer than a question is (a paste without a full stop: trying them across 32 KB of
+  // "which … first" took minutes, the search waiting).
+  return q.split(/[.?!]/).some((c) => c.length <= CLAUSE_MAX && (ORDER_EN.test(c) || ELAPSED_EN.test(c)));
 }
+
+/** The longest clause asksAboutOrder reads (the development set's longest question is far shorter). */
+const CLAUSE_MAX = 500;
 
 const ORDER_EN = /\b(?:in (?:what|which) order|the order (?:of|in which)|chronological(?:ly)?|earliest|before or after|after or before)\b|\b(?:which|who|what)\b[^.?!]*\bfirst\b[^.?!]*\bor\b|\b(?:which|who)\b[^.?!]*\b(?:came|happened|went|did \w+|was|were) first\b/i;
 const ELAPSED_EN = /\b(?:how (?:many|much) (?:days|weeks|months|years|hours|time)|how long)\b[^.?!]*\b(?:between|before|after)\b/i;

@@ -15,7 +15,7 @@ import {
 import {
   count, enMonthPart, isMonthWord, JA_ABOUT, JA_DAYPART, JA_MONTHS, JA_NEAR, JA_OF_TIME,
   JA_ORDINAL, JA_PART, JA_PLAN, JA_WEEKDAYS, JA_YEARS, jaMonthPart, MONTH_NAMES, monthIndex,
-  NUM_EN, NUM_JA, ORDINALS, SLASH_DAY, weekdayIndex,
+  NUM_EN, NUM_JA, ORDINALS, SLASH_DAY, textAfter, textBefore, weekdayIndex,
 } from './words.js';
 
 interface Rule {
@@ -36,11 +36,11 @@ export const RULES: Rule[] = [
       const given = m[3] ?? m[6];
       const ofYear = (m[2] ?? m[7])?.toLowerCase();
       const which = m[4]?.toLowerCase();
-      const cued = m[1] !== undefined || given !== undefined || ofYear !== undefined || which !== undefined || /\b(?:before|after|since)\s+(?:the\s+)?$/i.test(input.slice(0, m.index));
+      const cued = m[1] !== undefined || given !== undefined || ofYear !== undefined || which !== undefined || /\b(?:before|after|since)\s+(?:the\s+)?$/i.test(textBefore(input, m.index));
       if (!cued) return undefined;
       // "the new year" is often the one to come: only "New Year" capitalised, or "New Year's".
       if (/^new\s+year$/i.test(word) && !/^New\s+Year$/.test(word)) return undefined;
-      if (/^(?:['’]s)?\s+resolutions?\b/i.test(input.slice(m.index + m[0].length))) return undefined;
+      if (/^(?:['’]s)?\s+resolutions?\b/i.test(textAfter(input, m.index + m[0].length))) return undefined;
       const thisYear = now.getFullYear();
       const year = given !== undefined ? Number(given) : ofYear !== undefined ? thisYear - (ofYear === 'last' ? 1 : 0) : which === 'this' ? thisYear : undefined;
       return latestNamedDay(namedDay(word), now, year, which === 'last');
@@ -59,7 +59,7 @@ export const RULES: Rule[] = [
     read: (m, now, input) => {
       const name = m[3] as string;
       const year = m[1] !== undefined ? Number(m[1]) : m[2] !== undefined ? now.getFullYear() + (JA_YEARS[m[2]] ?? 0) : undefined;
-      const after = input.slice(m.index + m[0].length);
+      const after = textAfter(input, m.index + m[0].length);
       const timed = year !== undefined || m[4] !== undefined || m[5] !== undefined || m[6] !== undefined || JA_OF_TIME.test(after);
       if (/^(クリスマス|バレンタイン|ホワイトデー|ハロウィ)/.test(name) && !timed) return undefined;
       if (JA_PLAN.test(after)) return undefined;
@@ -77,7 +77,7 @@ export const RULES: Rule[] = [
       const which = m[3]?.toLowerCase();
       const ofYear = m[6]?.toLowerCase();
       const cued = which !== undefined || m[5] !== undefined || ofYear !== undefined || (m[1] !== undefined && m[2] !== undefined);
-      if (!cued || /^\s+(?:boot|framework|security|cloud|data|batch|mvc|webflux|ai|integration)\b/i.test(input.slice(m.index + m[0].length))) return undefined;
+      if (!cued || /^\s+(?:boot|framework|security|cloud|data|batch|mvc|webflux|ai|integration)\b/i.test(textAfter(input, m.index + m[0].length))) return undefined;
       const name = (m[4] as string).toLowerCase() as SeasonName;
       if (m[5] !== undefined) return seasonIn(name, Number(m[5]));
       if (ofYear !== undefined) return seasonIn(name, now.getFullYear() - (ofYear === 'last' ? 1 : 0));
@@ -164,7 +164,7 @@ export const RULES: Rule[] = [
     re: /(今年度|本年度|昨年度|前年度|一昨年度|(\d{4})年度|(?<![\p{sc=Han}\d])年度(?=末))(末)?/gu,
     read: (m, now, input) => {
       const end = m[3] !== undefined;
-      if (end && JA_PLAN.test(input.slice(m.index + m[0].length))) return undefined;
+      if (end && JA_PLAN.test(textAfter(input, m.index + m[0].length))) return undefined;
       // 年度末 alone: the fiscal year whose March has begun last (in March, the one now).
       const back = m[1] === '年度' ? (now.getMonth() === 2 ? 0 : 1) : (FISCAL_BACK[m[1] as string] ?? 0);
       const y = m[2] !== undefined ? Number(m[2]) : fiscalNow(now) - back;
@@ -205,7 +205,7 @@ export const RULES: Rule[] = [
     read: (m, now, input) => {
       const cue = m[1] !== undefined;
       const weekday = m[4] !== undefined || m[7] !== undefined;
-      const after = input.slice(m.index + m[0].length);
+      const after = textAfter(input, m.index + m[0].length);
       const first = slashDay(Number(m[2]), Number(m[3]), cue);
       if (!first) return undefined;
       const fraction = first.m + 1 < first.d && first.d <= 10;
@@ -385,7 +385,7 @@ export const RULES: Rule[] = [
   {
     re: /(?:(先々週|先週|今週)の|(?<!\p{sc=Han}|来週の))週(?:明け|初め)|(先々週|先週)明け/gu,
     read: (m, now, input) => {
-      if (JA_PLAN.test(input.slice(m.index + m[0].length))) return undefined;
+      if (JA_PLAN.test(textAfter(input, m.index + m[0].length))) return undefined;
       const monday = weekStart(addDays(startOfDay(now.getTime()), -7 * ({ 今週: 0, 先週: 1, 先々週: 2 }[(m[1] ?? m[2]) as '今週' | '先週' | '先々週'] ?? 0)));
       return span(monday, addDays(monday, 2));
     },
@@ -455,7 +455,7 @@ export const RULES: Rule[] = [
   {
     re: new RegExp(String.raw`(?<![\p{sc=Han}\p{N}々])(?:月初め?|月頭|月半ば|月末|上旬|初旬|中旬|下旬)(?!月初)${JA_NEAR}`, 'gu'),
     read: (m, now, input) => {
-      return JA_PLAN.test(input.slice(m.index + m[0].length)) ? undefined : latestMonthPart(jaMonthPart(m[0]) as MonthPart, now);
+      return JA_PLAN.test(textAfter(input, m.index + m[0].length)) ? undefined : latestMonthPart(jaMonthPart(m[0]) as MonthPart, now);
     },
   },
   // English months of a named year: March of last year, in March this year, March 5 last year.
@@ -652,7 +652,7 @@ export const RULES: Rule[] = [
       // "in the last week or two": the two up to today.
       if (g.two !== undefined && which !== 'this') return rolling(unit, 2, now);
       // "the last month's invoice" is last month's: a possessive names the calendar one.
-      const past = which === 'past' || (which === 'last' && g.the !== undefined && !/^['’]s\b/.test(input.slice(m.index + m[0].length)));
+      const past = which === 'past' || (which === 'last' && g.the !== undefined && !/^['’]s\b/.test(textAfter(input, m.index + m[0].length)));
       if (past) return rolling(unit, 1, now);
       if (unit === 'week') return which === 'this' ? weekOf(today) : unitAgo(unit, 1, now);
       if (unit === 'year') return yearPeriod(now.getFullYear() - (which === 'this' ? 0 : 1));
@@ -703,7 +703,7 @@ export const RULES: Rule[] = [
     re: /\b(?:on |last |this past |on last |since |(?:on )?the previous |previous |(this ))(sunday|monday|tuesday|wednesday|thursday|friday|saturday|sun|mon|tues?|wed|thu(?:rs?)?|fri|sat)\b\.?(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!,?\s+(?:the\s+\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d))(?:\s+(?:morning|afternoon|evening|night)\b)?/gi,
     read: (m, now, input) => {
       const word = m[2] as string;
-      if (word.length < 6 && (!/^[A-Z]/.test(word) || (m[0].endsWith(word) && /^\s+[A-Z][a-z]/.test(input.slice(m.index + m[0].length))))) return undefined;
+      if (word.length < 6 && (!/^[A-Z]/.test(word) || (m[0].endsWith(word) && /^\s+[A-Z][a-z]/.test(textAfter(input, m.index + m[0].length))))) return undefined;
       const wd = weekdayIndex(word);
       return m[1] !== undefined ? weekday(wd, 0, now) : latestWeekday(wd, now);
     },
@@ -731,8 +731,8 @@ export const RULES: Rule[] = [
     read: (m, now, input) => {
       const word = m[4] as string;
       const start = m.index + m[0].indexOf(word);
-      const before = input.slice(0, start);
-      const after = input.slice(start + word.length);
+      const before = textBefore(input, start);
+      const after = textAfter(input, start + word.length);
       // At the start of a sentence, not only of the question: "It broke. May I…".
       if (!isMonthWord(word, before, after, /(^|[.!?。！？]\s)\s*$/.test(before))) return undefined;
       const mo = monthIndex(word);

@@ -119,3 +119,21 @@ export function weekdayIndex(word: string): number {
 export const WEEK_ORDINALS: Record<string, number | undefined> = { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, last: undefined, final: undefined };
 
 /** Whether a period is one calendar month. */
+
+/**
+ * How much of the question on each side of a match the rules look at: more than the longest
+ * phrase said before or after a time ("during the fourth week of ", "this coming Monday to ").
+ * Bounded, so a long prompt full of dates (a pasted log, a schedule) reads in linear time:
+ * every match looking at the whole text before it made 64 KB of `先月の` take 5.5 s.
+ */
+const CONTEXT = 80;
+
+/** The text before `at` that a rule reads; cut, it starts with a mark, so that `^` is never taken for the question's start. */
+export function textBefore(input: string, at: number): string {
+  return at <= CONTEXT ? input.slice(0, at) : `\u0000${input.slice(at - CONTEXT, at)}`;
+}
+
+/** The text after `at` that a rule reads; cut, it ends with a mark, so that `$` is never taken for the question's end. */
+export function textAfter(input: string, at: number): string {
+  return input.length - at <= CONTEXT ? input.slice(at) : `${input.slice(at, at + CONTEXT)}\u0000`;
+}
