@@ -428,7 +428,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
   });
 
-  it('a secret typed in a sentence — in Japanese in Codex, in English in Claude Code — reaches neither the memory remote (any commit) nor the cache: redacted in the question and in the answer that repeats it, the rest verbatim', { skip: missing }, async () => {
+  it('a secret typed in a sentence — in Japanese in Codex, in English in Claude Code, one with digits and one a plain word — reaches neither the memory remote (any commit) nor the cache: redacted in the question and in the answer that repeats it, the rest verbatim', { skip: missing }, async () => {
     const cx = agent('sec-codex', 'checkout', join('src', 'shop'));
     const cc = agent('sec-claude', 'checkout', join('src', 'shop'));
     const secretRemote = join(root, 'memories-secrets.git');
@@ -439,8 +439,10 @@ describe('inside the real agents: a session on one machine is in the next sessio
       assert.equal(x.memory(['init', '--remote', secretRemote]).code, 0);
     }
     const sessions = [
-      { x: cx, machine: 'sec-codex', secret: 'Tr0ub4dor&3x', prompt: '本番DBのパスワードは Tr0ub4dor&3x です。接続が切れる原因は?' },
-      { x: cc, machine: 'sec-claude', secret: 'Winter2024!', prompt: 'The staging password is Winter2024! and the login still fails after the reset: why?' },
+      { x: cx, machine: 'sec-codex', secret: 'Tr0ub4dor&3x', prompt: '本番DBのパスワードは Tr0ub4dor&3x です。接続が切れる原因は?', query: '接続が切れる原因' },
+      { x: cc, machine: 'sec-claude', secret: 'Winter2024!', prompt: 'The staging password is Winter2024! and the login still fails after the reset: why?', query: 'login still fails after the reset' },
+      // A password of one plain word, said as people say it.
+      { x: cc, machine: 'sec-claude', secret: 'sunshine', prompt: 'The office wifi password is sunshine, and my laptop drops off it every hour: why?', query: 'laptop drops off every hour' },
     ];
     for (const s of sessions) {
       const run =
@@ -466,7 +468,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
       // No piece of it either: the password without its final mark.
       const core = s.secret.replace(/[!?.]+$/, '');
       assert.ok(!history.stdout.includes(core), `${core} in the remote's history`);
-      const found = s.x.memory(['search', '--json', '--mode', 'keyword', s.x === cx ? '接続が切れる原因' : 'login still fails after the reset']);
+      const found = s.x.memory(['search', '--json', '--mode', 'keyword', s.query]);
       assert.equal(found.code, 0, found.stderr);
       const hit = (JSON.parse(found.stdout) as { hits: Array<{ question: string }> }).hits[0];
       assert.equal(hit?.question, question, found.stdout);
