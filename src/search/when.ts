@@ -237,8 +237,8 @@ const LOOSE_BEFORE_DAY = new RegExp(String.raw`\b(?:${LOOSE}|early|late)\s+$`, '
 /** A day said again in brackets after it: its weekday, (火), (Fri), or its date, (11/27), (27日). */
 const DAY_AGAIN = /^\s*\((?:[日月火水木金土](?:曜日?)?|(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*\.?|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|\d{1,2}日)\)/i;
 
-/** A time of day after a day: "at 3pm", "around 15:00", "at noon"; の15時ごろ, 15時半に, の午後3時 (not 3時間, a length). */
-const CLOCK_AFTER = /^(?:,?\s+(?:at|around|about|before|after|by)?\s*(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)\b|の?(?:午前|午後)?\d{1,2}時(?:\d{1,2}分|半)?(?!間)(?:頃|ごろ)?)/i;
+/** A time of day after a day: "at 3pm", "around 15:00", "at noon", a log's 10:00:01,123; の15時ごろ, 15時半に, の午後3時 (not 3時間, a length). */
+const CLOCK_AFTER = /^(?:,?\s+(?:at|around|about|before|after|by)?\s*(?:\d{1,2}(?::\d{2}(?::\d{2})?)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[\t ]?(?:UTC|GMT|[+-]\d{2}:?\d{2}))?|noon|midnight)\b|の?(?:午前|午後)?\d{1,2}時(?:\d{1,2}分|半)?(?!間)(?:頃|ごろ)?)/i;
 
 /** The weeks of a month or year "the first week of" names: 1–4; the last (undefined) is its last seven days. */
 interface Found {

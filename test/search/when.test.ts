@@ -28,6 +28,14 @@ const CASES: Array<[string, [number, number, number, number?], [number, number, 
   ['on March 5 the deploy failed', [2026, 3, 5], [2026, 3, 6], 'the deploy failed'],
   ['notes from 5 March 2025', [2025, 3, 5], [2025, 3, 6], 'notes'],
   ['logs of 2026-03-05', [2026, 3, 5], [2026, 3, 6], 'logs'],
+  // A timestamp is its day, read whole: not November with "-27T10:00:00Z" left, nor ":01,123".
+  ['2026-11-27T10:00:00Z ERROR db timeout, why?', [2026, 11, 27], [2026, 11, 28], 'ERROR db timeout, why?'],
+  ['2026-11-27T10:00:00.123+09:00 worker crashed', [2026, 11, 27], [2026, 11, 28], 'worker crashed'],
+  ['[2026-11-27 10:00:01,123] ERROR db timeout', [2026, 11, 27], [2026, 11, 28], '[ ] ERROR db timeout'],
+  ['the log says 2026/11/27 10:00:01 connection refused', [2026, 11, 27], [2026, 11, 28], 'the log says connection refused'],
+  ['Nov 27 10:00:01 host sshd: Failed password', [2026, 11, 27], [2026, 11, 28], 'host sshd: Failed password'],
+  ['11/27/2026 10:00:01 PM the job stopped', [2026, 11, 27], [2026, 11, 28], 'the job stopped'],
+  ['on 2026-11-27 at 10:00 UTC we deployed', [2026, 11, 27], [2026, 11, 28], 'we deployed'],
   ['two weeks ago we chose Postgres', [2026, 11, 14], [2026, 11, 21], 'we chose Postgres'],
   ['a week ago', [2026, 11, 21], [2026, 11, 28], ''],
   ['what did I buy in the last month', [2026, 11, 2], [2026, 12, 2], 'what did I buy'],
@@ -511,6 +519,7 @@ describe('words that are not time expressions', () => {
     '12/31までに直す',
     '3/20に向けた準備',
     'a ratio of 3/4 on the load balancer',
+    'restore db-2026-11-27-backup.tar on staging',
     'the 2/3 majority rule',
   ]) {
     it(q, () => {

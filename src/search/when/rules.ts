@@ -171,9 +171,10 @@ export const RULES: Rule[] = [
       return end ? monthPeriod(y + 1, 2) : fiscalYear(y);
     },
   },
-  // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05.
+  // ISO dates and months: 2026-03-05, 2026-03, 2026/03/05; a timestamp is its day, read whole
+  // (2026-11-27T10:00:00Z, 2026-11-27 10:00:01,123 in a log: not November with "-27T10…" left).
   {
-    re: /\b(?:on |in |since |of |from )?(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?\b/gi,
+    re: /\b(?:on |in |since |of |from )?(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2})(?:(?:T|[\t ]{1,4})\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z\b|[\t ]?[+-]\d{2}:?\d{2}\b)?)?)?(?![\w:/-]|[.,]\d)/gi,
     read: (m) => {
       const y = Number(m[1]);
       const mo = Number(m[2]) - 1;
