@@ -112,8 +112,8 @@ export interface TimeReading {
 }
 
 export function readTime(query: string, nowMs: number): TimeReading {
-  // 令和8年, 平成31年: the Japanese era's years as the calendar's (令和 from 2019, 平成 from 1989), so every rule reads them.
-  const input = query.normalize('NFKC').replace(/(令和|平成)(元|\d{1,2})年/g, (_w, era: string, n: string) => `${(era === '令和' ? 2018 : 1988) + (n === '元' ? 1 : Number(n))}年`);
+  // 令和8年, 平成31年, 昭和64年: the Japanese era's years as the calendar's, so every rule reads them.
+  const input = query.normalize('NFKC').replace(/(令和|平成|昭和|大正|明治)(元|\d{1,2})年/g, (_w, era: string, n: string) => `${(ERA_YEAR_ZERO[era] ?? 0) + (n === '元' ? 1 : Number(n))}年`);
   const now = new Date(nowMs);
   const found: Found[] = [];
   // The characters an earlier rule's match took (a mark per character: found.some over every
@@ -210,6 +210,9 @@ export function readTime(query: string, nowMs: number): TimeReading {
   text += input.slice(at);
   return { period: (spans[0] as (typeof spans)[number]).period, text: text.replace(/\s+/g, ' ').trim() };
 }
+
+/** The calendar year before each era's first (元年): 令和 from 2019, 平成 1989, 昭和 1926, 大正 1912, 明治 1868. */
+const ERA_YEAR_ZERO: Record<string, number> = { 令和: 2018, 平成: 1988, 昭和: 1925, 大正: 1911, 明治: 1867 };
 
 /**
  * After a time, what makes it a value rather than a time something was said in: "today's date",

@@ -167,6 +167,13 @@ const CASES: Array<[string, [number, number, number, number?], [number, number, 
   ['先週の金曜日(27日)の障害', [2026, 11, 27], [2026, 11, 28], 'の障害'],
   ['the deploy on Monday, November 27', [2026, 11, 27], [2026, 11, 28], 'the deploy on Monday,'],
   ['令和8年11月の障害', [2026, 11, 1], [2026, 12, 1], 'の障害'],
+  ['昭和64年1月7日の記事', [1989, 1, 7], [1989, 1, 8], 'の記事'],
+  ['大正12年9月1日の地震', [1923, 9, 1], [1923, 9, 2], 'の地震'],
+  // An era not converted: its month is not this year's; the date in brackets is read.
+  ['慶応3年12月9日（1868年1月3日）の王政復古', [1868, 1, 3], [1868, 1, 4], '慶応3年12月9日( )の王政復古'],
+  // A day still to come this year is last year's, as in English ("December 9") and with a slash (12/9に).
+  ['12月9日に決めたこと', [2025, 12, 9], [2025, 12, 10], 'に決めたこと'],
+  ['12月1日の朝会', [2026, 12, 1], [2026, 12, 2], 'の朝会'],
   ['令和7年度の予算', [2025, 4, 1], [2026, 4, 1], 'の予算'],
   ['平成31年4月の移行', [2019, 4, 1], [2019, 5, 1], 'の移行'],
   ['2025年3-5月に入れた変更', [2025, 3, 1], [2025, 6, 1], 'に入れた変更'],
@@ -520,6 +527,8 @@ describe('words that are not time expressions', () => {
     '3/20に向けた準備',
     'a ratio of 3/4 on the load balancer',
     'restore db-2026-11-27-backup.tar on staging',
+    '慶応3年12月9日の王政復古',
+    '98年7月25日に開催されたイベント',
     'the 2/3 majority rule',
   ]) {
     it(q, () => {

@@ -247,9 +247,10 @@ export const RULES: Rule[] = [
     },
   },
   // Japanese absolute dates: 2026年3月5日, 2026年3月, 3月5日, 3月, 2026年 (3月上旬: 1–10 March;
-  // 1990年代, a decade, is not 1990).
+  // 1990年代, a decade, is not 1990). A month after a year of an era not converted (慶応3年12月9日)
+  // is that year's, not this one's: not read. 3月5日 without a year is the latest that has come.
   {
-    re: new RegExp(String.raw`(\d{4})年(?![代度])(?:(\d{1,2})月(?:(\d{1,2})日)?)?${JA_PART}|(\d{1,2})月(?:(\d{1,2})日)?(?![曜])${JA_PART}`, 'g'),
+    re: new RegExp(String.raw`(\d{4})年(?![代度])(?:(\d{1,2})月(?:(\d{1,2})日)?)?${JA_PART}|(?<!\d年|\d)(\d{1,2})月(?:(\d{1,2})日)?(?![曜])${JA_PART}`, 'g'),
     read: (m, now) => {
       if (m[1] !== undefined) {
         const y = Number(m[1]);
@@ -262,9 +263,10 @@ export const RULES: Rule[] = [
       }
       const mo = Number(m[4]) - 1;
       if (mo < 0 || mo > 11) return undefined;
-      const y = latestMonth(mo, now);
+      let y = latestMonth(mo, now);
       if (m[5] === undefined) return monthPart(y, mo, jaMonthPart(m[0]));
       const d = Number(m[5]);
+      if (validDay(y, mo, d) && day(y, mo, d) > now.getTime()) y -= 1;
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
   },
