@@ -194,6 +194,9 @@ export function readTime(query: string, nowMs: number): TimeReading {
       // "last week's decision", "yesterday's bug": the possessive goes with its time.
       const possessive = /^['’]s\b/.exec(textAfter(input, end));
       if (possessive) end += possessive[0].length;
+      // "this Saturday" asked on a Thursday, "this summer" asked in April, "tonight": a time still to
+      // come holds no memory yet, as "next Friday" does not (TO_COME_BEFORE); its words stay searched.
+      if (period.sinceMs > nowMs) continue;
       found.push({ start, end, period });
       taken.fill(1, start, end);
     }
