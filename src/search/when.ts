@@ -132,6 +132,8 @@ export function readTime(query: string, nowMs: number): TimeReading {
       if (NOT_A_TIME_AFTER.test(textAfter(input, end))) continue; // "today's date", 先月比: a value, not a time told of
       // "next Friday", 来週の金曜, 来年の3月, "in March next year": a time to come holds no memory yet (a plan for it is recent).
       if (TO_COME_BEFORE.test(textBefore(input, start)) || TO_COME_AFTER.test(textAfter(input, end))) continue;
+      // "every March", "each December", 毎年12月, 毎週月曜: a habit, not a time (as "on Saturday mornings").
+      if (HABIT_BEFORE.test(textBefore(input, start))) continue;
       let period = rule.read(m, now, input);
       if (!period || period.untilMs <= period.sinceMs) continue;
       // "the week of November 16", 11月16日の週: that day's Monday-to-Sunday week (a day rule may have taken the "of").
@@ -228,6 +230,8 @@ const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:
  * 今度の; also before the second of a span that begins ahead ("next Monday to Friday", 来週の月曜から金曜).
  */
 const TO_COME_BEFORE = /(?:\b(?:next|this coming|the coming|upcoming)\s+(?:\w+\s+(?:to|until|through|-)\s+)?|(?:再?来週|再?来月|再?来年|次の|今度の)の?\s*(?:[^、。,.!?\s]{1,8}(?:から|〜|~|-)\s*)?)$/i;
+/** Before a time, what makes it a habit: "every", "each", "every other", "every year in", 毎年, 毎月, 毎週, 毎日. */
+const HABIT_BEFORE = /(?:\b(?:every|each)\s+(?:other\s+)?(?:(?:year|month|week)\s+)?|毎(?:年|月|週|日)[のは、]?\s*)$/i;
 /** After a time, what puts it ahead: "on Friday next week", "in March next year", "the 10th to the 14th of next month". */
 const TO_COME_AFTER = /^,?\s*(?:of\s+)?next\s+(?:week|month|year)\b/i;
 

@@ -28,6 +28,7 @@ const CASES: Array<[string, [number, number, number, number?], [number, number, 
   ['on March 5 the deploy failed', [2026, 3, 5], [2026, 3, 6], 'the deploy failed'],
   ['notes from 5 March 2025', [2025, 3, 5], [2025, 3, 6], 'notes'],
   ['logs of 2026-03-05', [2026, 3, 5], [2026, 3, 6], 'logs'],
+  ['in March, every test failed', [2026, 3, 1], [2026, 4, 1], ', every test failed'],
   // A timestamp is its day, read whole: not November with "-27T10:00:00Z" left, nor ":01,123".
   ['2026-11-27T10:00:00Z ERROR db timeout, why?', [2026, 11, 27], [2026, 11, 28], 'ERROR db timeout, why?'],
   ['2026-11-27T10:00:00.123+09:00 worker crashed', [2026, 11, 27], [2026, 11, 28], 'worker crashed'],
@@ -526,6 +527,12 @@ describe('words that are not time expressions', () => {
     '3/20に向けた準備',
     'a ratio of 3/4 on the load balancer',
     'restore db-2026-11-27-backup.tar on staging',
+    // A habit, not a time.
+    '毎年12月に更新する証明書',
+    '毎週月曜の定例',
+    'every March we rotate keys',
+    'each December the certs expire',
+    'the job runs every other Friday',
     // A time still to come (asked on Tuesday 1 December): memory holds none of it yet.
     'the freeze at the end of this month',
     'I am donating the old shoes this Saturday',
