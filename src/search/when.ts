@@ -130,6 +130,7 @@ export function readTime(query: string, nowMs: number): TimeReading {
       let end = start + m[0].length;
       if (taken.subarray(start, end).includes(1)) continue; // taken by an earlier rule
       if (NOT_A_TIME_AFTER.test(textAfter(input, end))) continue; // "today's date", 先月比: a value, not a time told of
+      if (/^\d/.test(m[0]) && VERSION_BEFORE.test(textBefore(input, start))) continue; // "apiVersion 2023-10-16": a name, not a time
       // "next Friday", 来週の金曜, 来年の3月, "in March next year": a time to come holds no memory yet (a plan for it is recent).
       if (TO_COME_BEFORE.test(textBefore(input, start)) || TO_COME_AFTER.test(textAfter(input, end))) continue;
       // "every March", "each December", 毎年12月, 毎週月曜: a habit, not a time (as "on Saturday mornings").
@@ -223,7 +224,13 @@ const ERA_YEAR_ZERO: Record<string, number> = { 令和: 2018, 平成: 1988, 昭�
  * After a time, what makes it a value rather than a time something was said in: "today's date",
  * "yesterday's timestamp", 今日の日付 (code that computes a date), 先月比, 昨年比 (a comparison).
  */
-const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:日付|日時|タイムスタンプ)|^比(?!較|べ)/i;
+const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:日付|日時|タイムスタンプ)|^比(?!較|べ)|^\s*(?:api\s+version|edition)\b/i;
+
+/**
+ * Before a date written in digits, what makes it a version's name: an API pinned to a date (Stripe's
+ * `apiVersion: '2023-10-16'`, Azure's `api-version=2024-06-01`, "stripe api version 2024-06-20").
+ */
+const VERSION_BEFORE = /\b(?:api[-_ ]?version|version|ver\.?)["'`]?\s*[:=]?\s*["'`]?$/i;
 
 /**
  * Before a time, what puts it ahead: "next", "this coming", "upcoming", 来週の, 来月, 来年の, 次の,

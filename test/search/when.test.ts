@@ -29,6 +29,7 @@ const CASES: Array<[string, [number, number, number, number?], [number, number, 
   ['notes from 5 March 2025', [2025, 3, 5], [2025, 3, 6], 'notes'],
   ['logs of 2026-03-05', [2026, 3, 5], [2026, 3, 6], 'logs'],
   ['in March, every test failed', [2026, 3, 1], [2026, 4, 1], ', every test failed'],
+  ['the new version in March', [2026, 3, 1], [2026, 4, 1], 'the new version'],
   // A timestamp is its day, read whole: not November with "-27T10:00:00Z" left, nor ":01,123".
   ['2026-11-27T10:00:00Z ERROR db timeout, why?', [2026, 11, 27], [2026, 11, 28], 'ERROR db timeout, why?'],
   ['2026-11-27T10:00:00.123+09:00 worker crashed', [2026, 11, 27], [2026, 11, 28], 'worker crashed'],
@@ -527,6 +528,12 @@ describe('words that are not time expressions', () => {
     '3/20に向けた準備',
     'a ratio of 3/4 on the load balancer',
     'restore db-2026-11-27-backup.tar on staging',
+    // A version named by a date: an API pinned to it, a language edition.
+    "apiVersion: '2023-10-16'",
+    'bump the stripe api version 2024-06-20',
+    'GET /deployments?api-version=2024-06-01',
+    'the 2025-01 API version',
+    'crates in 2024 edition',
     // A habit, not a time.
     '毎年12月に更新する証明書',
     '毎週月曜の定例',
