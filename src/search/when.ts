@@ -129,17 +129,20 @@ export function readTime(query: string, nowMs: number): TimeReading {
       let start = m.index;
       let end = start + m[0].length;
       if (taken.subarray(start, end).includes(1)) continue; // taken by an earlier rule
-      if (NOT_A_TIME_AFTER.test(textAfter(input, end))) continue; // "today's date", 先月比: a value, not a time told of
-      if (/^\d/.test(m[0]) && VERSION_BEFORE.test(textBefore(input, start))) continue; // "apiVersion 2023-10-16": a name, not a time
+      // What is said right before and after the match, as written (the match widens below).
+      const behind = textBefore(input, start);
+      const ahead = textAfter(input, end);
+      if (NOT_A_TIME_AFTER.test(ahead)) continue; // "today's date", 先月比: a value, not a time told of
+      if (/^\d/.test(m[0]) && VERSION_BEFORE.test(behind)) continue; // "apiVersion 2023-10-16": a name, not a time
       // "next Friday", 来週の金曜, 来年の3月, "in March next year": a time to come holds no memory yet (a plan for it is recent).
-      if (TO_COME_BEFORE.test(textBefore(input, start)) || TO_COME_AFTER.test(textAfter(input, end))) continue;
+      if (TO_COME_BEFORE.test(behind) || TO_COME_AFTER.test(ahead)) continue;
       // "every March", "each December", 毎年12月, 毎週月曜: a habit, not a time (as "on Saturday mornings").
-      if (HABIT_BEFORE.test(textBefore(input, start))) continue;
+      if (HABIT_BEFORE.test(behind)) continue;
       let period = rule.read(m, now, input);
       if (!period || period.untilMs <= period.sinceMs) continue;
       // "the week of November 16", 11月16日の週: that day's Monday-to-Sunday week (a day rule may have taken the "of").
-      const weekBefore = /\b(?:(?:in|during|over)\s+)?the week\s+(?:of\s+)?$/i.exec(textBefore(input, start));
-      const weekAfter = /^の週/.exec(textAfter(input, end));
+      const weekBefore = /\b(?:(?:in|during|over)\s+)?the week\s+(?:of\s+)?$/i.exec(behind);
+      const weekAfter = /^の週/.exec(ahead);
       const weekOfIt = (weekBefore !== null && (/\bof\s+$/i.test(weekBefore[0]) || /^of\s/i.test(m[0]))) || /^the week of\s/i.test(m[0]);
       if ((weekOfIt || weekAfter) && oneDay(period)) {
         period = weekOf(new Date(period.sinceMs));
