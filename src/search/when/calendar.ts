@@ -71,9 +71,15 @@ export function latestMonthPart(part: MonthPart, now: Date): Period {
   return monthPart(now.getFullYear(), now.getMonth() - (now.getDate() >= PART_FROM[part] ? 0 : 1), part);
 }
 
-/** The third or half a Japanese month ends with: 3月上旬, 先月末, 6月末ごろ, 先月後半 (none: the whole month). */
+/** The year of the latest month `m` that has begun: this year's, or last year's while it is still to come. */
 export function latestMonth(m: number, now: Date): number {
   return m <= now.getMonth() ? now.getFullYear() : now.getFullYear() - 1;
+}
+
+/** The year of the latest day `d` of month `m` that has come: that month's latest year, or the one before while the day is still to come. */
+export function latestDayYear(m: number, d: number, now: Date): number {
+  const y = latestMonth(m, now);
+  return validDay(y, m, d) && day(y, m, d) > now.getTime() ? y - 1 : y;
 }
 
 /** The Japanese counters of months (3か月, 3ヶ月, 3カ月, 3ヵ月, 3ケ月). */

@@ -3,7 +3,7 @@
  * them in this order, and an earlier rule takes its words first.
  */
 import {
-  addDays, day, dayOfMonth, dayPeriod, daysOfMonth, FISCAL_BACK, fiscalNow, fiscalYear, halfOf, latestMonth,
+  addDays, day, dayOfMonth, dayPeriod, daysOfMonth, FISCAL_BACK, fiscalNow, fiscalYear, halfOf, latestDayYear, latestMonth,
   latestMonthPart, latestQuarter, type MonthPart, monthPart, monthPeriod, nthWeek, type Period,
   quarterBack, quarterOf, slashDay, span, startOfDay, validDay, weekOf, weekStart, yearPeriod,
 } from './calendar.js';
@@ -263,10 +263,9 @@ export const RULES: Rule[] = [
       }
       const mo = Number(m[4]) - 1;
       if (mo < 0 || mo > 11) return undefined;
-      let y = latestMonth(mo, now);
-      if (m[5] === undefined) return monthPart(y, mo, jaMonthPart(m[0]));
+      if (m[5] === undefined) return monthPart(latestMonth(mo, now), mo, jaMonthPart(m[0]));
       const d = Number(m[5]);
-      if (validDay(y, mo, d) && day(y, mo, d) > now.getTime()) y -= 1;
+      const y = latestDayYear(mo, d, now);
       return validDay(y, mo, d) ? dayPeriod(new Date(y, mo, d)) : undefined;
     },
   },
@@ -627,9 +626,7 @@ export const RULES: Rule[] = [
       if (m[3] !== undefined) {
         const mo = monthIndex(m[3]);
         if (mo < 0) return undefined;
-        let y = latestMonth(mo, now);
-        if (validDay(y, mo, b) && day(y, mo, b) > now.getTime()) y -= 1;
-        month = new Date(y, mo, 1);
+        month = new Date(latestDayYear(mo, b, now), mo, 1);
       } else if (m[4] !== undefined) {
         month = new Date(now.getFullYear(), now.getMonth() - (m[4].toLowerCase() === 'last' ? 1 : 0), 1);
       }

@@ -14,6 +14,7 @@ const NUMBER_WORDS: Record<string, number> = {
 };
 const KANJI_DIGITS: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
 
+/** The third or half a Japanese month ends with: 3月上旬, 先月末, 6月末ごろ, 先月後半 (none: the whole month). */
 export function jaMonthPart(text: string): MonthPart | undefined {
   if (/中(?:頃|ごろ)$/.test(text)) return 'mid';
   const t = text.replace(/前後$/, '').replace(JA_NEAR_END, '');
