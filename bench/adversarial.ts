@@ -20,6 +20,9 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'echo into a pipe without sudo -S (echo x | sudo …)': (n) => `echo x | sudo ${'-k '.repeat(Math.ceil(n / 3))}`.slice(0, n),
   'htpasswd flags and arguments (htpasswd -b a b …)': (n) => 'htpasswd -b a b '.repeat(Math.ceil(n / 16)).slice(0, n),
   'archive and key tools without their password (zip 7z keytool ssh-keygen …)': (n) => 'zip 7z keytool ssh-keygen openssl -passin '.repeat(Math.ceil(n / 42)).slice(0, n),
+  'logins as pairs in prose (the credentials are a:a:a…, login: a / a / …)': (n) => 'the credentials are a:a:a login: a / a / '.repeat(Math.ceil(n / 41)).slice(0, n),
+  'changes of a password in prose (password from x to password from …)': (n) => 'the password from xxxx to password from '.repeat(Math.ceil(n / 40)).slice(0, n),
+  'labels bound by a space (token token token …)': (n) => 'token password pw secret '.repeat(Math.ceil(n / 25)).slice(0, n),
   'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

@@ -141,7 +141,7 @@ function basicCredentials(secret: string): boolean {
 }
 
 /** Names of hashes, ciphers and formats, said of passwords and tokens: not their values. */
-const SCHEME_NAME = /^(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2(?:-sha\d+)?|sha-?\d+|md5|[hrpe]s\d{3}|aes-?\d+(?:-[a-z]+)?|base(?:32|64)(?:url)?|utf-?(?:8|16)|oauth-?2(?:\.\d)?|jwt|totp|hotp|ed25519|x25519|rsa-?\d*|x\.?509|pkcs#?\d+|tlsv?1\.\d|sslv?\d|https?(?:\/[\d.]+)?|iso-?\d+|rfc-?\d+|v\d+(?:\.\d+)*)$/i;
+const SCHEME_NAME = /^(?:argon2(?:id|i|d)?|b?crypt|scrypt|pbkdf2(?:-sha\d+)?|sha-?\d+(?:crypt)?|md5(?:crypt)?|[hrpe]s\d{3}|aes-?\d+(?:-[a-z]+)?|base(?:32|64)(?:url)?|utf-?(?:8|16)|oauth-?2(?:\.\d)?|jwt|totp|hotp|ed25519|x25519|rsa-?\d*|x\.?509|pkcs#?\d+|tlsv?1\.\d|sslv?\d|https?(?:\/[\d.]+)?|iso-?\d+|rfc-?\d+|v\d+(?:\.\d+)*)$/i;
 
 /**
  * What prose says of a password rather than the password ("the password is incorrect.", "… was
@@ -170,7 +170,7 @@ const SAID_ENDING = /(?:ed|ing|able|ible|ive|ous|ful|less|ent|ant|ic|al|ary|ory|
  */
 function passwordWord(secret: string, after: string): boolean {
   if (!/^[a-z]{5,64}$/.test(secret) || SAID_OF_A_PASSWORD.test(secret) || SAID_ENDING.test(secret) || SCHEME_NAME.test(secret)) return false;
-  return /^(?:[\t ]*$|[.,;:!?)\]\r\n。、，！？）」]|[\t ]+(?:and|but|or|so)\b)/.test(after);
+  return /^(?:[\t ]*$|[.,;:!?)\]\r\n。、，！？）」]|[\t ]+(?:and|but|or|so)\b|[\t \u3000]*で(?:ログ|サイ|入|接続|認証|アク))/.test(after);
 }
 
 /** A label and what binds a value to it, in Japanese, Chinese or Korean. */
@@ -203,8 +203,12 @@ function cjkSecret(secret: string, pre: string, after: string): boolean {
  * and digits — unless it is quoted, which says it is the literal.
  */
 function proseSecret(secret: string, pre: string, after: string): boolean {
-  const quoted = /["'`]$/.test(pre);
-  if (!quoted && /\b(?:password|passphrase|passcode|passwd)\b(?:.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=][\t ]*)$/i.test(pre) && passwordWord(secret, after)) return true;
+  // Only a space after the label ("password Winter2024"): a quote there binds nothing ("the password 'reset' flow").
+  const spaced = !/(?:[:=]|\b(?:is|was|to|into|from|now|still))[\t ]*["'`]?$/i.test(pre);
+  const quoted = !spaced && /["'`]$/.test(pre);
+  // After a space, only what a password is made of: `Behavior</h3>` in "Token Behavior</h3>" is markup.
+  if (spaced && !/^[\w!@#$%^&*+=.~-]+$/.test(secret)) return false;
+  if (!quoted && /\b(?:password|passphrase|passcode|passwd|pw)\b(?:.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=][\t ]*)$/i.test(pre) && passwordWord(secret, after)) return true;
   // Code, not a literal: token = get_token(user_id=42), key = keys[2].
   if (!quoted && /[()[\]{}]/.test(secret)) return false;
   // A line's end written as an escape (text inside a JSON string): `is correct.\n3. Move…` is no value.
@@ -233,11 +237,39 @@ function labelledValue(secret: string, pre: string, after: string, bound: boolea
 
 /**
  * A secret named in an English sentence: the label, perhaps what it is for ("for the staging
- * DB"), then a colon, an equals sign, "is"/"was" or "to" ("set the token to …").
+ * DB"), then a colon, an equals sign, "is"/"was", "to" ("set the token to …"), "from" ("changed
+ * the password from … to …") or only a space ("log in with password Winter2024", "pw Winter2024"),
+ * after which proseSecret asks letters and digits. `pass` is a label only before a colon or an
+ * equals sign ("user: admin pass: …"): before a space it is a verb ("pass arg2 to it").
  */
-const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|(?:access|auth|bearer|api|bot|deploy) token|token)';
+const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|pass(?=[\\t ]*[:=])|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|secret|(?:access|auth|bearer|api|bot|deploy) token|token)';
 const PROSE_FOR = '(?:[\\t ]+(?:for|of|on)[\\t ]+(?:the[\\t ]+)?[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40}){0,2}?)?';
-const PROSE_BINDING = '(?:[\\t ]*[:=][\\t ]*|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into)[\\t ]+)';
+const PROSE_BINDING = '(?:[\\t ]*[:=][\\t ]*|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
+/** A value in a sentence, to the first space or quote; a closing mark or a sentence's end is not part of it. */
+const PROSE_VALUE = `${NOT_A_VALUE}[^\\s"'\`]{3,511}[^\\s"'\`),;\\]}.?](?=\\k<q>)`;
+
+/**
+ * A login written as a pair in a sentence ("the credentials are admin:hunter22", "login: deploy /
+ * Winter2024", "ログイン情報は admin / Winter2024"): the label, then a user name, a colon or a slash,
+ * and the password (pairSecret says which count).
+ */
+const PAIR_LABEL = `(?:\\b(?:credentials?|creds|logins?|log-?in(?:[\\t ]+details)?|user(?:name)?[\\t ]*(?:/|and|&)[\\t ]*pass(?:word)?)${PROSE_FOR}(?:[\\t ]*[:=][\\t ]*|[\\t ]+(?:is|are|was|were)[\\t ]+)|(?:ログイン情報|認証情報|アカウント情報|ログイン)[\\t \\u3000]*(?:[:：=＝]|は)[\\t \\u3000]*)`;
+
+/**
+ * Whether the part after a user name and its separator is a password: not a time or a ratio (the
+ * "user" is a number), a port (digits only), a path, a scheme or a word said of a password. After a
+ * slash without spaces ("auth/callback2" is a path) it must hold a digit and a capital or a symbol.
+ */
+function pairSecret(secret: string, pre: string, after: string): boolean {
+  const m = /([\w.@+-]{1,64})([\t ]*\/[\t ]*|:)$/.exec(pre);
+  if (!m || /^\d+$/.test(m[1] as string) || /^\d{1,5}$/.test(secret) || secret.includes('/')) return false;
+  if (SCHEME_NAME.test(secret) || SAID_OF_A_PASSWORD.test(secret) || codeReference(secret, after)) return false;
+  if (/\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|php|sh|ya?ml|json|toml|md|html?)$/i.test(secret)) return false;
+  const sep = m[2] as string;
+  if (sep === ':') return secret.length >= 4 && !(/^[a-z]+$/.test(secret) && SAID_ENDING.test(secret));
+  if (sep === '/') return /\d/.test(secret) && /[A-Z]|[^A-Za-z0-9]/.test(secret);
+  return /[^A-Za-z]/.test(secret) || /[A-Z]/.test(secret);
+}
 
 export const SECRET_RULES: SecretRule[] = [
   {
@@ -299,8 +331,10 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'aws-secret-key',
-    re: /(?<pre1>(?:aws_secret_access_key|aws[_-]?secret[_-]?key|secretaccesskey)["']?\s*[:=]\s*["']?|AWS Secret Access Key \[[^\]]*\]:\s*)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
+    // After its name, bound by a colon, an equals sign or only a space (`aws configure set aws_secret_access_key …`).
+    re: /(?<pre1>(?:aws_secret_access_key|aws[_-]?secret[_-]?key|secretaccesskey)["']?(?:\s*[:=]\s*|[\t ]+)["']?|AWS Secret Access Key \[[^\]]*\]:\s*)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
     positives: [
+      r('aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYzq8wKEY1ab'),
       r('aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/', 'bPxRfiCYzq8wKEY1ab'),
       r('AWS Secret Access Key [None]: Kq7pLm2/Zx9vBn4+Wr8tY', 'Io5Pa3SdFg6HjKl0QwE'),
       r('"SecretAccessKey": "', 'abcdEFGHijklMNOPqrstUVWXyz0123456789+/AB', '"'),
@@ -668,6 +702,7 @@ export const SECRET_RULES: SecretRule[] = [
       'Wi-Fiのパスワードを opensesame に変えた',
       '비밀번호는 sunshine 입니다',
       'wifiのパスワードはsunshine',
+      'パスワードはsunshineでログインできます',
       'パスワードは marigold、ユーザー名は admin',
       '密码是 sunshine',
       '비밀번호는 bluebird',
@@ -713,9 +748,52 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'secret',
+    // A login as a pair in a sentence (pairSecret says which count): the password after the user name.
+    re: new RegExp(`(?<pre1>${PAIR_LABEL}(?<q>["'\`]?)[\\w.@+-]{1,64}(?:[\\t ]*/[\\t ]*|:))(?!//)${NOT_A_VALUE}[^\\s"'\`\\u0080-\\uffff]{3,127}[^\\s"'\`\\u0080-\\uffff),;\\]}.?](?=\\k<q>)`, 'gi'),
+    accept: pairSecret,
+    positives: [
+      'the credentials are admin:hunter22',
+      'creds for the staging box are deploy:Winter2024',
+      'login: deploy / Winter2024',
+      'the login is admin/Winter2024!',
+      'username/password: admin / opensesame9',
+      'ログイン情報は admin / Winter2024 です',
+      '認証情報: ci-bot:9f8e7d6c5b4a',
+      'the credentials are admin:sunshine.',
+    ],
+    negatives: [
+      'the credentials are user:pass',
+      'login: username/password',
+      'the credentials are stored in Vault',
+      'login: auth/callback2',
+      'login at 10:30',
+      'Login: 10:30:45',
+      'the login is root@db.internal:5432',
+      'the credentials are gcloud:default',
+      'login: git@github.com:org/repo.git',
+      'logins: 3/5 failed',
+      'ログインは GitHub/OAuth2 で',
+      'credentials: include',
+      'the credentials are in ~/.aws/credentials',
+      'login: admin/settings',
+      'the login is alice@example.com:accepted',
+    ],
+  },
+  {
+    kind: 'secret',
+    // The new password of a change said in a sentence ("changed the password from Winter2024 to
+    // Spring2025"); the old one is the prose rule's, after "from". Before it: a match holding a
+    // redaction is left as it is.
+    re: new RegExp(`(?<pre1>${PROSE_LABEL}${PROSE_FOR}[\\t ]+from[\\t ]+["'\`]?[^\\s"'\`]{4,128}["'\`]?[\\t ]+(?:to|->|→|=>)[\\t ]+(?<q>["'\`]?))${PROSE_VALUE}`, 'gi'),
+    accept: proseSecret,
+    positives: ['I changed the password from Winter2024 to Spring2025!', 'rotated the api key from Kq7Lm2Zx9Vb4Nw8Rt3 → Zq8Wx7Cv6Bn5Mm4Ll3'],
+    negatives: ['moved the password from Vault to 1Password', 'the token from localStorage to a cookie', 'changed the password from the admin panel to fix2024'],
+  },
+  {
+    kind: 'secret',
     // A secret named in an English sentence (proseSecret says which values count). A final `!`
     // goes with it: passwords end so as often as sentences do (Winter2024!), and a mark lost costs nothing.
-    re: new RegExp(`(?<pre1>${PROSE_LABEL}${PROSE_FOR}${PROSE_BINDING}(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`]{3,511}[^\\s"'\`),;\\]}.?](?=\\k<q>)`, 'gi'),
+    re: new RegExp(`(?<pre1>${PROSE_LABEL}${PROSE_FOR}${PROSE_BINDING}(?<q>["'\`]?))${PROSE_VALUE}`, 'gi'),
     accept: proseSecret,
     positives: [
       'The password is hunter22',
@@ -732,6 +810,13 @@ export const SECRET_RULES: SecretRule[] = [
       'the password for the staging DB is opensesame and the user is admin',
       'username: admin password: sunshine',
       'login admin, password: marigold, host db1',
+      'log in as admin with password Winter2024',
+      'ssh root@10.0.0.5 (pw Winter2024)',
+      'old password Winter2024, new password Spring2025',
+      'user: admin pass: Winter2024',
+      'my sudo pw is sunshine',
+      'the secret is Zq8Wx7Cv6Bn5Mm4Ll3',
+      'use api key Kq7Lm2Zx9Vb4Nw8Rt3Yu for staging',
     ],
     negatives: [
       'the password is incorrect',
@@ -765,6 +850,20 @@ export const SECRET_RULES: SecretRule[] = [
       'if password is sentinel:',
       'Reset the password: click the link',
       'new password: required.',
+      'the password reset flow for user42',
+      'the password \'reset\' flow',
+      'pass arg2 to the function',
+      'tests pass: 42/42',
+      'the secret is out',
+      'secret santa 2024',
+      'use the token in the header',
+      'the password field in LoginForm2',
+      'the pw is wrong',
+      'the api key v2 format',
+      'moved the password from Vault to 1Password',
+      'the token 3 times',
+      'the password sha512crypt hash',
+      '<h3 id="token-behavior">Token Behavior</h3>',
     ],
   },
 ];

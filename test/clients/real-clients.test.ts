@@ -428,7 +428,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
   });
 
-  it('a secret typed in a sentence — in Japanese in Codex, in English in Claude Code, one with digits and one a plain word — reaches neither the memory remote (any commit) nor the cache: redacted in the question and in the answer that repeats it, the rest verbatim', { skip: missing }, async () => {
+  it('a secret typed in a sentence — in Japanese and as a login pair in Codex, in English in Claude Code, one with digits and one a plain word — reaches neither the memory remote (any commit) nor the cache: redacted in the question and in the answer that repeats it, the rest verbatim', { skip: missing }, async () => {
     const cx = agent('sec-codex', 'checkout', join('src', 'shop'));
     const cc = agent('sec-claude', 'checkout', join('src', 'shop'));
     const secretRemote = join(root, 'memories-secrets.git');
@@ -443,6 +443,8 @@ describe('inside the real agents: a session on one machine is in the next sessio
       { x: cc, machine: 'sec-claude', secret: 'Winter2024!', prompt: 'The staging password is Winter2024! and the login still fails after the reset: why?', query: 'login still fails after the reset' },
       // A password of one plain word, said as people say it.
       { x: cc, machine: 'sec-claude', secret: 'sunshine', prompt: 'The office wifi password is sunshine, and my laptop drops off it every hour: why?', query: 'laptop drops off every hour' },
+      // A login written as a pair.
+      { x: cx, machine: 'sec-codex', secret: 'Kq7pLm2x', prompt: 'The staging credentials are deploy:Kq7pLm2x and the deploy hangs at the migration step: why?', query: 'deploy hangs at the migration step' },
     ];
     for (const s of sessions) {
       const run =

@@ -56,7 +56,7 @@ describe('secret redaction: the rule table, every example', () => {
     assert.equal(redact('The staging password is Winter2024! and the login fails'), 'The staging password is [REDACTED:secret] and the login fails');
     assert.equal(redact('my api key is Kq7Lm2Zx9Vb4Nw8Rt3!'), 'my api key is [REDACTED:secret]');
     assert.equal(redact('The password is hunter22.'), 'The password is [REDACTED:secret].');
-    assert.equal(redact('is the wifi password still Winter2024x?'), 'is the wifi password still Winter2024x?', 'no binding word: a question, not a value');
+    assert.equal(redact('is the wifi password still Winter2024x?'), 'is the wifi password still [REDACTED:secret]?', 'a question names the value too');
     assert.equal(redact('the password is incorrect!'), 'the password is incorrect!');
   });
 
