@@ -492,7 +492,7 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'cli-password',
-    re: /(?<pre1>\b(?:mysql|mysqldump|mariadb)\b[^\n]{0,512}?\s-p)(?!\s)(?!\$)[^\s'"]+|(?<pre2>\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login|az\s+login)\b[^\n]{0,512}?\s(?:-p|--password)[\s=]+["']?|\bredis-cli\b[^\n]{0,512}?\s(?:-a|--pass)[\s=]+["']?)(?!\$)[^\s'"]+|(?<pre3>(?:^|\s)--(?:password|passwd|token|api-key|apikey|access-token|auth-token|secret|client-secret|secret-key|private-token)[=\s]+["']?)(?!\$|<|-)[^\s'"]{3,}|(?<pre4>\b(?:curl|wget|http)\b[^\n]{0,512}?\s(?:-u|--user)[\s=]+["']?[^\s:'"]*:)(?![$:])[^\s'"]+/gim,
+    re: /(?<pre1>\b(?:mysql(?:dump|admin|import|show|check|pump)?|mariadb(?:-?dump|-?admin)?)\b[^\n]{0,512}?\s-p)(?!\s)(?!\$)[^\s'"]+|(?<pre2>\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login|az\s+login|mongo(?:sh|dump|restore|import|export|stat|top|files)?)\b[^\n]{0,512}?\s(?:-p|--password)[\s=]+["']?|\bredis-cli\b[^\n]{0,512}?\s(?:-a|--pass)[\s=]+["']?)(?![$-])[^\s'"]+|(?<pre3>(?:^|\s)--(?:password|passwd|token|api-key|apikey|access-token|auth-token|secret|client-secret|secret-key|private-token)[=\s]+["']?)(?!\$|<|-)[^\s'"]{3,}|(?<pre4>\b(?:curl|wget|http)\b[^\n]{0,512}?\s(?:-u|--user)[\s=]+["']?[^\s:'"]*:)(?![$:])[^\s'"]+/gim,
     positives: [
       'mysql -u root -pS3cretPw! mydb',
       'sshpass -p hunter2 ssh deploy@host',
@@ -505,8 +505,10 @@ export const SECRET_RULES: SecretRule[] = [
       'heroku config:set --api-key 1f2e3d4c5b6a79880a1b2c3d4e5f6071',
       'redis-cli -h cache.internal -a Sup3rS3cret ping',
       'az login -u me@example.com -p Winter2024!',
+      'mysqladmin -u root -pWinter2024 status',
+      'mongosh -u admin -p Winter2024 --authenticationDatabase admin',
     ],
-    negatives: ['mysql -u root -p mydb', 'docker run -p 8080:80 nginx', 'docker login -u me --password-stdin', 'ssh -p 2222 host', 'npm install --password-reset-ui', 'pip install -p foo', 'curl -u "$ES_USER:$ES_PASS" https://es:9200', 'curl -u $USER:$TOKEN https://api', 'vault login --token $VAULT_TOKEN', 'cli --token <token>', 'curl -u user:password https://httpbin.org/basic-auth/user/password', 'redis-cli -a $REDIS_PASSWORD ping', 'redis-cli --askpass'],
+    negatives: ['mysql -u root -p mydb', 'docker run -p 8080:80 nginx', 'docker login -u me --password-stdin', 'ssh -p 2222 host', 'npm install --password-reset-ui', 'pip install -p foo', 'curl -u "$ES_USER:$ES_PASS" https://es:9200', 'curl -u $USER:$TOKEN https://api', 'vault login --token $VAULT_TOKEN', 'cli --token <token>', 'curl -u user:password https://httpbin.org/basic-auth/user/password', 'redis-cli -a $REDIS_PASSWORD ping', 'redis-cli --askpass', 'mongosh -u admin -p --authenticationDatabase admin', 'mongod --port 27017 -p'],
   },
   {
     kind: 'cli-password',
@@ -532,6 +534,55 @@ export const SECRET_RULES: SecretRule[] = [
       'smbclient //h/share -U bob%Winter2024x',
     ],
     negatives: ['ssh-keygen -t ed25519 -N "" -f id', 'openssl rsa -passin env:KEY_PASS -in k.pem', 'zip -r out.zip src', '7z a -t7z out.7z a', 'keytool -storepass $STOREPASS -list', 'smbclient -L h -U bob', 'the 7z format supports -p for a password'],
+  },
+  {
+    kind: 'cli-password',
+    // What more tools take as a password argument, their flags case-sensitive: sqlcmd and bcp -P
+    // (-p prints statistics), ldapsearch and its kin -w (-W asks), openssl -k and -pass pass:, rar
+    // -p…, gh secret set --body, rabbitmqctl add_user/change_password, net user; and what `echo`
+    // pipes into --password-stdin, passwd --stdin or chpasswd (user:password).
+    re: /(?<pre1>(?:\b(?:sqlcmd|bcp|osql)\b[^\n]{0,512}?\s-P\s+|\bldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop)\b[^\n]{0,512}?\s-w\s+|\bopenssl\b[^\n]{0,512}?\s(?:-k\s+|-pass\s+["']?pass:)|\b(?:un)?rar\b[^\n]{0,512}?\s-p|\bgh\s+secret\s+set\b[^\n]{0,512}?\s(?:-b|--body)[\s=]+|\brabbitmqctl\s+(?:add_user|change_password)\s+["']?[^\s'"]+["']?\s+|\b[Nn][Ee][Tt]\s+[Uu][Ss][Ee][Rr]\s+["']?[^\s'"/]+["']?\s+)["']?)(?![\s$"'*/<-])[^\s'"]+|(?<pre2>\b(?:echo|printf)\s+(?:-[ne]+\s+)?["']?(?:[\w.@-]{1,64}:)?)(?![$-])[^\s'"|]+(?<post>["']?[\t ]*\|[^\n|]{0,256}?(?:\s--password-stdin\b|\bpasswd\s+--stdin\b|\bchpasswd\b))/g,
+    positives: [
+      'sqlcmd -S db -U sa -P Winter2024 -Q "select 1"',
+      'ldapsearch -x -D cn=admin,dc=example,dc=org -w Winter2024 -b dc=example,dc=org',
+      'openssl enc -aes-256-cbc -k Winter2024 -in notes.txt -out notes.enc',
+      'openssl enc -d -aes-256-cbc -pass pass:Winter2024 -in notes.enc',
+      'rar a -pWinter2024 backup.rar src',
+      'gh secret set DB_PASS --body Winter2024',
+      'rabbitmqctl add_user deploy Winter2024',
+      'net user admin Winter2024 /add',
+      'echo Winter2024 | docker login -u me --password-stdin registry.example.com',
+      "echo 'deploy:Winter2024' | sudo chpasswd",
+      'echo Winter2024 | passwd --stdin deploy',
+    ],
+    negatives: [
+      'sqlcmd -S db -E -Q "select 1"',
+      'sqlcmd -S db -p -Q "select 1"',
+      'ldapsearch -x -W -D cn=admin,dc=example,dc=org',
+      'ldapsearch -x -w $LDAP_PW -D cn=admin',
+      'openssl s_client -key client.pem -connect host:443',
+      'openssl enc -d -aes-256-cbc -pass env:NOTES_PASS -in notes.enc',
+      'rar a -p- backup.rar src',
+      'rar a -p backup.rar src',
+      'unrar x backup.rar',
+      'gh secret set DB_PASS < secret.txt',
+      'gh secret set DB_PASS --body "$DB_PASS"',
+      'net user admin /delete',
+      'net user admin *',
+      'echo $TOKEN | docker login --password-stdin',
+      'echo hello | wc -l',
+      'echo "$USER:$PASS" | chpasswd',
+      'rabbitmqctl list_users',
+    ],
+  },
+  {
+    kind: 'pgpass-password',
+    // ~/.pgpass: host:port:database:user:password, one entry a line, * for any; a colon in the
+    // password is written `\:`, so a line with more fields (/etc/shadow's `games:*:20228:0:99999:7:::`) is no entry.
+    re: new RegExp(`(?<pre1>^[\\t ]*(?:[A-Za-z0-9*][\\w.*-]{0,253}|\\[[0-9A-Fa-f:]{2,45}\\]):(?:\\d{1,5}|\\*):[^\\s:]{1,64}:[^\\s:/]{1,64}:)${NOT_A_VALUE}(?:[^\\s:\\\\]|\\\\[:\\\\]){4,256}$`, 'gm'),
+    accept: (secret) => !/^\d+$/.test(secret),
+    positives: ['# ~/.pgpass\ndb.internal:5432:app:deploy:Winter2024', '*:*:*:postgres:hunter22', 'localhost:5432:*:app:opensesame\n10.0.0.5:5432:app:ro:Tr0ub4dor', 'db:5432:app:deploy:Win\\:ter2024'],
+    negatives: ['12:30:45:678:9012', 'web:80:tcp:open:true', 'db.internal:5432:app:deploy:${PGPASSWORD}', 'src/app.ts:42:10:error:Unexpected', 'a:b:c:d:e:f', 'localhost:5432:app:deploy', 'games:*:20228:0:99999:7:::'],
   },
   {
     kind: 'netrc-password',
