@@ -174,7 +174,7 @@ function passwordWord(secret: string, after: string): boolean {
 }
 
 /** A label and what binds a value to it, in Japanese, Chinese or Korean. */
-const CJK_LABEL_BOUND = `(?:${CJK_PASSWORD}|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE})${CJK_BINDING}`;
+const CJK_LABEL_BOUND = `(?:(?:${CJK_PASSWORD})(?:の?(?:変更|更新))?|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE})${CJK_BINDING}`;
 const SAYS_PASSWORD = new RegExp(`(?:${CJK_PASSWORD}|pass|pw)`, 'i');
 const CJK_SAYS_PASSWORD = new RegExp(`(?:${CJK_PASSWORD}|password|passwd|passphrase)`, 'i');
 
@@ -191,7 +191,9 @@ const SAYS_IT_IS = /^[\t \u3000]*(?:です|でした|だ(?:よ|ね|った)?(?![�
  * "トークンを localStorage に"): the value must hold letters and digits.
  */
 function cjkSecret(secret: string, pre: string, after: string): boolean {
-  const bound = /[:：=＝「『"'`]\s*$|[:：=＝][\t \u3000]*["'`「『]?$/.test(pre) || SAYS_IT_IS.test(after);
+  // After "パスワード変更:" a colon may name when as well as what ("パスワード更新: 2024-01-01"): not bound.
+  const change = /(?:変更|更新)[\t \u3000]*[:：=＝]?[\t \u3000]*$/.test(pre);
+  const bound = (!change && /[:：=＝「『"'`]\s*$|[:：=＝][\t \u3000]*["'`「『]?$/.test(pre)) || SAYS_IT_IS.test(after);
   if (!bound && CJK_SAYS_PASSWORD.test(pre) && /(?:は|が|って|是|为|為|는|은|이|가)[\t \u3000]*$/.test(pre) && passwordWord(secret, after)) return true;
   return labelledValue(secret, pre, after, bound, SAYS_PASSWORD.test(pre));
 }
@@ -204,11 +206,11 @@ function cjkSecret(secret: string, pre: string, after: string): boolean {
  */
 function proseSecret(secret: string, pre: string, after: string): boolean {
   // Only a space after the label ("password Winter2024"): a quote there binds nothing ("the password 'reset' flow").
-  const spaced = !/(?:[:=]|\b(?:is|was|to|into|from|now|still))[\t ]*["'`]?$/i.test(pre);
+  const spaced = !/(?:[:=：＝]|\b(?:is|was|to|into|from|now|still))[\t \u3000]*["'`]?$/i.test(pre);
   const quoted = !spaced && /["'`]$/.test(pre);
   // After a space, only what a password is made of: `Behavior</h3>` in "Token Behavior</h3>" is markup.
   if (spaced && !/^[\w!@#$%^&*+=.~-]+$/.test(secret)) return false;
-  if (!quoted && /\b(?:password|passphrase|passcode|passwd|pw)\b(?:.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=][\t ]*)$/i.test(pre) && passwordWord(secret, after)) return true;
+  if (!quoted && /\b(?:password|passphrase|passcode|passwd|pw)\b(?:.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=：＝][\t \u3000]*)$/i.test(pre) && passwordWord(secret, after)) return true;
   // Code, not a literal: token = get_token(user_id=42), key = keys[2].
   if (!quoted && /[()[\]{}]/.test(secret)) return false;
   // A line's end written as an escape (text inside a JSON string): `is correct.\n3. Move…` is no value.
@@ -242,9 +244,9 @@ function labelledValue(secret: string, pre: string, after: string, bound: boolea
  * after which proseSecret asks letters and digits. `pass` is a label only before a colon or an
  * equals sign ("user: admin pass: …"): before a space it is a verb ("pass arg2 to it").
  */
-const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|pass(?=[\\t ]*[:=])|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|secret|(?:access|auth|bearer|api|bot|deploy) token|token)';
+const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|pass(?=[\\t ]*[:=：＝])|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|secret|(?:access|auth|bearer|api|bot|deploy) token|token)';
 const PROSE_FOR = '(?:[\\t ]+(?:for|of|on)[\\t ]+(?:the[\\t ]+)?[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40}){0,2}?)?';
-const PROSE_BINDING = '(?:[\\t ]*[:=][\\t ]*|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
+const PROSE_BINDING = '(?:[\\t ]*[:=：＝][\\t \\u3000]*|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
 /** A value in a sentence, to the first space or quote; a closing mark or a sentence's end is not part of it. */
 const PROSE_VALUE = `${NOT_A_VALUE}[^\\s"'\`]{3,511}[^\\s"'\`),;\\]}.?](?=\\k<q>)`;
 
@@ -720,6 +722,16 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'secret',
+    // The new password of a change said in Japanese ("パスワードを Winter2024 から Spring2025 に変更した",
+    // "パスワード変更: … → …"); the old one is the next rule's. Followed by に or へ it is bound, as
+    // after a colon; otherwise it must hold letters and digits.
+    re: new RegExp(`(?<pre1>(?:${CJK_PASSWORD})(?:の?(?:変更|更新))?[\\t \\u3000]*(?:を|は|[:：])[\\t \\u3000]*["'\`「]?[^\\s"'\`\\u0080-\\uffff]{4,128}["'\`」]?[\\t \\u3000]*(?:から|→|->)[\\t \\u3000]*(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`\\u0080-\\uffff]{3,127}[^\\s"'\`\\u0080-\\uffff),;\\]}.](?=\\k<q>)`, 'g'),
+    accept: (secret, pre, after) => labelledValue(secret, pre, after, /^[\t \u3000]*(?:に|へ)/.test(after), true),
+    positives: ['パスワードを Winter2024 から Spring2025 に変更した', 'パスワード変更: Winter2024 → Spring2025', 'Wi-Fiのパスワードは hunter22x から opensesame に変えた'],
+    negatives: ['パスワードを 1Password から Bitwarden に移した', 'パスワードは 8文字 から 12文字 に', 'パスワードを bcrypt から argon2id に変えた', 'パスワード更新: 2024-01-01', 'パスワード変更は 3 回まで'],
+  },
+  {
+    kind: 'secret',
     // A value after a label in Japanese, Chinese or Korean (cjkSecret says which values count).
     // In 「」 or 『』 the value runs to the closing bracket, spaces and all.
     re: new RegExp(
@@ -865,6 +877,8 @@ export const SECRET_RULES: SecretRule[] = [
       'ssh root@10.0.0.5 (pw Winter2024)',
       'old password Winter2024, new password Spring2025',
       'user: admin pass: Winter2024',
+      'ID：admin、PW：sunshine',
+      'ID：admin　PW：Winter2024',
       'my sudo pw is sunshine',
       'the secret is Zq8Wx7Cv6Bn5Mm4Ll3',
       'use api key Kq7Lm2Zx9Vb4Nw8Rt3Yu for staging',
