@@ -26,6 +26,7 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'more tools given a password (sqlcmd ldapsearch openssl rar gh net user …)': (n) => 'sqlcmd ldapsearch openssl rar gh secret set net user echo a: | '.repeat(Math.ceil(n / 63)).slice(0, n),
   'lines that look like ~/.pgpass (host:5432:db:user: …)': (n) => `h:5432:d:u:${'a'.repeat(200)}:\n`.repeat(Math.ceil(n / 213)).slice(0, n),
   'changes of a password in Japanese (パスワードを a から パスワード変更: …)': (n) => 'パスワードを aaaa から パスワード変更: bbbb → '.repeat(Math.ceil(n / 33)).slice(0, n),
+  'signed URLs with runs too long to be a signature (&sig=aaaa…)': (n) => `&sig=${'a1'.repeat(2100)}`.repeat(Math.ceil(n / 4205)).slice(0, n),
   'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

@@ -485,6 +485,22 @@ export const SECRET_RULES: SecretRule[] = [
     negatives: ['cd /srv; PWD=/srv/app make', 'https://x.com/?bypass=true', 'https://host/login?user=admin&pass=${PASS}', 'Server=db;Uid=sa;Pwd=%DB_PASSWORD%;', '?page=2&pass=', 'https://host/?q=1&pass=true'],
   },
   {
+    kind: 'url-signature',
+    // The signature of a signed URL (Azure SAS `sig=`, S3 `X-Amz-Signature=` and its session token,
+    // GCS `X-Goog-Signature=`, CloudFront `Signature=`) or an `auth=` parameter: whoever holds the URL
+    // holds the access until it expires. Sixteen or more characters, letters and digits (or hex).
+    re: /(?<pre1>[?&;](?:sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature|auth)=)(?![$<{%])[A-Za-z0-9%+/=_.~-]{16,4096}(?![A-Za-z0-9%+/=_.~-])/gi,
+    accept: (secret) => /\d/.test(secret) && /[A-Za-z]/.test(secret),
+    positives: [
+      r('https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&ss=b&sp=r&se=2026-12-31T00:00:00Z&sig=', 'Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2Hj0Kq7%3D'),
+      r('https://bucket.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=', '3f9a8c7d6e5b4a3928171615141312ab3f9a8c7d6e5b4a3928171615141312ab'),
+      r('https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=', '3f9a8c7d6e5b4a3928171615141312ab3f9a8c7d'),
+      r('https://d111.cloudfront.net/a.mp4?Expires=1767225600&Signature=', 'Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9~Fg2Hj0__', '&Key-Pair-Id=K2JCJMDEHXQW5F'),
+      r('https://x.example.com/a?auth=', 'Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io'),
+    ],
+    negatives: ['https://x.com/?sig=abc', 'https://x.com/a?signature=true', 'https://x.com/a?auth=basic', 'https://x.com/a?auth=required_for_admin_only', 'https://x.com/a?sig=${SAS_SIG}', 'the sig= parameter holds the signature'],
+  },
+  {
     kind: 'url-password',
     // scheme://user:password@host and scheme://:password@host (Redis).
     // The whole password, whatever it holds (an @ too: the host starts after the last @).
