@@ -27,6 +27,8 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'lines that look like ~/.pgpass (host:5432:db:user: …)': (n) => `h:5432:d:u:${'a'.repeat(200)}:\n`.repeat(Math.ceil(n / 213)).slice(0, n),
   'changes of a password in Japanese (パスワードを a から パスワード変更: …)': (n) => 'パスワードを aaaa から パスワード変更: bbbb → '.repeat(Math.ceil(n / 33)).slice(0, n),
   'signed URLs with runs too long to be a signature (&sig=aaaa…)': (n) => `&sig=${'a1'.repeat(2100)}`.repeat(Math.ceil(n / 4205)).slice(0, n),
+  'base64 that starts as a PEM block but is no private key (LS0tLS1CRUdJTi…)': (n) => `LS0tLS1CRUdJTi${'Q'.repeat(600)} `.repeat(Math.ceil(n / 615)).slice(0, n),
+  'PuTTY private lines that never end (Private-Lines: 1, then base64 lines)': (n) => `Private-Lines: 1\n${'QUJD\n'.repeat(200)}`.repeat(Math.ceil(n / 1017)).slice(0, n),
   'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

@@ -286,6 +286,26 @@ export const SECRET_RULES: SecretRule[] = [
     negatives: ['-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQ\n-----END PUBLIC KEY-----', '-----BEGIN CERTIFICATE-----', '-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQENBGXyz\n-----END PGP PUBLIC KEY BLOCK-----'],
   },
   {
+    kind: 'private-key',
+    // A private key block in base64 (kubeconfig's `client-key-data:`, a Secret's `tls.key`, CI
+    // variables): `LS0tLS1CRUdJTi` is `-----BEGIN`; what it decodes to says it is a private key,
+    // not a certificate (`client-certificate-data:` stays).
+    re: /(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,65536}={0,2}(?![A-Za-z0-9+/=])/g,
+    accept: (secret) => /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY/.test(Buffer.from(secret.slice(0, 96), 'base64').toString('latin1')),
+    positives: [
+      r('    client-key-data: ', Buffer.from(r('-----BEGIN RSA ', 'PRIVATE KEY-----\nMIIEowIBAAKCAQEA7Kq2Lm9Zx4Vb8Nw3Rt6Yu1Io5Pa3Sd9F\n-----END RSA ', 'PRIVATE KEY-----\n')).toString('base64')),
+      r('  tls.key: ', Buffer.from(r('-----BEGIN ', 'PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END ', 'PRIVATE KEY-----\n')).toString('base64')),
+    ],
+    negatives: [r('    client-certificate-data: ', Buffer.from('-----BEGIN CERTIFICATE-----\nMIIC/jCCAeagAwIBAgIBADANBgkqhkiG9w0B\n-----END CERTIFICATE-----\n').toString('base64'))],
+  },
+  {
+    kind: 'private-key',
+    // A PuTTY key file's private lines (`Private-Lines: N`, then N lines of base64).
+    re: /(?<pre1>\bPrivate-Lines:[\t ]*\d{1,3}\r?\n)[A-Za-z0-9+/=]{1,128}(?:\r?\n[A-Za-z0-9+/=]{1,128}){0,127}(?=\r?\n|$)/g,
+    positives: [r('PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIKq7Lm2Zx9Vb4\nNw8Rt3Yu6Io1Pa5Sd9Fg2Hj0Kq7Lm2\nPrivate', '-Lines: 1\nAAAAIKq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2Hj0Kq7Lm2Zx9Vb4\nPrivate-MAC: 3f9a8c7d6e5b4a39')],
+    negatives: ['PuTTY keys hold Private-Lines: and Public-Lines:'],
+  },
+  {
     kind: 'jwt',
     // A JWT, and a JWT encoded once more in base64 (Kubernetes Secret data, config blobs): `ZXlK…`.
     re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}|\bZXlK[A-Za-z0-9+/]{60,}={0,2}/g,
@@ -723,9 +743,10 @@ export const SECRET_RULES: SecretRule[] = [
     // A key by any name (ENCRYPTION_KEY, "key", masterKey, license_key) bound to a value that
     // looks generated: the name alone says little (cache_key, sort_key, primary_key), so the
     // value must — 16+ characters of letters and digits with a generated-looking spread.
-    re: /(?<pre1>(?<![A-Za-z0-9])["'`]?[A-Za-z0-9_.-]{0,64}?key["'`\]]?[\t ]*(?::=|=>|\?=|=|:)[\t ]*["'`]?)(?![$<%{[])[A-Za-z0-9_\-.=+/]{16,}(?![A-Za-z0-9_\-.=+/])/gi,
+    // A value written `base64:…` (Laravel's APP_KEY) keeps its prefix.
+    re: /(?<pre1>(?<![A-Za-z0-9])["'`]?[A-Za-z0-9_.-]{0,64}?key["'`\]]?[\t ]*(?::=|=>|\?=|=|:)[\t ]*["'`]?(?:base64:)?)(?![$<%{[])[A-Za-z0-9_\-.=+/]{16,}(?![A-Za-z0-9_\-.=+/])/gi,
     accept: generated,
-    positives: ['ENCRYPTION_KEY=q8Lw2ZrT5vNx7YbP3kHd9sFa', '"key": "Zq8Wx7Cv6Bn5Mm4Ll3Kk2Jj1"', 'license_key: AB12-CD34-EF56-GH78-IJ90', 'masterKey := "7fG2kL9pQ4wX8vN3mR6tY1zB"'],
+    positives: ['APP_KEY=base64:Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2Hj0Kq7Lm2=', 'ENCRYPTION_KEY=q8Lw2ZrT5vNx7YbP3kHd9sFa', '"key": "Zq8Wx7Cv6Bn5Mm4Ll3Kk2Jj1"', 'license_key: AB12-CD34-EF56-GH78-IJ90', 'masterKey := "7fG2kL9pQ4wX8vN3mR6tY1zB"'],
     negatives: ['cache_key = "user_profile_settings_v2"', 'sort_key: created_at_timestamp', 'primary_key = "order_id_and_line_number"', 'KEY_PATH=/etc/ssl/private/server.key', 'public_key: "-----BEGIN PUBLIC KEY-----"', 'keyboard layout: us-international-dead-keys'],
   },
   {
