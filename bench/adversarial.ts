@@ -29,6 +29,8 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'signed URLs with runs too long to be a signature (&sig=aaaa…)': (n) => `&sig=${'a1'.repeat(2100)}`.repeat(Math.ceil(n / 4205)).slice(0, n),
   'base64 that starts as a PEM block but is no private key (LS0tLS1CRUdJTi…)': (n) => `LS0tLS1CRUdJTi${'Q'.repeat(600)} `.repeat(Math.ceil(n / 615)).slice(0, n),
   'PuTTY private lines that never end (Private-Lines: 1, then base64 lines)': (n) => `Private-Lines: 1\n${'QUJD\n'.repeat(200)}`.repeat(Math.ceil(n / 1017)).slice(0, n),
+  'cookie headers with many pairs and no end (Cookie: a=b; a=b; …)': (n) => `Cookie: ${'a=b1; '.repeat(Math.ceil(n / 6))}`.slice(0, n),
+  'cookie heads without a header (cookie: cookie: -b -b …)': (n) => 'cookie: -b a= Set-Cookie: '.repeat(Math.ceil(n / 26)).slice(0, n),
   'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

@@ -4,7 +4,7 @@
  * is written to JSONL.
  */
 import type { MemoryRecord } from '../types.js';
-import { isPlaceholder, redactKubernetesSecrets, SECRET_RULES } from './rules.js';
+import { isPlaceholder, redactCookies, redactKubernetesSecrets, SECRET_RULES } from './rules.js';
 
 export interface RedactResult {
   text: string;
@@ -65,6 +65,11 @@ export function redactSecrets(text: string, own: readonly RegExp[] = []): Redact
     counts['kubernetes-secret'] = (counts['kubernetes-secret'] ?? 0) + 1;
     found.push(value);
     return tag('kubernetes-secret');
+  });
+  out = redactCookies(out, (value) => {
+    counts.cookie = (counts.cookie ?? 0) + 1;
+    found.push(value);
+    return tag('cookie');
   });
   return { text: out, counts, found };
 }

@@ -1013,6 +1013,44 @@ export function redactKubernetesSecrets(text: string, onSecret: (value: string) 
 }
 
 /** Text that must survive every rule (look-alikes of no particular kind). */
+/**
+ * Cookies are credentials: a session cookie logs in whoever holds it. In a `Cookie:` header (a
+ * request dump, `curl -H 'cookie: …'` as a browser's "Copy as cURL" writes it) and in `curl -b` /
+ * `--cookie`, every value that looks generated (16+ characters, letters and digits) is replaced;
+ * in `Set-Cookie:` the first pair is the cookie, the rest its attributes (`Path=/; HttpOnly`),
+ * which stay. Names stay (`session=`), and so do short values (`theme=dark`) and references.
+ * One pass over each header's line: linear in the text.
+ */
+const COOKIE_HEAD = /\b(set-)?cookie["']?[\t ]*:[\t ]*|(?<=^|[\t ])(?:-b|--cookie)(?:[\t ]+|=)(?=["']?[^\s'"=;]{1,128}=)/gim;
+const COOKIE_PAIR = /(^|;[\t ]*)([^\s=;,'"]{1,128}=)("?)([^\s;,'"]*)/g;
+
+export function redactCookies(text: string, onSecret: (value: string) => string): string {
+  if (!/cookie|-b[\t ]/i.test(text)) return text;
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(COOKIE_HEAD)) {
+    let from = m.index + m[0].length;
+    if (m.index < last) continue;
+    // The header's value runs to the end of its line or to the quote that closes it.
+    const lineEnd = text.indexOf('\n', from);
+    const stop = lineEnd < 0 ? text.length : lineEnd;
+    const quote = text[from] === '"' || text[from] === "'" ? text[from] : undefined;
+    if (quote) from++;
+    const close = quote ? text.indexOf(quote, from) : -1;
+    const to = close >= 0 && close < stop ? close : stop;
+    let n = 0;
+    const value = text.slice(from, to).replace(COOKIE_PAIR, (pair: string, lead: string, name: string, q: string, v: string) => {
+      n++;
+      if (m[1] !== undefined && n > 1) return pair;
+      if (v.length < 16 || !/\d/.test(v) || !/[A-Za-z]/.test(v) || isPlaceholder(v) || v.includes('[REDACTED:')) return pair;
+      return `${lead}${name}${q}${onSecret(v)}`;
+    });
+    out += text.slice(last, from) + value;
+    last = to;
+  }
+  return out + text.slice(last);
+}
+
 export const GENERAL_NEGATIVES: string[] = [
   // Path segments of ordinary URLs: commit ids, slugs, object names.
   'https://github.com/acme/api/blob/9f8e7d6c5b4a39281706f5e4d3c2b1a098765432/src/token.ts',

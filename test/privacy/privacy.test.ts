@@ -210,6 +210,26 @@ describe('every token format in every syntax people paste', () => {
     assert.match(r.text, /name: db/);
   });
 
+  it('cookies: every generated-looking value of a Cookie header, curl -b and the first pair of Set-Cookie; names, short values, attributes and references stay', () => {
+    const sid = 'Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2';
+    const cases: Array<[string, string]> = [
+      [`Cookie: session=${sid}; csrftoken=abc`, 'Cookie: session=[REDACTED:cookie]; csrftoken=abc'],
+      // A browser's "Copy as cURL".
+      [`curl 'https://app.example.com/api/me' -H 'accept: */*' -H 'cookie: theme=dark; sid=${sid}; lang=en' --compressed`, "curl 'https://app.example.com/api/me' -H 'accept: */*' -H 'cookie: theme=dark; sid=[REDACTED:cookie]; lang=en' --compressed"],
+      [`curl -b 'sessionid=${sid}' https://x.example.com`, "curl -b 'sessionid=[REDACTED:cookie]' https://x.example.com"],
+      [`curl --cookie "a=${sid}; b=1" https://x.example.com`, 'curl --cookie "a=[REDACTED:cookie]; b=1" https://x.example.com'],
+      [`Set-Cookie: connect.sid=s%3A${sid}.abcdEFGH; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly`, 'Set-Cookie: connect.sid=[REDACTED:cookie]; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly'],
+    ];
+    for (const [text, want] of cases) {
+      const r = redactSecrets(text);
+      assert.equal(r.text, want);
+      assert.ok((r.counts.cookie ?? 0) >= 1 && r.found.every((f) => !r.text.includes(f)), JSON.stringify(r));
+    }
+    for (const text of ['Cookie: theme=dark; lang=en', 'curl -b cookies.txt https://x.example.com', 'the cookie: session=${SID}', 'git checkout -b feature-login-2024', 'Set-Cookie: id=a3fWa; Max-Age=2592000', 'document.cookie = "theme=dark"']) {
+      assert.equal(redactSecrets(text).text, text);
+    }
+  });
+
   it('placeholders and references stay byte for byte', () => {
     for (const text of [
       'curl -u "$ES_USER:$ES_PASS" https://es.internal:9200',
