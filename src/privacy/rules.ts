@@ -87,11 +87,11 @@ const NAME_MAX = 64;
 
 /**
  * Names of secrets, as a whole word or a suffix: API_KEY, DB_PASSWORD, client_secret,
- * authToken, SMTP_PASS. Not: max_tokens, tokenizer, token_type, tokenCount, secret_sauce,
+ * authToken, SMTP_PASS, GITHUB_PAT (a personal access token). Not: max_tokens, tokenizer, token_type, tokenCount, secret_sauce,
  * password_min_length, PWD (the working directory).
  */
 const SECRET_NAME =
-  '(?:[A-Za-z0-9]{1,40}[_.-]){0,6}?[A-Za-z0-9]{0,40}?(?:(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?|creds)|(?<=[_.-])(?:pass|pwd|pw|auth))';
+  '(?:[A-Za-z0-9]{1,40}[_.-]){0,6}?[A-Za-z0-9]{0,40}?(?:(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?|creds)|(?<=[_.-])(?:pass|pwd|pw|auth|pat))';
 
 /**
  * Bits per character: a generated token scores about 4 and more; words, paths and ids less.
@@ -681,6 +681,7 @@ export const SECRET_RULES: SecretRule[] = [
       'client_secret: qwerty-98765',
       'DB_PASSWORD=correct-horse-battery',
       'SMTP_PASS=mailpass123',
+      'AZURE_DEVOPS_PAT=k7q2lm9zx4vb8nw3rt6yu1io5pa3sd9fg2hj0kq7lm2zx9vb4nw8r',
       'DB_PASS=hunter22',
       'PGPASSWORD=pg_pw_123 psql -h db',
       "const apiKey = 'live_1234abcd'",
@@ -703,6 +704,8 @@ export const SECRET_RULES: SecretRule[] = [
       'token_type: bearer',
       'tokenCount = 3',
       'PWD=/home/u/app',
+      'NODE_PATH=/usr/lib/node_modules',
+      'SPAT_RATIO=0.25',
       'The secret: avoid premature optimisation',
       'password_min_length: 12',
       'password: string;',
