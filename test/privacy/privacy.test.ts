@@ -230,6 +230,107 @@ describe('every token format in every syntax people paste', () => {
     }
   });
 
+  it('credentials as developers paste and say them (bench/RESULTS.md, stop 71): each redacted, and no piece of it left; their look-alikes untouched', () => {
+    // Each line holds one credential; what is after its label, separator or flag must be gone.
+    const said = [
+      "the credentials are admin:hunter22",
+      "login is admin / Winter2024",
+      "user: admin pass: Winter2024",
+      "username admin password Winter2024",
+      "log in as admin with password Winter2024",
+      "ssh root@10.0.0.5 (pw Winter2024)",
+      "pw is sunshine",
+      "my sudo pw is sunshine",
+      "the secret is Zq8Wx7Cv6Bn5Mm4Ll3",
+      "is the wifi password still Winter2024x?",
+      "パスワードはsunshineでログインできます",
+      "ID：admin、PW：sunshine",
+      "changed the password from Winter2024 to Spring2025",
+      "パスワードを Winter2024 から Spring2025 に変更した",
+      "パスワード変更: Winter2024 → Spring2025",
+      'aws configure set aws_secret_access_key wJalrXUtnFEMI/' + 'K7MDENG/bPxRfiCYzq8wKEY1ab',
+      "mongosh -u admin -p Winter2024 --authenticationDatabase admin",
+      "sqlcmd -S db -U sa -P Winter2024 -Q \"select 1\"",
+      "ldapsearch -x -D cn=admin,dc=ex -w Winter2024 -b dc=ex",
+      "mysqladmin -u root -pWinter2024 status",
+      "db.internal:5432:app:deploy:Winter2024",
+      "rabbitmqctl add_user deploy Winter2024",
+      "echo 'deploy:Winter2024' | chpasswd",
+      "net user admin Winter2024 /add",
+      "gh secret set DB_PASS --body Winter2024",
+      "echo Winter2024 | docker login -u me --password-stdin",
+      "openssl enc -aes-256-cbc -k Winter2024 -in f",
+      "rar a -pWinter2024 a.rar f",
+      'tsk' + 'ey-auth-kQ7Lm2CNTRL1-Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9',
+      'fig' + 'd_Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2Hj0',
+      'pat' + '-na1-91fcccbc-3740-4d08-9d10-e31c947d8db1',
+      "https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=r&sig=Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2Hj0Kq7%3D",
+      "https://bucket.s3.amazonaws.com/k?X-Amz-Expires=3600&X-Amz-Signature=3f9a8c7d6e5b4a3928171615141312ab3f9a8c7d6e5b4a3928171615141312ab",
+      "https://x.com/a?auth=Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io",
+      `    client-key-data: ${Buffer.from('-----BEGIN RSA ' + 'PRIVATE KEY-----\nMIIEowIBAAKCAQEA7Kq2Lm9Zx4Vb8Nw3Rt6Yu1Io5Pa3Sd9F\n-----END RSA ' + 'PRIVATE KEY-----\n').toString('base64')}`,
+      "APP_KEY=base64:Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2Hj0Kq7Lm2=",
+      "Cookie: session=Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2; csrftoken=abc",
+      "curl 'https://app.example.com/api/me' -H 'cookie: theme=dark; sid=Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2' --compressed",
+      "curl -b 'sessionid=Kq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2' https://x",
+      "Set-Cookie: connect.sid=s%3AKq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2.abcdEFGH; Path=/; HttpOnly",
+      'AZURE_DEVOPS_PAT=' + 'k7q2lm9zx4vb8nw3rt6yu1io5pa3sd9fg2hj0kq7lm2zx9vb4nw8r',
+    ];
+    const alike = [
+      "the password is incorrect",
+      "the token v2 endpoint",
+      "refresh token rotation in auth2 module",
+      "the login page2 layout",
+      "credentials are loaded via AWS_PROFILE",
+      "the secret sha256 digest",
+      "password hash argon2id params",
+      "token limit 128k",
+      "token count 4096 exceeds",
+      "password policy NIST800-63",
+      "login: OAuth2",
+      "login via SSO/SAML2",
+      "the secret key2 field",
+      "api key rotation Q3-2024",
+      "password length 12",
+      "secret 42",
+      "token ETH2USD",
+      "the token utf8Decoder",
+      "my token budget 200k",
+      "the token base64url",
+      "password sha512crypt",
+      "the token0 and token1 vars",
+      "the secret of v8 performance",
+      "the password reset flow for user42",
+      "pass arg2 to the function",
+      "tests pass: 42/42",
+      "login at 10:30",
+      "the login is root@db.internal:5432",
+      "login: auth/callback2",
+      "the credentials are user:pass",
+      "moved the password from Vault to 1Password",
+      "パスワード更新: 2024-01-01",
+      "パスワードを bcrypt から argon2id に変えた",
+      "Cookie: theme=dark; lang=en",
+      "curl -b cookies.txt https://x",
+      "git checkout -b feature-login-2024",
+      "sqlcmd -S db -p -Q \"select 1\"",
+      "ldapsearch -x -W -D cn=admin",
+      "rar a -p- backup.rar src",
+      "net user admin /delete",
+      "12:30:45:678:9012",
+      "games:*:20228:0:99999:7:::",
+      "https://x.com/a?signature=true",
+      "<h3 id=\"token-behavior\">Token Behavior</h3>",
+      "NODE_PATH=/usr/lib/node_modules",
+    ];
+    const left = said.filter((t) => {
+      const r = redactSecrets(t);
+      return !r.text.includes('[REDACTED:') || r.found.some((f) => r.text.includes(f));
+    });
+    assert.deepEqual(left, []);
+    assert.deepEqual(alike.filter((t) => redactSecrets(t).text !== t), []);
+    assert.equal(said.length + alike.length, 86);
+  });
+
   it('placeholders and references stay byte for byte', () => {
     for (const text of [
       'curl -u "$ES_USER:$ES_PASS" https://es.internal:9200',
