@@ -1017,6 +1017,13 @@ export function redactKubernetesSecrets(text: string, onSecret: (value: string) 
 
 /** Text that must survive every rule (look-alikes of no particular kind). */
 /**
+ * The passes that are code rather than a rule of the table, each with a version: a new one, or
+ * one that changes what it takes, is another entry here, so that memories stored before it are
+ * read again (app/session/scrub-check.ts fingerprints the table and these).
+ */
+export const REDACTION_PASSES = ['kubernetes-secrets 1', 'cookies 1'];
+
+/**
  * Cookies are credentials: a session cookie logs in whoever holds it. In a `Cookie:` header (a
  * request dump, `curl -H 'cookie: …'` as a browser's "Copy as cURL" writes it) and in `curl -b` /
  * `--cookie`, every value that looks generated (16+ characters, letters and digits) is replaced;

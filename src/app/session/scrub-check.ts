@@ -11,7 +11,7 @@
  * so does a secret format the person adds (`[privacy] secret_formats`).
  */
 import { sha1 } from '../../later.js';
-import { GENERAL_NEGATIVES, SECRET_RULES } from '../../privacy/rules.js';
+import { GENERAL_NEGATIVES, REDACTION_PASSES, SECRET_RULES } from '../../privacy/rules.js';
 import { scrubbedVersion } from '../../maintain/scrub.js';
 import type { RedactResult } from '../../privacy/redact.js';
 import { compileFormats } from '../../privacy/formats.js';
@@ -39,8 +39,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * Today's rules as one reading applies them: the person's formats compiled, and a fingerprint
- * of the rules as data (patterns, flags, examples) with those formats — another version of the
- * rules, or a format added, is another value.
+ * of the rules as data (patterns, flags, examples, the versions of the passes written as code)
+ * with those formats — another version of the rules, or a format added, is another value.
  */
 export interface Rules {
   own: readonly RegExp[];
@@ -49,7 +49,7 @@ export interface Rules {
 
 export function rulesOf(formats: readonly string[]): Rules {
   const fingerprint = sha1()
-    .update(JSON.stringify([SECRET_RULES.map((r) => [r.kind, r.re.source, r.re.flags, r.positives, r.negatives]), GENERAL_NEGATIVES, formats]))
+    .update(JSON.stringify([SECRET_RULES.map((r) => [r.kind, r.re.source, r.re.flags, r.positives, r.negatives]), GENERAL_NEGATIVES, REDACTION_PASSES, formats]))
     .digest('hex')
     .slice(0, 16);
   return { own: compileFormats(formats), fingerprint };
