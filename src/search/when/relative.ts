@@ -23,6 +23,15 @@ export function otherDay(now: Date): Period {
   return span(addDays(today, -14), today);
 }
 
+/**
+ * "The other week": a week or two back, as "a week ago" and "two weeks ago" read them together
+ * (each the seven days around its day): from 17 days back to 4 days back.
+ */
+export function otherWeek(now: Date): Period {
+  const today = startOfDay(now.getTime());
+  return span(addDays(today, -17), addDays(today, -3));
+}
+
 /** The 24 hours up to now: "a moment ago", "an hour ago", さっき. */
 export function lastDay(now: Date): Period {
   return pastHours(24, now);

@@ -9,7 +9,7 @@ import {
 } from './calendar.js';
 import {
   ago, agoBetween, andAHalfAgo, fewAgo, jaYearNamed, lastDay, latestNamedDay, latestSeason,
-  latestWeekday, monthsAgo, namedDay, otherDay, pastHours, rolling, seasonIn, type SeasonName,
+  latestWeekday, monthsAgo, namedDay, otherDay, otherWeek, pastHours, rolling, seasonIn, type SeasonName,
   thisSeason, unitAgo, weekAround, weekday, weekdayNear, weekend, weeksAgo, yearNamed,
 } from './relative.js';
 import {
@@ -22,6 +22,9 @@ interface Rule {
   re: RegExp;
   read: (m: RegExpExecArray, now: Date, input: string) => Period | undefined;
 }
+
+/** Words that make a sentence a plan, not a memory: "could work", "let's meet", "I'll", "we're going to". */
+const EN_PLAN = /\b(?:will|won't|could|would|should|shall|can|let's|let us|going to|gonna|plan(?:ning)?|schedule|available|free)\b|\w'll\b/i;
 
 export const RULES: Rule[] = [
   // Named days, English: Christmas (Eve, Day), New Year's (Eve, Day), Valentine's Day, Halloween,
@@ -566,6 +569,11 @@ export const RULES: Rule[] = [
     read: (_m, now) => otherDay(now),
   },
   {
+    // "the other week": a week or two back.
+    re: /\b(?:in |during )?the other week\b/gi,
+    read: (_m, now) => otherWeek(now),
+  },
+  {
     // "a moment ago", "an hour ago", "20 minutes ago": the last day, as さっき.
     re: new RegExp(String.raw`\b(?:a moment|${NUM_EN}\s+(?:minutes?|hours?))\s+ago\b`, 'gi'),
     read: (_m, now) => lastDay(now),
@@ -706,6 +714,18 @@ export const RULES: Rule[] = [
       if (word.length < 6 && (!/^[A-Z]/.test(word) || (m[0].endsWith(word) && /^\s+[A-Z][a-z]/.test(textAfter(input, m.index + m[0].length))))) return undefined;
       const wd = weekdayIndex(word);
       return m[1] !== undefined ? weekday(wd, 0, now) : latestWeekday(wd, now);
+    },
+  },
+  {
+    // "what did we decide Monday morning": a day with its part, the latest such day (capitalised; not
+    // "the Monday morning standup" nor "our Friday evening deploys", which are habits, nor in a
+    // sentence that makes a plan: "Tuesday afternoon could work", "let's meet Friday morning").
+    re: /\b(Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday)\s+(?:morning|afternoon|evening|night)\b(?!s)/g,
+    read: (m, now, input) => {
+      const before = textBefore(input, m.index);
+      const sentence = `${before.slice(before.search(/[^.!?\n]*$/))} ${textAfter(input, m.index + m[0].length).split(/[.!?\n]/)[0] ?? ''}`;
+      if (/\b(?:the|our|my|your|their|a|an|weekly|usual|regular)\s+$/i.test(before) || EN_PLAN.test(sentence)) return undefined;
+      return latestWeekday(weekdayIndex(m[1] as string), now);
     },
   },
   // English month ranges: from July to October, between March and May, in March and April (2026).
