@@ -31,6 +31,7 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'PuTTY private lines that never end (Private-Lines: 1, then base64 lines)': (n) => `Private-Lines: 1\n${'QUJD\n'.repeat(200)}`.repeat(Math.ceil(n / 1017)).slice(0, n),
   'cookie headers with many pairs and no end (Cookie: a=b; a=b; …)': (n) => `Cookie: ${'a=b1; '.repeat(Math.ceil(n / 6))}`.slice(0, n),
   'cookie heads without a header (cookie: cookie: -b -b …)': (n) => 'cookie: -b a= Set-Cookie: '.repeat(Math.ceil(n / 26)).slice(0, n),
+  'quoted passphrases that never close (DB_PASSWORD="a a a …, the password is "a a …)': (n) => `DB_PASSWORD="${'a '.repeat(150)}the password is "${'b '.repeat(150)}`.repeat(Math.ceil(n / 635)).slice(0, n),
   'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

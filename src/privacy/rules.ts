@@ -38,6 +38,17 @@ export function isPlaceholder(value: string): boolean {
   return false;
 }
 
+/**
+ * A quoted value of several words is a passphrase ("correct horse battery staple", "p@ss w0rd"),
+ * not a message said of one (`password: "must be at least 8 characters"`, "Password is required."):
+ * eight words at most, no sentence's end, none of the words messages are made of.
+ */
+function passphrase(value: string): boolean {
+  const v = value.trim();
+  if (v.split(/\s+/).length > 8 || /[.!?:]$/.test(v)) return false;
+  return !/\b(?:must|should|is|are|be|been|was|were|least|most|characters?|letters?|digits?|required|invalid|incorrect|please|enter|your|the|an?|not|no|match(?:es)?|to|of|for|and|or|with|cannot|can't|too|short|long|empty|missing|wrong|field|new|old|confirm(?:ation)?|here|this|that)\b/i.test(v);
+}
+
 /** Names that say password: any non-placeholder value is one, however plain ("correct-horse-battery"). */
 const PASSWORD_NAME = /(?:password|passwd|passphrase|(?:^|[^A-Za-z])pass|pwd|_pw)["'`\]]?\s*(?:[:=,>]|$)/i;
 
@@ -46,6 +57,8 @@ const PASSWORD_NAME = /(?:password|passwd|passphrase|(?:^|[^A-Za-z])pass|pwd|_pw
  * enough and not a plain word or phrase ("public", "bearer", "not-set").
  */
 function tokenLike(secret: string, pre: string, after = ''): boolean {
+  // Words with spaces between them: a passphrase if the name says password, never a token.
+  if (/\s/.test(secret.trim())) return PASSWORD_NAME.test(pre.trim()) && passphrase(secret);
   // Code that reads it from somewhere: cfg.APIKey, settings.SECRET_KEY, self.token.
   if (/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?$/.test(secret) && /^(?:cfg|conf|config|settings|self|this|opts|options|env|args|params|props|app|cls)\.|\.[A-Z_]/.test(secret)) return false;
   if (!/["'`]$/.test(pre) && codeReference(secret, after)) return false;
@@ -210,6 +223,9 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
   const quoted = !spaced && /["'`]$/.test(pre);
   // After a space, only what a password is made of: `Behavior</h3>` in "Token Behavior</h3>" is markup.
   if (spaced && !/^[\w!@#$%^&*+=.~-]+$/.test(secret)) return false;
+  // Words with spaces between them, quoted after "is" or a colon: a passphrase ("the password is
+  // "correct horse battery staple""), not a message ("the password: "must be 8 characters"").
+  if (/\s/.test(secret)) return quoted && /pass|pw/i.test(pre) && passphrase(secret);
   if (!quoted && /\b(?:password|passphrase|passcode|passwd|pw)\b(?:.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=：＝][\t \u3000]*)$/i.test(pre) && passwordWord(secret, after)) return true;
   // Code, not a literal: token = get_token(user_id=42), key = keys[2].
   if (!quoted && /[()[\]{}]/.test(secret)) return false;
@@ -248,7 +264,7 @@ const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|pass(?=[\\
 const PROSE_FOR = '(?:[\\t ]+(?:for|of|on)[\\t ]+(?:the[\\t ]+)?[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40}){0,2}?)?';
 const PROSE_BINDING = '(?:[\\t ]*[:=：＝][\\t \\u3000]*|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
 /** A value in a sentence, to the first space or quote; a closing mark or a sentence's end is not part of it. */
-const PROSE_VALUE = `${NOT_A_VALUE}[^\\s"'\`]{3,511}[^\\s"'\`),;\\]}.?](?=\\k<q>)`;
+const PROSE_VALUE = `${NOT_A_VALUE}(?:[^\\s"'\`]{3,511}[^\\s"'\`),;\\]}.?](?=\\k<q>)|(?<=["'\`])(?=[^"'\`\\n]{0,256}?[\\t ])[^"'\`\\n]{3,256}(?=\\k<q>))`;
 
 /**
  * A login written as a pair in a sentence ("the credentials are admin:hunter22", "login: deploy /
@@ -663,7 +679,7 @@ export const SECRET_RULES: SecretRule[] = [
       'os.Setenv("GITHUB_TOKEN", "x7Kp2Lm9Qz4Wv8Rt1Yu6");',
       'ENV["DEPLOY_TOKEN"] = "Zq8Wx7Cv6Bn5Mm4"',
     ],
-    negatives: ['{"max_tokens": "4096"}', '{"token_type": "bearer"}', '{"password": "string"}', '{"secret_sauce": "caching"}', '{"api_key": "YOUR_API_KEY"}', '{"password": "${DB_PASSWORD}"}', "'secret_key' => env('APP_SECRET')", 'System.setProperty("API_TOKEN", System.getenv("API_TOKEN"));'],
+    negatives: ['{"max_tokens": "4096"}', '{"token_type": "bearer"}', '{"password": "string"}', '{"secret_sauce": "caching"}', '{"api_key": "YOUR_API_KEY"}', '{"password": "${DB_PASSWORD}"}', "'secret_key' => env('APP_SECRET')", 'System.setProperty("API_TOKEN", System.getenv("API_TOKEN"));', '{"password": "Password is required."}', '{"password_hint": "must be at least 8 characters"}', 'errors.push(new Err(`UNEXPECTED_TOKEN`, `Unexpected token in block scalar header`))'],
   },
   {
     kind: 'secret',
@@ -671,13 +687,15 @@ export const SECRET_RULES: SecretRule[] = [
     // X := v), Go (x := "v"), Python keyword arguments (api_key="v"), TOML/INI (x = v); YAML at a
     // line start (x: v); inline object literals with a quoted value ({ apiKey: "v" }).
     re: new RegExp(
-      `(?<pre1>(?:\\b(?:${SECRET_NAME})\\s*(?::=|\\?=|=(?!=|>))|^[\\t ]*(?:-[\\t ]+)?(?:export[\\t ]+)?(?:${SECRET_NAME})[\\t ]*:|\\b(?:${SECRET_NAME})[\\t ]*:(?=[\\t ]*["'\`]))[\\t ]*(?<q>["'\`]?))${NOT_A_VALUE}[^\\s"'\`,;(){}\\[\\]]{3,}(?=\\k<q>(?:[\\s"'\`,;)}\\]]|$))`,
+      `(?<pre1>(?:\\b(?:${SECRET_NAME})\\s*(?::=|\\?=|=(?!=|>))|^[\\t ]*(?:-[\\t ]+)?(?:export[\\t ]+)?(?:${SECRET_NAME})[\\t ]*:|\\b(?:${SECRET_NAME})[\\t ]*:(?=[\\t ]*["'\`]))[\\t ]*(?<q>["'\`]?))${NOT_A_VALUE}(?:[^\\s"'\`,;(){}\\[\\]]{3,}(?=\\k<q>(?:[\\s"'\`,;)}\\]]|$))|(?<=["'\`])(?=[^"'\`\\n]{0,256}?[\\t ])[^"'\`\\n]{3,256}(?=\\k<q>(?:[\\s,;)}\\]]|$)))`,
       'gim',
     ),
     accept: tokenLike,
     positives: [
       'export DB_PASSWORD=s3cr3t-value',
       'API_TOKEN="abcd1234efgh"',
+      'DB_PASSWORD="correct horse battery staple"',
+      "export PASSPHRASE='my secret phrase 42'",
       'client_secret: qwerty-98765',
       'DB_PASSWORD=correct-horse-battery',
       'SMTP_PASS=mailpass123',
@@ -908,6 +926,7 @@ export const SECRET_RULES: SecretRule[] = [
       'the deploy token was "xq7-Lm2-Zx9"',
       'the admin password is `opensesame`',
       'the wifi password is sunshine',
+      'the password is "correct horse battery staple"',
       'my password was bluebird, can you check it',
       'the admin password is now marigold.',
       'the password for the staging DB is opensesame and the user is admin',
@@ -944,6 +963,10 @@ export const SECRET_RULES: SecretRule[] = [
       'api_key = keys[2]',
       '"text": "Check that your password is correct.\\n3. Move closer to the router"',
       'the password is hashed.',
+      'password: "must be at least 8 characters"',
+      "password: 'Passwords do not match'",
+      'the password field says "must be 12 characters"',
+      'the source argument for a token is `args[token.index]`',
       'the password is below:',
       'the password is different, and longer',
       'the password was lost.',
