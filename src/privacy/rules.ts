@@ -869,6 +869,16 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'secret',
+    // A password named in German, French, Spanish, Portuguese or Russian ("Passwort: …", "le mot de
+    // passe est …", "la contraseña es …", "senha: …", "пароль: …"): as after an English label, the
+    // value must hold letters and digits, or be quoted.
+    re: new RegExp(`(?<pre1>(?:\\b(?:passwort|kennwort|mot de passe|contrase[ñn]a|senha)|п(?<![\\u0400-\\u04FF]п)ароль)[\\t ]*(?:[:：=][\\t ]*|[\\t ]+(?:ist|lautet|war|est|était|es|era|é|была?|было)[\\t ]+|[\\t ]+)(?<q>["'\`«]?))${NOT_A_VALUE}[^\\s"'\`»]{3,511}[^\\s"'\`»),;\\]}.?](?=\\k<q>|»)`, 'gi'),
+    accept: (secret, pre, after) => !/\s/.test(secret) && labelledValue(secret, pre, after, /["'`«]$/.test(pre), true),
+    positives: ['Passwort: Winter2024', 'das Passwort ist Winter2024!', 'le mot de passe est Winter2024', 'mot de passe : Winter2024', 'la contraseña es Winter2024', 'contraseña: Winter2024', 'senha: Winter2024', 'пароль: Winter2024', 'Kennwort lautet "sonnenschein"'],
+    negatives: ['Passwort: vergessen?', 'mot de passe : requis', 'la contraseña es incorrecta', 'senha: 8 caracteres', 'пароль: неверный', 'Passwortmanager2 installiert', 'le mot de passe est haché avec bcrypt'],
+  },
+  {
+    kind: 'secret',
     // A login as a pair in a sentence (pairSecret says which count): the password after the user name.
     re: new RegExp(`(?<pre1>${PAIR_LABEL}(?<q>["'\`]?)[\\w.@+-]{1,64}(?:[\\t ]*/[\\t ]*|:))(?!//)${NOT_A_VALUE}[^\\s"'\`\\u0080-\\uffff]{3,127}[^\\s"'\`\\u0080-\\uffff),;\\]}.?](?=\\k<q>)`, 'gi'),
     accept: pairSecret,
