@@ -385,6 +385,13 @@ export const RULES: Rule[] = [
     re: /先週の?(?=週末)|先(?=週末)/g,
     read: (_m, now) => weekend(now, false),
   },
+  {
+    // 週末に直したバグ, 週末はデプロイした: the latest weekend, as "over the weekend", when the clause tells
+    // of it in the past (not 週末に直したい, 週末にやる, 毎週末, 今週末, 来週末). The particle is the match:
+    // 週末 stays a word of the question.
+    re: /(?<=(?<![毎今来先次再]|週の)週末)[にはも](?=[^、。,.!?！？\n]{0,24}?(?:(?:し|っ|い|ん|え|け|め|れ|せ|て|き|ち|び|み|り)た(?!い|ら|が|く)|だった|でした|ました(?!ら)))/g,
+    read: (_m, now) => weekend(now, true),
+  },
   // 週明け, 週初め: Monday and Tuesday of this week; 先週の週明け, 先週明け: of last week (before the weeks, or
   // 先週 would take the week). Not a deadline or a plan (週明けまでに, 週明けの予定).
   {
