@@ -221,6 +221,8 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
   // Only a space after the label ("password Winter2024"): a quote there binds nothing ("the password 'reset' flow").
   const spaced = !/(?:[:=：＝]|\b(?:is|was|to|into|from|now|still))[\t \u3000]*["'`]?$/i.test(pre);
   const quoted = !spaced && /["'`]$/.test(pre);
+  // A test runner's verdict, not a password: Go's `--- PASS: TestParse2 (0.00s)`.
+  if (/\bPASS[\t ]*:[\t ]*$/.test(pre) && /^(?:Test|Benchmark|Example|Fuzz)/.test(secret)) return false;
   // After a space, only what a password is made of: `Behavior</h3>` in "Token Behavior</h3>" is markup.
   if (spaced && !/^[\w!@#$%^&*+=.~-]+$/.test(secret)) return false;
   // Words with spaces between them, quoted after "is" or a colon: a passphrase ("the password is
@@ -992,6 +994,8 @@ export const SECRET_RULES: SecretRule[] = [
       'the password \'reset\' flow',
       'pass arg2 to the function',
       'tests pass: 42/42',
+      '--- PASS: TestParse2 (0.00s)',
+      'PASS: TestV2API',
       'the secret is out',
       'secret santa 2024',
       'use the token in the header',
