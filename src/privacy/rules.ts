@@ -225,6 +225,8 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
   if (/\bPASS[\t ]*:[\t ]*$/.test(pre) && /^(?:Test|Benchmark|Example|Fuzz)/.test(secret)) return false;
   // After a space, only what a password is made of: `Behavior</h3>` in "Token Behavior</h3>" is markup.
   if (spaced && !/^[\w!@#$%^&*+=.~-]+$/.test(secret)) return false;
+  // After only a space, a token or a secret must look generated: `kubectl get secret app-tls-2024` names one.
+  if (spaced && !/pass|pw/i.test(pre) && !generated(secret)) return false;
   // Words with spaces between them, quoted after "is" or a colon: a passphrase ("the password is
   // "correct horse battery staple""), not a message ("the password: "must be 8 characters"").
   if (/\s/.test(secret)) return quoted && /pass|pw/i.test(pre) && passphrase(secret);
@@ -1004,6 +1006,8 @@ export const SECRET_RULES: SecretRule[] = [
       'the api key v2 format',
       'moved the password from Vault to 1Password',
       'the token 3 times',
+      'kubectl get secret app-tls-2024 -o yaml',
+      'kubectl describe secret regcred2',
       'the password sha512crypt hash',
       '<h3 id="token-behavior">Token Behavior</h3>',
     ],
