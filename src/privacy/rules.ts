@@ -40,13 +40,14 @@ export function isPlaceholder(value: string): boolean {
 
 /**
  * A quoted value of several words is a passphrase ("correct horse battery staple", "p@ss w0rd"),
- * not a message said of one (`password: "must be at least 8 characters"`, "Password is required."):
- * eight words at most, no sentence's end, none of the words messages are made of.
+ * not a message said of one (`password: "must be at least 8 characters"`, "Password is required.",
+ * "Passwords do not match", "Your password"): eight words at most, no sentence's end, none of the
+ * words such messages are made of.
  */
 function passphrase(value: string): boolean {
   const v = value.trim();
   if (v.split(/\s+/).length > 8 || /[.!?:]$/.test(v)) return false;
-  return !/\b(?:must|should|is|are|be|been|was|were|least|most|characters?|letters?|digits?|required|invalid|incorrect|please|enter|your|the|an?|not|no|match(?:es)?|to|of|for|and|or|with|cannot|can't|too|short|long|empty|missing|wrong|field|new|old|confirm(?:ation)?|here|this|that)\b/i.test(v);
+  return !/\b(?:must|should|least|characters?|letters?|digits?|required|invalid|incorrect|please|enter|match(?:es)?|cannot|can't|too (?:short|long|weak)|empty|missing|wrong|confirm(?:ation)?|forgot(?:ten)?|reset|expired|strength|weak|passwords?|passphrases?)\b/i.test(v);
 }
 
 /** Names that say password: any non-placeholder value is one, however plain ("correct-horse-battery"). */
@@ -683,7 +684,7 @@ export const SECRET_RULES: SecretRule[] = [
       'os.Setenv("GITHUB_TOKEN", "x7Kp2Lm9Qz4Wv8Rt1Yu6");',
       'ENV["DEPLOY_TOKEN"] = "Zq8Wx7Cv6Bn5Mm4"',
     ],
-    negatives: ['{"max_tokens": "4096"}', '{"token_type": "bearer"}', '{"password": "string"}', '{"secret_sauce": "caching"}', '{"api_key": "YOUR_API_KEY"}', '{"password": "${DB_PASSWORD}"}', "'secret_key' => env('APP_SECRET')", 'System.setProperty("API_TOKEN", System.getenv("API_TOKEN"));', '{"password": "Password is required."}', '{"password_hint": "must be at least 8 characters"}', 'errors.push(new Err(`UNEXPECTED_TOKEN`, `Unexpected token in block scalar header`))'],
+    negatives: ['{"max_tokens": "4096"}', '{"token_type": "bearer"}', '{"password": "string"}', '{"secret_sauce": "caching"}', '{"api_key": "YOUR_API_KEY"}', '{"password": "${DB_PASSWORD}"}', "'secret_key' => env('APP_SECRET')", 'System.setProperty("API_TOKEN", System.getenv("API_TOKEN"));', '{"password": "Password is required."}', '{"password": "Your password"}', '{"password": "Passwords do not match"}', '{"password_hint": "must be at least 8 characters"}', 'errors.push(new Err(`UNEXPECTED_TOKEN`, `Unexpected token in block scalar header`))'],
   },
   {
     kind: 'secret',
@@ -699,6 +700,7 @@ export const SECRET_RULES: SecretRule[] = [
       'export DB_PASSWORD=s3cr3t-value',
       'API_TOKEN="abcd1234efgh"',
       'DB_PASSWORD="correct horse battery staple"',
+      '{ password: "the quick brown fox 42" }',
       "export PASSPHRASE='my secret phrase 42'",
       'client_secret: qwerty-98765',
       'DB_PASSWORD=correct-horse-battery',
