@@ -239,6 +239,9 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
   return labelledValue(secret, pre, after, quoted, /pass|pw/i.test(pre));
 }
 
+/** A file's name: where a secret is kept, not the secret (`.env`, `config.yaml`, `id_rsa.pem`). */
+const FILE_NAME = /\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|sh|env|ya?ml|json|toml|ini|conf|cfg|txt|md|pem|key|crt|sql|html?)$/i;
+
 /**
  * The value after a label: `bound` (a colon, an equals sign or a quote says it is the value)
  * as the names in code are taken — a password any value, a token one that is no plain word;
@@ -247,7 +250,7 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
 function labelledValue(secret: string, pre: string, after: string, bound: boolean, password: boolean): boolean {
   // Where a secret is kept, not the secret: a path, a file, a URL, a product.
   if (/^(?:~|\.{0,2}\/|[a-z][a-z0-9+.-]*:\/\/)/i.test(secret)) return false;
-  if (/\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|sh|env|ya?ml|json|toml|ini|conf|cfg|txt|md|pem|key|crt|sql|html?)$/i.test(secret)) return false;
+  if (FILE_NAME.test(secret)) return false;
   if (/^\d?[A-Z][a-z]+(?:[A-Z][a-z]+)*$/.test(secret) || SCHEME_NAME.test(secret)) return false;
   if (!/["'`「『]\s*$/.test(pre) && codeReference(secret, after)) return false;
   const letters = /[A-Za-z]/.test(secret);
@@ -268,8 +271,10 @@ function labelledValue(secret: string, pre: string, after: string, bound: boolea
 const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|pass(?=[\\t ]*[:=：＝])|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|secret|(?:access|auth|bearer|api|bot|deploy) token|token)';
 const PROSE_FOR = '(?:[\\t ]+(?:for|of|on)[\\t ]+(?:the[\\t ]+)?[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40}){0,2}?)?';
 const PROSE_BINDING = '(?:[\\t ]*[:=：＝][\\t \\u3000]*|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
-/** A value in a sentence, to the first space or quote; a closing mark or a sentence's end is not part of it. */
-const PROSE_VALUE = `${NOT_A_VALUE}(?:[^\\s"'\`]{3,511}[^\\s"'\`),;\\]}.?](?=\\k<q>)|(?<=["'\`])(?=[^"'\`\\n]{0,256}?[\\t ])[^"'\`\\n]{3,256}(?=\\k<q>))`;
+/** Words with a space between them inside the quotes just opened: a passphrase, or a message (passphrase() tells). */
+const QUOTED_WORDS = `(?<=["'\`])(?=[^"'\`\\n]{0,256}?[\\t ])[^"'\`\\n]{3,256}`;
+/** A value in a sentence, to the first space or quote (a closing mark or a sentence's end is not part of it), or quoted words. */
+const PROSE_VALUE = `${NOT_A_VALUE}(?:[^\\s"'\`]{3,511}[^\\s"'\`),;\\]}.?](?=\\k<q>)|${QUOTED_WORDS}(?=\\k<q>))`;
 
 /**
  * A login written as a pair in a sentence ("the credentials are admin:hunter22", "login: deploy /
@@ -287,7 +292,7 @@ function pairSecret(secret: string, pre: string, after: string): boolean {
   const m = /([\w.@+-]{1,64})([\t ]*\/[\t ]*|:)$/.exec(pre);
   if (!m || /^\d+$/.test(m[1] as string) || /^\d{1,5}$/.test(secret) || secret.includes('/')) return false;
   if (SCHEME_NAME.test(secret) || SAID_OF_A_PASSWORD.test(secret) || codeReference(secret, after)) return false;
-  if (/\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|php|sh|ya?ml|json|toml|md|html?)$/i.test(secret)) return false;
+  if (FILE_NAME.test(secret)) return false;
   const sep = m[2] as string;
   if (sep === ':') return secret.length >= 4 && !(/^[a-z]+$/.test(secret) && SAID_ENDING.test(secret));
   if (sep === '/') return /\d/.test(secret) && /[A-Z]|[^A-Za-z0-9]/.test(secret);
@@ -692,7 +697,7 @@ export const SECRET_RULES: SecretRule[] = [
     // X := v), Go (x := "v"), Python keyword arguments (api_key="v"), TOML/INI (x = v); YAML at a
     // line start (x: v); inline object literals with a quoted value ({ apiKey: "v" }).
     re: new RegExp(
-      `(?<pre1>(?:\\b(?:${SECRET_NAME})\\s*(?::=|\\?=|=(?!=|>))|^[\\t ]*(?:-[\\t ]+)?(?:export[\\t ]+)?(?:${SECRET_NAME})[\\t ]*:|\\b(?:${SECRET_NAME})[\\t ]*:(?=[\\t ]*["'\`]))[\\t ]*(?<q>["'\`]?))${NOT_A_VALUE}(?:[^\\s"'\`,;(){}\\[\\]]{3,}(?=\\k<q>(?:[\\s"'\`,;)}\\]]|$))|(?<=["'\`])(?=[^"'\`\\n]{0,256}?[\\t ])[^"'\`\\n]{3,256}(?=\\k<q>(?:[\\s,;)}\\]]|$)))`,
+      `(?<pre1>(?:\\b(?:${SECRET_NAME})\\s*(?::=|\\?=|=(?!=|>))|^[\\t ]*(?:-[\\t ]+)?(?:export[\\t ]+)?(?:${SECRET_NAME})[\\t ]*:|\\b(?:${SECRET_NAME})[\\t ]*:(?=[\\t ]*["'\`]))[\\t ]*(?<q>["'\`]?))${NOT_A_VALUE}(?:[^\\s"'\`,;(){}\\[\\]]{3,}(?=\\k<q>(?:[\\s"'\`,;)}\\]]|$))|${QUOTED_WORDS}(?=\\k<q>(?:[\\s,;)}\\]]|$)))`,
       'gim',
     ),
     accept: tokenLike,
