@@ -58,12 +58,13 @@ const PASSWORD_NAME = /(?:password|passwd|passphrase|(?:^|[^A-Za-z])pass|pwd|_pw
  * enough and not a plain word or phrase ("public", "bearer", "not-set").
  */
 function tokenLike(secret: string, pre: string, after = ''): boolean {
+  const password = PASSWORD_NAME.test(pre.trim());
   // Words with spaces between them: a passphrase if the name says password, never a token.
-  if (/\s/.test(secret.trim())) return PASSWORD_NAME.test(pre.trim()) && passphrase(secret);
+  if (/\s/.test(secret.trim())) return password && passphrase(secret);
   // Code that reads it from somewhere: cfg.APIKey, settings.SECRET_KEY, self.token.
   if (/^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?$/.test(secret) && /^(?:cfg|conf|config|settings|self|this|opts|options|env|args|params|props|app|cls)\.|\.[A-Z_]/.test(secret)) return false;
   if (!/["'`]$/.test(pre) && codeReference(secret, after)) return false;
-  if (PASSWORD_NAME.test(pre.trim())) return true;
+  if (password) return true;
   if (secret.length < 8) return false;
   return !/^[a-z]+(?:[ _.-][a-z]+)*$/.test(secret);
 }
@@ -222,21 +223,22 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
   // Only a space after the label ("password Winter2024"): a quote there binds nothing ("the password 'reset' flow").
   const spaced = !/(?:[:=：＝]|\b(?:is|was|to|into|from|now|still))[\t \u3000]*["'`]?$/i.test(pre);
   const quoted = !spaced && /["'`]$/.test(pre);
+  const password = /pass|pw/i.test(pre);
   // A test runner's verdict, not a password: Go's `--- PASS: TestParse2 (0.00s)`.
   if (/\bPASS[\t ]*:[\t ]*$/.test(pre) && /^(?:Test|Benchmark|Example|Fuzz)/.test(secret)) return false;
   // After a space, only what a password is made of: `Behavior</h3>` in "Token Behavior</h3>" is markup.
   if (spaced && !/^[\w!@#$%^&*+=.~-]+$/.test(secret)) return false;
   // After only a space, a token or a secret must look generated: `kubectl get secret app-tls-2024` names one.
-  if (spaced && !/pass|pw/i.test(pre) && !generated(secret)) return false;
+  if (spaced && !password && !generated(secret)) return false;
   // Words with spaces between them, quoted after "is" or a colon: a passphrase ("the password is
   // "correct horse battery staple""), not a message ("the password: "must be 8 characters"").
-  if (/\s/.test(secret)) return quoted && /pass|pw/i.test(pre) && passphrase(secret);
+  if (/\s/.test(secret)) return quoted && password && passphrase(secret);
   if (!quoted && /\b(?:password|passphrase|passcode|passwd|pw)\b(?:.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=：＝][\t \u3000]*)$/i.test(pre) && passwordWord(secret, after)) return true;
   // Code, not a literal: token = get_token(user_id=42), key = keys[2].
   if (!quoted && /[()[\]{}]/.test(secret)) return false;
   // A line's end written as an escape (text inside a JSON string): `is correct.\n3. Move…` is no value.
   if (/\\[nrt]/.test(secret)) return false;
-  return labelledValue(secret, pre, after, quoted, /pass|pw/i.test(pre));
+  return labelledValue(secret, pre, after, quoted, password);
 }
 
 /** A file's name: where a secret is kept, not the secret (`.env`, `config.yaml`, `id_rsa.pem`). */
