@@ -105,8 +105,8 @@ export function runRecallQuality(): string | undefined {
         const scored = set.prompts.map((p) => ({ p, ...recallCandidates(store, { prompt: p.text, now: p.now ?? now }) }));
         for (const [coverage, rare] of FLOORS) {
           const row: Row = { set: `${set.name} — ${c.records.length + coding.length} memories`, coverage, rare, n: set.prompts.length, injected: 0, memories: 0, evidence: 0, found: 0 };
-          for (const { p, cands, terms } of scored) {
-            const hits = selectRecalled(cands, terms, { maxItems: 3, minCoverage: coverage, minRareWords: rare });
+          for (const { p, cands, terms, latest } of scored) {
+            const hits = selectRecalled(cands, terms, { maxItems: 3, minCoverage: coverage, minRareWords: rare, ...(latest ? { latest } : {}) });
             if (hits.length === 0) continue;
             row.injected++;
             row.memories += hits.length;

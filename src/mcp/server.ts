@@ -21,7 +21,7 @@ import { excerpt } from '../app/text.js';
 import { lazyEmbedder } from '../embed/embedder.js';
 import { errorMessage, UserError } from '../errors.js';
 import { forgetSelected, rememberNote, rowsForIds } from '../app/edit-run.js';
-import { periodNote, periodStanding, search, type SearchResult } from '../search/search.js';
+import { latestNote, periodNote, periodStanding, search, type SearchResult } from '../search/search.js';
 import { openCacheAsync } from '../store/cache.js';
 import { rowToRecord } from '../store/store.js';
 import type { SearchMode } from '../types.js';
@@ -150,10 +150,13 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
           });
           // The period the question named, and whether its memories lead: an agent told "last week" must not take March's for it.
           const period = res.period ? { period: res.period.label, period_note: periodNote(res, (since, until) => `memory_search with since "${since}", until "${until}" and no query`) } : {};
+          // Asked for the latest time ("last time", 前回): whether the newest on the topic lead, so the agent does not take an older decision for the last one.
+          const latest = latestNote(res);
+          const latestTold = latest ? { latest_note: latest } : {};
           // Nothing found in a period that holds memories: its listing (period_note) before other words.
           const lines = hits.length === 0 ? [periodStanding(res) === 'off-topic' ? 'No memories found on this. List that period\'s memories as period_note says (the user may have worded it otherwise then), or try other words.' : 'No memories found. Try other words, the other language, or a file/error name.'] : [];
           return {
-            content: [{ type: 'text', text: JSON.stringify({ query, ...period, hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
+            content: [{ type: 'text', text: JSON.stringify({ query, ...period, ...latestTold, hits, ...(res.degraded ? { note: res.degraded } : {}) }, null, 1) }, ...lines.map((t) => ({ type: 'text' as const, text: t }))],
           };
         } finally {
           store.close();

@@ -68,7 +68,7 @@ export const DEFAULT_MIN_RARE_WORDS = 2.25;
 export function recallCandidates(
   store: Store,
   opts: Omit<RecallOptions, 'maxItems' | 'minCoverage' | 'minRareWords'> & { floor?: Pick<RecallOptions, 'minCoverage' | 'minRareWords'> },
-): { cands: Recalled[]; terms: number } {
+): { cands: Recalled[]; terms: number; latest?: true } {
   const none = { cands: [], terms: 0 };
   // Time words name a period, not a topic: they leave the prompt, and the period's memories are candidates first.
   const when = opts.now === undefined ? { text: opts.prompt } : readTime(opts.prompt, opts.now);
@@ -129,6 +129,7 @@ export function recallCandidates(
       ...(inPeriod.has(row.rowid) ? { inPeriod: true } : {}),
     })),
     terms: terms.length,
+    ...(when.latest ? { latest: true as const } : {}),
   };
 }
 
@@ -170,20 +171,24 @@ export function clearsFloor(c: Recalled, terms: number, floor: Pick<RecallOption
   return c.coverage >= floor.minCoverage && c.rareWords >= floor.minRareWords && c.matched >= Math.min(2, terms);
 }
 
-/** The recalled memories, best first: candidates that clear the floor. */
-export function selectRecalled(cands: Recalled[], terms: number, opts: Pick<RecallOptions, 'minCoverage' | 'minRareWords' | 'maxItems' | 'project'>): Recalled[] {
+/**
+ * The recalled memories, best first: candidates that clear the floor. `latest`: the prompt asks
+ * for the latest time ("last time", 前回: search/when/latest.ts), and of those the newest come first.
+ */
+export function selectRecalled(cands: Recalled[], terms: number, opts: Pick<RecallOptions, 'minCoverage' | 'minRareWords' | 'maxItems' | 'project'> & { latest?: boolean }): Recalled[] {
   const out = cands.filter((c) => clearsFloor(c, terms, opts));
-  // The period the prompt names first, then this project's memories, then others; each by how much of the prompt they hold.
+  // The period the prompt names first, then this project's memories, then others; each by how much of the prompt they hold (newest first, asked for the latest).
   const here = (r: Recalled) => (opts.project !== undefined && r.row.project === opts.project ? 0 : 1);
   const when = (r: Recalled) => (r.inPeriod ? 0 : 1);
-  out.sort((a, b) => when(a) - when(b) || here(a) - here(b) || b.coverage - a.coverage || b.row.ts_ms - a.row.ts_ms);
+  const newest = (a: Recalled, b: Recalled) => (opts.latest ? b.row.ts_ms - a.row.ts_ms : 0);
+  out.sort((a, b) => when(a) - when(b) || here(a) - here(b) || newest(a, b) || b.coverage - a.coverage || b.row.ts_ms - a.row.ts_ms);
   return out.slice(0, Math.max(0, opts.maxItems));
 }
 
 export function recall(store: Store, opts: RecallOptions): Recalled[] {
   if (opts.maxItems <= 0) return [];
-  const { cands, terms } = recallCandidates(store, { ...opts, floor: opts });
-  return selectRecalled(cands, terms, opts);
+  const { cands, terms, latest } = recallCandidates(store, { ...opts, floor: opts });
+  return selectRecalled(cands, terms, { ...opts, ...(latest ? { latest } : {}) });
 }
 
 function flat(text: string, max: number): string {

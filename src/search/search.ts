@@ -81,6 +81,13 @@ export interface SearchResult {
   periodOnTopic?: boolean;
   /** With a period: how its memories stand. 'listed': the question held nothing but time words, and the hits are the period's, newest first; 'empty': it holds none (under the filters). */
   periodHeld?: 'listed' | 'empty';
+  /**
+   * The question asked for the latest time ("last time", "most recently", 前回, 最近: when/latest.ts).
+   * 'first': the memories on its topic come newest first; 'listed': it held no other words, and
+   * the hits are the newest memories; 'off-topic': none is on its topic, and the hits are the
+   * best matches.
+   */
+  latest?: 'first' | 'listed' | 'off-topic';
 }
 
 /**
@@ -98,6 +105,14 @@ export function periodNote(res: SearchResult, listing?: (since: string, until: s
   if (standing === 'first') return `${label} first`;
   const how = listing ? ` (${listing(localDay(sinceMs), localDay(Math.max(sinceMs, untilMs - 1)))} lists its memories)` : '';
   return `nothing on this from ${label}${how}${rest}`;
+}
+
+/** What is told of a question that asked for the latest time and named no period (see SearchResult.latest). */
+export function latestNote(res: SearchResult): string | undefined {
+  if (res.period || !res.latest) return undefined;
+  if (res.latest === 'listed') return res.hits.length > 0 ? 'the latest memories, newest first' : undefined;
+  if (res.latest === 'first') return 'the latest first: the memories on this, newest first';
+  return res.hits.length > 0 ? 'nothing clearly on this: the best matches of any time' : undefined;
 }
 
 /**
@@ -193,7 +208,7 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   // A half-life the person chose is kept.
   const opts = asked.halfLifeDays > 0 && asked.halfLifeGiven !== true && asked.readTime !== false && asksAboutOrder(asked.query) ? { ...asked, halfLifeDays: 0 } : asked;
   const when = opts.readTime === false ? { text: opts.query } : readTime(opts.query, deps.now);
-  if (!when.period) return rank(deps, opts);
+  if (!when.period) return when.latest ? latestFirst(deps, opts, when.text) : rank(deps, opts);
   const period = when.period;
   const own = narrowed(opts.filters, period);
   // A period that holds no memory at all ("in 1990", before the first one): the question is
@@ -202,16 +217,46 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   const words = when.text.trim();
   // Nothing but time words ("what did we do last week"): the period's memories, newest first.
   // (The browse holds every filter, the source too; hidden memories never use up its limit.)
-  if (buildKeywordQuery(words).match === undefined) {
+  if (toldOfNothing(words)) {
     const rows = shownRanked(deps.store, (limit) => deps.store.browse(own, 0, limit), opts.topK, opts.hide);
     return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)), period, periodOnTopic: rows.length > 0, periodHeld: 'listed' };
   }
   // The period's candidates and boost reach into the days after it, at the lower boost.
   const after = (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST) === 1 ? undefined : afterPeriod(period, deps.now);
   const within = after ? (narrowed(opts.filters, { ...period, untilMs: after.untilMs }) ?? own) : own;
-  const ranked = await rank(deps, { ...opts, query: words }, { filters: within, periodEndMs: period.untilMs });
+  const ranked = await rank(deps, { ...opts, query: words }, { filters: within, periodEndMs: period.untilMs }, when.latest);
   return { ...ranked, period };
 }
+
+/**
+ * A question that asks for the latest time ("what did we decide last time about retries",
+ * 前回の方針) and names no period: the memories on its topic come first, newest first, however a
+ * better match of an older time scores; the rest as relevance and recency say. Nothing but such
+ * words ("what did we do last time"): the newest memories.
+ */
+async function latestFirst(deps: SearchDeps, opts: SearchOptions, words: string): Promise<SearchResult> {
+  if (toldOfNothing(words)) {
+    const rows = shownRanked(deps.store, (limit) => deps.store.browse(opts.filters, 0, limit), opts.topK, opts.hide);
+    return { hits: rows.map((r) => toHit(r, 1, deps, opts.filters.file)), latest: 'listed' };
+  }
+  return rank(deps, { ...opts, query: words }, undefined, true);
+}
+
+/**
+ * What is left of a question once its time words are out says nothing of a topic: only words
+ * that tell of the talk itself ("what did we talk about", "what were we working on", 何を話した
+ * っけ, 決めたこと). Such a question asks for that time's memories, whatever they are about.
+ */
+export function toldOfNothing(words: string): boolean {
+  return buildKeywordQuery(withoutTelling(words)).match === undefined;
+}
+
+function withoutTelling(words: string): string {
+  return words.replace(TELLING_EN, ' ').replace(TELLING_JA, ' ');
+}
+
+const TELLING_EN = /\b(?:talk(?:s|ed|ing)?|chat(?:s|ted|ting)?|discuss(?:es|ed|ing)?|work(?:s|ed|ing)?(?=\s+on\b|\s*[?.!]*\s*$)|decide[ds]?|deciding|go(?:es|ing)? over|went over|mention(?:s|ed)?|cover(?:s|ed)?|happen(?:s|ed)?|up to)\b/gi;
+const TELLING_JA = /何(?:を|が|に|について)?|話し(?:た|合った|ていた)|議論した|相談した|決めた|やった|作業した|した|こと|もの|件|っけ|でしたか?|ですか?/g;
 
 /** Filters that name memories without words: a file (or folder), or days (--since, --until). */
 function listable(f: SearchFilters): boolean {
@@ -231,7 +276,7 @@ function narrowed(f: SearchFilters, p: Period): SearchFilters | undefined {
  * after it; its memories are candidates however far down the whole ranking they are, and gain
  * the period boost, or those from `periodEndMs` on the after-period boost.
  */
-async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: SearchFilters; periodEndMs: number }): Promise<SearchResult> {
+async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: SearchFilters; periodEndMs: number }, latest?: boolean): Promise<SearchResult> {
   const within = period?.filters;
   const k = opts.candidates ?? 50;
   const keywordRanked: Array<Ranking<number>> = [];
@@ -286,19 +331,22 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   // A period the question names is a rule, not a weight: among the memories on the question's
   // topic, the period's come first (then those of the days after it), whatever another period's
   // better match scores; the boosts order the rest.
-  const topical = within ? onTopic(deps.store, opts.query, shown) : undefined;
+  // Asked for the latest time: among the memories on the topic (of the period, when one is named), the newest first.
+  const topical = within || latest ? onTopic(deps.store, opts.query, shown) : undefined;
   const scored = shown.map((row) => {
     const relevance = ((byWords.get(row.rowid) ?? 0) * (held.get(row.rowid) ?? 1) + vw * (byVector.get(row.rowid) ?? 0)) * (self?.get(row.rowid) ?? 1);
     const inPeriod = within !== undefined && row.ts_ms >= (within.sinceMs as number) && row.ts_ms < (within.untilMs as number);
     const ownPeriod = inPeriod && row.ts_ms < (period?.periodEndMs as number);
     const timeBoost = !inPeriod ? 1 : ownPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST);
-    const tier = !inPeriod || !topical?.has(row.rowid) ? 2 : ownPeriod ? 0 : 1;
+    const tier = !topical?.has(row.rowid) || (within !== undefined && !inPeriod) ? 2 : ownPeriod || within === undefined ? 0 : 1;
     return { row, tier, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * timeBoost };
   });
-  scored.sort((a, b) => a.tier - b.tier || b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
+  const newest = (a: (typeof scored)[number], b: (typeof scored)[number]) => (latest && a.tier < 2 ? b.row.ts_ms - a.row.ts_ms : 0);
+  scored.sort((a, b) => a.tier - b.tier || newest(a, b) || b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
   const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps, opts.filters.file));
-  const onTopicFirst = within ? { periodOnTopic: (scored[0]?.tier ?? 2) < 2 } : {};
-  return degraded ? { hits, degraded, ...onTopicFirst } : { hits, ...onTopicFirst };
+  const onTopicFirst = (scored[0]?.tier ?? 2) < 2;
+  const told = { ...(within ? { periodOnTopic: onTopicFirst } : {}), ...(latest ? { latest: onTopicFirst ? ('first' as const) : ('off-topic' as const) } : {}) };
+  return degraded ? { hits, degraded, ...told } : { hits, ...told };
 }
 
 /**
@@ -342,7 +390,9 @@ export const TOPIC_SHARE = 0.5;
  */
 function onTopic(store: Store, asked: string, rows: MemoryRow[]): Set<number> {
   const out = new Set<number>();
-  const query = questionContent(asked);
+  // Without the words that tell of the talk ("what did we decide about …"): what it is about.
+  const told = withoutTelling(questionContent(asked));
+  const query = buildKeywordQuery(told).match === undefined ? questionContent(asked) : told;
   const pairs = questionPairs(query);
   if (pairs.length > 0) {
     for (const r of rows) if (heldShare(pairs, foldForCoverage(r.question)) >= TOPIC_SHARE) out.add(r.rowid);

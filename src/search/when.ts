@@ -95,11 +95,14 @@
  *    January, 年末年始 29 December – 3 January, 年末 and 年始 the second half of December and the
  *    first half of January, GW 29 April – 6 May, お盆 13–16 August; GW明け the week after GW.
  * The first expression in the question names the period; every one found is taken out of it.
+ * Words that ask for the latest time rather than a period ("last time", "most recently",
+ * 前回, 最近: when/latest.ts) are taken out too, and the reading says so (`latest`).
  */
 import {
   addDays, day, dayPeriod, nthWeek, oneDay, type Period, span, validDay, weekOf, wholeMonth, wholeYear,
 } from './when/calendar.js';
 import { sinceThen } from './when/relative.js';
+import { readLatest } from './when/latest.js';
 import { RULES } from './when/rules.js';
 import { count, textAfter, textBefore, WEEK_ORDINALS, weekdayIndex } from './when/words.js';
 
@@ -107,11 +110,22 @@ export type { Period };
 
 export interface TimeReading {
   period?: Period;
+  /** The question asks for the latest time on its topic ("last time", 前回: when/latest.ts). */
+  latest?: true;
   /** The question without its time expressions. */
   text: string;
 }
 
+/** The period and the latest time a question names, and what is left of it. */
 export function readTime(query: string, nowMs: number): TimeReading {
+  const reading = readPeriod(query, nowMs);
+  // "How many weeks between the last time I … and …": two moments asked about, not the latest.
+  if (asksAboutOrder(query)) return reading;
+  const l = readLatest(reading.text);
+  return l.latest ? { ...reading, latest: true, text: l.text } : reading;
+}
+
+function readPeriod(query: string, nowMs: number): TimeReading {
   // 令和8年, 平成31年, 昭和64年: the Japanese era's years as the calendar's, so every rule reads them.
   const input = query.normalize('NFKC').replace(/(令和|平成|昭和|大正|明治)(元|\d{1,2})年/g, (_w, era: string, n: string) => `${(ERA_YEAR_ZERO[era] ?? 0) + (n === '元' ? 1 : Number(n))}年`);
   const now = new Date(nowMs);

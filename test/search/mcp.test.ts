@@ -69,6 +69,10 @@ describe('memory mcp (stdio, SDK client)', () => {
       const thatDay = JSON.parse(((await client.callTool({ name: 'memory_search', arguments: { since: '2026-11-20', until: '2026-11-20' } })) as Result).content[0]!.text) as Dated;
       assert.deepEqual(thatDay.hits.map((h) => h.id).sort(), ['aaaa1111bbbb2222cccc3333dddd4444', 'aaaa1111eeee5555ffff6666aaaa7777']);
       assert.equal((await ask('JPY cart rounding')).period_note, undefined);
+      // Asked for the last time: the agent is told the newest on the topic lead.
+      const last = JSON.parse(((await client.callTool({ name: 'memory_search', arguments: { query: 'what did we decide last time about JPY cart rounding', mode: 'keyword' } })) as Result).content[0]!.text) as Dated & { latest_note?: string };
+      assert.deepEqual([last.latest_note, last.period, last.hits[0]?.id], ['the latest first: the memories on this, newest first', undefined, 'aaaa1111bbbb2222cccc3333dddd4444']);
+      assert.equal(((await ask('JPY cart rounding')) as Dated & { latest_note?: string }).latest_note, undefined);
 
       // The aliases models reach for, and hybrid search with the model loaded on demand.
       const alias = await client.callTool({ name: 'memory_search', arguments: { q: 'staging deploy', limit: '1', after: '2026-01-01', before: '2026-12-31' } });
@@ -137,6 +141,12 @@ describe('memory mcp (stdio, SDK client)', () => {
     assert.deepEqual([json.period.label, json.period.on_topic, json.period.held], ['1990-01-01 – 1990-12-31', false, 'empty']);
     const day = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', 'on 2026-11-20']).stdout) as { period: { on_topic: boolean; held?: string }; hits: Array<{ id: string }> };
     assert.deepEqual([day.period.on_topic, day.period.held, day.hits.map((h) => h.id)], [true, 'listed', ['aaaa1111eeee5555ffff6666aaaa7777']]);
+    // Asked for the last time: said on the first line, and in --json.
+    const last = runCli(['--config', w.config, 'search', '--mode', 'keyword', 'what did we decide last time about the staging deploy']);
+    assert.deepEqual(last.stdout.split('\n')[0], 'the latest first: the memories on this, newest first');
+    assert.match(last.stdout, /Push to the staging branch/);
+    const lastJson = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', '前回の staging deploy']).stdout) as { latest?: string; period?: unknown };
+    assert.deepEqual([lastJson.latest, lastJson.period], ['first', undefined]);
     w.cleanup();
     elsewhere.cleanup();
   });

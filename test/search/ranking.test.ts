@@ -12,8 +12,8 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { encodeEntry } from '../../src/export/jsonl.js';
 import { foldForCoverage, heldShare, questionContent, questionPairs, questionWords, weightedShare } from '../../src/search/coverage.js';
-import { recall } from '../../src/search/recall.js';
-import { afterPeriod, keywordHits, periodNote, search, type SearchOptions } from '../../src/search/search.js';
+import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, recall } from '../../src/search/recall.js';
+import { afterPeriod, keywordHits, latestNote, periodNote, search, type SearchOptions } from '../../src/search/search.js';
 import { openCache } from '../../src/store/cache.js';
 import { STORE_VERSION } from '../../src/store/schema.js';
 import type { Store } from '../../src/store/store.js';
@@ -176,6 +176,11 @@ describe('time in the question', () => {
         // Nothing but time words: the period's memories, newest first.
         assert.deepEqual(await ids(store, 'what did we do yesterday'), ['yesterday']);
         assert.deepEqual(await ids(store, '昨日'), ['yesterday']);
+        // Or words that tell only of the talk itself ("talk", "work on", 話した, 決めた).
+        assert.deepEqual(await ids(store, 'what did we talk about yesterday'), ['yesterday']);
+        assert.deepEqual(await ids(store, 'what were we working on yesterday?'), ['yesterday']);
+        assert.deepEqual(await ids(store, '昨日何を話したっけ'), ['yesterday']);
+        assert.deepEqual(await ids(store, '昨日決めたこと'), ['yesterday']);
         // A weekend, and what was told of it in the days after; since a period: from then to now.
         assert.equal((await ids(store, 'kestrel importer crashed', 5, false))[0], 'kestrel-old');
         assert.equal((await ids(store, 'what happened to the kestrel importer last weekend'))[0], 'told-after-weekend');
@@ -241,6 +246,78 @@ describe('time in the question', () => {
         assert.equal(await first('2026年3月に決めたキャッシュの削除方針'), 'ja-march');
       },
     );
+  });
+
+  it('the latest time is a rule: "last time", "most recently", "lately", 前回, 最近 put the newest memory on the topic first, however much better an older match; without them the best match wins; nothing but them lists the newest', async () => {
+    const memories: Mem[] = [
+      // Much better word matches, older.
+      { id: 'oct-cache', timestamp: at(2026, 10, 8), ...EN_BEST },
+      { id: 'jan-ja', timestamp: at(2026, 1, 20), ...JA_BEST },
+      // On the topic, matching less well: the newest of each language.
+      { id: 'newest', timestamp: at(2026, 12, 2), ...EN_ON_TOPIC },
+      { id: 'march', timestamp: at(2026, 3, 17), question: 'cache eviction, again', answer: 'We decided on a policy of LRU for now.' },
+      { id: 'ja-newest', timestamp: at(2026, 12, 3), ...JA_ON_TOPIC },
+      // Newer still, off the topic: never first for a question with words.
+      { id: 'off-topic', timestamp: at(2026, 12, 4), question: 'lunch options near the office', answer: 'The noodle place decided to close on Mondays.' },
+    ];
+    await onThursday(memories, async (top) => {
+      assert.equal((await top('what did we decide about the cache eviction policy'))[0], 'oct-cache', 'no time: the best match');
+      assert.deepEqual((await top('what did we decide last time about the cache eviction policy')).slice(0, 3), ['newest', 'oct-cache', 'march'], 'on the topic, newest first');
+      assert.equal((await top('the most recent cache eviction policy'))[0], 'newest');
+      assert.equal((await top('which cache eviction policy have we used lately'))[0], 'newest');
+      assert.equal((await top('what did we decide last time about the cache eviction policy', false))[0], 'oct-cache', 'time reading off: words like any other');
+      assert.equal((await top('キャッシュの削除方針'))[0], 'jan-ja', 'no time: the best match');
+      assert.equal((await top('前回決めたキャッシュの削除方針'))[0], 'ja-newest');
+      assert.equal((await top('最近のキャッシュの削除方針'))[0], 'ja-newest');
+      // A question about two moments is not one about the latest: the best match, as without.
+      assert.equal((await top('how many weeks between the last time we changed the cache eviction policy and the release'))[0], 'oct-cache');
+    });
+    const w = world(memories);
+    try {
+      const { store } = w.open();
+      try {
+        const asked = (query: string) => search({ store, now: new Date(2026, 11, 10, 11).getTime() }, { query, mode: 'keyword', filters: {}, topK: 3, halfLifeDays: 30, rrfK: 60 });
+        const r = await asked('what did we decide last time about the cache eviction policy');
+        assert.deepEqual([r.latest, r.period, latestNote(r)], ['first', undefined, 'the latest first: the memories on this, newest first']);
+        // Nothing but such words: the newest memories, whatever they are about.
+        const only = await asked('what did we talk about last time');
+        assert.deepEqual([only.latest, only.hits.map((h) => h.id), latestNote(only)], ['listed', ['off-topic', 'ja-newest', 'newest'], 'the latest memories, newest first']);
+        // Words no memory is on: the best matches, told so.
+        const off = await asked('the payroll noodle office last time');
+        assert.deepEqual([off.latest, off.hits[0]?.id, latestNote(off)], ['off-topic', 'off-topic', 'nothing clearly on this: the best matches of any time']);
+        // With a period too: its memories on the topic first, and the period's note told.
+        const both = await asked('the most recent cache eviction policy in 2026');
+        assert.deepEqual([both.hits[0]?.id, both.periodOnTopic, latestNote(both)], ['newest', true, undefined]);
+        assert.equal((await asked('cache eviction policy')).latest, undefined);
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+
+  it('per-prompt recall asked for the last time: of the memories it recalls, the newest first', () => {
+    const w = world([
+      { id: 'old-best', timestamp: at(2026, 6, 3), question: 'the kestrel importer retry policy: kestrel importer retries with backoff', answer: 'Kestrel importer retry policy: five retries, exponential backoff, kestrel importer jitter.' },
+      { id: 'newer', timestamp: at(2026, 11, 20), question: 'kestrel retry policy again?', answer: 'Three now.' },
+      { id: 'other', timestamp: at(2026, 11, 25), question: 'lunch options near the office', answer: 'The noodle place.' },
+      // Other topics, so that the prompt's words are rare.
+      ...Array.from({ length: 40 }, (_, i) => ({ id: `garden-${i}`, timestamp: at(2026, 7, 1 + (i % 28)), question: `which tomato variety for bed ${i}`, answer: 'A cherry tomato.' })),
+    ]);
+    try {
+      const { store } = w.open();
+      try {
+        const recalled = (prompt: string) => recall(store, { prompt, maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: DEFAULT_MIN_RARE_WORDS, now: NOW }).map((r) => r.row.id);
+        assert.deepEqual(recalled('what is the kestrel importer retry policy'), ['old-best', 'newer'], 'the best match first');
+        assert.deepEqual(recalled('what was the kestrel importer retry policy last time'), ['newer', 'old-best']);
+        assert.deepEqual(recalled('前回の kestrel importer retry policy'), ['newer', 'old-best']);
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
   });
 
   it('counted back from today, moments ago, the other day, named days, a day of a named week, a third of a month, seasons, a day of the month, a fiscal year, quarters and halves of a year, a month and a day with a slash: each puts that time\'s memory on the topic first, over a much better match of another time; readings a Monday-to-Sunday week, a calendar month or a whole week would miss', async () => {

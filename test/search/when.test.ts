@@ -712,3 +712,49 @@ describe('a question about how past moments stand to each other', () => {
     it(`does not: ${q}`, () => assert.equal(asksAboutOrder(q), false));
   }
 });
+
+describe('the latest time: words that ask for the newest memory on the topic, not a period', () => {
+  for (const [q, rest] of [
+    ['what did we decide last time about the retry policy', 'what did we decide about the retry policy'],
+    ['the last time the deploy failed', 'the deploy failed'],
+    ['What type of camera lens did I purchase most recently?', 'What type of camera lens did I purchase ?'],
+    ['the most recent flaky test', 'the flaky test'],
+    ['which service have I been using lately', 'which service have I been using'],
+    ['have we recently changed the lint rules', 'have we changed the lint rules'],
+    ["what's the latest on the migration", "what's on the migration"],
+    ['前回決めたリトライの方針', '決めたリトライの方針'],
+    ['直近の障害の原因', 'の障害の原因'],
+    ['最近のビルドエラー', 'のビルドエラー'],
+  ] as const) {
+    it(q, () => {
+      const r = readTime(q, NOW);
+      assert.deepEqual([r.latest, r.period, r.text], [true, undefined, rest]);
+    });
+  }
+  it('with a period: both read, the period named', () => {
+    const r = readTime('the most recent deploy last week', NOW);
+    assert.deepEqual([r.latest, r.period?.label, r.text], [true, '2026-11-23 – 2026-11-29', 'the deploy']);
+  });
+  for (const q of [
+    'what did I do previously with the cache',
+    'the latest version of the API client',
+    'npm install react@latest',
+    '最新のNodeで動く？',
+    '前回比で遅くなった',
+    '旧豊浦郡合併時直近の国勢調査',
+    '最近傍探索のライブラリ',
+    "last time's figure was wrong",
+    'the last time frame of the animation',
+    'How many weeks passed between the last time I sold cakes and the spring market?',
+  ]) {
+    it(`not read: ${q}`, () => {
+      const r = readTime(q, NOW);
+      assert.deepEqual([r.latest, r.period, r.text], [undefined, undefined, q]);
+    });
+  }
+  it('直近 before a length is a period, not the latest', () => {
+    const r = readTime('直近3か月の障害', NOW);
+    assert.deepEqual([r.latest, r.text], [undefined, 'の障害']);
+    assert.ok(r.period);
+  });
+});

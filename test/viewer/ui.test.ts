@@ -95,6 +95,12 @@ describe('memory ui: the security rim (plain HTTP)', () => {
     // Time words alone: that day's memories, newest first, and said so.
     const day = JSON.parse((await http(ui.port, `/api/search?q=${encodeURIComponent('on 2026-11-18')}`, { headers: { cookie } })).body) as { mode: string; hits: Array<{ id: string }>; period_note?: string };
     assert.deepEqual([day.mode, day.period_note, day.hits.map((h) => h.id)], ['browse', '2026-11-18: its memories, newest first', [checkout.id]]);
+    // Asked for the last time: the newest on the topic first, said so; nothing else asked: the newest memories.
+    const last = await api('the checkout button clicked twice last time');
+    assert.deepEqual([last.period_note, last.hits[0]?.id], ['the latest first: the memories on this, newest first', checkout.id]);
+    const newest = JSON.parse((await http(ui.port, `/api/search?q=${encodeURIComponent('what did we talk about last time')}`, { headers: { cookie } })).body) as { mode: string; hits: Array<{ id: string; timestamp: string }>; period_note?: string };
+    const stamps = newest.hits.map((h) => h.timestamp);
+    assert.deepEqual([newest.mode, newest.period_note, newest.hits.length > 1, stamps], ['browse', 'the latest memories, newest first', true, [...stamps].sort().reverse()]);
   });
 
   it('changes need POST, this Origin and JSON; a bad id forgets nothing', async () => {

@@ -33,7 +33,7 @@ export function renderExtension(d: Pick<SetupDeps, 'nodePath' | 'mainJs' | 'conf
     '## How to search it',
     '',
     `- The MCP tool \`memory_search\` (server "${MCP_NAME}"): a query in the person's words (a time in it,`,
-    '  "last week", "in March", is understood); `project`, `since`/`until` (2026-03-01, or an age like 30d)',
+    '  "last week", "in March", "last time" for the newest, is understood); `project`, `since`/`until` (2026-03-01, or an age like 30d)',
     '  narrow it; `file` (src/checkout.ts) keeps the sessions that worked on that file. With no query,',
     '  `file` or `since`/`until` list their memories, newest first; `memory_show` gives one memory whole.',
     `- Or the command: \`${cmd} search "<what to look for>"\` (\`--json\` for structured output,`,

@@ -9,7 +9,7 @@ import { nonNegative, positiveInt, searchMode } from '../../app/options.js';
 import { scopedTo, searchRequest } from '../../app/search-request.js';
 import { lazyEmbedder } from '../../embed/embedder.js';
 import { UsageError, UserError } from '../../errors.js';
-import { periodNote, search } from '../../search/search.js';
+import { latestNote, periodNote, search } from '../../search/search.js';
 import { staleness } from '../../changes/staleness.js';
 import { openCache } from '../../store/cache.js';
 import type { Runner } from '../runner.js';
@@ -96,9 +96,10 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
         warned = true;
       }
       const period = res.period ? { period: { from: new Date(res.period.sinceMs).toISOString(), until: new Date(res.period.untilMs).toISOString(), label: res.period.label, on_topic: res.periodOnTopic === true, ...(res.periodHeld ? { held: res.periodHeld } : {}) } } : {};
-      if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, ...period, hits: res.hits });
+      const latest = res.latest ? { latest: res.latest } : {};
+      if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, ...period, ...latest, hits: res.hits });
       else {
-        const note = periodNote(res, (since, until) => `memory search --since ${since} --until ${until}`);
+        const note = periodNote(res, (since, until) => `memory search --since ${since} --until ${until}`) ?? latestNote(res);
         if (note) ctx.io.stdout.write(`${note}\n`);
         ctx.io.stdout.write(renderHits(res.hits, flags.full === true));
       }
