@@ -13,7 +13,7 @@ import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
 import { scopedTo, searchRequest } from '../app/search-request.js';
 import { hideExcluded } from '../project/exclude.js';
-import { closeTeams, mergeHits, openTeams, repoKeyOf, teamHits, type Scope } from '../app/team/team-read.js';
+import { closeTeams, mergeResults, openTeams, repoKeyOf, teamHits, type Scope } from '../app/team/team-read.js';
 import { readHere } from '../app/team/team.js';
 import type { SearchHit } from '../types.js';
 import { staleness, withChanges } from '../changes/staleness.js';
@@ -130,10 +130,9 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         // A project newly read is caught up by the capture worker, not in the agent's tool call.
         const teams = reading ? openTeams(rt(), store, { maxBytes: 32 * 1024 * 1024 }) : [];
         try {
-          const res: SearchResult = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
-          const fromTeams = teams.length > 0 ? await teamHits(teams, { base: request, query, repo, scope, embedQuery, now: ctx.io.now().getTime() }) : [];
-          const merged = fromTeams.length > 0 ? mergeHits(res.hits, fromTeams, request.topK) : res.hits;
-          const hits = merged.map((h) => {
+          const own: SearchResult = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
+          const res = mergeResults(own, teams.length > 0 ? await teamHits(teams, { base: request, query, repo, scope, embedQuery, now: ctx.io.now().getTime() }) : [], request.topK);
+          const hits = res.hits.map((h) => {
             return {
               id: h.id,
               date: localDay(h.timestamp),

@@ -88,6 +88,12 @@ export interface SearchResult {
    * best matches.
    */
   latest?: 'first' | 'listed' | 'off-topic';
+  /**
+   * Each hit's standing by the rules above, for merging with another store's hits (a team's):
+   * 0 the period's own memory on the topic (or, asked for the latest, one on the topic), 1 one of
+   * the days after it, 2 the rest. Absent: all 2.
+   */
+  tiers?: number[];
 }
 
 /**
@@ -219,7 +225,7 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   // (The browse holds every filter, the source too; hidden memories never use up its limit.)
   if (toldOfNothing(words)) {
     const rows = shownRanked(deps.store, (limit) => deps.store.browse(own, 0, limit), opts.topK, opts.hide);
-    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)), period, periodOnTopic: rows.length > 0, periodHeld: 'listed' };
+    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)), tiers: rows.map(() => 0), period, periodOnTopic: rows.length > 0, periodHeld: 'listed' };
   }
   // The period's candidates and boost reach into the days after it, at the lower boost.
   const after = (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST) === 1 ? undefined : afterPeriod(period, deps.now);
@@ -237,7 +243,7 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
 async function latestFirst(deps: SearchDeps, opts: SearchOptions, words: string): Promise<SearchResult> {
   if (toldOfNothing(words)) {
     const rows = shownRanked(deps.store, (limit) => deps.store.browse(opts.filters, 0, limit), opts.topK, opts.hide);
-    return { hits: rows.map((r) => toHit(r, 1, deps, opts.filters.file)), latest: 'listed' };
+    return { hits: rows.map((r) => toHit(r, 1, deps, opts.filters.file)), tiers: rows.map(() => 0), latest: 'listed' };
   }
   return rank(deps, { ...opts, query: words }, undefined, true);
 }
@@ -343,9 +349,10 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
   });
   const newest = (a: (typeof scored)[number], b: (typeof scored)[number]) => (latest && a.tier < 2 ? b.row.ts_ms - a.row.ts_ms : 0);
   scored.sort((a, b) => a.tier - b.tier || newest(a, b) || b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
-  const hits = scored.slice(0, opts.topK).map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps, opts.filters.file));
+  const top = scored.slice(0, opts.topK);
+  const hits = top.map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps, opts.filters.file));
   const onTopicFirst = (scored[0]?.tier ?? 2) < 2;
-  const told = { ...(within ? { periodOnTopic: onTopicFirst } : {}), ...(latest ? { latest: onTopicFirst ? ('first' as const) : ('off-topic' as const) } : {}) };
+  const told = { ...(topical ? { tiers: top.map((s) => s.tier) } : {}), ...(within ? { periodOnTopic: onTopicFirst } : {}), ...(latest ? { latest: onTopicFirst ? ('first' as const) : ('off-topic' as const) } : {}) };
   return degraded ? { hits, degraded, ...told } : { hits, ...told };
 }
 

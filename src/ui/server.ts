@@ -20,7 +20,7 @@ import { Hono, type Context as HonoContext } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Context } from '../app/context.js';
 import { runtimeOf } from '../app/context.js';
-import { closeTeams, mergeHits, openTeams, repoKeyOf, teamForgets, teamHits } from '../app/team/team-read.js';
+import { closeTeams, mergeResults, openTeams, repoKeyOf, teamForgets, teamHits } from '../app/team/team-read.js';
 import { scopedTo, searchRequest } from '../app/search-request.js';
 import { staleness, withChanges, type Staleness } from '../changes/staleness.js';
 import { excerpt } from '../app/text.js';
@@ -202,19 +202,18 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
       // The same candidates for every page and for "forget all matching": each page is a
       // slice of one ranking, not a ranking of its own.
       const embedQuery = model ? async (t: string) => (model as Embedder).embedQuery(t) : undefined;
-      const res = await search({ store, ...(embedQuery ? { embedQuery } : {}), now: ctx.io.now().getTime() }, { ...scopedTo(store, req), topK: n });
+      let res = await search({ store, ...(embedQuery ? { embedQuery } : {}), now: ctx.io.now().getTime() }, { ...scopedTo(store, req), topK: n });
       // Teammates' memories: of the project filtered on, else of every project the teams accept; attributed.
-      let hits = res.hits;
       if (ctx.config.teams.length > 0) {
         const teams = openTeams(rt, store);
         try {
           const repo = req.filters.file?.repo ?? repoKeyOf(req.filters.project, store);
-          const fromTeams = await teamHits(teams, { base: { ...req, topK: n }, query: req.query, repo, scope: repo ? 'all' : 'team', ...(embedQuery ? { embedQuery } : {}), now: ctx.io.now().getTime() });
-          hits = mergeHits(hits, fromTeams, n);
+          res = mergeResults(res, await teamHits(teams, { base: { ...req, topK: n }, query: req.query, repo, scope: repo ? 'all' : 'team', ...(embedQuery ? { embedQuery } : {}), now: ctx.io.now().getTime() }), n);
         } finally {
           closeTeams(teams);
         }
       }
+      const hits = res.hits;
       const items = hits.map((h) => ({
         id: h.id,
         view: () => ({ id: h.id, timestamp: h.timestamp, machine: machineLabel(h.machine), project: projectLabel(h.project), source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.recorded_as ? { recorded_as: h.recorded_as } : {}), ...(h.author ? { author: h.author, team: h.team } : {}) }),

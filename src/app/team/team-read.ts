@@ -14,7 +14,7 @@ import { normalizeRemoteUrl } from '../../project/remote-url.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Store, MemoryRow } from '../../store/store.js';
 import type { SearchHit } from '../../types.js';
-import { search, type SearchOptions } from '../../search/search.js';
+import { search, type SearchOptions, type SearchResult } from '../../search/search.js';
 import type { Runtime } from '../runtime.js';
 import { CacheDeferred } from '../../store/cache.js';
 
@@ -92,9 +92,31 @@ export function attributed(hit: SearchHit, team: string): SearchHit {
   return { ...hit, team, ...(s ? { author: s.author } : {}) };
 }
 
-/** Personal and team hits in one list, by score, at most `topK`. */
-export function mergeHits(personal: SearchHit[], team: SearchHit[], topK: number): SearchHit[] {
-  return [...personal, ...team].sort((a, b) => b.score - a.score || (a.timestamp < b.timestamp ? 1 : -1)).slice(0, topK);
+/**
+ * Personal and team results in one, at most `topK` hits: those a rule puts first in their own
+ * store (a period's memories on the topic, then the days after it; asked for the latest, the
+ * memories on the topic, newest first) before the rest, each part by score. What is told of the
+ * period or the latest holds for the whole: on the topic if any store's were. (Asked of the
+ * teams alone, `personal` is an empty result.)
+ */
+export function mergeResults(personal: SearchResult, teams: SearchResult[], topK: number): SearchResult {
+  if (teams.length === 0) return personal;
+  const results = [personal, ...teams];
+  const all = results.flatMap((r) => r.hits.map((hit, i) => ({ hit, tier: r.tiers?.[i] ?? 2 })));
+  const latests = results.map((r) => r.latest).filter((l) => l !== undefined);
+  const newer = (a: SearchHit, b: SearchHit) => (a.timestamp === b.timestamp ? 0 : a.timestamp < b.timestamp ? 1 : -1);
+  all.sort((a, b) => a.tier - b.tier || (latests.length > 0 && a.tier < 2 ? newer(a.hit, b.hit) : 0) || b.hit.score - a.hit.score || newer(a.hit, b.hit));
+  const top = all.slice(0, topK);
+  const told = results.find((r) => r.period !== undefined);
+  const degraded = results.find((r) => r.degraded !== undefined)?.degraded;
+  return {
+    hits: top.map((x) => x.hit),
+    tiers: top.map((x) => x.tier),
+    ...(degraded ? { degraded } : {}),
+    ...(told?.period ? { period: told.period, periodOnTopic: results.some((r) => r.periodOnTopic === true) } : {}),
+    ...(told?.periodHeld ? { periodHeld: told.periodHeld } : {}),
+    ...(latests.length > 0 ? { latest: latests.includes('first') ? 'first' : latests.includes('listed') ? 'listed' : 'off-topic' } : {}),
+  };
 }
 
 /**
@@ -102,14 +124,14 @@ export function mergeHits(personal: SearchHit[], team: SearchHit[], topK: number
  * teams only and naming none — of every project the teams accept. The same options as the
  * personal search (`base`: filters, top-k, what to hide), each team's hidden memories left out.
  */
-export async function teamHits(teams: OpenTeam[], q: { base: SearchOptions; query: string; repo: string | undefined; scope: Scope; embedQuery?: (text: string) => Promise<Float32Array>; now: number }): Promise<SearchHit[]> {
-  const out: SearchHit[] = [];
+export async function teamHits(teams: OpenTeam[], q: { base: SearchOptions; query: string; repo: string | undefined; scope: Scope; embedQuery?: (text: string) => Promise<Float32Array>; now: number }): Promise<SearchResult[]> {
+  const out: SearchResult[] = [];
   for (const t of teams) {
     const projects = q.repo ? [t.projectOf(q.repo)].filter((x): x is string => x !== undefined) : q.scope === 'team' ? t.projects : [];
     for (const project of projects) {
       const hide = (row: MemoryRow) => t.hidden(row) || (q.base.hide?.(row) ?? false);
       const r = await search({ store: t.store, ...(q.embedQuery ? { embedQuery: q.embedQuery } : {}), now: q.now }, { ...q.base, query: q.query, filters: { ...q.base.filters, project }, hide });
-      out.push(...r.hits.map((h) => attributed(h, t.team.name)));
+      out.push({ ...r, hits: r.hits.map((h) => attributed(h, t.team.name)) });
     }
   }
   return out;

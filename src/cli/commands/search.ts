@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { runtimeOf, type Context } from '../../app/context.js';
-import { closeTeams, mergeHits, openTeams, repoKeyOf, teamHits, type Scope } from '../../app/team/team-read.js';
+import { closeTeams, mergeResults, openTeams, repoKeyOf, teamHits, type Scope } from '../../app/team/team-read.js';
 import { readHere } from '../../app/team/team.js';
 import { placeHere } from '../../project/place.js';
 import type { SearchHit } from '../../types.js';
@@ -9,7 +9,7 @@ import { nonNegative, positiveInt, searchMode } from '../../app/options.js';
 import { scopedTo, searchRequest } from '../../app/search-request.js';
 import { lazyEmbedder } from '../../embed/embedder.js';
 import { UsageError, UserError } from '../../errors.js';
-import { latestNote, periodNote, search } from '../../search/search.js';
+import { latestNote, periodNote, search, type SearchResult } from '../../search/search.js';
 import { staleness } from '../../changes/staleness.js';
 import { openCache } from '../../store/cache.js';
 import type { Runner } from '../runner.js';
@@ -88,9 +88,8 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
     let warned = false;
     const stale = staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name });
     for (const q of queries) {
-      const res = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: now.getTime(), staleness: stale }, { ...scopedTo(store, base), query: q });
-      const fromTeams = teams.length > 0 ? await teamHits(teams, { base, query: q, repo, scope, embedQuery, now: now.getTime() }) : [];
-      if (fromTeams.length > 0) res.hits = mergeHits(res.hits, fromTeams, base.topK);
+      const own: SearchResult = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: now.getTime(), staleness: stale }, { ...scopedTo(store, base), query: q });
+      const res = mergeResults(own, teams.length > 0 ? await teamHits(teams, { base, query: q, repo, scope, embedQuery, now: now.getTime() }) : [], base.topK);
       if (res.degraded && !warned) {
         ctx.warn(res.degraded);
         warned = true;

@@ -1,22 +1,23 @@
 /**
  * The latest time, not a period: "what did we decide last time about retries", "the most
- * recent deploy error", "which service have I been using lately", 前回決めた方針, 直近の障害,
- * 最近のビルドエラー. Such words ask for the newest memory on the topic, however long ago it was,
- * and name no topic themselves: they leave the question's words (as a period's words do), and
- * search puts the memories on the topic newest first (search.ts).
+ * recent deploy error", 前回決めた方針, 直近の障害. Such words ask for the newest memory on the
+ * topic, however long ago it was, and name no topic themselves: they leave the question's words
+ * (as a period's words do), and search puts the memories on the topic newest first (search.ts).
  *
  * Not read:
+ *  - "recently", "lately", 最近: as often told of oneself ("I recently switched to pnpm", a tenth
+ *    of the development set's user turns) as asked, and they name no latest occasion; they stay words.
  *  - "previously", "before", 以前: the older of two (a value that changed), not the latest.
  *  - "the latest version", "@latest", 最新の: a release's name as often as a time.
  *  - 直近3か月, "the most recent 3 days": a period (when/rules.ts reads those first).
  *  - 前回比, "last time's figure": a comparison or a value (after the phrase, as the period rules).
  */
 
-/** English: "(the) last time", "most recent(ly)", "recently", "lately", "the latest on/about". */
-const LATEST_EN = /\b(?:(?:the\s+)?last\s+time(?!['’]s|\s+(?:period|frame|zone|step|slot|window|limit|out)\b)|most\s+recent(?:ly)?(?!\s+\d)|recently|lately|the\s+latest(?=\s+(?:on|about|regarding|with)\b))\b/gi;
+/** English: "(the) last time", "most recent(ly)", "the latest on/about". */
+const LATEST_EN = /\b(?:(?:the\s+)?last\s+time(?!['’]s|\s+(?:period|frame|zone|step|slot|window|limit|out)\b)|most\s+recent(?:ly)?(?!\s+\d)|the\s+latest(?=\s+(?:on|about|regarding|with)\b))\b/gi;
 
-/** Japanese: 前回 (not 前回比), 直近 (not 直近3か月: a period; not 合併時直近, nearest to a time named), 最近 (not 最近傍, 最近接: nearest). */
-const LATEST_JA = /前回(?!比)|(?<![\p{sc=Han}\p{sc=Katakana}ー])直近(?![0-9０-９一二三四五六七八九十数何])|最近(?!傍|接)/gu;
+/** Japanese: 前回 (not 前回比), 直近 (not 直近3か月: a period; not 合併時直近, nearest to a time named). */
+const LATEST_JA = /前回(?!比)|(?<![\p{sc=Han}\p{sc=Katakana}ー])直近(?![0-9０-９一二三四五六七八九十数何])/gu;
 
 export interface LatestReading {
   /** The question asks for the newest memory on its topic. */
