@@ -262,7 +262,7 @@ function withoutTelling(words: string): string {
 }
 
 const TELLING_EN = /\b(?:talk(?:s|ed|ing)?|chat(?:s|ted|ting)?|discuss(?:es|ed|ing)?|work(?:s|ed|ing)?(?=\s+on\b|\s*[?.!]*\s*$)|decide[ds]?|deciding|go(?:es|ing)? over|went over|mention(?:s|ed)?|cover(?:s|ed)?|happen(?:s|ed)?|up to)\b/gi;
-const TELLING_JA = /何(?:を|が|に|について)?|話し(?:た|合った|ていた)|議論した|相談した|決めた|やった|作業した|した|こと|もの|件|っけ|でしたか?|ですか?/g;
+const TELLING_JA = /何(?:を|が|に|について|(?=した|話し|決め|やっ))|話し(?:た|合った|ていた)|議論した|相談した|決めた|やった|作業した|(?<=^|[\s何をにでが])した|(?<=[たるだ])(?:こと|もの)|(?<=の)件|っけ|でしたか?|ですか?/g;
 
 /** Filters that name memories without words: a file (or folder), or days (--since, --until). */
 function listable(f: SearchFilters): boolean {

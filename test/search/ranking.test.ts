@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { encodeEntry } from '../../src/export/jsonl.js';
 import { foldForCoverage, heldShare, questionContent, questionPairs, questionWords, weightedShare } from '../../src/search/coverage.js';
 import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, recall } from '../../src/search/recall.js';
-import { afterPeriod, keywordHits, latestNote, periodNote, search, type SearchOptions } from '../../src/search/search.js';
+import { afterPeriod, keywordHits, latestNote, periodNote, search, toldOfNothing, type SearchOptions } from '../../src/search/search.js';
 import { mergeResults } from '../../src/app/team/team-read.js';
 import { openCache } from '../../src/store/cache.js';
 import { STORE_VERSION } from '../../src/store/schema.js';
@@ -349,6 +349,11 @@ describe('time in the question', () => {
       mine.d.cleanup();
       team.d.cleanup();
     }
+  });
+
+  it('words that tell only of the talk name no topic; a word they are part of is not taken apart', () => {
+    for (const q of ['what did we talk about', 'what were we working on', 'what did we discuss?', 'what happened', '話したこと', '決めたこと', '何を話したっけ', '何した', 'やったこと']) assert.equal(toldOfNothing(q), true, q);
+    for (const q of ['what did we decide about retries', 'the talk at the conference', '条件分岐', 'キャッシュの件', '何か', '出したもの', '幾何']) assert.equal(toldOfNothing(q), false, q);
   });
 
   it('per-prompt recall asked for the last time: of the memories it recalls, the newest first', () => {
