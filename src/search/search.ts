@@ -407,7 +407,9 @@ function onTopic(store: Store, asked: string, rows: MemoryRow[]): Set<number> {
   }
   const terms = buildKeywordQuery(query).terms;
   if (terms.length === 0) return out;
-  const weights = rarityWeights(store, terms);
+  // A word no memory holds tells no memory from another: it is left out of the share (in a
+  // history of a few memories, its weight as the rarest of words outweighed all the others).
+  const weights = rarityWeights(store, terms, true);
   for (const r of rows) if (weightedShare(terms, weights, questionWords(r.question)) >= TOPIC_SHARE) out.add(r.rowid);
   return out;
 }
@@ -421,11 +423,14 @@ export const WORDS_COVERAGE_BOOST = 0.25;
 /** Counting a term's memories stops here: past one memory in a hundred, a term weighs as common (log 100); bench/QUALITY.md. */
 const COUNT_CAP_SHARE = 0.01;
 
-/** Each term's weight by how rare it is among the indexed memories (idf, counted up to COUNT_CAP_SHARE of them). */
-function rarityWeights(store: Store, terms: string[]): number[] {
+/** Each term's weight by how rare it is among the indexed memories (idf, counted up to COUNT_CAP_SHARE of them); `held`: 0 for a term no memory holds. */
+function rarityWeights(store: Store, terms: string[], held = false): number[] {
   const n = Math.max(1, store.terms.indexedBound());
   const cap = Math.max(2, Math.ceil(n * COUNT_CAP_SHARE));
-  return terms.map((t) => idf(n, store.ftsCountUpTo(toFts(t), cap)));
+  return terms.map((t) => {
+    const df = store.ftsCountUpTo(toFts(t), cap);
+    return held && df === 0 ? 0 : idf(n, df);
+  });
 }
 
 /**

@@ -239,6 +239,12 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.equal(list.length, 1);
     assert.ok(list[0]!.hits.some((h) => h.question === prompt), JSON.stringify(list));
     assert.deepEqual([...new Set(list[0]!.hits.map((h) => h.date))], [day]);
+    // Asked for the last time: the newest memory on the topic first, and the agent is told so.
+    const lastSeen = standIn.requests.length;
+    const last = await claude(`Search memory: ${JSON.stringify({ query: 'what did we find last time about the label printer and the customs form', mode: 'keyword' })}`);
+    assert.equal(last.code, 0, last.stderr);
+    const latest = toolResults(lastSeen).map((t) => JSON.parse(t.slice(0, t.lastIndexOf('}') + 1)) as { latest_note?: string; hits: Array<{ question: string }> });
+    assert.deepEqual([latest.length, latest[0]?.latest_note, latest[0]?.hits[0]?.question], [1, 'the latest first: the memories on this, newest first', prompt]);
   });
 
   it('Claude Code: in a history of 1,500 memories the prompt\'s memory is recalled into the model request, its common words left out', { skip: missing }, async () => {

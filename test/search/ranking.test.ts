@@ -283,7 +283,7 @@ describe('time in the question', () => {
         const only = await asked('what did we talk about last time');
         assert.deepEqual([only.latest, only.hits.map((h) => h.id), latestNote(only)], ['listed', ['off-topic', 'ja-newest', 'newest'], 'the latest memories, newest first']);
         // Words no memory is on: the best matches, told so.
-        const off = await asked('the payroll noodle office last time');
+        const off = await asked('the payroll noodle export last time');
         assert.deepEqual([off.latest, off.hits[0]?.id, latestNote(off)], ['off-topic', 'off-topic', 'nothing clearly on this: the best matches of any time']);
         // With a period too: its memories on the topic first, and the period's note told.
         const both = await asked('the most recent cache eviction policy in 2026');
@@ -348,6 +348,25 @@ describe('time in the question', () => {
     } finally {
       mine.d.cleanup();
       team.d.cleanup();
+    }
+  });
+
+  it('a word of the question no memory holds does not put a memory off the topic: in a history of one memory, it is on the topic of "what did we find last time about the label printer and the customs form"', async () => {
+    await searchedAt(new Date(2026, 11, 1, 11).getTime(), [{ id: 'only', timestamp: at(2026, 11, 30, 9), question: 'Why did the label printer skip the customs form on large orders?', answer: 'Pinned the carrier client.' }], async (top) => {
+      assert.deepEqual(await top('what did we find last time about the label printer and the customs form'), ['only']);
+    });
+    const w = world([{ id: 'only', timestamp: at(2026, 11, 30, 9), question: 'Why did the label printer skip the customs form on large orders?', answer: 'Pinned the carrier client.' }]);
+    try {
+      const { store } = w.open();
+      try {
+        const asked = (query: string) => search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK: 5, halfLifeDays: 30, rrfK: 60 });
+        assert.equal((await asked('what did we find last time about the label printer and the customs form')).latest, 'first');
+        assert.equal((await asked('what did we find yesterday about the label printer and the customs form')).periodOnTopic, true);
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
     }
   });
 
