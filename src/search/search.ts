@@ -82,7 +82,7 @@ export interface SearchResult {
   /** With a period: how its memories stand. 'listed': the question held nothing but time words, and the hits are the period's, newest first; 'empty': it holds none (under the filters). */
   periodHeld?: 'listed' | 'empty';
   /**
-   * The question asked for the latest time ("last time", "most recently", 前回, 最近: when/latest.ts).
+   * The question asked for the latest time ("last time", "most recently", 前回: when/latest.ts).
    * 'first': the memories on its topic come newest first; 'listed': it held no other words, and
    * the hits are the newest memories; 'off-topic': none is on its topic, and the hits are the
    * best matches.
@@ -344,7 +344,8 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
     const inPeriod = within !== undefined && row.ts_ms >= (within.sinceMs as number) && row.ts_ms < (within.untilMs as number);
     const ownPeriod = inPeriod && row.ts_ms < (period?.periodEndMs as number);
     const timeBoost = !inPeriod ? 1 : ownPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST);
-    const tier = !topical?.has(row.rowid) || (within !== undefined && !inPeriod) ? 2 : ownPeriod || within === undefined ? 0 : 1;
+    // 0: on the topic, of the period (or asked for the latest); 1: on the topic, of the days after the period; 2: the rest.
+    const tier = topical?.has(row.rowid) !== true ? 2 : within === undefined ? 0 : !inPeriod ? 2 : ownPeriod ? 0 : 1;
     return { row, tier, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * timeBoost };
   });
   const newest = (a: (typeof scored)[number], b: (typeof scored)[number]) => (latest && a.tier < 2 ? b.row.ts_ms - a.row.ts_ms : 0);

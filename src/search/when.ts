@@ -96,7 +96,7 @@
  *    first half of January, GW 29 April – 6 May, お盆 13–16 August; GW明け the week after GW.
  * The first expression in the question names the period; every one found is taken out of it.
  * Words that ask for the latest time rather than a period ("last time", "most recently",
- * 前回, 最近: when/latest.ts) are taken out too, and the reading says so (`latest`).
+ * 前回: when/latest.ts) are taken out too, and the reading says so (`latest`).
  */
 import {
   addDays, day, dayPeriod, nthWeek, oneDay, type Period, span, validDay, weekOf, wholeMonth, wholeYear,
