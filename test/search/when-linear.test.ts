@@ -24,6 +24,8 @@ const FAMILIES: Record<string, (n: number) => string> = {
   '"in March or " (two times joined)': again('in March or '),
   '"11/27/2026 " (full dates, as in a log)': again('11/27/2026 '),
   '"the day after Thanksgiving " (a day beside a named day)': again('the day after Thanksgiving '),
+  '"last time " (the latest, not a period)': again('last time '),
+  '前回の (the latest, in Japanese)': again('前回の'),
 };
 
 /** The fastest of five runs of each text, taken in turn: a slow spell of the machine falls on both. */
