@@ -16,7 +16,7 @@ import { splitCommon } from './common-terms.js';
 import type { FileName } from '../changes/renames.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
-import { asksAboutOrder, readTime, type Period } from './when.js';
+import { readTime, type Period } from './when.js';
 import { ADVICE_WORDS, asksForAdvice, selfStatements, withoutAskingPhrases } from './preference.js';
 
 export interface SearchOptions {
@@ -207,13 +207,12 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   if (asked.query.trim().length === 0) {
     if (!listable(asked.filters)) throw new UserError('empty query', 'give some words to search for');
     // A file or days and no words: their memories, newest first.
-    const rows = shownRanked(deps.store, (limit) => deps.store.browse(asked.filters, 0, limit), asked.topK, asked.hide);
-    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)) };
+    return { hits: newestOf(deps, asked.filters, asked) };
   }
+  const when = asked.readTime === false ? { text: asked.query } : readTime(asked.query, deps.now);
   // A question about the order of past moments, or the time between them, ranks without the recency prior (when.ts asksAboutOrder).
   // A half-life the person chose is kept.
-  const opts = asked.halfLifeDays > 0 && asked.halfLifeGiven !== true && asked.readTime !== false && asksAboutOrder(asked.query) ? { ...asked, halfLifeDays: 0 } : asked;
-  const when = opts.readTime === false ? { text: opts.query } : readTime(opts.query, deps.now);
+  const opts = asked.halfLifeDays > 0 && asked.halfLifeGiven !== true && when.order ? { ...asked, halfLifeDays: 0 } : asked;
   if (!when.period) return when.latest ? latestFirst(deps, opts, when.text) : rank(deps, opts);
   const period = when.period;
   const own = narrowed(opts.filters, period);
@@ -222,10 +221,9 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   if (!own || deps.store.countUnder(own) === 0) return { ...(await rank(deps, opts)), period, periodOnTopic: false, periodHeld: 'empty' };
   const words = when.text.trim();
   // Nothing but time words ("what did we do last week"): the period's memories, newest first.
-  // (The browse holds every filter, the source too; hidden memories never use up its limit.)
   if (toldOfNothing(words)) {
-    const rows = shownRanked(deps.store, (limit) => deps.store.browse(own, 0, limit), opts.topK, opts.hide);
-    return { hits: rows.map((r) => toHit(r, 1, deps, asked.filters.file)), tiers: rows.map(() => 0), period, periodOnTopic: rows.length > 0, periodHeld: 'listed' };
+    const hits = newestOf(deps, own, opts);
+    return { hits, tiers: hits.map(() => 0), period, periodOnTopic: hits.length > 0, periodHeld: 'listed' };
   }
   // The period's candidates and boost reach into the days after it, at the lower boost.
   const after = (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST) === 1 ? undefined : afterPeriod(period, deps.now);
@@ -242,10 +240,18 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
  */
 async function latestFirst(deps: SearchDeps, opts: SearchOptions, words: string): Promise<SearchResult> {
   if (toldOfNothing(words)) {
-    const rows = shownRanked(deps.store, (limit) => deps.store.browse(opts.filters, 0, limit), opts.topK, opts.hide);
-    return { hits: rows.map((r) => toHit(r, 1, deps, opts.filters.file)), tiers: rows.map(() => 0), latest: 'listed' };
+    const hits = newestOf(deps, opts.filters, opts);
+    return { hits, tiers: hits.map(() => 0), latest: 'listed' };
   }
   return rank(deps, { ...opts, query: words }, undefined, true);
+}
+
+/**
+ * The memories under `filters`, newest first: a listing (the browse holds every filter, the
+ * source too; hidden memories never use up its limit). Each hit says its file as the filter asked it.
+ */
+function newestOf(deps: SearchDeps, filters: SearchFilters, opts: Pick<SearchOptions, 'topK' | 'hide' | 'filters'>): SearchHit[] {
+  return shownRanked(deps.store, (limit) => deps.store.browse(filters, 0, limit), opts.topK, opts.hide).map((r) => toHit(r, 1, deps, opts.filters.file));
 }
 
 /**
@@ -399,8 +405,9 @@ export const TOPIC_SHARE = 0.5;
 function onTopic(store: Store, asked: string, rows: MemoryRow[]): Set<number> {
   const out = new Set<number>();
   // Without the words that tell of the talk ("what did we decide about …"): what it is about.
-  const told = withoutTelling(questionContent(asked));
-  const query = buildKeywordQuery(told).match === undefined ? questionContent(asked) : told;
+  const content = questionContent(asked);
+  const told = withoutTelling(content);
+  const query = buildKeywordQuery(told).match === undefined ? content : told;
   const pairs = questionPairs(query);
   if (pairs.length > 0) {
     for (const r of rows) if (heldShare(pairs, foldForCoverage(r.question)) >= TOPIC_SHARE) out.add(r.rowid);

@@ -112,6 +112,8 @@ export interface TimeReading {
   period?: Period;
   /** The question asks for the latest time on its topic ("last time", 前回: when/latest.ts). */
   latest?: true;
+  /** The question asks about the order of past moments or the time between them (asksAboutOrder). */
+  order?: true;
   /** The question without its time expressions. */
   text: string;
 }
@@ -120,7 +122,7 @@ export interface TimeReading {
 export function readTime(query: string, nowMs: number): TimeReading {
   const reading = readPeriod(query, nowMs);
   // "How many weeks between the last time I … and …": two moments asked about, not the latest.
-  if (asksAboutOrder(query)) return reading;
+  if (asksAboutOrder(query)) return { ...reading, order: true };
   const l = readLatest(reading.text);
   return l.latest ? { ...reading, latest: true, text: l.text } : reading;
 }
