@@ -232,6 +232,22 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   return { ...ranked, period };
 }
 
+/** Where a hit stands by the rules: its tier (SearchResult.tiers), its score, when it was said. */
+export interface Standing {
+  tier: number;
+  score: number;
+  ms: number;
+}
+
+/**
+ * The rules' order, in one store's ranking and across stores merged (a team's): the lower tier
+ * first; within the tiers a rule puts first, the newest first when asked for the latest; then
+ * the higher score, then the newer.
+ */
+export function byStanding(latest: boolean): (a: Standing, b: Standing) => number {
+  return (a, b) => a.tier - b.tier || (latest && a.tier < 2 ? b.ms - a.ms : 0) || b.score - a.score || b.ms - a.ms;
+}
+
 /**
  * A question that asks for the latest time ("what did we decide last time about retries",
  * 前回の方針) and names no period: the memories on its topic come first, newest first, however a
@@ -352,10 +368,10 @@ async function rank(deps: SearchDeps, opts: SearchOptions, period?: { filters: S
     const timeBoost = !inPeriod ? 1 : ownPeriod ? (opts.periodBoost ?? PERIOD_BOOST) : (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST);
     // 0: on the topic, of the period (or asked for the latest); 1: on the topic, of the days after the period; 2: the rest.
     const tier = topical?.has(row.rowid) !== true ? 2 : within === undefined ? 0 : !inPeriod ? 2 : ownPeriod ? 0 : 1;
-    return { row, tier, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * timeBoost };
+    return { row, tier, ms: row.ts_ms, score: relevance * recencyBoost(row.ts_ms, deps.now, opts.halfLifeDays, opts.recencyWeight ?? DEFAULT_RECENCY_WEIGHT) * timeBoost };
   });
-  const newest = (a: (typeof scored)[number], b: (typeof scored)[number]) => (latest && a.tier < 2 ? b.row.ts_ms - a.row.ts_ms : 0);
-  scored.sort((a, b) => a.tier - b.tier || newest(a, b) || b.score - a.score || b.row.ts_ms - a.row.ts_ms || a.row.id.localeCompare(b.row.id));
+  const order = byStanding(latest === true);
+  scored.sort((a, b) => order(a, b) || a.row.id.localeCompare(b.row.id));
   const top = scored.slice(0, opts.topK);
   const hits = top.map(({ row, score }) => toHit(row, Number(score.toPrecision(6)), deps, opts.filters.file));
   const onTopicFirst = (scored[0]?.tier ?? 2) < 2;

@@ -14,7 +14,7 @@ import { normalizeRemoteUrl } from '../../project/remote-url.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Store, MemoryRow } from '../../store/store.js';
 import type { SearchHit } from '../../types.js';
-import { search, type SearchOptions, type SearchResult } from '../../search/search.js';
+import { byStanding, search, type SearchOptions, type SearchResult } from '../../search/search.js';
 import type { Runtime } from '../runtime.js';
 import { CacheDeferred } from '../../store/cache.js';
 
@@ -102,10 +102,9 @@ export function attributed(hit: SearchHit, team: string): SearchHit {
 export function mergeResults(personal: SearchResult, teams: SearchResult[], topK: number): SearchResult {
   if (teams.length === 0) return personal;
   const results = [personal, ...teams];
-  const all = results.flatMap((r) => r.hits.map((hit, i) => ({ hit, tier: r.tiers?.[i] ?? 2 })));
+  const all = results.flatMap((r) => r.hits.map((hit, i) => ({ hit, tier: r.tiers?.[i] ?? 2, score: hit.score, ms: Date.parse(hit.timestamp) })));
   const latests = results.map((r) => r.latest).filter((l) => l !== undefined);
-  const newer = (a: SearchHit, b: SearchHit) => (a.timestamp === b.timestamp ? 0 : a.timestamp < b.timestamp ? 1 : -1);
-  all.sort((a, b) => a.tier - b.tier || (latests.length > 0 && a.tier < 2 ? newer(a.hit, b.hit) : 0) || b.hit.score - a.hit.score || newer(a.hit, b.hit));
+  all.sort(byStanding(latests.length > 0));
   const top = all.slice(0, topK);
   const told = results.find((r) => r.period !== undefined);
   const degraded = results.find((r) => r.degraded !== undefined)?.degraded;
