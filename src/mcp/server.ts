@@ -130,7 +130,9 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         // A project newly read is caught up by the capture worker, not in the agent's tool call.
         const teams = reading ? openTeams(rt(), store, { maxBytes: 32 * 1024 * 1024 }) : [];
         try {
-          const own: SearchResult = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, scopedTo(store, request));
+          // The project of the agent's folder, as its memories are filed: a listing ("what did we do last time") puts its memories first.
+          const hereFiled = project ? undefined : placeHere(ctx.io.cwd, { ...(ctx.config.general.project ? { configured: ctx.config.general.project } : {}), exclude: ctx.config.privacy.exclude_projects, filed: store.projects }).name;
+          const own: SearchResult = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, { ...scopedTo(store, request), ...(hereFiled ? { here: hereFiled } : {}) });
           const res = mergeResults(own, teams.length > 0 ? await teamHits(teams, { base: request, query, repo, scope, embedQuery, now: ctx.io.now().getTime() }) : [], request.topK);
           const hits = res.hits.map((h) => {
             return {
@@ -151,7 +153,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
           const period = res.period ? { period: res.period.label, period_note: periodNote(res, (since, until) => `memory_search with since "${since}", until "${until}" and no query`) } : {};
           // Asked for the latest time ("last time", 前回): whether the newest on the topic lead, so the agent does not take an older decision for the last one.
           const latest = latestNote(res);
-          const latestTold = latest ? { latest_note: latest } : {};
+          const latestTold = { ...(latest ? { latest_note: latest } : {}), ...(res.hereFirst ? { project_first: projectLabel(res.hereFirst) } : {}) };
           // Nothing found in a period that holds memories: its listing (period_note) before other words.
           const lines = hits.length === 0 ? [periodStanding(res) === 'off-topic' ? 'No memories found on this. List that period\'s memories as period_note says (the user may have worded it otherwise then), or try other words.' : 'No memories found. Try other words, the other language, or a file/error name.'] : [];
           return {

@@ -5,6 +5,7 @@
  * tests hand in the real tiny model or none at all.
  */
 import { localDay } from '../days.js';
+import { projectLabel } from '../project/label.js';
 import { UserError } from '../errors.js';
 import { ownText } from '../store/schema.js';
 import type { MemoryRow, Store } from '../store/store.js';
@@ -37,6 +38,12 @@ export interface SearchOptions {
   candidates?: number;
   /** Memories never shown (an excluded project), dropped before the top-k is taken. */
   hide?: (row: MemoryRow) => boolean;
+  /**
+   * The project the request comes from (the folder the person or the agent works in, as its
+   * memories are filed), when none is named: a listing ("what did we do last time", a period's
+   * memories) puts its memories first, then the other projects'.
+   */
+  here?: string;
   /** false: time words are words like any other (no period read from the question). */
   readTime?: boolean;
   /** How much a memory of the period the question names gains (×; default PERIOD_BOOST). */
@@ -94,6 +101,8 @@ export interface SearchResult {
    * the days after it, 2 the rest. Absent: all 2.
    */
   tiers?: number[];
+  /** A listing put this project's memories first (SearchOptions.here). */
+  hereFirst?: string;
 }
 
 /**
@@ -106,7 +115,7 @@ export function periodNote(res: SearchResult, listing?: (since: string, until: s
   if (!res.period || !standing) return undefined;
   const { label, sinceMs, untilMs } = res.period;
   const rest = res.hits.length > 0 ? ': the best matches of any time' : '';
-  if (standing === 'listed') return `${label}: its memories, newest first`;
+  if (standing === 'listed') return `${label}: its memories, newest first${hereNote(res)}`;
   if (standing === 'empty') return `no memories from ${label}${rest}`;
   if (standing === 'first') return `${label} first`;
   const how = listing ? ` (${listing(localDay(sinceMs), localDay(Math.max(sinceMs, untilMs - 1)))} lists its memories)` : '';
@@ -116,9 +125,14 @@ export function periodNote(res: SearchResult, listing?: (since: string, until: s
 /** What is told of a question that asked for the latest time and named no period (see SearchResult.latest). */
 export function latestNote(res: SearchResult): string | undefined {
   if (res.period || !res.latest) return undefined;
-  if (res.latest === 'listed') return res.hits.length > 0 ? 'the latest memories, newest first' : undefined;
+  if (res.latest === 'listed') return res.hits.length > 0 ? `the latest memories, newest first${hereNote(res)}` : undefined;
   if (res.latest === 'first') return 'the latest first: the memories on this, newest first';
   return res.hits.length > 0 ? 'nothing clearly on this: the best matches of any time' : undefined;
+}
+
+/** A listing that put the project at hand first says so. */
+function hereNote(res: SearchResult): string {
+  return res.hereFirst === undefined ? '' : `: ${projectLabel(res.hereFirst)}'s first`;
 }
 
 /**
@@ -206,8 +220,8 @@ export function afterPeriod(p: Period, nowMs: number): { sinceMs: number; untilM
 export async function search(deps: SearchDeps, asked: SearchOptions): Promise<SearchResult> {
   if (asked.query.trim().length === 0) {
     if (!listable(asked.filters)) throw new UserError('empty query', 'give some words to search for');
-    // A file or days and no words: their memories, newest first.
-    return { hits: newestOf(deps, asked.filters, asked) };
+    // A file or days and no words: their memories, newest first (the project at hand's first).
+    return listing(deps, asked.filters, asked);
   }
   const when = asked.readTime === false ? { text: asked.query } : readTime(asked.query, deps.now);
   // A question about the order of past moments, or the time between them, ranks without the recency prior (when.ts asksAboutOrder).
@@ -222,8 +236,8 @@ export async function search(deps: SearchDeps, asked: SearchOptions): Promise<Se
   const words = when.text.trim();
   // Nothing but time words ("what did we do last week"): the period's memories, newest first.
   if (toldOfNothing(words)) {
-    const hits = newestOf(deps, own, opts);
-    return { hits, tiers: hits.map(() => 0), period, periodOnTopic: hits.length > 0, periodHeld: 'listed' };
+    const listed = listing(deps, own, opts);
+    return { ...listed, period, periodOnTopic: listed.hits.length > 0, periodHeld: 'listed' };
   }
   // The period's candidates and boost reach into the days after it, at the lower boost.
   const after = (opts.afterPeriodBoost ?? AFTER_PERIOD_BOOST) === 1 ? undefined : afterPeriod(period, deps.now);
@@ -255,11 +269,24 @@ export function byStanding(latest: boolean): (a: Standing, b: Standing) => numbe
  * words ("what did we do last time"): the newest memories.
  */
 async function latestFirst(deps: SearchDeps, opts: SearchOptions, words: string): Promise<SearchResult> {
-  if (toldOfNothing(words)) {
-    const hits = newestOf(deps, opts.filters, opts);
-    return { hits, tiers: hits.map(() => 0), latest: 'listed' };
-  }
+  if (toldOfNothing(words)) return { ...listing(deps, opts.filters, opts), latest: 'listed' };
   return rank(deps, { ...opts, query: words }, undefined, true);
+}
+
+/**
+ * A listing: the memories under `filters`, newest first. Asked from a project's folder and
+ * naming no project or file (`here`), that project's first, then the other projects' newest
+ * (their tier 1, so a team's memories of the project, tier 0, merge before them).
+ */
+function listing(deps: SearchDeps, filters: SearchFilters, opts: Pick<SearchOptions, 'topK' | 'hide' | 'filters' | 'here'>): Pick<SearchResult, 'hits' | 'tiers' | 'hereFirst'> {
+  const all = newestOf(deps, filters, opts);
+  const here = opts.here;
+  if (here === undefined || filters.project !== undefined || filters.file !== undefined || all.every((h) => h.project === here)) return { hits: all, tiers: all.map(() => 0) };
+  const own = newestOf(deps, { ...filters, project: here }, opts);
+  if (own.length === 0) return { hits: all, tiers: all.map(() => 0) };
+  // Fewer of its own than asked for means it has no more: the newest of all hold the others' newest that fill the rest.
+  const hits = [...own, ...all.filter((h) => h.project !== here)].slice(0, opts.topK);
+  return { hits, tiers: hits.map((h) => (h.project === here ? 0 : 1)), hereFirst: here };
 }
 
 /**

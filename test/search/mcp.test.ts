@@ -152,6 +152,50 @@ describe('memory mcp (stdio, SDK client)', () => {
   });
 });
 
+describe('a listing from the agent\'s folder', () => {
+  it('"what did we do last time" lists the memories of the folder\'s project first, then the other projects\' (MCP and CLI), and says so; from a folder with no memories, the newest of all', async () => {
+    const w = makeWorld({ extra: '[sync]\nremote_url = ""' });
+    const elsewhere = tempDir();
+    try {
+      const work = join(elsewhere.dir, 'shop');
+      mkdirSync(work);
+      fixtureGit(work, 'init', '-q');
+      const nowhere = join(elsewhere.dir, 'notes');
+      mkdirSync(nowhere);
+      initRepo(w.dir, 't');
+      writeJsonl(join(w.exportDir, '2026-11_laptop.jsonl'), [
+        rec({ id: 'shop0000aaaa1111bbbb2222cccc3333', project: 'shop', timestamp: '2026-11-18T10:00:00.000Z', question: 'Why does the cart total round wrong for JPY?', answer: 'JPY has no minor unit.' }),
+        rec({ id: 'api00000aaaa1111bbbb2222cccc3333', project: 'api', timestamp: '2026-11-19T10:00:00.000Z', question: 'How do we deploy the staging API?', answer: 'Push to the staging branch.' }),
+        rec({ id: 'api00000bbbb1111bbbb2222cccc3333', project: 'api', timestamp: '2026-11-20T10:00:00.000Z', question: 'Which port does the API listen on?', answer: '8080.' }),
+      ]);
+      fixtureGit(w.dir, 'add', '-A');
+      fixtureGit(w.dir, 'commit', '-qm', 'seed');
+      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--config', w.config, 'mcp'], cwd: work, env: { ...process.env, MEMORY_CONFIG: '' } as Record<string, string>, stderr: 'pipe' });
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const listed = JSON.parse(((await client.callTool({ name: 'memory_search', arguments: { query: 'what did we do last time' } })) as Result).content[0]!.text) as { latest_note?: string; project_first?: string; hits: Array<{ id: string; project: string }> };
+        assert.deepEqual([listed.hits.map((h) => h.project), listed.latest_note, listed.project_first], [['shop', 'api', 'api'], "the latest memories, newest first: shop's first", 'shop']);
+        // The agent names the project: that one's only.
+        const named = JSON.parse(((await client.callTool({ name: 'memory_search', arguments: { query: 'what did we do last time', project: 'api' } })) as Result).content[0]!.text) as { latest_note?: string; hits: Array<{ project: string }> };
+        assert.deepEqual([named.hits.map((h) => h.project), named.latest_note], [['api', 'api'], 'the latest memories, newest first']);
+      } finally {
+        await client.close();
+      }
+      // The CLI (and the skill, which runs it in the agent's folder): the same, on its first line and in --json.
+      const here = runCli(['--config', w.config, 'search', '--mode', 'keyword', 'what did we do last time'], { cwd: work });
+      assert.deepEqual(here.stdout.split('\n')[0], "the latest memories, newest first: shop's first");
+      const hereJson = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--since', '2026-11-01'], { cwd: work }).stdout) as { project_first?: string; hits: Array<{ id: string }> };
+      assert.deepEqual([hereJson.project_first, hereJson.hits[0]?.id], ['shop', 'shop0000aaaa1111bbbb2222cccc3333']);
+      const away = JSON.parse(runCli(['--config', w.config, 'search', '--json', '--mode', 'keyword', '前回何をしたっけ'], { cwd: nowhere }).stdout) as { latest?: string; project_first?: string; hits: Array<{ id: string }> };
+      assert.deepEqual([away.latest, away.project_first, away.hits.map((h) => h.id)], ['listed', undefined, ['api00000bbbb1111bbbb2222cccc3333', 'api00000aaaa1111bbbb2222cccc3333', 'shop0000aaaa1111bbbb2222cccc3333']]);
+    } finally {
+      w.cleanup();
+      elsewhere.cleanup();
+    }
+  });
+});
+
 describe('memory mcp in an excluded project\'s folder', () => {
   it('searches, shows and remembers nothing there, and says why; the same server elsewhere works', async () => {
     const w = makeWorld({ extra: '[privacy]\nexclude_projects = ["client-*"]' });

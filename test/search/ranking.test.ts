@@ -351,6 +351,54 @@ describe('time in the question', () => {
     }
   });
 
+  it('a listing asked from a project\'s folder ("what did we do last time", a period\'s or days\' memories) puts that project\'s newest first, then the other projects\'; told so; a question with a topic, a project named, or a folder with no memories ranks as before', async () => {
+    const w = world([
+      { id: 'app-1', timestamp: at(2026, 11, 27, 9), project: 'app', question: 'the retry policy for payments', answer: 'Three tries, then give up.' },
+      { id: 'app-2', timestamp: at(2026, 11, 30, 9), project: 'app', question: 'the checkout form validation', answer: 'Validate on blur.' },
+      { id: 'web-1', timestamp: at(2026, 11, 30, 15), project: 'web', question: 'the landing page hero image', answer: 'A photo of the team.' },
+      { id: 'web-2', timestamp: at(2026, 12, 1, 9), project: 'web', question: 'the footer links', answer: 'Privacy, terms, contact.' },
+      { id: 'web-3', timestamp: at(2026, 12, 1, 10), project: 'web', question: 'the retry policy for the newsletter signup', answer: 'Once, then a message.' },
+    ]);
+    try {
+      const { store } = w.open();
+      try {
+        const asked = (query: string, more: Partial<SearchOptions> = {}) => search({ store, now: NOW }, { query, mode: 'keyword', filters: {}, topK: 3, halfLifeDays: 30, rrfK: 60, ...more });
+        const idsOf = (r: { hits: SearchHit[] }) => r.hits.map((h) => h.id);
+        // The latest, from app's folder: app's two, then the newest of the others.
+        const last = await asked('what did we do last time', { here: 'app' });
+        assert.deepEqual([idsOf(last), last.tiers, last.hereFirst, latestNote(last)], [['app-2', 'app-1', 'web-3'], [0, 0, 1], 'app', "the latest memories, newest first: app's first"]);
+        // Asked from nowhere in particular: the newest of all, as before.
+        const anywhere = await asked('what did we do last time');
+        assert.deepEqual([idsOf(anywhere), anywhere.hereFirst, latestNote(anywhere)], [['web-3', 'web-2', 'web-1'], undefined, 'the latest memories, newest first']);
+        // More of its own than asked for: its own only.
+        assert.deepEqual(idsOf(await asked('前回何をしたっけ', { here: 'app', topK: 2 })), ['app-2', 'app-1']);
+        // Yesterday (30 November) from app's folder: app's of that day first, then web's of it.
+        const yesterday = await asked('what did we work on yesterday', { here: 'app' });
+        assert.deepEqual([idsOf(yesterday), periodNote(yesterday)], [['app-2', 'web-1'], "2026-11-30: its memories, newest first: app's first"]);
+        // Days and no words (--since): the same.
+        const days = await asked('', { here: 'app', filters: { sinceMs: new Date(2026, 10, 30).getTime() } });
+        assert.deepEqual([idsOf(days), days.hereFirst], [['app-2', 'web-3', 'web-2'], 'app']);
+        // A project named: that project's, whatever the folder.
+        assert.deepEqual(idsOf(await asked('what did we do last time', { here: 'app', filters: { project: 'web' } })), ['web-3', 'web-2', 'web-1']);
+        // A folder whose project holds no memory, or whose memories are hidden (excluded): the newest of all, nothing said.
+        for (const more of [{ here: 'docs' }, { here: 'app', hide: (row: { project: string | null }) => row.project === 'app' }]) {
+          const r = await asked('what did we do last time', more);
+          assert.deepEqual([idsOf(r), r.hereFirst], [['web-3', 'web-2', 'web-1'], undefined]);
+        }
+        // A topic: ranked as before, the folder does not change it.
+        assert.deepEqual(idsOf(await asked('what was the retry policy last time', { here: 'app' })), idsOf(await asked('what was the retry policy last time')));
+        // Merged with a team's memories of the project (a listing, tier 0): they come before the other projects' memories, and the note holds.
+        const hit = (id: string): SearchHit => ({ id, score: 1, timestamp: at(2026, 11, 30, 12), machine: 'desk', project: 'app', source: 'claude-code', question: id, answer: '' });
+        const merged = mergeResults(last, [{ hits: [hit('team-app')], tiers: [0], latest: 'listed' }], 4);
+        assert.deepEqual([idsOf(merged), latestNote(merged)], [['team-app', 'app-2', 'app-1', 'web-3'], "the latest memories, newest first: app's first"]);
+      } finally {
+        store.close();
+      }
+    } finally {
+      w.d.cleanup();
+    }
+  });
+
   it('a word of the question no memory holds does not put a memory off the topic: in a history of one memory, it is on the topic of "what did we find last time about the label printer and the customs form"', async () => {
     await searchedAt(new Date(2026, 11, 1, 11).getTime(), [{ id: 'only', timestamp: at(2026, 11, 30, 9), question: 'Why did the label printer skip the customs form on large orders?', answer: 'Pinned the carrier client.' }], async (top) => {
       assert.deepEqual(await top('what did we find last time about the label printer and the customs form'), ['only']);

@@ -114,6 +114,7 @@ export function mergeResults(personal: SearchResult, teams: SearchResult[], topK
     ...(degraded ? { degraded } : {}),
     ...(told?.period ? { period: told.period, periodOnTopic: results.some((r) => r.periodOnTopic === true) } : {}),
     ...(told?.periodHeld ? { periodHeld: told.periodHeld } : {}),
+    ...(personal.hereFirst ? { hereFirst: personal.hereFirst } : {}),
     ...(latests.length > 0 ? { latest: latests.includes('first') ? 'first' : latests.includes('listed') ? 'listed' : 'off-topic' } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { runtimeOf, type Context } from '../../app/context.js';
 import { closeTeams, mergeResults, openTeams, repoKeyOf, teamHits, type Scope } from '../../app/team/team-read.js';
 import { readHere } from '../../app/team/team.js';
 import { placeHere } from '../../project/place.js';
+import { projectLabel } from '../../project/label.js';
 import type { SearchHit } from '../../types.js';
 import { nonNegative, positiveInt, searchMode } from '../../app/options.js';
 import { scopedTo, searchRequest } from '../../app/search-request.js';
@@ -79,6 +80,8 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
   const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
   // The team memories of the project named, else of the folder's repository; `--scope team` with neither: all of the teams'.
   const repo = repoKeyOf(flags.project, store) ?? (flags.project ? undefined : placeHere(ctx.io.cwd, { exclude: ctx.config.privacy.exclude_projects }).repo?.key);
+  // The project of this folder, as its memories are filed: a listing puts its memories first.
+  const here = flags.project === undefined ? placeHere(ctx.io.cwd, { ...(ctx.config.general.project ? { configured: ctx.config.general.project } : {}), exclude: ctx.config.privacy.exclude_projects, filed: store.projects }).name : undefined;
   const reading = scope !== 'mine' && ctx.config.teams.length > 0;
   if (reading) await readHere(runtimeOf(ctx, { quiet: true }), repo, 60_000);
   const teams = reading ? openTeams(runtimeOf(ctx, { quiet: true }), store) : [];
@@ -88,14 +91,14 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
     let warned = false;
     const stale = staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name });
     for (const q of queries) {
-      const own: SearchResult = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: now.getTime(), staleness: stale }, { ...scopedTo(store, base), query: q });
+      const own: SearchResult = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: now.getTime(), staleness: stale }, { ...scopedTo(store, base), ...(here ? { here } : {}), query: q });
       const res = mergeResults(own, teams.length > 0 ? await teamHits(teams, { base, query: q, repo, scope, embedQuery, now: now.getTime() }) : [], base.topK);
       if (res.degraded && !warned) {
         ctx.warn(res.degraded);
         warned = true;
       }
       const period = res.period ? { period: { from: new Date(res.period.sinceMs).toISOString(), until: new Date(res.period.untilMs).toISOString(), label: res.period.label, on_topic: res.periodOnTopic === true, ...(res.periodHeld ? { held: res.periodHeld } : {}) } } : {};
-      const latest = res.latest ? { latest: res.latest } : {};
+      const latest = { ...(res.latest ? { latest: res.latest } : {}), ...(res.hereFirst ? { project_first: projectLabel(res.hereFirst) } : {}) };
       if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, ...period, ...latest, hits: res.hits });
       else {
         const note = periodNote(res, (since, until) => `memory search --since ${since} --until ${until}`) ?? latestNote(res);
