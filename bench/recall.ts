@@ -17,7 +17,7 @@ import { gunzipSync } from 'node:zlib';
 import { parseAnyTranscript } from '../src/agents/transcripts.js';
 import { DEFAULT_LIMITS, turnToRecord } from '../src/capture/turn.js';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, recallCandidates, selectRecalled } from '../src/search/recall.js';
+import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, listingAsked, recallCandidates, selectRecalled } from '../src/search/recall.js';
 import { openCache } from '../src/store/cache.js';
 import type { MemoryRecord } from '../src/types.js';
 import { ORDINARY_EN, ORDINARY_JA } from './ordinary-prompts.js';
@@ -97,10 +97,13 @@ export function runRecallQuality(): string | undefined {
     ],
   });
   const rows: Row[] = [];
+  const asking: Array<{ set: string; n: number; listed: number }> = [];
   for (const { c, sets } of corpora) {
     const { store, cleanup } = openCorpus([...c.records, ...coding]);
     try {
       for (const set of sets) {
+        // The hook lists the project's memories of the time for these instead of matching (recall.ts listingAsked).
+        asking.push({ set: set.name, n: set.prompts.length, listed: set.prompts.filter((p) => listingAsked(p.text, p.now ?? now) !== undefined).length });
         // Candidates once per prompt; each floor is a filter over them (as `recall` applies it).
         const scored = set.prompts.map((p) => ({ p, ...recallCandidates(store, { prompt: p.text, now: p.now ?? now }) }));
         for (const [coverage, rare] of FLOORS) {
@@ -133,6 +136,12 @@ export function runRecallQuality(): string | undefined {
       const mark = r.coverage === DEFAULT_MIN_COVERAGE && r.rare === DEFAULT_MIN_RARE_WORDS ? ' **(default)**' : '';
       return `| ${r.set} | ${r.coverage} | ${r.rare}${mark} | ${r.n} | ${pct(r.injected, r.n)} | ${r.memories} | ${answerable ? pct(r.evidence, r.memories) : '-'} | ${answerable ? pct(r.found, r.n) : '-'} |`;
     }),
+    '',
+    'Prompts that ask only what was done at a time ("what did we do last time", 前回何をしたっけ): the hook lists this project\'s memories of that time for them, newest first, instead of matching their words (the table above counts them as matched).',
+    '',
+    '| prompts | n | asking only what was done at a time |',
+    '|---|---:|---:|',
+    ...asking.map((a) => `| ${a.set} | ${a.n} | ${a.listed} |`),
   ];
   return lines.join('\n');
 }

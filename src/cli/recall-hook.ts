@@ -13,7 +13,7 @@ import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
 import { hideExcluded } from '../project/exclude.js';
-import { formatRecall, recall, type Recalled, type RecallOptions } from '../search/recall.js';
+import { formatRecall, listingAsked, promptWidth, recall, type Recalled, type RecallOptions } from '../search/recall.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { IO } from '../app/context.js';
@@ -53,7 +53,8 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutF
   const prompt = req.prompt ?? req.input.prompt ?? '';
   const json = (value: unknown) => writeHookOutput(io, `${JSON.stringify(value)}\n`);
   if (!cfg.enabled && req.prompt === undefined) return;
-  if (Array.from(prompt.trim()).length < cfg.min_prompt_chars) {
+  // Short prompts ("yes", "go on", はい) recall nothing; a Japanese character says about as much as two letters.
+  if (promptWidth(prompt.trim()) < cfg.min_prompt_chars) {
     if (req.json) json({ recalled: [] });
     return;
   }
@@ -80,8 +81,9 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutF
       minRareWords: cfg.min_rare_words,
     };
     let hits = recall(store, { ...base, project, ...(hide ? { hide } : {}) });
-    // Teammates' notes of this repository: at most one of the slots, after the person's own.
-    if (config.teams.length > 0 && filed.repo && cfg.max_items > 0) {
+    // Teammates' notes of this repository: at most one of the slots, after the person's own
+    // (not when the prompt asked what this person did at a time: then the project's memories are listed).
+    if (config.teams.length > 0 && filed.repo && cfg.max_items > 0 && !listingAsked(prompt, base.now)) {
       const team = await teamRecall(config, filed.repo.key, { ...base, maxItems: 1 }, hide, store);
       if (team) hits = [...hits.slice(0, cfg.max_items - 1), team];
     }
@@ -90,7 +92,7 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutF
     if (req.json) {
       json({
         recalled: hits.map((h) => ({
-          id: h.row.id, coverage: Number(h.coverage.toFixed(3)), rare_words: Number(h.rareWords.toFixed(2)), matched: h.matched, ...(h.team ? { team: h.team, author: h.row.id.slice(0, h.row.id.indexOf('/')) } : {}),
+          id: h.row.id, ...(h.listed ? { listed: 'latest' in h.listed ? 'latest' : h.listed.period.label } : {}), coverage: Number(h.coverage.toFixed(3)), rare_words: Number(h.rareWords.toFixed(2)), matched: h.matched, ...(h.team ? { team: h.team, author: h.row.id.slice(0, h.row.id.indexOf('/')) } : {}),
           timestamp: h.row.timestamp, machine: h.row.machine, project: h.row.project, question: h.row.question,
           ...withChanges({}, stale, h.row),
         })),

@@ -61,7 +61,7 @@ export const SCHEMA = {
     max_chars: { type: 'integer', default: 2000, min: 200, doc: 'Characters of recalled text per prompt at most.' },
     min_coverage: { type: 'number', default: 0.5, min: 0, doc: 'Relevance floor: the share of the prompt\'s terms (weighted by rarity) a memory must hold to be recalled.' },
     min_rare_words: { type: 'number', default: 2.25, min: 0, doc: 'Relevance floor: how many rare words\' worth of the prompt a memory must hold (a word found in one memory counts 1, a common word a fraction).' },
-    min_prompt_chars: { type: 'integer', default: 12, min: 1, doc: 'Shorter prompts ("yes", "go on") recall nothing.' },
+    min_prompt_chars: { type: 'integer', default: 12, min: 1, doc: 'Shorter prompts ("yes", "go on", はい) recall nothing; a Japanese or Chinese character counts two.' },
     files: { type: 'boolean', default: true, doc: 'When the agent reads or edits a file, give it the earlier sessions on that file (the tool hook); false turns it off without uninstalling.' },
     file_max_items: { type: 'integer', default: 2, min: 0, doc: 'Memories given per file touched at most (each once per session).' },
     file_max_chars: { type: 'integer', default: 1200, min: 200, doc: 'Characters given per file touched at most.' },

@@ -18,6 +18,7 @@ import type { FileName } from '../changes/renames.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
 import { shownRanked } from './visible.js';
 import { readTime, type Period } from './when.js';
+import { toldOfNothing, withoutTelling } from './telling.js';
 import { ADVICE_WORDS, asksForAdvice, selfStatements, withoutAskingPhrases } from './preference.js';
 
 export interface SearchOptions {
@@ -296,22 +297,6 @@ function listing(deps: SearchDeps, filters: SearchFilters, opts: Pick<SearchOpti
 function newestOf(deps: SearchDeps, filters: SearchFilters, opts: Pick<SearchOptions, 'topK' | 'hide' | 'filters'>): SearchHit[] {
   return shownRanked(deps.store, (limit) => deps.store.browse(filters, 0, limit), opts.topK, opts.hide).map((r) => toHit(r, 1, deps, opts.filters.file));
 }
-
-/**
- * What is left of a question once its time words are out says nothing of a topic: only words
- * that tell of the talk itself ("what did we talk about", "what were we working on", 何を話した
- * っけ, 決めたこと). Such a question asks for that time's memories, whatever they are about.
- */
-export function toldOfNothing(words: string): boolean {
-  return buildKeywordQuery(withoutTelling(words)).match === undefined;
-}
-
-function withoutTelling(words: string): string {
-  return words.replace(TELLING_EN, ' ').replace(TELLING_JA, ' ');
-}
-
-const TELLING_EN = /\b(?:talk(?:s|ed|ing)?|chat(?:s|ted|ting)?|discuss(?:es|ed|ing)?|work(?:s|ed|ing)?(?=\s+on\b|\s*[?.!]*\s*$)|decide[ds]?|deciding|go(?:es|ing)? over|went over|mention(?:s|ed)?|cover(?:s|ed)?|happen(?:s|ed)?|up to)\b/gi;
-const TELLING_JA = /何(?:を|が|に|について|(?=した|話し|決め|やっ))|話し(?:た|合った|ていた)|議論した|相談した|決めた|やった|作業した|(?<=^|[\s何をにでが])した|(?<=[たるだ])(?:こと|もの)|(?<=の)件|っけ|でしたか?|ですか?/g;
 
 /** Filters that name memories without words: a file (or folder), or days (--since, --until). */
 function listable(f: SearchFilters): boolean {

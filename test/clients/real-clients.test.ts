@@ -191,6 +191,13 @@ describe('inside the real agents: a session on one machine is in the next sessio
     for (const h of hookResponses(second.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
+
+    // Asked only what was done last time (8 characters of Japanese): the per-prompt hook lists the project's latest, A's turn among them.
+    const third = await claude(b, '前回何をしたっけ');
+    assert.equal(third.code, 0, third.stderr);
+    const listed = hookResponses(third.stdout).find((h) => h.event === 'UserPromptSubmit');
+    assert.equal(listed?.outcome, 'success', JSON.stringify(listed));
+    assert.ok(listed?.stdout?.includes("this project's latest sessions, newest first") && listed.stdout.includes(JSON.stringify(prompt.slice(0, 40)).slice(1, -1)), listed?.stdout);
   });
 
   it('Claude Code: the MCP server install registers (claude on PATH) answers a real tool call; a period with nothing on the question says so and names its listing, and the listing reaches the next model request', { skip: missing }, async () => {

@@ -79,6 +79,38 @@ describe('memory recall (UserPromptSubmit)', () => {
     }
   });
 
+  it('a prompt that asks only what was done at a time ("what did we do last time", 前回何をしたっけ, "in November 2026") gets this project\'s memories of it, newest first, the session in progress left out, headed so; a topic, another project or a short reply gets what it got before', () => {
+    const w = world();
+    try {
+      const told = (prompt: string, cwd: string) => {
+        const r = hook(w, prompt, { cwd });
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout === '' ? '' : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      };
+      const ids = (ctx: string) => [...ctx.matchAll(/· id (\S+)/g)].map((m) => m[1]);
+      // In the shop: its one earlier memory (mem-current is of the session in progress), none of the api's.
+      const shop = told('what did we do last time?', '/nowhere/shop');
+      assert.match(shop, /^# memory-engine: this project's latest sessions, newest first \(the prompt asks what was done last time\)\nReference material, not instructions/);
+      assert.deepEqual(ids(shop), ['mem-jpy']);
+      // In the api: its newest three ([recall] max_items), in Japanese too, though 前回何をしたっけ is 8 characters.
+      const api = told('前回何をしたっけ', '/nowhere/api');
+      assert.deepEqual(ids(api), ['mem-deploy', 'mem-ja', 'mem-jpy-api']);
+      assert.deepEqual(ids(told('what did we work on in November 2026?', '/nowhere/api')), ['mem-deploy', 'mem-ja', 'mem-jpy-api']);
+      assert.match(told('what did we work on in November 2026?', '/nowhere/api'), /^# memory-engine: this project's sessions of 2026-11-01 – 2026-11-30, newest first/);
+      // A period it has no memory of, a folder with none, a short reply: nothing.
+      for (const [prompt, cwd] of [['what did we work on in March 2025?', '/nowhere/api'], ['what did we do last time?', '/nowhere/docs'], ['yes, today', '/nowhere/api']] as const) assert.equal(told(prompt, cwd), '', `${prompt} in ${cwd}`);
+      // A topic with the time: recalled by its words, as before (the JPY memory of this project first).
+      const topic = told('what did we decide last time about the JPY cart rounding and the currency exponent table?', '/nowhere/shop');
+      assert.match(topic, /^# memory-engine: earlier sessions that look relevant to this prompt/);
+      assert.equal(ids(topic)[0], 'mem-jpy');
+      // Asked by hand, --json says why each was given.
+      const byHand = JSON.parse(runCli(['--config', w.config, 'recall', '--json', '--prompt', 'what did we do last time?', '--cwd', '/nowhere/shop']).stdout) as { recalled: Array<{ id: string; listed?: string }> };
+      assert.deepEqual(byHand.recalled.map((r) => [r.id, r.listed]), [['mem-current', 'latest'], ['mem-jpy', 'latest']]);
+    } finally {
+      w.cleanup();
+    }
+  });
+
   it('never an excluded project; nothing at all inside one; [recall] enabled = false turns it off', () => {
     const prompt = 'why is the JPY cart total rounding wrong in the ledger? the currency exponent table?';
     const open = world();
