@@ -179,14 +179,37 @@ const SAID_ENDING = /(?:ed|ing|able|ible|ive|ous|ful|less|ent|ant|ic|al|ary|ory|
 
 /**
  * A password a sentence names as one plain word ("the wifi password is sunshine.", "username:
- * admin password: sunshine", "パスワードは sunshine"): letters only, five or more, lowercase,
- * the last word of its clause — not a word prose says of a password. A value with digits, or
- * quoted, is told by the rules for those.
+ * admin password: sunshine", "パスワードは sunshine"), or as words joined by hyphens ("the wifi
+ * password is coffee-shop-42", "correct-horse-battery-staple"): lowercase, the last word of its
+ * clause, not a word prose says of a password. A value with capitals or symbols, or quoted, is
+ * told by the rules for those.
  */
 function passwordWord(secret: string, after: string): boolean {
-  if (!/^[a-z]{5,64}$/.test(secret) || SAID_OF_A_PASSWORD.test(secret) || SAID_ENDING.test(secret) || SCHEME_NAME.test(secret)) return false;
+  if (!(plainWord(secret) || joinedWords(secret))) return false;
   return /^(?:[\t ]*$|[.,;:!?)\]\r\n。、，！？）」]|[\t ]+(?:and|but|or|so)\b|[\t \u3000]*で(?:ログ|サイ|入|接続|認証|アク))/.test(after);
 }
+
+/** Letters only, five or more, lowercase: "sunshine", not "incorrect" or "bcrypt". */
+function plainWord(secret: string): boolean {
+  return /^[a-z]{5,64}$/.test(secret) && !SAID_OF_A_PASSWORD.test(secret) && !SAID_ENDING.test(secret) && !SCHEME_NAME.test(secret);
+}
+
+/**
+ * Lowercase words and numbers joined by hyphens, eight characters or more: three words or more,
+ * or with a number ("coffee-shop-42", "blue-dog-rex", "summer-2024"). Not what prose joins so
+ * ("one-time", "up-to-date", "end-to-end", "base64-encoded", "read-only"), nor a scheme ("sha-256").
+ */
+function joinedWords(secret: string): boolean {
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+){1,7}$/.test(secret) || secret.length < 8 || !/[a-z]/.test(secret) || SCHEME_NAME.test(secret)) return false;
+  const parts = secret.split('-');
+  if (parts.length < 3 && !parts.some((w) => /\d/.test(w))) return false;
+  const last = parts[parts.length - 1] as string;
+  if (SAID_ENDING.test(last) || SAID_OF_A_PASSWORD.test(last)) return false;
+  return !parts.some((w) => JOINING_WORD.test(w));
+}
+
+/** Words that make a hyphenated phrase of prose ("up-to-date", "state-of-the-art", "non-empty", "per-user"). */
+const JOINING_WORD = /^(?:to|of|the|a|an|and|or|in|on|at|by|for|with|from|per|non|pre|post|re|self|so|only|time|based|like|wide|free|safe|proof|level|side)$/;
 
 /** A label and what binds a value to it, in Japanese, Chinese or Korean. */
 const CJK_LABEL_BOUND = `(?:(?:${CJK_PASSWORD})(?:の?(?:変更|更新))?|${CJK_TOKEN}|${ASCII_BEFORE_PARTICLE})${CJK_BINDING}`;
