@@ -85,7 +85,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
     'memory_search',
     {
       title: 'Search past sessions',
-      description: 'Search every past question/answer of this user\'s agent sessions (all machines, all projects unless `project` is given). Returns compact hits: id, date, machine, project, source, the question and the start of the answer; memory_show gives one in full. `file` narrows to the sessions that worked on that file (or any file under that folder) of this repository. With no query, `file` or `since`/`until` list their memories, newest first.',
+      description: 'Search every past question/answer of this user\'s agent sessions (all machines, all projects unless `project` is given). Returns compact hits: id, date, machine, project, source, the question and the start of the answer; memory_show gives one in full. `file` narrows to the sessions that worked on that file (or any file under that folder) of this repository. With no query, `file` or `since`/`until` list their memories, newest first; a listing ("what did we do last time", days with no query) puts this folder\'s project first unless `project` is given.',
       inputSchema: {
         query: z.string().optional().describe('what to look for, in the words the earlier conversation would have used'),
         q: z.string().optional().describe('alias of query'),
