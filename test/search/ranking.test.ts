@@ -420,8 +420,8 @@ describe('time in the question', () => {
   });
 
   it('words that tell only of the talk name no topic; a word they are part of is not taken apart', () => {
-    for (const q of ['what did we talk about', 'what were we working on', 'what did we discuss?', 'what happened', '話したこと', '決めたこと', '何を話したっけ', '何した', 'やったこと']) assert.equal(toldOfNothing(q), true, q);
-    for (const q of ['what did we decide about retries', 'the talk at the conference', '条件分岐', 'キャッシュの件', '何か', '出したもの', '幾何']) assert.equal(toldOfNothing(q), false, q);
+    for (const q of ['what did we talk about', 'what were we working on', 'what did we discuss?', 'what happened', '話したこと', '決めたこと', '何を話したっけ', '何した', 'やったこと', "let's continue", 'carry on from', 'の続きをやろう', 'の続きから再開しよう']) assert.equal(toldOfNothing(q), true, q);
+    for (const q of ['what did we decide about retries', 'the talk at the conference', '条件分岐', 'キャッシュの件', '何か', '出したもの', '幾何', "let's fix the parser", 'continue the migration', '続きをお願い']) assert.equal(toldOfNothing(q), false, q);
   });
 
   it('per-prompt recall asked for the last time: of the memories it recalls, the newest first', () => {

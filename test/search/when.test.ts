@@ -722,6 +722,9 @@ describe('the latest time: words that ask for the newest memory on the topic, no
     ["what's the latest on the migration", "what's on the migration"],
     ['前回決めたリトライの方針', '決めたリトライの方針'],
     ['直近の障害の原因', 'の障害の原因'],
+    ["let's continue where we left off", "let's continue"],
+    ['where did we leave off?', '?'],
+    ['Continue where I left off with the cache refactor', 'Continue with the cache refactor'],
   ] as const) {
     it(q, () => {
       const r = readTime(q, NOW);
@@ -746,6 +749,9 @@ describe('the latest time: words that ask for the newest memory on the topic, no
     "last time's figure was wrong",
     'the last time frame of the animation',
     'How many weeks passed between the last time I sold cakes and the spring market?',
+    'we left off the trailing slash',
+    'leave off the --force flag',
+    '続きをお願い',
   ]) {
     it(`not read: ${q}`, () => {
       const r = readTime(q, NOW);

@@ -1,6 +1,6 @@
 /**
  * The latest time, not a period: "what did we decide last time about retries", "the most
- * recent deploy error", 前回決めた方針, 直近の障害. Such words ask for the newest memory on the
+ * recent deploy error", "let's continue where we left off", 前回決めた方針, 直近の障害. Such words ask for the newest memory on the
  * topic, however long ago it was, and name no topic themselves: they leave the question's words
  * (as a period's words do), and search puts the memories on the topic newest first (search.ts).
  *
@@ -13,8 +13,8 @@
  *  - 前回比, "last time's figure": a comparison or a value (after the phrase, as the period rules).
  */
 
-/** English: "(the) last time", "most recent(ly)", "the latest on/about". */
-const LATEST_EN = /\b(?:(?:the\s+)?last\s+time(?!['’]s|\s+(?:period|frame|zone|step|slot|window|limit|out)\b)|most\s+recent(?:ly)?(?!\s+\d)|the\s+latest(?=\s+(?:on|about|regarding|with)\b))\b/gi;
+/** English: "(the) last time", "most recent(ly)", "the latest on/about", "where we left off" (the last session's end). */
+const LATEST_EN = /\b(?:(?:the\s+)?last\s+time(?!['’]s|\s+(?:period|frame|zone|step|slot|window|limit|out)\b)|most\s+recent(?:ly)?(?!\s+\d)|the\s+latest(?=\s+(?:on|about|regarding|with)\b)|where\s+(?:did\s+)?(?:we|i)\s+(?:left|leave)\s+off)\b/gi;
 
 /** Japanese: 前回 (not 前回比), 直近 (not 直近3か月: a period; not 合併時直近, nearest to a time named). */
 const LATEST_JA = /前回(?!比)|(?<![\p{sc=Han}\p{sc=Katakana}ー])直近(?![0-9０-９一二三四五六七八九十数何])/gu;
