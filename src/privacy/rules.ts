@@ -958,6 +958,16 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'secret',
+    // A second password said after the first for another place ("the password for staging is
+    // Winter2024 and for prod is Summer2025", "…, on the laptop it's …"); the first is the prose
+    // rule's. Before it: a match holding a redaction is left as it is.
+    re: new RegExp(`(?<pre1>${PROSE_LABEL}${PROSE_FOR}${PROSE_BINDING}["'\`]?[^\\s"'\`]{3,128}["'\`]?[,;]?[\\t ]+(?:and[\\t ]+)?(?:for|on)[\\t ]+(?:the[\\t ]+)?[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40})?,?[\\t ]+(?:is|was|it['’]s|it[\\t ]+is)[\\t ]+(?<q>["'\`]?))${PROSE_VALUE}`, 'gi'),
+    accept: proseSecret,
+    positives: ['the password for staging is Winter2024 and for prod is Summer2025', 'the wifi password for home is Winter2024x, on the office network it\'s Spring2025x'],
+    negatives: ['the password for staging is rotated and for prod is unchanged', 'the token is in Vault and for CI is the same'],
+  },
+  {
+    kind: 'secret',
     // A secret named in an English sentence (proseSecret says which values count). A final `!`
     // goes with it: passwords end so as often as sentences do (Winter2024!), and a mark lost costs nothing.
     re: new RegExp(`(?<pre1>${PROSE_LABEL}${PROSE_FOR}${PROSE_BINDING}(?<q>["'\`]?))${PROSE_VALUE}`, 'gi'),
