@@ -22,6 +22,7 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'archive and key tools without their password (zip 7z keytool ssh-keygen …)': (n) => 'zip 7z keytool ssh-keygen openssl -passin '.repeat(Math.ceil(n / 42)).slice(0, n),
   'logins as pairs in prose (the credentials are a:a:a…, login: a / a / …)': (n) => 'the credentials are a:a:a login: a / a / '.repeat(Math.ceil(n / 41)).slice(0, n),
   'changes of a password in prose (password from x to password from …)': (n) => 'the password from xxxx to password from '.repeat(Math.ceil(n / 40)).slice(0, n),
+  'pass after a user\'s name (user a, pass user a, pass …)': (n) => 'user aaaa, pass user aaaa, pass '.repeat(Math.ceil(n / 32)).slice(0, n),
   'a second password for another place (password is xxxx and for a is and for …)': (n) => 'password is xxxx and for a b is and for '.repeat(Math.ceil(n / 39)).slice(0, n),
   'labels bound by a space (token token token …)': (n) => 'token password pw secret '.repeat(Math.ceil(n / 25)).slice(0, n),
   'more tools given a password (sqlcmd ldapsearch openssl rar gh net user …)': (n) => 'sqlcmd ldapsearch openssl rar gh secret set net user echo a: | '.repeat(Math.ceil(n / 63)).slice(0, n),

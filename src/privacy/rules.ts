@@ -958,6 +958,15 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'secret',
+    // "pass" after a user's name is the password's label, not the verb ("user admin, pass
+    // Winter2024", "login deploy pass Winter2024"); proseSecret asks letters and digits of it.
+    re: new RegExp(`(?<pre1>\\b(?:user(?:name)?|login|id)[\\t ]*[:=]?[\\t ]*[\\w.@-]{1,64}[,;]?[\\t ]+pass[\\t ]+(?<q>))${PROSE_VALUE}`, 'gi'),
+    accept: proseSecret,
+    positives: ['user admin, pass Winter2024', 'login: deploy pass Tr0ub4dor3x'],
+    negatives: ['user input, pass it to the parser', 'the user object, pass arg2 to it', 'user admin, pass the --force flag'],
+  },
+  {
+    kind: 'secret',
     // A second password said after the first for another place ("the password for staging is
     // Winter2024 and for prod is Summer2025", "…, on the laptop it's …"); the first is the prose
     // rule's. Before it: a match holding a redaction is left as it is.
