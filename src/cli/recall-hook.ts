@@ -13,7 +13,7 @@ import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
 import { hideExcluded } from '../project/exclude.js';
-import { formatRecall, listingAsked, promptWidth, recall, type Recalled, type RecallOptions } from '../search/recall.js';
+import { formatRecall, promptWidth, recall, type Recalled, type RecallOptions } from '../search/recall.js';
 import type { MemoryRow, Store } from '../store/store.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { IO } from '../app/context.js';
@@ -81,10 +81,10 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutF
       minRareWords: cfg.min_rare_words,
     };
     let hits = recall(store, { ...base, project, ...(hide ? { hide } : {}) });
-    // Teammates' notes of this repository: at most one of the slots, after the person's own
-    // (not when the prompt asked what this person did at a time: then the project's memories are listed).
-    if (config.teams.length > 0 && filed.repo && cfg.max_items > 0 && !listingAsked(prompt, base.now)) {
-      const team = await teamRecall(config, filed.repo.key, { ...base, maxItems: 1 }, hide, store);
+    // Teammates' notes of this repository: at most one of the slots, after the person's own;
+    // matched, never listed, and none beside a listing ("what did we do last time" asks what this person did).
+    if (config.teams.length > 0 && filed.repo && cfg.max_items > 0 && !hits.some((h) => h.listed)) {
+      const team = await teamRecall(config, filed.repo.key, { ...base, maxItems: 1, list: false }, hide, store);
       if (team) hits = [...hits.slice(0, cfg.max_items - 1), team];
     }
     // Hashes kept in the cache only when it takes the write at once: a prompt never waits on its write lock.

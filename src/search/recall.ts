@@ -21,7 +21,7 @@ import { ownText } from '../store/schema.js';
 import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
 import { splitCommon } from './common-terms.js';
 import { shownRanked } from './visible.js';
-import { readTime, type Period } from './when.js';
+import { readTime, type Period, type TimeReading } from './when.js';
 import { toldOfNothing } from './telling.js';
 import { idf } from './coverage.js';
 import { machineLabel, projectLabel } from '../project/label.js';
@@ -42,6 +42,8 @@ export interface RecallOptions {
   candidates?: number;
   /** The clock: a prompt naming a period ("last week", 先月) recalls that period's memories first (search/when.ts). */
   now?: number;
+  /** false: a prompt that asks only what was done at a time is matched by its words like any other, not listed (a team's recall: the person asked what they did). */
+  list?: boolean;
 }
 
 export interface Recalled {
@@ -67,7 +69,10 @@ export type ListingAsked = { latest: true } | { period: Period };
  * (search/when.ts), and what is left tells only of the talk (search/telling.ts).
  */
 export function listingAsked(prompt: string, now: number): ListingAsked | undefined {
-  const when = readTime(prompt, now);
+  return listingOf(readTime(prompt, now));
+}
+
+function listingOf(when: TimeReading): ListingAsked | undefined {
   if (!when.period && !when.latest) return undefined;
   if (!toldOfNothing(when.text)) return undefined;
   return when.period ? { period: when.period } : { latest: true };
@@ -84,11 +89,11 @@ export const DEFAULT_MIN_RARE_WORDS = 2.25;
  */
 export function recallCandidates(
   store: Store,
-  opts: Omit<RecallOptions, 'maxItems' | 'minCoverage' | 'minRareWords'> & { floor?: Pick<RecallOptions, 'minCoverage' | 'minRareWords'> },
+  opts: Omit<RecallOptions, 'maxItems' | 'minCoverage' | 'minRareWords'> & { floor?: Pick<RecallOptions, 'minCoverage' | 'minRareWords'>; when?: TimeReading },
 ): { cands: Recalled[]; terms: number; latest?: true } {
   const none = { cands: [], terms: 0 };
   // Time words name a period, not a topic: they leave the prompt, and the period's memories are candidates first.
-  const when = opts.now === undefined ? { text: opts.prompt } : readTime(opts.prompt, opts.now);
+  const when = opts.when ?? (opts.now === undefined ? { text: opts.prompt } : readTime(opts.prompt, opts.now));
   const q = buildKeywordQuery(when.text);
   if (!q.match || q.terms.length === 0) return none;
   // The session in progress counts for nothing: not as a candidate, and not when judging how
@@ -204,9 +209,11 @@ export function selectRecalled(cands: Recalled[], terms: number, opts: Pick<Reca
 
 export function recall(store: Store, opts: RecallOptions): Recalled[] {
   if (opts.maxItems <= 0) return [];
-  const asked = opts.now === undefined ? undefined : listingAsked(opts.prompt, opts.now);
+  // The prompt's time words, read once: for a listing, or for the candidates.
+  const when = opts.now === undefined ? undefined : readTime(opts.prompt, opts.now);
+  const asked = when && opts.list !== false ? listingOf(when) : undefined;
   if (asked) return listed(store, opts, asked);
-  const { cands, terms, latest } = recallCandidates(store, { ...opts, floor: opts });
+  const { cands, terms, latest } = recallCandidates(store, { ...opts, floor: opts, ...(when ? { when } : {}) });
   return selectRecalled(cands, terms, { ...opts, ...(latest ? { latest } : {}) });
 }
 

@@ -136,6 +136,12 @@ describe('team memory', () => {
     // Per-prompt recall gives it as someone else's note.
     const recall = bob.cli(['recall'], { input: JSON.stringify({ prompt: 'how should we shard the job queue by tenant id', cwd: bobApi, hook_event_name: 'UserPromptSubmit' }) });
     assert.match(recall.stdout, /alice's note \(team acme, someone else's session\)/);
+    // Asked what he did last time, with no memory of his own here: nothing — a teammate's latest is not what he did.
+    const last = bob.cli(['recall'], { input: JSON.stringify({ prompt: 'what did we do last time?', cwd: bobApi, hook_event_name: 'UserPromptSubmit' }) });
+    assert.deepEqual([last.code, last.stdout], [0, '']);
+    // Alice, asked the same in her checkout: her own memory, listed.
+    const hers = alice.cli(['recall'], { input: JSON.stringify({ prompt: 'what did we do last time?', cwd: api, hook_event_name: 'UserPromptSubmit' }) });
+    assert.match(hers.stdout, /this project's latest sessions, newest first[\s\S]*shard the api job queue by tenant/);
   });
 
   it('recall by file: a teammate\'s session on src/checkout.ts comes with a Read of it, attributed, after the person\'s own, once a session; hidden by them, never again; their own published copy never twice; search --file and the viewer\'s file filter find it', async () => {
