@@ -439,6 +439,14 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(JSON.stringify(prompt).slice(1, -1)) && t.includes(JSON.stringify(answer).slice(1, -1))), 'A\'s memory, verbatim, in B\'s model request');
     assert.ok(existsSync(join(b.m.home, '.git')), 'B keeps memories in its home');
+
+    // "Let's continue where we left off": the per-prompt hook lists the project's latest, A's turn among them, into the next model request.
+    const before = standIn.requests.length;
+    const third = await codex(b, "let's continue where we left off");
+    assert.equal(third.code, 0, third.stderr);
+    assert.doesNotMatch(third.stderr, /hook: \w+ Failed/);
+    const listed = standIn.requests.slice(before).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
+    assert.ok(listed.some((t) => t.includes("this project's latest sessions, newest first") && t.includes(JSON.stringify(prompt).slice(1, -1))), 'the listing, with A\'s turn, in the model request');
   });
 
   it('a secret typed in a sentence — in Japanese and as a login pair in Codex, in English in Claude Code, one with digits and one a plain word — reaches neither the memory remote (any commit) nor the cache: redacted in the question and in the answer that repeats it, the rest verbatim', { skip: missing }, async () => {
