@@ -131,7 +131,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
         const teams = reading ? openTeams(rt(), store, { maxBytes: 32 * 1024 * 1024 }) : [];
         try {
           // The project of the agent's folder, as its memories are filed: a listing ("what did we do last time") puts its memories first.
-          const hereFiled = project ? undefined : placeHere(ctx.io.cwd, { ...(ctx.config.general.project ? { configured: ctx.config.general.project } : {}), exclude: ctx.config.privacy.exclude_projects, filed: store.projects }).name;
+          const hereFiled = project ? undefined : store.projects.filed(herePlace, ctx.config.general.project || undefined).name;
           const own: SearchResult = scope === 'team' ? { hits: [] as SearchHit[] } : await search({ store, embedQuery, now: ctx.io.now().getTime(), staleness: staleness(store, { here: ctx.io.cwd, machine: ctx.config.general.machine_name }) }, { ...scopedTo(store, request), ...(hereFiled ? { here: hereFiled } : {}) });
           const res = mergeResults(own, teams.length > 0 ? await teamHits(teams, { base: request, query, repo, scope, embedQuery, now: ctx.io.now().getTime() }) : [], request.topK);
           const hits = res.hits.map((h) => {

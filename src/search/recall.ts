@@ -20,7 +20,7 @@ import type { SearchFilters } from '../types.js';
 import { ownText } from '../store/schema.js';
 import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
 import { splitCommon } from './common-terms.js';
-import { shownRanked } from './visible.js';
+import { newestShown, shownRanked } from './visible.js';
 import { readTime, type Period, type TimeReading } from './when.js';
 import { toldOfNothing } from './telling.js';
 import { idf } from './coverage.js';
@@ -229,8 +229,7 @@ function listed(store: Store, opts: RecallOptions, asked: ListingAsked): Recalle
     ...(opts.sessionId ? { notSession: opts.sessionId } : {}),
     ...('period' in asked ? { sinceMs: asked.period.sinceMs, untilMs: asked.period.untilMs } : {}),
   };
-  const rows = shownRanked(store, (limit) => store.browse(filters, 0, limit), opts.maxItems, opts.hide);
-  return rows.map((row) => ({ row, coverage: 0, matched: 0, rareWords: 0, listed: asked }));
+  return newestShown(store, filters, opts.maxItems, opts.hide).map((row) => ({ row, coverage: 0, matched: 0, rareWords: 0, listed: asked }));
 }
 
 /** How many columns a prompt takes: a Japanese or Chinese character (or a full-width one) counts two, as it says about as much as two letters do. */

@@ -16,7 +16,7 @@ import { foldForCoverage, heldShare, idf, questionContent, questionPairs, questi
 import { splitCommon } from './common-terms.js';
 import type { FileName } from '../changes/renames.js';
 import { withChanges, type Staleness } from '../changes/staleness.js';
-import { shownRanked } from './visible.js';
+import { newestShown, shownRanked } from './visible.js';
 import { readTime, type Period } from './when.js';
 import { toldOfNothing, withoutTelling } from './telling.js';
 import { ADVICE_WORDS, asksForAdvice, selfStatements, withoutAskingPhrases } from './preference.js';
@@ -295,7 +295,7 @@ function listing(deps: SearchDeps, filters: SearchFilters, opts: Pick<SearchOpti
  * source too; hidden memories never use up its limit). Each hit says its file as the filter asked it.
  */
 function newestOf(deps: SearchDeps, filters: SearchFilters, opts: Pick<SearchOptions, 'topK' | 'hide' | 'filters'>): SearchHit[] {
-  return shownRanked(deps.store, (limit) => deps.store.browse(filters, 0, limit), opts.topK, opts.hide).map((r) => toHit(r, 1, deps, opts.filters.file));
+  return newestShown(deps.store, filters, opts.topK, opts.hide).map((r) => toHit(r, 1, deps, opts.filters.file));
 }
 
 /** Filters that name memories without words: a file (or folder), or days (--since, --until). */

@@ -4,6 +4,7 @@
  * enough pass or it ends. One helper for search (keyword and vector lists) and recall.
  */
 import type { MemoryRow, Store } from '../store/store.js';
+import type { SearchFilters } from '../types.js';
 
 /** How far down a ranking hidden memories are skipped at most. */
 const READ_AT_MOST = 20_000;
@@ -23,4 +24,9 @@ export function shownRanked<T extends { rowid: number }>(store: Store, fetch: (l
     }
     if (out.length >= want || ranked.length < limit || limit >= READ_AT_MOST) return out;
   }
+}
+
+/** The newest `want` memories under `filters` that are shown: a listing (search's, recall's). */
+export function newestShown(store: Store, filters: SearchFilters, want: number, hide?: (row: MemoryRow) => boolean): MemoryRow[] {
+  return shownRanked(store, (limit) => store.browse(filters, 0, limit), want, hide);
 }

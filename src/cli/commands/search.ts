@@ -79,9 +79,12 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
   if (!['mine', 'team', 'all'].includes(scope)) throw new UsageError(`--scope takes mine, team or all (got "${flags.scope}")`);
   const { store } = openCache(ctx.cacheOptions({ lockTimeoutMs: 3000 }));
   // The team memories of the project named, else of the folder's repository; `--scope team` with neither: all of the teams'.
-  const repo = repoKeyOf(flags.project, store) ?? (flags.project ? undefined : placeHere(ctx.io.cwd, { exclude: ctx.config.privacy.exclude_projects }).repo?.key);
-  // The project of this folder, as its memories are filed: a listing puts its memories first.
-  const here = flags.project === undefined ? placeHere(ctx.io.cwd, { ...(ctx.config.general.project ? { configured: ctx.config.general.project } : {}), exclude: ctx.config.privacy.exclude_projects, filed: store.projects }).name : undefined;
+  // This folder's repository and project, read once.
+  const configured = ctx.config.general.project || undefined;
+  const folder = placeHere(ctx.io.cwd, { ...(configured ? { configured } : {}), exclude: ctx.config.privacy.exclude_projects });
+  const repo = repoKeyOf(flags.project, store) ?? (flags.project ? undefined : folder.repo?.key);
+  // The folder's project as its memories are filed: a listing puts its memories first.
+  const here = flags.project === undefined ? store.projects.filed(folder, configured).name : undefined;
   const reading = scope !== 'mine' && ctx.config.teams.length > 0;
   if (reading) await readHere(runtimeOf(ctx, { quiet: true }), repo, 60_000);
   const teams = reading ? openTeams(runtimeOf(ctx, { quiet: true }), store) : [];
