@@ -244,7 +244,7 @@ function cjkSecret(secret: string, pre: string, after: string): boolean {
  */
 function proseSecret(secret: string, pre: string, after: string): boolean {
   // Only a space after the label ("password Winter2024"): a quote there binds nothing ("the password 'reset' flow").
-  const spaced = !/(?:[:=：＝]|\b(?:is|was|to|into|from|now|still))[\t \u3000]*["'`]?$/i.test(pre);
+  const spaced = !/(?:[:=：＝]|\b(?:is|was|to|into|from|now|still|it['’]s))[\t \u3000]*["'`]?$/i.test(pre);
   const quoted = !spaced && /["'`]$/.test(pre);
   const password = /pass|pw/i.test(pre);
   // A test runner's verdict, not a password: Go's `--- PASS: TestParse2 (0.00s)`.
@@ -256,13 +256,20 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
   // Words with spaces between them, quoted after "is" or a colon: a passphrase ("the password is
   // "correct horse battery staple""), not a message ("the password: "must be 8 characters"").
   if (/\s/.test(secret)) return quoted && password && passphrase(secret);
-  if (!quoted && /\b(?:password|passphrase|passcode|passwd|pw)\b(?:.*[\t ](?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=：＝][\t \u3000]*)$/i.test(pre) && passwordWord(secret, after)) return true;
+  if (!quoted && (NAMED_PASSWORD.test(pre) || SET_PASSWORD_TO.test(pre)) && passwordWord(secret, after) && !SET_TO_DO.test(secret)) return true;
   // Code, not a literal: token = get_token(user_id=42), key = keys[2].
   if (!quoted && /[()[\]{}]/.test(secret)) return false;
   // A line's end written as an escape (text inside a JSON string): `is correct.\n3. Move…` is no value.
   if (/\\[nrt]/.test(secret)) return false;
   return labelledValue(secret, pre, after, quoted, password);
 }
+
+/** A password's label, then "is", "was", "it's" or a colon: what follows is the password, a plain word too. */
+const NAMED_PASSWORD = /\b(?:password|passphrase|passcode|passwd|pw)\b(?:.*[\t ](?:is|was|it['’]s)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=：＝][\t \u3000]*)$/i;
+/** A password set to a value in a sentence ("set the wifi password to sunshine", "changed my password to …"). */
+const SET_PASSWORD_TO = /\b(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|update[ds]?|updating)\b[^.!?\n]{0,40}\b(?:password|passphrase|passcode|passwd|pw)\b[^.!?\n]{0,40}[\t ]to[\t ]+$/i;
+/** What a password is set to do, not set to: "set the password to expire". */
+const SET_TO_DO = /^(?:expire|rotate|match|change|reset|update|refresh|renew|lapse|lock|unlock|something|anything|nothing|null)$/;
 
 /** A file's name: where a secret is kept, not the secret (`.env`, `config.yaml`, `id_rsa.pem`). */
 const FILE_NAME = /\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|sh|env|ya?ml|json|toml|ini|conf|cfg|txt|md|pem|key|crt|sql|html?)$/i;
@@ -294,8 +301,8 @@ function labelledValue(secret: string, pre: string, after: string, bound: boolea
  * equals sign ("user: admin pass: …"): before a space it is a verb ("pass arg2 to it").
  */
 const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|pass(?=[\\t ]*[:=：＝])|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|secret|(?:access|auth|bearer|api|bot|deploy) token|token)';
-const PROSE_FOR = '(?:[\\t ]+(?:for|of|on)[\\t ]+(?:the[\\t ]+)?[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40}){0,2}?)?';
-const PROSE_BINDING = '(?:[\\t ]*[:=：＝][\\t \\u3000]*|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
+const PROSE_FOR = '(?:[\\t ]+(?:(?:for|of|on)[\\t ]+(?:the[\\t ]+)?|to[\\t ]+the[\\t ]+)[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40}){0,2}?)?';
+const PROSE_BINDING = '(?:[\\t ]*[:=：＝][\\t \\u3000]*|[\\t ]*[?,][\\t ]+(?:it[\'’]s|it[\\t ]+is)[\\t ]+|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
 /** Words with a space between them inside the quotes just opened: a passphrase, or a message (passphrase() tells). */
 const QUOTED_WORDS = `(?<=["'\`])(?=[^"'\`\\n]{0,256}?[\\t ])[^"'\`\\n]{3,256}`;
 /** A value in a sentence, to the first space or quote (a closing mark or a sentence's end is not part of it), or quoted words. */
@@ -958,6 +965,16 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'secret',
+    // A password set to a value in a sentence, a plain word too ("set the wifi password to
+    // sunshine", "changed my password to coffee-shop-42"); without the verb, "to" after a password
+    // is where it went ("sent the password to alice"). Before the prose rule, which asks letters and digits.
+    re: new RegExp(`(?<pre1>\\b(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|update[ds]?|updating)\\b[^.!?\\n]{0,40}?${PROSE_LABEL}${PROSE_FOR}[\\t ]+to[\\t ]+(?<q>))${PROSE_VALUE}`, 'gi'),
+    accept: proseSecret,
+    positives: ['set the password to sunshine', 'I changed the wifi password to coffee-shop-42.', 'reset my password to marigold and log in'],
+    negatives: ['set the password to expire.', 'change the password to something else', 'I sent the password to alice', 'set the password to blank', 'updated the password to be longer'],
+  },
+  {
+    kind: 'secret',
     // "pass" after a user's name is the password's label, not the verb ("user admin, pass
     // Winter2024", "login deploy pass Winter2024"); proseSecret asks letters and digits of it.
     re: new RegExp(`(?<pre1>\\b(?:user(?:name)?|login|id)[\\t ]*[:=]?[\\t ]*[\\w.@-]{1,64}[,;]?[\\t ]+pass[\\t ]+(?<q>))${PROSE_VALUE}`, 'gi'),
@@ -998,6 +1015,8 @@ export const SECRET_RULES: SecretRule[] = [
       'username: admin password: sunshine',
       'login admin, password: marigold, host db1',
       'log in as admin with password Winter2024',
+      'the root password? it\'s hunter22',
+      'the password to the router is sunshine',
       'ssh root@10.0.0.5 (pw Winter2024)',
       'old password Winter2024, new password Spring2025',
       'user: admin pass: Winter2024',
@@ -1010,6 +1029,10 @@ export const SECRET_RULES: SecretRule[] = [
     negatives: [
       'the password is incorrect',
       'the password is at least 12 characters long',
+      'the password? it\'s in 1Password',
+      'the password, it\'s incorrect',
+      'the password? it\'s the same as before',
+      'I sent the password to the team lead yesterday',
       'Reset the password: click the link in the mail',
       'the token is valid for 3600 seconds',
       'the token is a JWT signed with HS256',
