@@ -96,8 +96,8 @@ describe('memory recall (UserPromptSubmit)', () => {
       const api = told('前回何をしたっけ', '/nowhere/api');
       assert.deepEqual(ids(api), ['mem-deploy', 'mem-ja', 'mem-jpy-api']);
       assert.deepEqual(ids(told('what did we work on in November 2026?', '/nowhere/api')), ['mem-deploy', 'mem-ja', 'mem-jpy-api']);
-      // Going on from the last session: "let's continue where we left off", 前回の続き.
-      for (const prompt of ["let's continue where we left off", '前回の続きをやろう']) assert.deepEqual(ids(told(prompt, '/nowhere/shop')), ['mem-jpy'], prompt);
+      // Going on from the last session: "let's continue where we left off", 前回の続き, 中断したところから.
+      for (const prompt of ["let's continue where we left off", '前回の続きをやろう', 'continue where we stopped', '中断したところから再開しよう']) assert.deepEqual(ids(told(prompt, '/nowhere/shop')), ['mem-jpy'], prompt);
       assert.match(told('what did we work on in November 2026?', '/nowhere/api'), /^# memory-engine: this project's sessions of 2026-11-01 – 2026-11-30, newest first/);
       // A period it has no memory of, a folder with none, a short reply: nothing.
       for (const [prompt, cwd] of [['what did we work on in March 2025?', '/nowhere/api'], ['what did we do last time?', '/nowhere/docs'], ['yes, today', '/nowhere/api']] as const) assert.equal(told(prompt, cwd), '', `${prompt} in ${cwd}`);

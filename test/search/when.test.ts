@@ -725,6 +725,12 @@ describe('the latest time: words that ask for the newest memory on the topic, no
     ["let's continue where we left off", "let's continue"],
     ['where did we leave off?', '?'],
     ['Continue where I left off with the cache refactor', 'Continue with the cache refactor'],
+    ["let's pick up where we stopped", "let's pick up"],
+    ['Where were we?', '?'],
+    ['what did we decide in our last session about retries', 'what did we decide about retries'],
+    ['what did we do in the previous conversation?', 'what did we do in ?'],
+    ['中断したところから再開しよう', 'から再開しよう'],
+    ['前のセッションで何をした？', 'で何をした？'],
   ] as const) {
     it(q, () => {
       const r = readTime(q, NOW);
@@ -752,6 +758,11 @@ describe('the latest time: words that ask for the newest memory on the topic, no
     'we left off the trailing slash',
     'leave off the --force flag',
     '続きをお願い',
+    'restore the last session on startup',
+    'the last session token expired',
+    "I'm looking back at our previous conversation about the Seco recipe",
+    'the app reopens where the user left it',
+    '以前のセッションID',
   ]) {
     it(`not read: ${q}`, () => {
       const r = readTime(q, NOW);
