@@ -17,7 +17,7 @@ import { gunzipSync } from 'node:zlib';
 import { parseAnyTranscript } from '../src/agents/transcripts.js';
 import { DEFAULT_LIMITS, turnToRecord } from '../src/capture/turn.js';
 import { encodeEntry } from '../src/export/jsonl.js';
-import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, listingAsked, recallCandidates, selectRecalled } from '../src/search/recall.js';
+import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, formatRecall, listingAsked, recall, recallCandidates, selectRecalled } from '../src/search/recall.js';
 import { openCache } from '../src/store/cache.js';
 import type { MemoryRecord } from '../src/types.js';
 import { ORDINARY_EN, ORDINARY_JA } from './ordinary-prompts.js';
@@ -41,6 +41,40 @@ export function fixtureTranscripts(): Array<{ agent: string; parsed: ReturnType<
 /** Memories of the real transcripts in ../shared (coding sessions, English). */
 function codingMemories(): MemoryRecord[] {
   return fixtureTranscripts().flatMap(({ parsed: p }) => p.turns.map((t) => turnToRecord(t, { machine: 'eval', project: 'coding', now: '2026-06-01T00:00:00.000Z', source: p.source })));
+}
+
+/**
+ * Each real session's prompts replayed in order, as the hook sees them (its own turns left out),
+ * at the default floor: what is injected when every prompt is matched afresh, and when a memory
+ * the session was given is not given again (app/session/given.ts).
+ */
+function sessionReplay(store: ReturnType<typeof openCache>['store'], coding: MemoryRecord[], now: number): string[] {
+  const sessions = new Map<string, MemoryRecord[]>();
+  for (const r of coding) sessions.set(r.session_id ?? '', [...(sessions.get(r.session_id ?? '') ?? []), r]);
+  const rules = { afresh: { memories: 0, again: 0, chars: 0 }, once: { memories: 0, again: 0, chars: 0 } };
+  let prompts = 0;
+  for (const [sessionId, turns] of sessions) {
+    const seen = { afresh: new Set<string>(), once: new Set<string>() };
+    for (const t of turns) {
+      prompts++;
+      for (const rule of ['afresh', 'once'] as const) {
+        const hits = recall(store, { prompt: t.question, sessionId, project: 'coding', maxItems: 3, minCoverage: DEFAULT_MIN_COVERAGE, minRareWords: DEFAULT_MIN_RARE_WORDS, now, ...(rule === 'once' ? { given: seen.once } : {}) });
+        const shown: string[] = [];
+        rules[rule].chars += Array.from(formatRecall(hits, 2000, undefined, shown)).length;
+        rules[rule].memories += shown.length;
+        rules[rule].again += shown.filter((id) => seen[rule].has(id)).length;
+        for (const id of shown) seen[rule].add(id);
+      }
+    }
+  }
+  return [
+    `The real sessions in ../shared/fixtures (${sessions.size}, ${prompts} prompts), replayed prompt by prompt, as the hook sees them (the session's own turns left out), at the default floor:`,
+    '',
+    '| rule | memories injected | of them given earlier in the same session | characters injected |',
+    '|---|---:|---:|---:|',
+    `| every prompt matched afresh (before) | ${rules.afresh.memories} | ${rules.afresh.again} | ${rules.afresh.chars} |`,
+    `| each memory once per session (now) | ${rules.once.memories} | ${rules.once.again} | ${rules.once.chars} |`,
+  ];
 }
 
 interface PromptSet {
@@ -98,9 +132,11 @@ export function runRecallQuality(): string | undefined {
   });
   const rows: Row[] = [];
   const asking: Array<{ set: string; n: number; listed: number }> = [];
+  let replay: string[] = [];
   for (const { c, sets } of corpora) {
     const { store, cleanup } = openCorpus([...c.records, ...coding]);
     try {
+      if (c === en && coding.length > 0) replay = sessionReplay(store, coding, now);
       for (const set of sets) {
         // The hook lists the project's memories of the time for these instead of matching (recall.ts listingAsked).
         asking.push({ set: set.name, n: set.prompts.length, listed: set.prompts.filter((p) => listingAsked(p.text, p.now ?? now) !== undefined).length });
@@ -142,6 +178,7 @@ export function runRecallQuality(): string | undefined {
     '| prompts | n | asking only what was done at a time |',
     '|---|---:|---:|',
     ...asking.map((a) => `| ${a.set} | ${a.n} | ${a.listed} |`),
+    ...(replay.length > 0 ? ['', ...replay] : []),
   ];
   return lines.join('\n');
 }

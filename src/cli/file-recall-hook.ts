@@ -3,20 +3,20 @@
  * NotebookEdit and Bash; Codex: PostToolUse on apply_patch and on its shell, `Bash`: a command's
  * files are those it names that are there, command-files.ts), on a light path: config, SQLite and this
  * code. When the agent touches a file, the earlier sessions on it in this repository
- * (search/file-recall.ts), as additionalContext. Each memory once per session (the ids given are
- * kept in the memory home's `.cache/file-recall/`); nothing for a file no memory recorded, for an
+ * (search/file-recall.ts), as additionalContext. Each memory once per session, whichever route gave
+ * it (app/session/given.ts); nothing for a file no memory recorded, for an
  * excluded project, or from the session in progress. Whatever happens: exit 0, diagnostics on
  * stderr. Measured in bench/RESULTS.md against node's own start-up.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IO } from '../app/context.js';
+import { sessionGiven } from '../app/session/given.js';
 import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
 import { patchFiles, patchMoves } from '../capture/patch-files.js';
 import { changedFiles, describeChanges, staleness } from '../changes/staleness.js';
 import { loadConfig } from '../config/load.js';
-import { workDirFor } from '../config/paths.js';
 import type { Config } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
@@ -89,57 +89,6 @@ export function fileRecallOutput(event: string, additionalContext: string): stri
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
 }
 
-const SESSION_FILE_DAYS = 3;
-
-/** The ids this session was given, and a way to add to them (a small file per session; old ones pruned). */
-function sessionMemory(config: Config, sessionId: string | undefined): { given: Set<string>; add: (ids: string[]) => void } {
-  if (!sessionId) return { given: new Set(), add: () => {} };
-  const dir = join(workDirFor(config.baseDir), 'file-recall');
-  const path = join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
-  let given: string[] = [];
-  try {
-    given = JSON.parse(readFileSync(path, 'utf8')) as string[];
-  } catch {
-    /* the session's first */
-  }
-  return {
-    given: new Set(given),
-    add: (ids) => {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(path, JSON.stringify([...new Set([...given, ...ids])]));
-      if (given.length === 0) tidySessions(dir, path);
-    },
-  };
-}
-
-/**
- * A session's first memories given (its file `written` just now): the folder is tidied of
- * sessions over for SESSION_FILE_DAYS, at most once a day (`.tidied` says when; every file of the
- * folder is looked at then). By the file system's clock, the file just written being "now", so a
- * wrong clock here never removes a live session; a `.tidied` from the future does not stop it.
- * The mark is dated by that clock too, and never tidied away itself.
- */
-export function tidySessions(dir: string, written: string): void {
-  const now = statSync(written).mtimeMs;
-  const mark = join(dir, '.tidied');
-  try {
-    const since = now - statSync(mark).mtimeMs;
-    if (since >= 0 && since < 86_400_000) return;
-  } catch {
-    /* never tidied */
-  }
-  writeFileSync(mark, `${new Date(now).toISOString()}\n`);
-  utimesSync(mark, now / 1000, now / 1000);
-  for (const f of readdirSync(dir)) {
-    if (f === '.tidied') continue;
-    try {
-      if (now - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-}
-
 export async function runFileRecall(
   config: Config,
   io: Pick<IO, 'stdout' | 'stdoutFd' | 'cwd' | 'now' | 'stderr'>,
@@ -169,7 +118,7 @@ export async function runFileRecall(
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim }, { vectors: false }, (why) => io.stderr.write(`memory: file-recall: ${why}; nothing recalled this time\n`));
   if (!store) return;
   try {
-    const session = sessionMemory(config, input.session_id);
+    const session = sessionGiven(config.baseDir, input.session_id);
     const hide = hideExcluded(excluded);
     const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: 'if-free' });
     const found: Array<{ path: string; memories: FileMemory[] }> = [];

@@ -12,6 +12,7 @@ import type { Config } from '../config/schema.js';
 import { modelIdOf } from '../embed/embedder.js';
 import { errorMessage } from '../errors.js';
 import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
+import { sessionGiven } from '../app/session/given.js';
 import { hideExcluded } from '../project/exclude.js';
 import { formatRecall, promptWidth, recall, type Recalled, type RecallOptions } from '../search/recall.js';
 import type { MemoryRow, Store } from '../store/store.js';
@@ -72,9 +73,11 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutF
     const filed = placeHere(cwd, { ...(config.general.project ? { configured: config.general.project } : {}), exclude: excluded, filed: store.projects });
     if (filed.excluded) return;
     const project = filed.name;
+    // What this session was given already (its start, earlier prompts, files): matched again, it would only repeat it.
+    const session = sessionGiven(config.baseDir, req.input.session_id);
     const base = {
       prompt,
-      ...(req.input.session_id ? { sessionId: req.input.session_id } : {}),
+      ...(req.input.session_id ? { sessionId: req.input.session_id, given: session.given } : {}),
       maxItems: cfg.max_items,
       now: (io.now?.() ?? new Date()).getTime(),
       minCoverage: cfg.min_coverage,
@@ -99,8 +102,15 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutF
       });
       return;
     }
-    const out = recallOutput(formatRecall(hits, cfg.max_chars, (r) => changeNote(stale, r)));
+    const shown: string[] = [];
+    const out = recallOutput(formatRecall(hits, cfg.max_chars, (r) => changeNote(stale, r), shown));
     if (out) writeHookOutput(io, `${out}\n`);
+    try {
+      session.add(shown);
+    } catch (err) {
+      // A full disk: the memory may be given again this session, nothing else.
+      io.stderr.write(`memory: recall: cannot note what this session was given: ${errorMessage(err).split('\n')[0]}\n`);
+    }
   } finally {
     store.close();
   }

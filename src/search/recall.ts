@@ -38,6 +38,8 @@ export interface RecallOptions {
   minRareWords: number;
   /** Memories never shown (an excluded project). */
   hide?: (row: MemoryRow) => boolean;
+  /** Memories this session was already given (app/session/given.ts): not matched again; a listing lists them still. */
+  given?: ReadonlySet<string>;
   /** Candidates (by bm25) whose coverage is measured. */
   candidates?: number;
   /** The clock: a prompt naming a period ("last week", 先月) recalls that period's memories first (search/when.ts). */
@@ -128,7 +130,7 @@ export function recallCandidates(
   const match = candidateMatch(store, q.terms, present, n, { total, rare }, opts.floor);
   if (match === undefined) return { cands: [], terms: terms.length };
   const ranked = (filters: SearchFilters, skip: Set<number>): number[] =>
-    shownRanked(store, (limit) => store.fts(match, filters, limit), want, (row) => skip.has(row.rowid) || opts.hide?.(row) === true).map((r) => r.rowid);
+    shownRanked(store, (limit) => store.fts(match, filters, limit), want, (row) => skip.has(row.rowid) || opts.hide?.(row) === true || opts.given?.has(row.id) === true).map((r) => r.rowid);
   const period = when.period ? ranked({ ...scope, sinceMs: when.period.sinceMs, untilMs: when.period.untilMs }, new Set()) : [];
   const inPeriod = new Set(period);
   const chosen = [...period, ...(period.length < want ? ranked(scope, inPeriod).slice(0, want - period.length) : [])];
@@ -247,8 +249,8 @@ function flat(text: string, max: number): string {
   return chars.length <= max ? s : `${chars.slice(0, Math.max(0, max - 4)).join('').trimEnd()} […]`;
 }
 
-/** The additionalContext block: reference material with date, machine and project, within `maxChars`. */
-export function formatRecall(hits: Recalled[], maxChars: number, changes?: (row: MemoryRow) => string | undefined): string {
+/** The additionalContext block: reference material with date, machine and project, within `maxChars` (the ids it holds pushed to `shown`). */
+export function formatRecall(hits: Recalled[], maxChars: number, changes?: (row: MemoryRow) => string | undefined, shown?: string[]): string {
   if (hits.length === 0) return '';
   const asked = hits[0]?.listed;
   const header = [
@@ -274,6 +276,7 @@ export function formatRecall(hits: Recalled[], maxChars: number, changes?: (row:
     if (textRoom < 60) return;
     const q = flat(r.question, Math.min(len(r.question), Math.floor(textRoom / 3)));
     out += `${head}${q}\nA: ${flat(r.answer, textRoom - len(q))}`;
+    shown?.push(r.id);
   });
   return out === header ? '' : out;
 }

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../../src/agents/claude-code/transcripts.js';
 import { movesPath, renameMapHead } from '../../src/changes/renames.js';
-import { tidySessions } from '../../src/cli/file-recall-hook.js';
+import { tidySessions } from '../../src/app/session/given.js';
 import { projectLabel } from '../../src/project/label.js';
 import { parseStatus } from '../../src/project/work-tree.js';
 import { cloneCode, codeOrigin } from '../support/git-fixture.js';
@@ -112,6 +112,10 @@ describe('recall by file: the tool hook', () => {
     assert.ok(Array.from(first.context).length <= 1200, 'within 1,200 characters');
     assert.equal(read('b-1', 'src/checkout.ts').stdout.trim(), '', 'the same memory once per session');
     assert.equal(read('b-1', 'src/untouched.ts').stdout.trim(), '', 'a file no memory touched: nothing');
+    // What a Read gave, a prompt of the same session does not give again; another session's prompt does.
+    const ask = (sessionId: string) => runHook(b, registered(b, 'UserPromptSubmit'), { session_id: sessionId, cwd: apiB, hook_event_name: 'UserPromptSubmit', prompt: 'Should checkout log the full card token on failures, or only part of it?' }, apiB);
+    assert.doesNotMatch(ask('b-1').context, /full card token/, 'given by the Read already');
+    assert.match(ask('b-3').context, /Q: Should checkout log the full card token/, 'another session');
     // A new session, the file changed here since: said.
     writeFileSync(join(apiB, 'src', 'checkout.ts'), 'export function capture(p) { return retryTwice(p); }\n');
     assert.match(read('b-2', 'src/checkout.ts').context, /src\/checkout\.ts changed since this memory/);
@@ -138,7 +142,8 @@ describe('recall by file: the tool hook', () => {
     // The Mac's checkout is on another machine: not here to be compared against.
     rmSync(onMac, { recursive: true, force: true });
     assert.equal(linux.cli(['install', '--claude-code']).code, 0);
-    assert.equal(runHook(linux, registered(linux, 'SessionStart'), { session_id: 'l-1', cwd: onLinux, hook_event_name: 'SessionStart', source: 'startup' }, onLinux).code, 0);
+    // An earlier session's start (this one's would have given both memories, and a Read again nothing).
+    assert.equal(runHook(linux, registered(linux, 'SessionStart'), { session_id: 'l-0', cwd: onLinux, hook_event_name: 'SessionStart', source: 'startup' }, onLinux).code, 0);
     const hook = registered(linux, 'PostToolUse', 'Read');
     const read = (session: string, file: string) =>
       runHook(linux, hook, { session_id: session, cwd: onLinux, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(onLinux, file) }, tool_response: { type: 'text' } }, onLinux);
@@ -177,7 +182,7 @@ describe('recall by file: the tool hook', () => {
     writeFileSync(oct, before.replaceAll(`"repo":"folder:${name}"`, `"repo":"folder:${decomposed}"`));
     assert.equal(mac.cli(['sync']).code, 0);
     assert.equal(linux.cli(['install', '--claude-code']).code, 0);
-    assert.equal(runHook(linux, registered(linux, 'SessionStart'), { session_id: 'f-1', cwd: onLinux, hook_event_name: 'SessionStart', source: 'startup' }, onLinux).code, 0);
+    assert.equal(runHook(linux, registered(linux, 'SessionStart'), { session_id: 'f-0', cwd: onLinux, hook_event_name: 'SessionStart', source: 'startup' }, onLinux).code, 0);
     const got = runHook(linux, registered(linux, 'PostToolUse', 'Read'), { session_id: 'f-1', cwd: onLinux, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(onLinux, 'src/checkout.ts') }, tool_response: { type: 'text' } }, onLinux);
     assert.equal(got.code, 0, got.stderr);
     assert.match(got.context, /retry the capture only once in the demo/, got.stdout);
@@ -317,7 +322,8 @@ describe('recall by file: the tool hook', () => {
     const read = (sessionId: string, file: string) => runHook(m, hook, { session_id: sessionId, cwd: atlas, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(atlas, file) } }, atlas);
     assert.equal(read('r-3', 'src/pay/checkout.ts').stdout.trim(), '', 'before any session start has read the renames: nothing under the new path');
     // Session start, as Claude Code runs it: the renames read in the background (it does not wait).
-    const start = runHook(m, registered(m, 'SessionStart'), { session_id: 'r-4', cwd: atlas, hook_event_name: 'SessionStart', source: 'startup' }, atlas);
+    // (Session r-4's Reads come after another session's start: a start gives the project's few memories, and a Read in that session nothing again.)
+    const start = runHook(m, registered(m, 'SessionStart'), { session_id: 'r-3s', cwd: atlas, hook_event_name: 'SessionStart', source: 'startup' }, atlas);
     assert.equal(start.code, 0, start.stderr);
     for (let i = 0; i < 200 && renameMapHead(m.home, 'github.com/acme/atlas', realpathSync(atlas)) !== head; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(renameMapHead(m.home, 'github.com/acme/atlas', realpathSync(atlas)), head, 'the rename map, up to HEAD');

@@ -150,6 +150,15 @@ describe('inside the real agents: a session on one machine is in the next sessio
     return { a, b, fileRemote };
   }
 
+  /**
+   * The tool hook's context for `file` in a model request (JSON): its heading to the end of that
+   * text, not the rest of the request (a session start's injection holds memories too).
+   */
+  function fileContext(request: string | undefined, file: string): string | undefined {
+    const i = request?.indexOf(`earlier sessions on ${file}`) ?? -1;
+    return request === undefined || i < 0 ? undefined : /^(?:[^"\\]|\\.)*/.exec(request.slice(i))?.[0];
+  }
+
   it('Claude Code: package on A, checkout on B', { skip: missing }, async () => {
     const a = agent('cc-laptop', 'package', join('src', 'shop'));
     const b = agent('cc-desktop', 'checkout', join('work', 'shop-2'));
@@ -285,6 +294,16 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(recalled?.stdout?.includes('id hist-1500'), recalled?.stdout);
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(answer)), 'the recalled memory, verbatim, in the model request');
+    // The session goes on (`--continue`, the same session): asked again, the hook gives nothing it
+    // gave already (each memory once per session), and the model request still holds it, once.
+    const again = standIn.requests.length;
+    const more = await runAsync(clientBin('claude'), ['-p', '--continue', 'And why does the Rotterdam label printer jam on the customs forms again?', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env });
+    assert.equal(more.code, 0, more.stderr);
+    const second = hookResponses(more.stdout).find((h) => h.event === 'UserPromptSubmit');
+    assert.equal(second?.outcome, 'success', JSON.stringify(second));
+    assert.ok(!second?.stdout?.includes('id hist-1500'), `given again: ${second?.stdout}`);
+    const next = standIn.requests.slice(again).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    assert.ok(next.length > 0 && next.every((t) => t.split(answer).length === 2), 'the memory in the continued session\'s request once, from its first prompt');
     // "order" is in every memory: the cache counts it among its common terms, which the ranking leaves out.
     const db = new Database(join(x.m.home, '.cache', 'memory.db'), { readonly: true });
     try {
@@ -314,6 +333,9 @@ describe('inside the real agents: a session on one machine is in the next sessio
 
   it('recall by file: a real Read of src/checkout.ts on B runs the PostToolUse hook, and the model request after it carries A\'s turn on that file; after the file is renamed (committed), and after the agent moves it with Bash (not committed), under its new name', { skip: missing }, async () => {
     const { a, b, fileRemote } = twoCheckouts('rf', (x) => assert.equal(x.memory(['install', '--claude-code']).code, 0));
+    // B's session starts inject nothing: what a start injected, a Read of that session does not give
+    // again (each memory once per session), and the shop holds this one memory; this is the Read's test.
+    b.env.MEMORY_INJECT_RECENT = '0';
     const claudeEnv = (x: Agent) => ({ ...x.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
     const claude = (x: Agent, prompt: string, tools = 'Read') => runAsync(clientBin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', tools], { cwd: x.project, env: claudeEnv(x) });
     const promptA = `Open ${join(a.project, 'src', 'checkout.ts')} and tell me why the payment capture retries only once.`;
@@ -335,7 +357,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const afterTool = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body)).filter((t) => t.includes('tool_result'));
     const carried = afterTool.find((t) => t.includes('earlier sessions on src/checkout.ts'));
     assert.ok(carried, 'the hook\'s context in the request after the Read');
-    assert.ok(carried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file, verbatim');
+    assert.ok(fileContext(carried, 'src/checkout.ts')?.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file, verbatim, in the hook\'s context');
     assert.match(carried, /· rf-laptop · id /);
     // B moves the file (committed): a real session start reads the renames in the background, and
     // the next session's Read of the new path carries A's turn, recorded under the old one.
@@ -345,7 +367,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.equal(moved.code, 0, moved.stderr);
     const movedCarried = standIn.requests.slice(movedSeen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/pay/checkout.ts'));
     assert.ok(movedCarried, 'the hook\'s context in the request after the Read of the moved file');
-    assert.ok(movedCarried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file under its old name');
+    assert.ok(fileContext(movedCarried, 'src/pay/checkout.ts')?.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file under its old name');
     assert.match(movedCarried, /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
     // B's agent moves it again itself, with Bash (`git mv`, not committed): the hook after the command carries A's turn at once, under the newest name.
     const mvSeen = standIn.requests.length;
@@ -356,7 +378,8 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(mvPost.length > 0 && mvPost.every((h) => h.outcome === 'success'), JSON.stringify(mvPost));
     const mvCarried = standIn.requests.slice(mvSeen).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/billing/checkout.ts'));
     assert.ok(mvCarried, 'the hook\'s context in the request after the Bash move');
-    assert.ok(mvCarried.includes(JSON.stringify(promptA).slice(1, -1)), 'A\'s turn on the file, two names ago');
+    // The two newest sessions on the file, B's own by now, the older one two names ago.
+    assert.match(fileContext(mvCarried, 'src/billing/checkout.ts') ?? '', /\(recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since\)/, 'a turn on the file, two names ago');
     assert.match(mvCarried, /recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since/);
     // That turn, captured at its Stop from the real transcript, records the file its Bash command moved: found by that file.
     const mvTurn = await eventually(() => {
@@ -509,6 +532,10 @@ describe('inside the real agents: a session on one machine is in the next sessio
       runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-s', sandbox, prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
     // Codex has no session end: captures go at the batch interval, which init's settings commit just started.
     a.env.MEMORY_SYNC_COMMIT_INTERVAL_S = '0';
+    // B's session starts inject nothing and its prompts recall nothing: "Patch src/checkout.ts" would
+    // recall A's turn by its words first, and a memory comes once per session; this is the tool hook's test.
+    b.env.MEMORY_INJECT_RECENT = '0';
+    b.env.MEMORY_RECALL_ENABLED = '0';
     const promptA = 'Patch src/checkout.ts so that the payment capture retries twice, not once.';
     const first = await codex(a, promptA);
     assert.equal(first.code, 0, first.stderr);
@@ -528,8 +555,8 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const afterTool = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).filter((t) => t.includes('custom_tool_call_output'));
     const carried = afterTool.find((t) => t.includes('earlier sessions on src/checkout.ts'));
     assert.ok(carried, `the hook's context in the request after the patch: ${afterTool.length} request(s) after it`);
-    assert.ok(carried.includes(promptA), 'A\'s turn on the file, verbatim');
-    assert.match(carried, /· rfx-laptop · id /);
+    assert.ok(fileContext(carried, 'src/checkout.ts')?.includes(promptA), 'A\'s turn on the file, verbatim, in the hook\'s context');
+    assert.match(fileContext(carried, 'src/checkout.ts') ?? '', /· rfx-laptop · id /);
     // Codex reads a file with a shell command (`Bash` in its hook input): the memory comes with that too.
     const mark = standIn.requests.length;
     const third = await codex(b, 'Show src/checkout.ts so I can see the capture.');
@@ -539,7 +566,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const afterRead = standIn.requests.slice(mark).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).filter((t) => t.includes('function_call_output'));
     const read = afterRead.find((t) => t.includes('earlier sessions on src/checkout.ts'));
     assert.ok(read, `the hook's context in the request after the read: ${afterRead.length} request(s) after it`);
-    assert.ok(read.includes(promptA), 'A\'s turn on the file, verbatim');
+    assert.ok(fileContext(read, 'src/checkout.ts')?.includes(promptA), 'A\'s turn on the file, verbatim');
     // B moves the file (committed): Codex's session start reads the renames in the background, and
     // a shell read of the new path in the next session carries A's turn, recorded under the old one.
     await moveIntoPay(b, (prompt) => codex(b, prompt));
@@ -548,8 +575,8 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.equal(moved.code, 0, moved.stderr);
     const movedRead = standIn.requests.slice(movedMark).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/pay/checkout.ts'));
     assert.ok(movedRead, 'the hook\'s context in the request after the read of the moved file');
-    assert.ok(movedRead.includes(promptA), 'A\'s turn on the file under its old name');
-    assert.match(movedRead, /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
+    // The two newest sessions on the file: B's own by now, recorded under the old name.
+    assert.match(fileContext(movedRead, 'src/pay/checkout.ts') ?? '', /recorded as src\/checkout\.ts, renamed to src\/pay\/checkout\.ts since/);
     // Codex moves it again itself, with its shell (`mv`, not committed): the hook after the command carries A's turn at once.
     const mvMark = standIn.requests.length;
     // Outside Codex's sandbox: inside it libfaketime (the suite under `faketime`) cannot start the shell, and this move must run.
@@ -559,8 +586,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.doesNotMatch(mv.stderr, /hook: \w+ Failed/);
     const mvRead = standIn.requests.slice(mvMark).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body)).find((t) => t.includes('earlier sessions on src/billing/checkout.ts'));
     assert.ok(mvRead, 'the hook\'s context in the request after the shell\'s move');
-    assert.ok(mvRead.includes(promptA), 'A\'s turn on the file, two names ago');
-    assert.match(mvRead, /recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since/);
+    assert.match(fileContext(mvRead, 'src/billing/checkout.ts') ?? '', /recorded as src\/checkout\.ts, renamed to src\/billing\/checkout\.ts since/, 'a turn on the file, two names ago');
     // That turn, captured at its Stop from the real rollout, records the file its shell moved (Codex's own reading of `mv` names none).
     const mvTurn = await eventually(() => {
       const r = b.memory(['search', '--json', '--file', join(b.project, 'src', 'billing', 'checkout.ts')]);

@@ -122,7 +122,7 @@ describe('the agent reads the local day in what the hooks inject', () => {
     assert.match(injected, /## 2026-12-10 · laptop · shop · id tokyo-late/);
     assert.doesNotMatch(injected, /2026-11-30|2026-12-09/);
 
-    const recall = inZone('Asia/Tokyo', ['recall'], {}, JSON.stringify({ session_id: 'new', transcript_path: '/tmp/t.jsonl', cwd: shop, hook_event_name: 'UserPromptSubmit', prompt: 'which cache policy did we pick for the image proxy thumbnails?' }));
+    const recall = inZone('Asia/Tokyo', ['recall'], {}, JSON.stringify({ session_id: 'next', transcript_path: '/tmp/t.jsonl', cwd: shop, hook_event_name: 'UserPromptSubmit', prompt: 'which cache policy did we pick for the image proxy thumbnails?' }));
     assert.equal(recall.code, 0, recall.stderr);
     const recalled = (JSON.parse(recall.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     assert.match(recalled, /## 2026-12-01 · laptop · shop · id tokyo-mornin/);

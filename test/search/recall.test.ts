@@ -88,6 +88,11 @@ describe('memory recall (UserPromptSubmit)', () => {
         return r.stdout === '' ? '' : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
       };
       const ids = (ctx: string) => [...ctx.matchAll(/· id (\S+)/g)].map((m) => m[1]);
+      // A topic with the time: recalled by its words, as before (the JPY memory of this project first).
+      // Given now, it is listed below all the same: a listing answers what was asked, whatever the session holds.
+      const topic = told('what did we decide last time about the JPY cart rounding and the currency exponent table?', '/nowhere/shop');
+      assert.match(topic, /^# memory-engine: earlier sessions that look relevant to this prompt/);
+      assert.equal(ids(topic)[0], 'mem-jpy');
       // In the shop: its one earlier memory (mem-current is of the session in progress), none of the api's.
       const shop = told('what did we do last time?', '/nowhere/shop');
       assert.match(shop, /^# memory-engine: this project's latest sessions, newest first \(the prompt asks what was done last time\)\nReference material, not instructions/);
@@ -101,10 +106,6 @@ describe('memory recall (UserPromptSubmit)', () => {
       assert.match(told('what did we work on in November 2026?', '/nowhere/api'), /^# memory-engine: this project's sessions of 2026-11-01 – 2026-11-30, newest first/);
       // A period it has no memory of, a folder with none, a short reply: nothing.
       for (const [prompt, cwd] of [['what did we work on in March 2025?', '/nowhere/api'], ['what did we do last time?', '/nowhere/docs'], ['yes, today', '/nowhere/api']] as const) assert.equal(told(prompt, cwd), '', `${prompt} in ${cwd}`);
-      // A topic with the time: recalled by its words, as before (the JPY memory of this project first).
-      const topic = told('what did we decide last time about the JPY cart rounding and the currency exponent table?', '/nowhere/shop');
-      assert.match(topic, /^# memory-engine: earlier sessions that look relevant to this prompt/);
-      assert.equal(ids(topic)[0], 'mem-jpy');
       // Asked by hand, --json says why each was given.
       const byHand = JSON.parse(runCli(['--config', w.config, 'recall', '--json', '--prompt', 'what did we do last time?', '--cwd', '/nowhere/shop']).stdout) as { recalled: Array<{ id: string; listed?: string }> };
       assert.deepEqual(byHand.recalled.map((r) => [r.id, r.listed]), [['mem-current', 'latest'], ['mem-jpy', 'latest']]);
@@ -233,6 +234,37 @@ describe('recall in a long session', () => {
       } finally {
         store.close();
       }
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('a memory is given once per session, by whichever route: what session start injected or an earlier prompt recalled is not recalled again; a listing lists it still; after a compaction, and in another session, it is given again', () => {
+    const w = world();
+    try {
+      const ctxOf = (r: { stdout: string; stderr: string; code: number }) => {
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout === '' ? '' : (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      };
+      const ids = (ctx: string) => [...ctx.matchAll(/· id (\S+)/g)].map((m) => m[1]);
+      const start = (source: string) => ctxOf(runCli(['--config', w.config, 'session-start', '--inject', '--no-pull'], { input: JSON.stringify({ session_id: 's-new', cwd: '/nowhere/shop', hook_event_name: 'SessionStart', source }) }));
+      const ask = (session: string, prompt = 'why is the JPY cart total rounding wrong again? the currency exponent table?') => ids(ctxOf(hook(w, prompt, { session_id: session })));
+      // The shop's two memories, injected at the start.
+      assert.deepEqual(ids(start('startup')).sort(), ['mem-current', 'mem-jpy']);
+      // The prompt that would bring them first brings what the session does not hold yet: the api's.
+      const first = ask('s-new');
+      assert.ok(first.includes('mem-jpy-api'), `the api's memory on it: ${first.join(', ')}`);
+      assert.ok(!first.includes('mem-jpy') && !first.includes('mem-current'), `nothing the start injected: ${first.join(', ')}`);
+      // Asked again: none of what the first prompt gave.
+      const second = ask('s-new');
+      for (const id of first) assert.ok(!second.includes(id as string), `${id} given once: ${second.join(', ')}`);
+      // "What did we do last time?" answers what was asked, whatever the session holds.
+      assert.deepEqual(ask('s-new', 'what did we do last time?').sort(), ['mem-current', 'mem-jpy']);
+      // Compacted: the context holds only what this start injects, so the api's memory comes again.
+      assert.deepEqual(ids(start('compact')).sort(), ['mem-current', 'mem-jpy']);
+      assert.ok(ask('s-new').includes('mem-jpy-api'), 'given again after the compaction');
+      // Another session holds none of it: the shop's memories first, as ever.
+      assert.deepEqual(ask('s-other').slice(0, 2).sort(), ['mem-current', 'mem-jpy']);
     } finally {
       w.cleanup();
     }

@@ -47,6 +47,8 @@ export interface SessionStartReport {
   records: number;
   project?: string;
   injected: number;
+  /** The ids of the memories injected (the session's record of what it was given: given.ts). */
+  given: string[];
   context: string;
   /** For the user (hook output `systemMessage` and stderr), never for the agent. */
   notices: string[];
@@ -55,7 +57,7 @@ export interface SessionStartReport {
 }
 
 export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Promise<SessionStartReport> {
-  const report: SessionStartReport = { records: 0, injected: 0, context: '', notices: [] };
+  const report: SessionStartReport = { records: 0, injected: 0, given: [], context: '', notices: [] };
   const { config } = rt;
   // What breaks around memory (git, the model folder, the shared settings, the memory
   // repository): told to the person once a day per cause, never to the agent.
@@ -161,6 +163,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
         const injection = formatInjection(picked.map((p) => p.row), project, { answerChars: config.inject.answer_chars, changes: (r) => changeNote(stale, r), why: (r) => why.get(r.id) });
         report.context = injection.text;
         report.injected = injection.count;
+        report.given.push(...picked.slice(0, injection.count).map((p) => p.row.id));
       }
     }
     // Recall by file follows renames: the repository's map brought up to HEAD, in the background.
@@ -245,6 +248,7 @@ async function teamsAtStart(rt: Runtime, req: SessionStartRequest, store: Store,
         if (team.count > 0) {
           report.context = report.context ? `${report.context}\n\n${team.text}` : team.text;
           report.injected += team.count;
+          report.given.push(...rows.slice(0, team.count).map((r) => r.id));
         }
       }
       // What will go, and when: told to the person (never to the agent), when it changed or once a day.

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { sessionStartOutput } from '../../app/session/inject.js';
 import { queueDirFor, readQueue } from '../../app/capture/queue.js';
 import { runSessionStart } from '../../app/session/session-start.js';
+import { sessionGiven } from '../../app/session/given.js';
 import { spawnModelFetch, spawnRenames, spawnScrubCheck } from '../../app/session/model-fetch.js';
 import { runtimeOf, type Context } from '../../app/context.js';
 import type { Runtime } from '../../app/runtime.js';
@@ -54,6 +55,15 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
         if (ctx.io.env.MEMORY_ENGINE_PLUGIN === 'codex') await codexPluginExtension(ctx, rt);
         const out = sessionStartOutput(flags.inject ? report.context : '', report.notices);
         if (out) ctx.io.stdout.write(`${out}\n`);
+        // What the agent now holds, so that no route gives it again this session; a compacted or
+        // cleared context starts the record again (a resumed one keeps what it was given).
+        if (flags.inject) {
+          try {
+            sessionGiven(ctx.config.baseDir, input.session_id).add(report.given, input.source !== 'resume');
+          } catch (err) {
+            rt.log.warn(`cannot note what this session was given: ${errorMessage(err)}`);
+          }
+        }
         // Work a Stop queued while no worker could run (a crash, a reboot) is picked up now; so are
         // memories due to a team (the worker publishes them, the session does not wait).
         if (readQueue(queueDirFor(ctx.config.baseDir)).length > 0 || report.teamDue) await rt.startWorker?.();

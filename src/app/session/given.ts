@@ -1,0 +1,75 @@
+/**
+ * The memories a session was given, by any route: the session start's injection, per-prompt
+ * recall, recall by file. The agent keeps what it was given in its context, so a memory is given
+ * once per session; a prompt that asks for a listing ("what did we do last time") is answered
+ * whatever was given. After a compaction (a SessionStart whose source is `compact`) or a clear,
+ * the context no longer holds them: the record starts again from what that start injects.
+ *
+ * A small file per session in the working folder (fs only: the hooks' light path); sessions over
+ * for SESSION_FILE_DAYS are tidied away. Two hooks of one session writing at once may lose one's
+ * ids: that memory may be given again, never lost.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { workDirFor } from '../../config/paths.js';
+
+const SESSION_FILE_DAYS = 3;
+
+export interface SessionGiven {
+  given: ReadonlySet<string>;
+  /** Records `ids` as given, beside what was (`restart`: instead of it — the context was compacted or cleared). */
+  add: (ids: string[], restart?: boolean) => void;
+}
+
+/** The ids this session was given, and a way to add to them. No session id: nothing is kept. */
+export function sessionGiven(baseDir: string, sessionId: string | undefined): SessionGiven {
+  if (!sessionId) return { given: new Set(), add: () => {} };
+  const dir = join(workDirFor(baseDir), 'given');
+  const path = join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+  let given: string[] = [];
+  try {
+    const read: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (Array.isArray(read)) given = read.filter((x): x is string => typeof x === 'string');
+  } catch {
+    /* the session's first, or damaged: given again is the lesser harm */
+  }
+  return {
+    given: new Set(given),
+    add: (ids, restart = false) => {
+      if (ids.length === 0 && !restart) return;
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(path, JSON.stringify([...new Set([...(restart ? [] : given), ...ids])]));
+      if (given.length === 0) tidySessions(dir, path);
+    },
+  };
+}
+
+/**
+ * A session's first memories given (its file `written` just now): the folder is tidied of
+ * sessions over for SESSION_FILE_DAYS, at most once a day (`.tidied` says when; every file of the
+ * folder is looked at then). By the file system's clock, the file just written being "now", so a
+ * wrong clock here never removes a live session; a `.tidied` from the future does not stop it.
+ * The mark is dated by that clock too, and never tidied away itself.
+ */
+export function tidySessions(dir: string, written: string): void {
+  const now = statSync(written).mtimeMs;
+  const mark = join(dir, '.tidied');
+  try {
+    const since = now - statSync(mark).mtimeMs;
+    if (since >= 0 && since < 86_400_000) return;
+  } catch {
+    /* never tidied */
+  }
+  writeFileSync(mark, `${new Date(now).toISOString()}\n`);
+  utimesSync(mark, now / 1000, now / 1000);
+  for (const f of readdirSync(dir)) {
+    if (f === '.tidied') continue;
+    try {
+      if (now - statSync(join(dir, f)).mtimeMs > SESSION_FILE_DAYS * 86_400_000) rmSync(join(dir, f));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  // Where recall by file alone kept them before every route shared the record.
+  rmSync(join(dir, '..', 'file-recall'), { recursive: true, force: true });
+}
