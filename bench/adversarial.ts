@@ -25,6 +25,7 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'pass after a user\'s name (user a, pass user a, pass …)': (n) => 'user aaaa, pass user aaaa, pass '.repeat(Math.ceil(n / 32)).slice(0, n),
   'a second password for another place (password is xxxx and for a is and for …)': (n) => 'password is xxxx and for a b is and for '.repeat(Math.ceil(n / 39)).slice(0, n),
   'passwords set to a value (set the password set the password to …)': (n) => 'set the password set the password to set '.repeat(Math.ceil(n / 41)).slice(0, n),
+  'passwords set in the passive (password was set password has been changed to …)': (n) => 'password was set password has been changed to '.repeat(Math.ceil(n / 46)).slice(0, n),
   'passwords told after a question (password? it\'s password? it\'s …)': (n) => 'the password? it\'s the password for the x? '.repeat(Math.ceil(n / 43)).slice(0, n),
   'labels bound by a space (token token token …)': (n) => 'token password pw secret '.repeat(Math.ceil(n / 25)).slice(0, n),
   'more tools given a password (sqlcmd ldapsearch openssl rar gh net user …)': (n) => 'sqlcmd ldapsearch openssl rar gh secret set net user echo a: | '.repeat(Math.ceil(n / 63)).slice(0, n),

@@ -266,8 +266,8 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
 
 /** A password's label, then "is", "was", "it's" or a colon: what follows is the password, a plain word too. */
 const NAMED_PASSWORD = /\b(?:password|passphrase|passcode|passwd|pw)\b(?:.*[\t ](?:is|was|it['’]s)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=：＝][\t \u3000]*)$/i;
-/** A password set to a value in a sentence ("set the wifi password to sunshine", "changed my password to …"). */
-const SET_PASSWORD_TO = /\b(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|update[ds]?|updating)\b[^.!?\n]{0,40}\b(?:password|passphrase|passcode|passwd|pw)\b[^.!?\n]{0,40}[\t ]to[\t ]+$/i;
+/** A password set to a value in a sentence ("set the wifi password to sunshine", "changed my password to …", "the password was changed to …"). */
+const SET_PASSWORD_TO = /(?:\b(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|update[ds]?|updating)\b[^.!?\n]{0,40}\b(?:password|passphrase|passcode|passwd|pw)\b[^.!?\n]{0,40}|\b(?:password|passphrase|passcode|passwd|pw)\b[^.!?\n]{0,40}\b(?:set|changed|reset|updated|rotated))[\t ]to[\t ]+$/i;
 /** What a password is set to do, not set to: "set the password to expire". */
 const SET_TO_DO = /^(?:expire|rotate|match|change|reset|update|refresh|renew|lapse|lock|unlock|something|anything|nothing|null)$/;
 
@@ -972,6 +972,14 @@ export const SECRET_RULES: SecretRule[] = [
     accept: proseSecret,
     positives: ['set the password to sunshine', 'I changed the wifi password to coffee-shop-42.', 'reset my password to marigold and log in'],
     negatives: ['set the password to expire.', 'change the password to something else', 'I sent the password to alice', 'set the password to blank', 'updated the password to be longer'],
+  },
+  {
+    kind: 'secret',
+    // The same, said in the passive ("the password was changed to marigold", "… has been set to …").
+    re: new RegExp(`(?<pre1>${PROSE_LABEL}${PROSE_FOR}[\\t ]+(?:(?:is|was|has|had|have|will|should|must|got|gets|been|be|now|just)[\\t ]+){0,3}(?:set|changed|reset|updated|rotated)[\\t ]+to[\\t ]+(?<q>))${PROSE_VALUE}`, 'gi'),
+    accept: proseSecret,
+    positives: ['the password was changed to marigold.', 'the wifi password has been set to coffee-shop-42', 'the db password got rotated to Winter2024x'],
+    negatives: ['the password should be set to expire', 'the password was changed to something stronger', 'the password was reset to the default'],
   },
   {
     kind: 'secret',
