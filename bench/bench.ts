@@ -322,11 +322,12 @@ async function runSize(records: number, withFiles: boolean): Promise<Row> {
     const pluginMs: number[] = [];
     const hookFloor: number[] = [];
     const pluginEnv = { ...process.env, CLAUDE_PLUGIN_DATA: join(root, 'plugin-data'), MEMORY_ENGINE_PLUGIN: 'claude-code' };
-    const hookInput = (prompt: string) => JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: 'UserPromptSubmit', prompt });
-    execFileSync('sh', [NODE_SH, '-c', cfg, 'recall'], { input: hookInput('warm up: the launcher records its Node.js'), env: pluginEnv, stdio: 'pipe' });
-    for (const prompt of prompts) {
-      hookMs.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: hookInput(prompt), stdio: ['pipe', 'pipe', 'pipe'] })));
-      pluginMs.push(timeIt(() => execFileSync('sh', [NODE_SH, '-c', cfg, 'recall'], { input: hookInput(prompt), env: pluginEnv, stdio: ['pipe', 'pipe', 'pipe'] })));
+    // Each prompt in a session of its own, each route too: what a session was given is not given again (app/session/given.ts).
+    const hookInput = (prompt: string, session: string) => JSON.stringify({ session_id: session, cwd: root, hook_event_name: 'UserPromptSubmit', prompt });
+    execFileSync('sh', [NODE_SH, '-c', cfg, 'recall'], { input: hookInput('warm up: the launcher records its Node.js', 'bench-warm-up'), env: pluginEnv, stdio: 'pipe' });
+    for (const [i, prompt] of prompts.entries()) {
+      hookMs.push(timeIt(() => execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: hookInput(prompt, `bench-hook-${i}`), stdio: ['pipe', 'pipe', 'pipe'] })));
+      pluginMs.push(timeIt(() => execFileSync('sh', [NODE_SH, '-c', cfg, 'recall'], { input: hookInput(prompt, `bench-plugin-${i}`), env: pluginEnv, stdio: ['pipe', 'pipe', 'pipe'] })));
       hookFloor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
     }
     // PostToolUse file recall as a whole process (its budget: node's start + 40 ms at p95): Reads
@@ -486,9 +487,10 @@ async function hookLatency(withFiles: boolean): Promise<{ end: number; start: nu
     const floor: number[] = [];
     let injected = 0;
     for (let round = 0; round < 2; round++) {
-      for (const prompt of prompts) {
+      for (const [i, prompt] of prompts.entries()) {
         let out = '';
-        recallMs.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: JSON.stringify({ session_id: 'bench', cwd: here, hook_event_name: 'UserPromptSubmit', prompt }), stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
+        // A session of its own each time: one that was given the memory already is given nothing.
+        recallMs.push(timeIt(() => (out = execFileSync(process.execPath, [CLI, '-c', cfg, 'recall'], { input: JSON.stringify({ session_id: `bench-${round}-${i}`, cwd: here, hook_event_name: 'UserPromptSubmit', prompt }), stdio: ['pipe', 'pipe', 'pipe'] }).toString())));
         if (round === 0 && out.length > 0) injected++;
         floor.push(timeIt(() => execFileSync(process.execPath, ['-e', '0'], { stdio: 'pipe' })));
       }
