@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeProjectDir } from '../../src/agents/claude-code/transcripts.js';
 import { movesPath, renameMapHead } from '../../src/changes/renames.js';
-import { tidySessions } from '../../src/app/session/given.js';
+import { sessionGiven, tidySessions } from '../../src/app/session/given.js';
 import { projectLabel } from '../../src/project/label.js';
 import { parseStatus } from '../../src/project/work-tree.js';
 import { cloneCode, codeOrigin } from '../support/git-fixture.js';
@@ -631,6 +631,23 @@ describe('recall by file: the tool hook', () => {
     tidySessions(ahead, join(ahead, 'now.json'));
     assert.deepEqual(readdirSync(ahead).sort(), ['.tidied', 'now.json'], 'the mark is not tidied away as a file of 5 days ago');
     assert.ok(Math.abs(statSync(join(ahead, '.tidied')).mtimeMs - statSync(join(ahead, 'now.json')).mtimeMs) < 1, 'dated as the session file');
+  });
+
+  it("a session's record of what it was given: two hooks writing at once lose none, a restart (a compaction) replaces it, no session id keeps nothing", () => {
+    const base = join(root, 'given-home');
+    // Both read the record before either writes, as two tool hooks of parallel calls do.
+    const first = sessionGiven(base, 'par-1');
+    const second = sessionGiven(base, 'par-1');
+    first.add(['mem-a', 'mem-b']);
+    second.add(['mem-c', 'mem-a']);
+    assert.deepEqual([...sessionGiven(base, 'par-1').given].sort(), ['mem-a', 'mem-b', 'mem-c']);
+    assert.deepEqual([...sessionGiven(base, 'par-2').given], [], 'another session holds none of it');
+    sessionGiven(base, 'par-1').add(['mem-d'], true);
+    assert.deepEqual([...sessionGiven(base, 'par-1').given], ['mem-d'], 'a compaction starts it again');
+    const files = readdirSync(join(base, '.cache', 'given')).sort();
+    assert.deepEqual(files, ['.tidied', 'par-1.ids']);
+    sessionGiven(base, undefined).add(['mem-e']);
+    assert.deepEqual(readdirSync(join(base, '.cache', 'given')).sort(), files, 'nothing kept without a session id');
   });
 });
 

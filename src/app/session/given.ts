@@ -5,11 +5,11 @@
  * whatever was given. After a compaction (a SessionStart whose source is `compact`) or a clear,
  * the context no longer holds them: the record starts again from what that start injects.
  *
- * A small file per session in the working folder (fs only: the hooks' light path); sessions over
- * for SESSION_FILE_DAYS are tidied away. Two hooks of one session writing at once may lose one's
- * ids: that memory may be given again, never lost.
+ * A small file per session in the working folder (fs only: the hooks' light path), one id a line,
+ * appended, so two hooks of one session writing at once lose nothing; sessions over for
+ * SESSION_FILE_DAYS are tidied away.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workDirFor } from '../../config/paths.js';
 
@@ -25,20 +25,24 @@ export interface SessionGiven {
 export function sessionGiven(baseDir: string, sessionId: string | undefined): SessionGiven {
   if (!sessionId) return { given: new Set(), add: () => {} };
   const dir = join(workDirFor(baseDir), 'given');
-  const path = join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+  const path = join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.ids`);
   let given: string[] = [];
   try {
-    const read: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    if (Array.isArray(read)) given = read.filter((x): x is string => typeof x === 'string');
+    given = readFileSync(path, 'utf8').split('\n').filter((id) => id.length > 0);
   } catch {
-    /* the session's first, or damaged: given again is the lesser harm */
+    /* the session's first */
   }
+  const known = new Set(given);
   return {
-    given: new Set(given),
+    given: known,
     add: (ids, restart = false) => {
-      if (ids.length === 0 && !restart) return;
+      const fresh = [...new Set(ids)].filter((id) => restart || !known.has(id));
+      if (fresh.length === 0 && !restart) return;
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(path, JSON.stringify([...new Set([...(restart ? [] : given), ...ids])]));
+      // One id a line, appended: two hooks of a session at once (parallel tool calls) lose none.
+      const lines = fresh.map((id) => `${id}\n`).join('');
+      if (restart) writeFileSync(path, lines);
+      else appendFileSync(path, lines);
       if (given.length === 0) tidySessions(dir, path);
     },
   };

@@ -59,7 +59,7 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
         // cleared context starts the record again (a resumed one keeps what it was given).
         if (flags.inject) {
           try {
-            sessionGiven(ctx.config.baseDir, input.session_id).add(report.given, input.source !== 'resume');
+            sessionGiven(ctx.config.baseDir, input.session_id).add(report.given, input.source === 'compact' || input.source === 'clear');
           } catch (err) {
             rt.log.warn(`cannot note what this session was given: ${errorMessage(err)}`);
           }
