@@ -470,6 +470,18 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.doesNotMatch(third.stderr, /hook: \w+ Failed/);
     const listed = standIn.requests.slice(before).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
     assert.ok(listed.some((t) => t.includes("this project's latest sessions, newest first") && t.includes(JSON.stringify(prompt).slice(1, -1))), 'the listing, with A\'s turn, in the model request');
+    // That session resumed (`codex exec resume --last`), asked about A's turn by its words: neither
+    // the resumed start nor the per-prompt hook gives again what the session holds (its start's
+    // injection and the listing), so the model request holds A's turn as often as before.
+    const answerInJson = JSON.stringify(answer).slice(1, -1);
+    const held = (listed[listed.length - 1] ?? '').split(answerInJson).length - 1;
+    assert.ok(held >= 1, 'the session holds A\'s turn');
+    const resumedAt = standIn.requests.length;
+    const resumed = await runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'resume', '--last', 'How did we stop the inventory sync from double-counting returned parcels again?'], { cwd: b.project, env: { ...b.env, STUB_API_KEY: 'sk-test-stand-in' } });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, /hook: UserPromptSubmit Completed/, resumed.stderr);
+    const after = standIn.requests.slice(resumedAt).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
+    assert.ok(after.length > 0 && after.every((t) => t.split(answerInJson).length - 1 === held), `A's turn ${held} times before, in the resumed session's requests: ${after.map((t) => t.split(answerInJson).length - 1).join(', ')}`);
   });
 
   it('a secret typed in a sentence — in Japanese and as a login pair in Codex, in English in Claude Code, one with digits and one a plain word — reaches neither the memory remote (any commit) nor the cache: redacted in the question and in the answer that repeats it, the rest verbatim', { skip: missing }, async () => {

@@ -239,7 +239,7 @@ describe('recall in a long session', () => {
     }
   });
 
-  it('a memory is given once per session, by whichever route: what session start injected or an earlier prompt recalled is not recalled again; a listing lists it still; after a compaction, and in another session, it is given again', () => {
+  it('a memory is given once per session, by whichever route: what session start injected or an earlier prompt recalled is not recalled again, nor injected again when the session is resumed; a listing lists it still; after a compaction, and in another session, it is given again', () => {
     const w = world();
     try {
       const ctxOf = (r: { stdout: string; stderr: string; code: number }) => {
@@ -258,6 +258,10 @@ describe('recall in a long session', () => {
       // Asked again: none of what the first prompt gave.
       const second = ask('s-new');
       for (const id of first) assert.ok(!second.includes(id as string), `${id} given once: ${second.join(', ')}`);
+      // Resumed (the same session, its context kept): the start injects nothing the session holds.
+      const resumed = runCli(['--config', w.config, 'session-start', '--inject', '--no-pull'], { input: JSON.stringify({ session_id: 's-new', cwd: '/nowhere/shop', hook_event_name: 'SessionStart', source: 'resume' }) });
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.deepEqual(ids(resumed.stdout), [], resumed.stdout);
       // "What did we do last time?" answers what was asked, whatever the session holds.
       assert.deepEqual(ask('s-new', 'what did we do last time?').sort(), ['mem-current', 'mem-jpy']);
       // Compacted: the context holds only what this start injects, so the api's memory comes again.

@@ -38,6 +38,8 @@ export interface SessionStartRequest {
   spawnRenames?: (top: string) => Promise<number | undefined>;
   /** Starts the background reading of memories stored before today's redaction rules (absent: none is started). */
   spawnScrubCheck?: () => Promise<number | undefined>;
+  /** What the session holds already (a resumed one: given.ts): not injected again. */
+  given?: ReadonlySet<string>;
 }
 
 export interface SessionStartReport {
@@ -157,7 +159,7 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
         // A changed file's earlier names too (read only when a file is changed; the moves from the noting above when it read them).
         let renames: Rename[] | undefined;
         const names = (path: string) => namesOf((renames ??= place.repo ? renamesOf(config.baseDir, place.repo.key, rt.now().getTime(), place.repo.top, moves) : []), path);
-        const picked = pickForStart(store, project, config.inject.recent, place.repo && wip ? { repo: place.repo.key, wip, names } : undefined);
+        const picked = pickForStart(store, project, config.inject.recent, place.repo && wip ? { repo: place.repo.key, wip, names } : undefined).filter((p) => req.given?.has(p.row.id) !== true);
         const why = new Map(picked.map((p) => [p.row.id, p.why]));
         const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });
         const injection = formatInjection(picked.map((p) => p.row), project, { answerChars: config.inject.answer_chars, changes: (r) => changeNote(stale, r), why: (r) => why.get(r.id) });
@@ -242,7 +244,7 @@ async function teamsAtStart(rt: Runtime, req: SessionStartRequest, store: Store,
     for (const t of teams) {
       if (req.inject && !place.excluded && place.repo) {
         const project = t.projectOf(place.repo.key);
-        const rows = project ? t.store.recent(project, 8).filter((r) => !t.hidden(r)).slice(0, 2) : [];
+        const rows = project ? t.store.recent(project, 8).filter((r) => !t.hidden(r) && req.given?.has(r.id) !== true).slice(0, 2) : [];
         const room = 9_500 - Array.from(report.context).length;
         const team = formatTeamInjection(rows, t.team.name, project ?? '', { answerChars: config.inject.answer_chars, maxChars: room });
         if (team.count > 0) {

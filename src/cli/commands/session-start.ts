@@ -46,7 +46,10 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
     .action((flags: { inject?: boolean; pull: boolean; cwd?: string }) =>
       hook(async (ctx, input) => {
         const rt = runtimeOf(ctx);
-        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env), spawnRenames: spawnRenames(configArgOf(ctx.config), ctx.io.env), spawnScrubCheck: spawnScrubCheck(configArgOf(ctx.config), ctx.io.env) });
+        // What the agent holds already: a resumed session, its earlier context; a compacted or cleared one, nothing.
+        const afresh = input.source === 'compact' || input.source === 'clear';
+        const session = sessionGiven(ctx.config.baseDir, input.session_id);
+        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, ...(afresh ? {} : { given: session.given }), spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env), spawnRenames: spawnRenames(configArgOf(ctx.config), ctx.io.env), spawnScrubCheck: spawnScrubCheck(configArgOf(ctx.config), ctx.io.env) });
         // The plugin's launcher set itself up inside this hook (plugin/run.mjs): said once, first.
         if (ctx.io.env.MEMORY_ENGINE_SET_UP) report.notices.unshift(ctx.io.env.MEMORY_ENGINE_SET_UP);
         // Hooks an earlier install registered with the machine's layer alone: rewritten once, and said.
@@ -59,7 +62,7 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
         // cleared context starts the record again (a resumed one keeps what it was given).
         if (flags.inject) {
           try {
-            sessionGiven(ctx.config.baseDir, input.session_id).add(report.given, input.source === 'compact' || input.source === 'clear');
+            session.add(report.given, afresh);
           } catch (err) {
             rt.log.warn(`cannot note what this session was given: ${errorMessage(err)}`);
           }
