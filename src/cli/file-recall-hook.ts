@@ -166,9 +166,14 @@ export async function runFileRecall(
       parts.push(formatFileRecall(path, memories.map((m) => m.row), Math.floor(cfg.file_max_chars / found.length), note));
     }
     if (parts.length === 0) return;
-    session.add(given);
     const out = fileRecallOutput(input.hook_event_name ?? 'PostToolUse', parts.join('\n\n'));
     if (out) writeHookOutput(io, `${out}\n`);
+    try {
+      session.add(given);
+    } catch (err) {
+      // A full disk: what was found is given all the same, and may be given again this session.
+      io.stderr.write(`memory: file-recall: cannot note what this session was given: ${errorMessage(err).split('\n')[0]}\n`);
+    }
   } finally {
     store.close();
   }

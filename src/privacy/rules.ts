@@ -264,10 +264,15 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
   return labelledValue(secret, pre, after, quoted, password);
 }
 
+/** Words that name a password (not a token: its value must look generated). */
+const PASSWORD_WORD = 'password|passphrase|passcode|passwd|pw';
+/** What sets a password to a value, before it ("set the password to …") and after it, in the passive ("the password was changed to …"). */
+const SETTING_VERB = 'set|sets|setting|change[ds]?|changing|reset|resets|resetting|update[ds]?|updating';
+const SET_PARTICIPLE = 'set|changed|reset|updated|rotated';
 /** A password's label, then "is", "was", "it's" or a colon: what follows is the password, a plain word too. */
-const NAMED_PASSWORD = /\b(?:password|passphrase|passcode|passwd|pw)\b(?:.*[\t ](?:is|was|it['’]s)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t ]*[:=：＝][\t \u3000]*)$/i;
+const NAMED_PASSWORD = new RegExp(`\\b(?:${PASSWORD_WORD})\\b(?:.*[\\t ](?:is|was|it['’]s)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]*[:=：＝][\\t \\u3000]*)$`, 'i');
 /** A password set to a value in a sentence ("set the wifi password to sunshine", "changed my password to …", "the password was changed to …"). */
-const SET_PASSWORD_TO = /(?:\b(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|update[ds]?|updating)\b[^.!?\n]{0,40}\b(?:password|passphrase|passcode|passwd|pw)\b[^.!?\n]{0,40}|\b(?:password|passphrase|passcode|passwd|pw)\b[^.!?\n]{0,40}\b(?:set|changed|reset|updated|rotated))[\t ]to[\t ]+$/i;
+const SET_PASSWORD_TO = new RegExp(`(?:\\b(?:${SETTING_VERB})\\b[^.!?\\n]{0,40}\\b(?:${PASSWORD_WORD})\\b[^.!?\\n]{0,40}|\\b(?:${PASSWORD_WORD})\\b[^.!?\\n]{0,40}\\b(?:${SET_PARTICIPLE}))[\\t ]to[\\t ]+$`, 'i');
 /** What a password is set to do, not set to: "set the password to expire". */
 const SET_TO_DO = /^(?:expire|rotate|match|change|reset|update|refresh|renew|lapse|lock|unlock|something|anything|nothing|null)$/;
 
@@ -968,7 +973,7 @@ export const SECRET_RULES: SecretRule[] = [
     // A password set to a value in a sentence, a plain word too ("set the wifi password to
     // sunshine", "changed my password to coffee-shop-42"); without the verb, "to" after a password
     // is where it went ("sent the password to alice"). Before the prose rule, which asks letters and digits.
-    re: new RegExp(`(?<pre1>\\b(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|update[ds]?|updating)\\b[^.!?\\n]{0,40}?${PROSE_LABEL}${PROSE_FOR}[\\t ]+to[\\t ]+(?<q>))${PROSE_VALUE}`, 'gi'),
+    re: new RegExp(`(?<pre1>\\b(?:${SETTING_VERB})\\b[^.!?\\n]{0,40}?${PROSE_LABEL}${PROSE_FOR}[\\t ]+to[\\t ]+(?<q>))${PROSE_VALUE}`, 'gi'),
     accept: proseSecret,
     positives: ['set the password to sunshine', 'I changed the wifi password to coffee-shop-42.', 'reset my password to marigold and log in'],
     negatives: ['set the password to expire.', 'change the password to something else', 'I sent the password to alice', 'set the password to blank', 'updated the password to be longer'],
@@ -976,7 +981,7 @@ export const SECRET_RULES: SecretRule[] = [
   {
     kind: 'secret',
     // The same, said in the passive ("the password was changed to marigold", "… has been set to …").
-    re: new RegExp(`(?<pre1>${PROSE_LABEL}${PROSE_FOR}[\\t ]+(?:(?:is|was|has|had|have|will|should|must|got|gets|been|be|now|just)[\\t ]+){0,3}(?:set|changed|reset|updated|rotated)[\\t ]+to[\\t ]+(?<q>))${PROSE_VALUE}`, 'gi'),
+    re: new RegExp(`(?<pre1>${PROSE_LABEL}${PROSE_FOR}[\\t ]+(?:(?:is|was|has|had|have|will|should|must|got|gets|been|be|now|just)[\\t ]+){0,3}(?:${SET_PARTICIPLE})[\\t ]+to[\\t ]+(?<q>))${PROSE_VALUE}`, 'gi'),
     accept: proseSecret,
     positives: ['the password was changed to marigold.', 'the wifi password has been set to coffee-shop-42', 'the db password got rotated to Winter2024x'],
     negatives: ['the password should be set to expire', 'the password was changed to something stronger', 'the password was reset to the default'],

@@ -3,7 +3,8 @@
  * recall, recall by file. The agent keeps what it was given in its context, so a memory is given
  * once per session; a prompt that asks for a listing ("what did we do last time") is answered
  * whatever was given. After a compaction (a SessionStart whose source is `compact`) or a clear,
- * the context no longer holds them: the record starts again from what that start injects.
+ * the context no longer holds them: the record starts again from what that start injects. A
+ * resumed session holds its earlier context: its start injects only what the record lacks.
  *
  * A small file per session in the working folder (fs only: the hooks' light path), one id a line,
  * appended, so two hooks of one session writing at once lose nothing; sessions over for
