@@ -50,7 +50,11 @@ function codingMemories(): MemoryRecord[] {
  */
 function sessionReplay(store: ReturnType<typeof openCache>['store'], coding: MemoryRecord[], now: number): string[] {
   const sessions = new Map<string, MemoryRecord[]>();
-  for (const r of coding) sessions.set(r.session_id ?? '', [...(sessions.get(r.session_id ?? '') ?? []), r]);
+  for (const r of coding) {
+    const turns = sessions.get(r.session_id ?? '') ?? [];
+    turns.push(r);
+    sessions.set(r.session_id ?? '', turns);
+  }
   const rules = { afresh: { memories: 0, again: 0, chars: 0 }, once: { memories: 0, again: 0, chars: 0 } };
   let prompts = 0;
   for (const [sessionId, turns] of sessions) {

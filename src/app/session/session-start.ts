@@ -48,8 +48,7 @@ export interface SessionStartReport {
   committed?: boolean;
   records: number;
   project?: string;
-  injected: number;
-  /** The ids of the memories injected (the session's record of what it was given: given.ts). */
+  /** The ids of the memories injected, one's own and a team's (the session's record of what it was given: given.ts). */
   given: string[];
   context: string;
   /** For the user (hook output `systemMessage` and stderr), never for the agent. */
@@ -59,7 +58,7 @@ export interface SessionStartReport {
 }
 
 export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Promise<SessionStartReport> {
-  const report: SessionStartReport = { records: 0, injected: 0, given: [], context: '', notices: [] };
+  const report: SessionStartReport = { records: 0, given: [], context: '', notices: [] };
   const { config } = rt;
   // What breaks around memory (git, the model folder, the shared settings, the memory
   // repository): told to the person once a day per cause, never to the agent.
@@ -164,7 +163,6 @@ export async function runSessionStart(rt: Runtime, req: SessionStartRequest): Pr
         const stale = staleness(store, { ...(req.cwd ? { here: req.cwd } : {}), machine: config.general.machine_name });
         const injection = formatInjection(picked.map((p) => p.row), project, { answerChars: config.inject.answer_chars, changes: (r) => changeNote(stale, r), why: (r) => why.get(r.id) });
         report.context = injection.text;
-        report.injected = injection.count;
         report.given.push(...picked.slice(0, injection.count).map((p) => p.row.id));
       }
     }
@@ -249,7 +247,6 @@ async function teamsAtStart(rt: Runtime, req: SessionStartRequest, store: Store,
         const team = formatTeamInjection(rows, t.team.name, project ?? '', { answerChars: config.inject.answer_chars, maxChars: room });
         if (team.count > 0) {
           report.context = report.context ? `${report.context}\n\n${team.text}` : team.text;
-          report.injected += team.count;
           report.given.push(...rows.slice(0, team.count).map((r) => r.id));
         }
       }

@@ -48,8 +48,8 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
         const rt = runtimeOf(ctx);
         // What the agent holds already: a resumed session, its earlier context (any other start injects as ever); a compacted or cleared one, nothing.
         const afresh = input.source === 'compact' || input.source === 'clear';
-        const session = sessionGiven(ctx.config.baseDir, input.session_id);
-        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, ...(input.source === 'resume' ? { given: session.given } : {}), spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env), spawnRenames: spawnRenames(configArgOf(ctx.config), ctx.io.env), spawnScrubCheck: spawnScrubCheck(configArgOf(ctx.config), ctx.io.env) });
+        const session = flags.inject ? sessionGiven(ctx.config.baseDir, input.session_id) : undefined;
+        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, ...(session && input.source === 'resume' ? { given: session.given } : {}), spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env), spawnRenames: spawnRenames(configArgOf(ctx.config), ctx.io.env), spawnScrubCheck: spawnScrubCheck(configArgOf(ctx.config), ctx.io.env) });
         // The plugin's launcher set itself up inside this hook (plugin/run.mjs): said once, first.
         if (ctx.io.env.MEMORY_ENGINE_SET_UP) report.notices.unshift(ctx.io.env.MEMORY_ENGINE_SET_UP);
         // Hooks an earlier install registered with the machine's layer alone: rewritten once, and said.
@@ -60,7 +60,7 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
         if (out) ctx.io.stdout.write(`${out}\n`);
         // What the agent now holds, so that no route gives it again this session; a compacted or
         // cleared context starts the record again (a resumed one keeps what it was given).
-        if (flags.inject) {
+        if (session) {
           try {
             session.add(report.given, afresh);
           } catch (err) {
