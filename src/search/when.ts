@@ -135,6 +135,8 @@ function readPeriod(query: string, nowMs: number): TimeReading {
   // The characters an earlier rule's match took (a mark per character: found.some over every
   // earlier match made a long prompt full of dates quadratic).
   const taken = new Uint8Array(input.length);
+  // Code pasted or quoted (a fenced block, an inline span) is material, not a time told of.
+  for (const c of input.matchAll(CODE)) taken.fill(1, c.index, c.index + c[0].length);
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(input); m !== null; m = rule.re.exec(input)) {
@@ -244,6 +246,13 @@ const ERA_YEAR_ZERO: Record<string, number> = { 令和: 2018, 平成: 1988, 昭�
  * "yesterday's timestamp", 今日の日付 (code that computes a date), 先月比, 昨年比 (a comparison).
  */
 const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:日付|日時|タイムスタンプ)|^比(?!較|べ)|^\s*(?:api\s+version|edition)\b/i;
+
+/**
+ * Code in the prompt, marked as such: a fenced block (to the prompt's end when left open), an
+ * inline span. A date in it is a value or a name (`new Date("2025-12-01")`, the partition
+ * `2026-03`), and stays in the words searched. A log pasted as text keeps its stamp read as its day.
+ */
+const CODE = /```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]+`/g;
 
 /**
  * Before a date written in digits, what makes it a version's name: an API pinned to a date (Stripe's

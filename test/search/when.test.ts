@@ -564,6 +564,10 @@ describe('words that are not time expressions', () => {
     '慶応3年12月9日の王政復古',
     '98年7月25日に開催されたイベント',
     'the 2/3 majority rule',
+    // Code pasted or quoted: material, not a time told of.
+    'what is wrong here\n```\nconst since = new Date("2025-12-01");\n```',
+    '```\n2026-11-27 10:00:01,123 ERROR db timeout\n```\nwhy?',
+    'is `2026-03` the right partition key?',
   ]) {
     it(q, () => {
       const r = readTime(q, NOW);
@@ -571,6 +575,11 @@ describe('words that are not time expressions', () => {
       assert.equal(r.text, q);
     });
   }
+  it('code in the prompt does not hide the time the person asks about', () => {
+    const asked = readTime('```\nconst since = new Date("2025-01-01");\n```\nwhat did we do about `since` last week?', NOW);
+    assert.equal(asked.period?.sinceMs, d(2026, 11, 23));
+    assert.equal(asked.text, '``` const since = new Date("2025-01-01"); ``` what did we do about `since` ?');
+  });
   it('the first expression names the period and every one leaves the question', () => {
     const r = readTime('last week or maybe yesterday: the flaky deploy', NOW);
     assert.equal(r.period?.sinceMs, d(2026, 11, 23));
