@@ -138,9 +138,10 @@ const CJK_TOKEN = 'API ?キー|アクセスキー|シークレット(?:キー)?|
 const ASCII_BEFORE_PARTICLE = '(?:password|passwd|passphrase|api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|pw)(?=[\\t ]{0,4}(?:は|が|を|も|って))';
 /**
  * What binds a value to such a label (itself perhaps quoted, as a key in JSON): a colon or
- * equals sign (either width), a particle (は が を も って; 是 为 成; 는 은 을 를 이 가), or only a space.
+ * equals sign (either width), a question mark (パスワード？ hunter22), a particle (は が を も って; 是 为 成;
+ * 는 은 을 를 이 가), or only a space.
  */
-const CJK_BINDING = '["\'`]?(?:[\\t \\u3000]{0,4}(?:[:：=＝]|は|が|を|も|って|是|为|為|成|는|은|을|를|이|가)[\\t \\u3000]{0,4}|[\\t \\u3000]{1,4})';
+const CJK_BINDING = '["\'`]?(?:[\\t \\u3000]{0,4}(?:[:：=＝?？]|は|が|を|も|って|是|为|為|成|는|은|을|를|이|가)[\\t \\u3000]{0,4}|[\\t \\u3000]{1,4})';
 
 /**
  * Whether a base64 word is `user:password`: it decodes to printable ASCII, a name (letters,
@@ -301,13 +302,13 @@ function labelledValue(secret: string, pre: string, after: string, bound: boolea
 /**
  * A secret named in an English sentence: the label, perhaps what it is for ("for the staging
  * DB"), then a colon, an equals sign, "is"/"was", "to" ("set the token to …"), "from" ("changed
- * the password from … to …") or only a space ("log in with password Winter2024", "pw Winter2024"),
+ * the password from … to …"), a question mark ("the wifi password? sunshine42") or only a space ("log in with password Winter2024", "pw Winter2024"),
  * after which proseSecret asks letters and digits. `pass` is a label only before a colon or an
  * equals sign ("user: admin pass: …"): before a space it is a verb ("pass arg2 to it").
  */
 const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|pass(?=[\\t ]*[:=：＝])|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|secret|(?:access|auth|bearer|api|bot|deploy) token|token)';
 const PROSE_FOR = '(?:[\\t ]+(?:(?:for|of|on)[\\t ]+(?:the[\\t ]+)?|to[\\t ]+the[\\t ]+)[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40}){0,2}?)?';
-const PROSE_BINDING = '(?:[\\t ]*[:=：＝][\\t \\u3000]*|[\\t ]*[?,][\\t ]+(?:it[\'’]s|it[\\t ]+is)[\\t ]+|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
+const PROSE_BINDING = '(?:[\\t ]*[:=：＝][\\t \\u3000]*|[\\t ]*[?,][\\t ]+(?:it[\'’]s|it[\\t ]+is)[\\t ]+|[\\t ]*[?？][\\t ]+|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
 /** Words with a space between them inside the quotes just opened: a passphrase, or a message (passphrase() tells). */
 const QUOTED_WORDS = `(?<=["'\`])(?=[^"'\`\\n]{0,256}?[\\t ])[^"'\`\\n]{3,256}`;
 /** A value in a sentence, to the first space or quote (a closing mark or a sentence's end is not part of it), or quoted words. */
@@ -828,6 +829,15 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'secret',
+    // A PIN, four to eight digits bound to its name: "my PIN is 4821", "the PIN for the SIM is
+    // 120934", "PIN code: 4821", 暗証番号は 4821, PINコード：4821. A board's pin ("GPIO pin 13",
+    // "the reset pin is 4") has fewer digits; a PIN's length ("the PIN is 6 digits") is followed by its unit.
+    re: /(?<pre1>(?:\bpin(?:[\t -]?(?:code|number))?\b|(?<![A-Za-z])PIN(?:コード|番号)|暗証番号)(?:[\t ]+(?:for|of|on)[\t ]+(?:(?:the|my|our)[\t ]+)?[\w.-]{1,30}(?:[\t ]+[\w.-]{1,30})?)?(?:[\t ]*[:=：＝][\t \u3000]*|[\t ]+(?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t \u3000]*(?:は|が|を|も|って)[\t \u3000]*|[\t ]*[?？][\t ]+(?:it['’]s[\t ]+)?))\d{4,8}(?![\d.,:/-]|[\t \u3000]*(?:digits?|characters?|chars?|times?|桁|文字|回))/gi,
+    positives: ['my PIN is 4821', 'the PIN for the SIM card is 120934', 'PIN code: 4821', 'pin = 7730', '暗証番号は 4821', 'キャッシュカードの暗証番号は4821です', 'PINコード：4821', 'the YubiKey PIN? it\'s 123456'],
+    negatives: ['the PIN is 6 digits', 'PIN: 4 digits', 'GPIO pin 13', 'the reset pin is 4', 'pin the version to 1234', 'pinned at 2024', '暗証番号は4桁', 'pin: 2024.1', 'PINは 3 回まで', 'spin is 12345'],
+  },
+  {
+    kind: 'secret',
     // The new password of a change said in Japanese ("パスワードを Winter2024 から Spring2025 に変更した",
     // "パスワード変更: … → …"); the old one is the next rule's. Followed by に or へ it is bound, as
     // after a colon; otherwise it must hold letters and digits.
@@ -871,6 +881,8 @@ export const SECRET_RULES: SecretRule[] = [
       'Wi-Fiのパスワードを opensesame に変えた',
       '비밀번호는 sunshine 입니다',
       'wifiのパスワードはsunshine',
+      'パスワード？ hunter22 だよ',
+      'wifiのパスワード？ sunshine42',
       'パスワードはsunshineでログインできます',
       'パスワードは marigold、ユーザー名は admin',
       '密码是 sunshine',
@@ -882,6 +894,9 @@ export const SECRET_RULES: SecretRule[] = [
       'トークンは JWT 形式で返す',
       'パスワードは bcrypt でハッシュ化する',
       'パスワードは argon2id でハッシュ化',
+      'パスワード？ argon2id でハッシュ化',
+      'パスワード？ bcrypt で保存',
+      'APIキー？ .env にある',
       'パスワードは AES-256-GCM で暗号化して保存',
       'APIキーは環境変数 OPENAI_API_KEY に入れる',
       'APIキーは .env に置く',
@@ -1029,6 +1044,8 @@ export const SECRET_RULES: SecretRule[] = [
       'login admin, password: marigold, host db1',
       'log in as admin with password Winter2024',
       'the root password? it\'s hunter22',
+      'the wifi password? sunshine42',
+      'password? hunter22 I think',
       'the password to the router is sunshine',
       'ssh root@10.0.0.5 (pw Winter2024)',
       'old password Winter2024, new password Spring2025',
@@ -1045,6 +1062,9 @@ export const SECRET_RULES: SecretRule[] = [
       'the password? it\'s in 1Password',
       'the password, it\'s incorrect',
       'the password? it\'s the same as before',
+      'the password? sunshine',
+      'what is the password? check 1Password',
+      'the token? it expires in 3600 seconds',
       'I sent the password to the team lead yesterday',
       'Reset the password: click the link in the mail',
       'the token is valid for 3600 seconds',
