@@ -4,6 +4,7 @@
  * src/agents/<agent>/.
  */
 import { createHash } from 'node:crypto';
+import { givenWhenAsked } from '../privacy/asked.js';
 import type { MemoryRecord } from '../types.js';
 
 export interface CaptureLimits {
@@ -115,8 +116,17 @@ export interface ParsedTranscript {
    * the agent version that wrote them: format drift made visible before memories go missing.
    */
   unknownShapes?: Record<string, number>;
+  /** Values the person typed because the agent asked for a secret (privacy/asked.ts): redacted wherever the session repeats them. */
+  givenWhenAsked?: string[];
   /** The agent's version as the transcript says (Claude Code `version`, Codex `cli_version`). */
   agentVersion?: string;
+}
+
+/** Notes the value a prompt gives when the turn's answer so far asked for a secret (privacy/asked.ts). */
+export function noteGivenWhenAsked(out: ParsedTranscript, answered: string | undefined, prompt: string): void {
+  if (answered === undefined || answered.length === 0) return;
+  const value = givenWhenAsked(answered, prompt);
+  if (value !== undefined && !(out.givenWhenAsked ??= []).includes(value)) out.givenWhenAsked.push(value);
 }
 
 /** Count one shape the parser does not know. */

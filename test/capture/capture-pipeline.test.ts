@@ -1,6 +1,6 @@
 /** The capture pipeline in process, with the clock and the model handed in as arguments. */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/load.js';
@@ -104,6 +104,43 @@ describe('capture pipeline', () => {
     assert.equal(rec.question, 'ステージングDBのパスワードは [REDACTED:secret] です。APIキー: [REDACTED:secret] も使って接続を確認して');
     assert.equal(rec.answer, '接続できました。パスワードは「[REDACTED:secret]」のままで、パスワードは bcrypt でハッシュ化されています。トークンは localStorage に保存しない方針です。');
     assert.equal(out.redactions, 3);
+  });
+
+  it('a password typed because the agent asked for it is redacted wherever the session repeats it: a short reply in Claude Code, a longer one in Codex', async () => {
+    const pw = ['hun', 'ter', '22'].join(''); // assembled: no scanner hit on this file
+    const t = transcript('asked', '/home/u/app');
+    user(t, 'Install the heron exporter on the staging box');
+    assistant(t, [{ text: 'The install needs root. What is the sudo password?' }]);
+    // Shorter than a question (min_question_chars): the turn goes on, and its answer grows.
+    user(t, pw);
+    assistant(t, [{ text: `Logged in with ${pw}; the heron exporter is installed and running.` }]);
+    user(t, `Did the exporter start on boot, and is ${pw} still the password there?`);
+    assistant(t, [{ text: 'Yes: it is enabled as a systemd unit.' }]);
+    const p = join(w.dir, 'asked.jsonl');
+    writeFileSync(p, text(t));
+    const claude = await run(p, new Date('2026-06-01T12:00:00Z'));
+    assert.equal(claude.added, 2);
+    const r = rollout('019e-sess-asked');
+    turn(r, 'Deploy the heron dashboard to staging', () => {}, 'The deploy needs the staging database password. What is it?');
+    turn(r, `it's ${['sun', 'shine', '42'].join('')} please`, () => {}, 'Connected; the heron dashboard is deployed.');
+    const q = join(w.dir, 'asked-codex.jsonl');
+    writeFileSync(q, rolloutLines(r));
+    const codex = await run(q, new Date('2026-06-01T12:00:00Z'));
+    assert.equal(codex.added, 2);
+    const stored = readdirSync(w.exportDir).map((f) => readFileSync(join(w.exportDir, f), 'utf8')).join('');
+    assert.ok(!stored.includes(pw) && !stored.includes(['sun', 'shine', '42'].join('')), stored);
+    const recs = stored.trim().split('\n').map((l) => JSON.parse(l) as { question: string; answer: string });
+    // Positively: the rest stays verbatim.
+    assert.deepEqual(
+      recs.map((x) => [x.question, x.answer]).sort(),
+      [
+        ['Deploy the heron dashboard to staging', 'The deploy needs the staging database password. What is it?'],
+        ['Did the exporter start on boot, and is [REDACTED:secret] still the password there?', 'Yes: it is enabled as a systemd unit.'],
+        ['Install the heron exporter on the staging box', 'The install needs root. What is the sudo password?\n\nLogged in with [REDACTED:secret]; the heron exporter is installed and running.'],
+        ["it's [REDACTED:secret] please", 'Connected; the heron dashboard is deployed.'],
+      ].sort(),
+    );
+    assert.equal(claude.redactions + codex.redactions, 3);
   });
 
   it('a turn with broken UTF-16 (a lone surrogate) is stored once, not "updated" on every Stop', async () => {

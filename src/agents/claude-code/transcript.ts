@@ -6,7 +6,7 @@
  * sharing `message.id`; tool results come back as `user` entries; slash commands, hook
  * output and interruptions are `user` entries too; resumed sessions copy earlier entries.
  */
-import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, shrinkJsonLine, wellFormed, MAX_TURN_COMMANDS, type CaptureLimits, type ParsedTranscript, type ShellCommand, type Turn } from '../../capture/turn.js';
+import { countUnknown, cutQuestion, noteGivenWhenAsked, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, shrinkJsonLine, wellFormed, MAX_TURN_COMMANDS, type CaptureLimits, type ParsedTranscript, type ShellCommand, type Turn } from '../../capture/turn.js';
 
 type Block = { type?: string; text?: string; name?: string; input?: Record<string, unknown> };
 
@@ -177,6 +177,8 @@ export function parseTranscript(text: string, limits: CaptureLimits = DEFAULT_LI
     if (e.type === 'user') {
       const q = promptText(e);
       if (q === undefined) continue;
+      // A value typed because the answer so far asked for a secret ("What's the sudo password?" → "hunter22").
+      if (open) noteGivenWhenAsked(out, open.blocks.at(-1), q);
       if (Array.from(q).length < limits.minQuestion) {
         // "continue", "yes", "go on": the previous turn goes on and its answer keeps growing.
         continue;

@@ -12,7 +12,7 @@
  * (older versions) falls back to user `response_item`s minus the injected blocks.
  */
 import { fileURLToPath } from 'node:url';
-import { countUnknown, cutQuestion, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, MAX_TURN_COMMANDS, shrinkJsonLine, wellFormed, type CaptureLimits, type ParsedTranscript, type ShellCommand, type Turn } from '../../capture/turn.js';
+import { countUnknown, cutQuestion, noteGivenWhenAsked, DEFAULT_LIMITS, joinAnswer, MAX_TRANSCRIPT_LINE_CHARS, MAX_TURN_COMMANDS, shrinkJsonLine, wellFormed, type CaptureLimits, type ParsedTranscript, type ShellCommand, type Turn } from '../../capture/turn.js';
 import { patchFiles } from '../../capture/patch-files.js';
 
 interface Line {
@@ -262,6 +262,8 @@ export function parseCodexRollout(text: string, limits: CaptureLimits = DEFAULT_
     if (prompt === undefined) continue;
     const q = codexPromptText(prompt);
     if (q === undefined) continue;
+    // A value typed because the answer so far asked for a secret ("What's the sudo password?" → "hunter22").
+    if (open) noteGivenWhenAsked(out, open.last ?? open.answers.at(-1), q);
     if (Array.from(q).length < limits.minQuestion) {
       // "yes", "go on": the open turn continues; its earlier answer is kept.
       if (open) settle(open);

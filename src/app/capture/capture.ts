@@ -22,6 +22,7 @@ import { appendByMonth } from '../../export/files.js';
 import { monthOf, supersedingTime } from '../../export/jsonl.js';
 import { redactionKinds, cleanRecordFields, cleanText } from '../../privacy/redact.js';
 import { compileFormats } from '../../privacy/formats.js';
+import { redactGivenValues } from '../../privacy/asked.js';
 import type { Store } from '../../store/store.js';
 import type { MemoryRecord } from '../../types.js';
 import type { Logger } from '../log.js';
@@ -120,6 +121,8 @@ export async function captureTranscripts(deps: CaptureDeps, refs: TranscriptRef[
       }
       return c.text;
     });
+    // A value the person typed because the agent asked for a secret: no rule tells it alone (privacy/asked.ts).
+    if (config.privacy.redact) redactGivenValues(parsed.turns, parsed.givenWhenAsked ?? []);
     const shapes = parsed.unknownShapes ? { agent: parsed.source === 'codex' ? 'Codex' : 'Claude Code', ...(parsed.agentVersion ? { version: parsed.agentVersion } : {}), unknown: parsed.unknownShapes, at: nowIso } : undefined;
     if (shapes) out.unknownShapes.push(shapes);
     deps.onShapes?.(ref.path, shapes);
