@@ -54,6 +54,10 @@ function model(body: unknown): string | ToolCall {
   // "Run: <command>": the shell runs it (Claude Code: Bash; Codex: exec_command), until its output is back.
   const run = /^Run: (.+)$/m.exec(lastUserText(body));
   if (run && !toolDone && !patched) return 'messages' in (body as object) ? { tool: 'Bash', input: { command: run[1] as string, description: 'Run the command' } } : { tool: 'exec_command', input: { cmd: run[1] as string } };
+  // "Install the heron exporter …", "Deploy the heron dashboard …": the agent asks for a password first.
+  const asked = lastUserText(body).trim().split('\n').pop() ?? '';
+  if (/^Install the heron exporter\b/.test(asked)) return 'The install needs root. What is the sudo password?';
+  if (/^Deploy the heron dashboard\b/.test(asked)) return 'The deploy needs the staging database password. What is it?';
   return replyTo(body);
 }
 
@@ -531,6 +535,53 @@ describe('inside the real agents: a session on one machine is in the next sessio
       const hit = (JSON.parse(found.stdout) as { hits: Array<{ question: string }> }).hits[0];
       assert.equal(hit?.question, question, found.stdout);
       assert.ok(!found.stdout.includes(core), found.stdout);
+    }
+  });
+
+  it('a password typed because the agent asked for it — alone in Claude Code (`-p --continue`), in a sentence in Codex (`exec resume --last`) — reaches neither the memory remote nor the cache; the answer that repeats it is redacted, the rest kept verbatim', { skip: missing }, async () => {
+    const cx = agent('ask-codex', 'checkout', join('src', 'shop'));
+    const cc = agent('ask-claude', 'checkout', join('src', 'shop'));
+    const askRemote = join(root, 'memories-asked.git');
+    git(root, 'init', '-q', '--bare', askRemote);
+    codexTalksTo(cx.env, standIn.url);
+    for (const [x, flag] of [[cx, '--codex'], [cc, '--claude-code']] as const) {
+      assert.equal(x.memory(['install', flag]).code, 0);
+      assert.equal(x.memory(['init', '--remote', askRemote]).code, 0);
+    }
+    const claudeEnv = { ...cc.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+    const codexEnv = { ...cx.env, STUB_API_KEY: 'sk-test-stand-in' };
+    const pw = ['hun', 'ter', '22'].join('');
+    const dbPw = ['sun', 'shine', '42'].join('');
+    const runs = [
+      await runAsync(clientBin('claude'), ['-p', 'Install the heron exporter on the staging box', '--output-format', 'stream-json', '--verbose'], { cwd: cc.project, env: claudeEnv }),
+      // Shorter than a question: Claude Code's session goes on, and the stand-in's answer repeats it.
+      await runAsync(clientBin('claude'), ['-p', '--continue', pw, '--output-format', 'stream-json', '--verbose'], { cwd: cc.project, env: claudeEnv }),
+      await runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'Deploy the heron dashboard to staging'], { cwd: cx.project, env: codexEnv }),
+      await runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'resume', '--last', `it's ${dbPw} please`], { cwd: cx.project, env: codexEnv }),
+    ];
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    assert.ok(replyTo({ messages: [{ role: 'user', content: pw }] }).includes(pw), 'the stand-in repeats the reply');
+    const claudeQ = 'Install the heron exporter on the staging box';
+    const codexQ = `it's [REDACTED:secret] please`;
+    for (const [x, machine, question] of [[cc, 'ask-claude', claudeQ], [cx, 'ask-codex', codexQ]] as const) {
+      await eventually(() => captured(memoryFilesInHome(x.m.home, machine)).some((r) => r.question === question && (machine !== 'ask-claude' || r.answer.includes('Stand-in answer'))) || undefined).catch((err: unknown) => {
+        throw new Error(`${String(err)}: ${machine} holds ${memoryFilesInHome(x.m.home, machine)}`);
+      });
+      assert.equal(x.memory(['sync']).code, 0);
+    }
+    const history = spawnSync('git', ['--git-dir', askRemote, 'log', '--all', '-p', '--format=%H %s'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    assert.equal(history.status, 0, history.stderr);
+    assert.ok(!history.stdout.includes(pw) && !history.stdout.includes(dbPw), 'neither password in any commit of the remote');
+    // Positively: what was said around them, verbatim.
+    const claudeTurn = captured(memoryFileOnRemote(askRemote, 'ask-claude') ?? '').filter((r) => r.question === claudeQ);
+    assert.deepEqual(claudeTurn.map((r) => r.answer), [`The install needs root. What is the sudo password?\n\n${replyTo({ messages: [{ role: 'user', content: pw }] }).replace(pw, '[REDACTED:secret]')}`]);
+    const codexTurns = captured(memoryFileOnRemote(askRemote, 'ask-codex') ?? '').map((r) => [r.question, r.answer]);
+    assert.deepEqual(codexTurns.filter(([q]) => q === codexQ).map(([, a]) => a), [replyTo({ input: [{ role: 'user', content: `it's ${dbPw} please` }] }).replace(dbPw, '[REDACTED:secret]')]);
+    assert.ok(codexTurns.some(([q, a]) => q === 'Deploy the heron dashboard to staging' && a === 'The deploy needs the staging database password. What is it?'), JSON.stringify(codexTurns));
+    for (const [x, query] of [[cc, 'heron exporter staging box'], [cx, 'heron dashboard deployed staging']] as const) {
+      const found = x.memory(['search', '--json', '--mode', 'keyword', query]);
+      assert.equal(found.code, 0, found.stderr);
+      assert.ok(JSON.parse(found.stdout).hits.length > 0 && !found.stdout.includes(pw) && !found.stdout.includes(dbPw), found.stdout);
     }
   });
 
