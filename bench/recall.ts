@@ -81,6 +81,26 @@ function sessionReplay(store: ReturnType<typeof openCache>['store'], coding: Mem
   ];
 }
 
+/**
+ * Code a person pastes before asking: slices of this repository's own source (about 30 lines),
+ * one per prompt in turn, fenced as a chat shows them.
+ */
+function pastedCode(): string[] {
+  const dir = resolve(fileURLToPath(import.meta.url), '..', '..', '..', 'src', 'search');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .flatMap((text) => [text.slice(0, 1200), text.slice(1200, 2400)].filter((c) => c.length > 400))
+    .map((c) => `\`\`\`ts\n${c}\n\`\`\``);
+}
+
+/** Each prompt after a block of pasted code (the question below it, as people ask). */
+function afterCode(prompts: PromptSet['prompts']): PromptSet['prompts'] {
+  const code = pastedCode();
+  return prompts.map((p, i) => ({ ...p, text: `${code[i % code.length] as string}\n${p.text}` }));
+}
+
 interface PromptSet {
   name: string;
   prompts: Array<{ text: string; gold?: Set<string>; now?: number }>;
@@ -124,6 +144,8 @@ export function runRecallQuality(): string | undefined {
       { name: 'LongMemEval questions (answer in memory)', prompts: en.queries.map((q) => ({ text: q.text, gold: q.gold, ...(q.now !== undefined ? { now: q.now } : {}) })) },
       { name: 'LongMemEval abstention questions (answer in no memory)', prompts: (en.unanswerable ?? []).map((text) => ({ text })) },
       { name: 'ordinary coding requests, English', prompts: ORDINARY_EN.map((text) => ({ text })) },
+      { name: 'LongMemEval questions after pasted code', prompts: afterCode(en.queries.map((q) => ({ text: q.text, gold: q.gold, ...(q.now !== undefined ? { now: q.now } : {}) }))) },
+      { name: 'ordinary coding requests after pasted code, English', prompts: afterCode(ORDINARY_EN.map((text) => ({ text }))) },
     ],
   });
   const ja = jsquad(now);

@@ -103,6 +103,21 @@ export function anyOfTerms(terms: string[]): string {
   return terms.map(toFts).join(' OR ');
 }
 
+/** Code pasted into a prompt as a chat shows it: a fenced block (to the prompt's end when left open). */
+export const FENCED_CODE = /```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)/g;
+
+/**
+ * What a prompt that pastes code asks, in its own words: the text outside its fenced blocks, when
+ * that holds two search terms or more ("why does the retry loop spin forever?"). The code would
+ * otherwise fill the query's terms (MAX_TERMS) before the question below it is read. A prompt
+ * that says too little besides ("fix this:") is the code, and is matched whole.
+ */
+export function ownWords(text: string): string {
+  if (!text.includes('```') && !text.includes('~~~')) return text;
+  const own = text.replace(FENCED_CODE, ' ');
+  return buildKeywordQuery(own).terms.length >= 2 ? own : text;
+}
+
 export function buildKeywordQuery(input: string): KeywordQuery {
   const text = Array.from(input.normalize('NFKC').replace(/[\u0000-\u001f\u007f]/g, ' '))
     .slice(0, MAX_QUERY_CHARS)

@@ -18,7 +18,7 @@
 import type { MemoryRow, Store } from '../store/store.js';
 import type { SearchFilters } from '../types.js';
 import { ownText } from '../store/schema.js';
-import { anyOfTerms, buildKeywordQuery, toFts } from './query.js';
+import { anyOfTerms, buildKeywordQuery, ownWords, toFts } from './query.js';
 import { splitCommon } from './common-terms.js';
 import { newestShown, shownRanked } from './visible.js';
 import { readTime, type Period, type TimeReading } from './when.js';
@@ -96,7 +96,8 @@ export function recallCandidates(
   const none = { cands: [], terms: 0 };
   // Time words name a period, not a topic: they leave the prompt, and the period's memories are candidates first.
   const when = opts.when ?? (opts.now === undefined ? { text: opts.prompt } : readTime(opts.prompt, opts.now));
-  const q = buildKeywordQuery(when.text);
+  // Code pasted above the question: the question's words are matched (query.ts ownWords).
+  const q = buildKeywordQuery(ownWords(when.text));
   if (!q.match || q.terms.length === 0) return none;
   // The session in progress counts for nothing: not as a candidate, and not when judging how
   // rare the prompt's words are (60 turns on today's topic must not make its words common).

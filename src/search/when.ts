@@ -103,6 +103,7 @@ import {
 } from './when/calendar.js';
 import { sinceThen } from './when/relative.js';
 import { readLatest } from './when/latest.js';
+import { FENCED_CODE } from './query.js';
 import { RULES } from './when/rules.js';
 import { count, textAfter, textBefore, WEEK_ORDINALS, weekdayIndex } from './when/words.js';
 
@@ -252,7 +253,7 @@ const NOT_A_TIME_AFTER = /^(?:['’]s)?\s*(?:date|timestamp|datetime)\b|^の?(?:
  * inline span. A date in it is a value or a name (`new Date("2025-12-01")`, the partition
  * `2026-03`), and stays in the words searched. A log pasted as text keeps its stamp read as its day.
  */
-const CODE = /```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|`[^`\n]+`/g;
+const CODE = new RegExp(`${FENCED_CODE.source}|\`[^\`\\n]+\``, 'g');
 
 /**
  * Before a date written in digits, what makes it a version's name: an API pinned to a date (Stripe's

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { openCache } from '../../src/store/cache.js';
 import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, formatRecall, recall } from '../../src/search/recall.js';
 import { HOOK_BUSY_TIMEOUT_MS } from '../../src/store/store.js';
+import { ownWords } from '../../src/search/query.js';
 import { makeWorld, rec, runCli, writeJsonl, type World } from '../support/helpers.js';
 
 const MEMORIES = [
@@ -152,6 +153,34 @@ describe('memory recall (UserPromptSubmit)', () => {
       }
       const r = hook(w, 'why is the JPY cart total rounding wrong again?');
       assert.deepEqual([r.code, r.stdout], [0, ''], 'no cache yet: recall waits for session start to build it');
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('code pasted above a question: the question\'s words are matched, not the code that would fill the query; with too few words besides, the code is', () => {
+    const w = world();
+    try {
+      // Forty lines of a worker (more terms than a query keeps), then the question below it.
+      const code = [
+        '```ts',
+        "import Database from 'better-sqlite3';",
+        "const db = new Database('queue.db');",
+        "db.pragma('journal_mode = WAL');",
+        ...Array.from({ length: 36 }, (_, i) => `export function step${i}Handler(job${i}: Job, attempt${i}: number) { return db.prepare('UPDATE jobs SET state${i} = ? WHERE id = ?').run(attempt${i}, job${i}.id); }`),
+        'SQLITE_BUSY: database is locked',
+        '```',
+      ].join('\n');
+      const asked = hook(w, `${code}\nwhy is the JPY cart total rounding wrong again? the currency exponent table?`);
+      assert.equal(asked.code, 0, asked.stderr);
+      const ctx = (JSON.parse(asked.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      assert.match(ctx, /id mem-jpy\n/);
+      assert.ok(!ctx.includes('mem-sqlite-lock'), 'the pasted code is not what was asked');
+      // "fix this:" says nothing besides: the code is what is asked, matched whole (here it clears no memory's floor).
+      assert.equal(ownWords(`fix this:\n${code}`), `fix this:\n${code}`);
+      assert.equal(ownWords(`${code}\nwhy is the JPY total wrong?`).trim(), 'why is the JPY total wrong?');
+      assert.equal(ownWords('why is the JPY total wrong?\n```\nconst total = round(amount)'), 'why is the JPY total wrong?\n ', 'a block left open runs to the end');
+      assert.equal(ownWords('the `roundTotal` helper and the JPY total'), 'the `roundTotal` helper and the JPY total', 'no block: the prompt as it is');
     } finally {
       w.cleanup();
     }
