@@ -575,6 +575,14 @@ describe('words that are not time expressions', () => {
       assert.equal(r.text, q);
     });
   }
+  it('code in the prompt asks for no latest time and no order; the question below it still does', () => {
+    const code = '```ts\nconst latest = items.at(-1); // the first one, or the last time it ran?\n```\n';
+    const plain = readTime(`${code}why does this return undefined?`, NOW);
+    assert.deepEqual([plain.period, plain.latest, plain.order, plain.text], [undefined, undefined, undefined, `${code}why does this return undefined?`]);
+    const asked = readTime(`${code}what did we decide last time about the retries?`, NOW);
+    assert.equal(asked.latest, true);
+    assert.equal(asked.text, `${code.trimEnd()} what did we decide about the retries?`);
+  });
   it('code in the prompt does not hide the time the person asks about', () => {
     const asked = readTime('```\nconst since = new Date("2025-01-01");\n```\nwhat did we do about `since` last week?', NOW);
     assert.equal(asked.period?.sinceMs, d(2026, 11, 23));
