@@ -27,6 +27,8 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'passwords set to a value (set the password set the password to …)': (n) => 'set the password set the password to set '.repeat(Math.ceil(n / 41)).slice(0, n),
   'passwords set in the passive (password was set password has been changed to …)': (n) => 'password was set password has been changed to '.repeat(Math.ceil(n / 46)).slice(0, n),
   'passwords told after a question (password? it\'s password? it\'s …)': (n) => 'the password? it\'s the password for the x? '.repeat(Math.ceil(n / 43)).slice(0, n),
+  'values after a label\'s question mark (password? token? パスワード？ …)': (n) => 'password? token? パスワード？ secret? '.repeat(Math.ceil(n / 32)).slice(0, n),
+  'PINs bound by words (the PIN for the SIM PIN for the …)': (n) => 'the PIN for the SIM card PIN code: 12 暗証番号は '.repeat(Math.ceil(n / 44)).slice(0, n),
   'labels bound by a space (token token token …)': (n) => 'token password pw secret '.repeat(Math.ceil(n / 25)).slice(0, n),
   'more tools given a password (sqlcmd ldapsearch openssl rar gh net user …)': (n) => 'sqlcmd ldapsearch openssl rar gh secret set net user echo a: | '.repeat(Math.ceil(n / 63)).slice(0, n),
   'lines that look like ~/.pgpass (host:5432:db:user: …)': (n) => `h:5432:d:u:${'a'.repeat(200)}:\n`.repeat(Math.ceil(n / 213)).slice(0, n),
