@@ -118,7 +118,7 @@ export async function runFileRecall(
   const store = openCacheAsIs({ dbPath: config.general.db_path, exportDir: config.general.export_dir, model: modelIdOf(config.embedding.model), dim: config.embedding.dim }, { vectors: false }, (why) => io.stderr.write(`memory: file-recall: ${why}; nothing recalled this time\n`));
   if (!store) return;
   try {
-    const session = sessionGiven(config.baseDir, input.session_id);
+    const session = sessionGiven(config.baseDir, input.session_id, input.transcript_path);
     const hide = hideExcluded(excluded);
     const stale = staleness(store, { here: cwd, machine: config.general.machine_name, persist: 'if-free' });
     const found: Array<{ path: string; memories: FileMemory[] }> = [];

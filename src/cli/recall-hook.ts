@@ -74,7 +74,7 @@ export async function runRecall(config: Config, io: Pick<IO, 'stdout' | 'stdoutF
     if (filed.excluded) return;
     const project = filed.name;
     // What this session was given already (its start, earlier prompts, files): matched again, it would only repeat it.
-    const session = sessionGiven(config.baseDir, req.input.session_id);
+    const session = sessionGiven(config.baseDir, req.input.session_id, req.input.transcript_path);
     const base = {
       prompt,
       ...(req.input.session_id ? { sessionId: req.input.session_id, given: session.given } : {}),

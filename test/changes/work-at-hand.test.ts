@@ -649,6 +649,41 @@ describe('recall by file: the tool hook', () => {
     sessionGiven(base, undefined).add(['mem-e']);
     assert.deepEqual(readdirSync(join(base, '.cache', 'given')).sort(), files, 'nothing kept without a session id');
   });
+
+  it("a forked session holds what its parent was given: Codex names the parent in the rollout's first line; Claude Code's fork is found by the prompt it copied, once its transcript is written", () => {
+    const base = join(root, 'fork-home');
+    sessionGiven(base, 'parent-cx').add(['mem-a', 'mem-b']);
+    // Codex: the fork's rollout, there at its start, names its parent.
+    const rolloutPath = join(root, 'rollout-fork.jsonl');
+    writeFileSync(rolloutPath, `${JSON.stringify({ type: 'session_meta', payload: { id: 'fork-cx', forked_from_id: 'parent-cx', cwd: '/w' } })}\n`);
+    const cx = sessionGiven(base, 'fork-cx', rolloutPath, { forked: true });
+    assert.deepEqual([cx.inherited, [...cx.given].sort()], ['parent-cx', ['mem-a', 'mem-b']]);
+    cx.add(['mem-c']);
+    assert.deepEqual([...sessionGiven(base, 'fork-cx', rolloutPath).given].sort(), ['mem-a', 'mem-b', 'mem-c'], 'its own record from then on');
+    assert.deepEqual([...sessionGiven(base, 'parent-cx').given].sort(), ['mem-a', 'mem-b'], 'the parent keeps its own');
+    // Claude Code: the parent's transcript and the fork's beside it, which copies the parent's prompts (their uuids) under its own id.
+    const projects = join(root, 'projects', '-w');
+    mkdirSync(projects, { recursive: true });
+    const prompt = (session: string, uuid: string) => JSON.stringify({ type: 'user', uuid, sessionId: session, message: { role: 'user', content: 'why does the printer jam?' } });
+    writeFileSync(join(projects, 'parent-cc.jsonl'), `${prompt('parent-cc', '11111111-2222-4333-8444-555555555555')}\n`);
+    writeFileSync(join(projects, 'other-cc.jsonl'), `${prompt('other-cc', '99999999-2222-4333-8444-555555555555')}\n`);
+    sessionGiven(base, 'parent-cc').add(['mem-x']);
+    sessionGiven(base, 'other-cc').add(['mem-y']);
+    const forkPath = join(projects, 'fork-cc.jsonl');
+    // Its start: no transcript yet. A mark is left; nothing inherited; the start records what it injects.
+    const atStart = sessionGiven(base, 'fork-cc', forkPath, { forked: true });
+    assert.deepEqual([atStart.inherited, [...atStart.given]], [undefined, []]);
+    atStart.add(['mem-z']);
+    assert.ok(existsSync(join(base, '.cache', 'given', 'fork-cc.fork')));
+    // Its next hook, the transcript written: the parent's record joins its own, the mark goes.
+    writeFileSync(forkPath, `${JSON.stringify({ type: 'mode', mode: 'normal', sessionId: 'fork-cc' })}\n${prompt('fork-cc', '11111111-2222-4333-8444-555555555555')}\n`);
+    const later = sessionGiven(base, 'fork-cc', forkPath);
+    assert.deepEqual([later.inherited, [...later.given].sort()], ['parent-cc', ['mem-x', 'mem-z']]);
+    assert.ok(!existsSync(join(base, '.cache', 'given', 'fork-cc.fork')));
+    // A session that is no fork never looks for a parent, and a fork whose parent is unknown keeps its own.
+    writeFileSync(join(projects, 'plain-cc.jsonl'), `${prompt('plain-cc', '11111111-2222-4333-8444-555555555555')}\n`);
+    assert.deepEqual([...sessionGiven(base, 'plain-cc', join(projects, 'plain-cc.jsonl')).given], []);
+  });
 });
 
 describe('session start by the work in progress', () => {

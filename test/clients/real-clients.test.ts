@@ -308,6 +308,21 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(!second?.stdout?.includes('id hist-1500'), `given again: ${second?.stdout}`);
     const next = standIn.requests.slice(again).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
     assert.ok(next.length > 0 && next.every((t) => t.split(answer).length === 2), 'the memory in the continued session\'s request once, from its first prompt');
+    // Forked (`--continue --fork-session`: a new session id, the same history) and asked of something
+    // else, then continued and asked again: the fork holds what its parent was given, so its hook
+    // does not give it again. (Claude Code writes the fork's transcript after its first turn: a fork's
+    // first hooks cannot know the parent, and its start injects as a new session's does.)
+    const fork = await runAsync(clientBin('claude'), ['-p', '--continue', '--fork-session', 'Which carrier labels do we print at the depot?', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env });
+    assert.equal(fork.code, 0, fork.stderr);
+    assert.ok(!hookResponses(fork.stdout).some((h) => h.stdout?.includes('id hist-1500')), 'the fork\'s first prompt is of something else');
+    const forkAt = standIn.requests.length;
+    const onFork = await runAsync(clientBin('claude'), ['-p', '--continue', 'Why does the Rotterdam label printer jam on the customs forms once more?', '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env });
+    assert.equal(onFork.code, 0, onFork.stderr);
+    const third = hookResponses(onFork.stdout).find((h) => h.event === 'UserPromptSubmit');
+    assert.equal(third?.outcome, 'success', JSON.stringify(third));
+    assert.ok(!third?.stdout?.includes('id hist-1500'), `given again in the fork: ${third?.stdout}`);
+    const forked = standIn.requests.slice(forkAt).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    assert.ok(forked.length > 0 && forked.every((t) => t.split(answer).length === 2), `the memory in the fork's request once, from its parent's history: ${forked.map((t) => t.split(answer).length - 1).join(', ')}`);
     // "order" is in every memory: the cache counts it among its common terms, which the ranking leaves out.
     const db = new Database(join(x.m.home, '.cache', 'memory.db'), { readonly: true });
     try {
@@ -486,6 +501,13 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.match(resumed.stderr, /hook: UserPromptSubmit Completed/, resumed.stderr);
     const after = standIn.requests.slice(resumedAt).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
     assert.ok(after.length > 0 && after.every((t) => t.split(answerInJson).length - 1 === held), `A's turn ${held} times before, in the resumed session's requests: ${after.map((t) => t.split(answerInJson).length - 1).join(', ')}`);
+    // Forked (`codex exec fork <id>`: a new session holding the same history): not given again either.
+    const parentId = /-([0-9a-f-]{36})\.jsonl$/.exec(spawnSync('sh', ['-c', `ls -t $(find ${b.env.CODEX_HOME ?? join(b.env.HOME as string, '.codex')} -name 'rollout-*.jsonl') | head -1`], { encoding: 'utf8' }).stdout.trim())?.[1] as string;
+    const forkAt = standIn.requests.length;
+    const forked = await runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'fork', parentId, 'How did we stop the inventory sync from double-counting returned parcels, once more?'], { cwd: b.project, env: { ...b.env, STUB_API_KEY: 'sk-test-stand-in' } });
+    assert.equal(forked.code, 0, forked.stderr);
+    const inFork = standIn.requests.slice(forkAt).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
+    assert.ok(inFork.length > 0 && inFork.every((t) => t.split(answerInJson).length - 1 === held), `A's turn ${held} times before, in the forked session's requests: ${inFork.map((t) => t.split(answerInJson).length - 1).join(', ')}`);
   });
 
   it('a secret typed in a sentence — in Japanese and as a login pair in Codex, in English in Claude Code, one with digits and one a plain word — reaches neither the memory remote (any commit) nor the cache: redacted in the question and in the answer that repeats it, the rest verbatim', { skip: missing }, async () => {

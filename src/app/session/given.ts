@@ -10,32 +10,73 @@
  * appended, so two hooks of one session writing at once lose nothing; sessions over for
  * SESSION_FILE_DAYS are tidied away.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { workDirFor } from '../../config/paths.js';
 
 const SESSION_FILE_DAYS = 3;
 
 export interface SessionGiven {
   given: ReadonlySet<string>;
+  /** The session this one was forked from, when its record was started from that session's just now. */
+  inherited?: string;
   /** Records `ids` as given, beside what was (`restart`: instead of it — the context was compacted or cleared). */
   add: (ids: string[], restart?: boolean) => void;
 }
 
-/** The ids this session was given, and a way to add to them. No session id: nothing is kept. */
-export function sessionGiven(baseDir: string, sessionId: string | undefined): SessionGiven {
+const fileOf = (dir: string, sessionId: string) => join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.ids`);
+
+/**
+ * The ids this session was given, and a way to add to them. No session id: nothing is kept.
+ *
+ * A forked session (Codex's `fork`, Claude Code's `--fork-session`: a new id, the same history)
+ * holds what the session it came from was given: its record takes in that session's. Codex names
+ * the parent in the rollout's first line, there at the fork's start. Claude Code's fork has no
+ * transcript yet when it starts (`forked`: its SessionStart says `fork`): a mark is left, and the
+ * session's next hook finds the parent by the prompts its transcript copied.
+ */
+export function sessionGiven(baseDir: string, sessionId: string | undefined, transcriptPath?: string, opts: { forked?: boolean } = {}): SessionGiven {
   if (!sessionId) return { given: new Set(), add: () => {} };
   const dir = join(workDirFor(baseDir), 'given');
-  const path = join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.ids`);
+  const path = fileOf(dir, sessionId);
+  const mark = `${path.slice(0, -'.ids'.length)}.fork`;
   let given: string[] = [];
+  let held = true;
   try {
     given = readFileSync(path, 'utf8').split('\n').filter((id) => id.length > 0);
   } catch {
-    /* the session's first */
+    held = false; // the session's first
+  }
+  let inherited: string | undefined;
+  const pending = opts.forked === true || existsSync(mark);
+  if (transcriptPath && (!held || pending)) {
+    const parent = forkedFrom(transcriptPath) ?? (pending ? parentByCopiedPrompt(transcriptPath) : undefined);
+    if (parent && parent !== sessionId) {
+      try {
+        const theirs = readFileSync(fileOf(dir, parent), 'utf8').split('\n').filter((id) => id.length > 0);
+        const more = theirs.filter((id) => !given.includes(id));
+        if (more.length > 0) {
+          given = [...given, ...more];
+          appendFileSync(path, more.map((id) => `${id}\n`).join(''));
+          inherited = parent;
+        }
+      } catch {
+        /* the parent was given nothing, or its record is gone */
+      }
+      rmSync(mark, { force: true });
+    } else if (opts.forked === true && !existsSync(mark)) {
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        writeFileSync(mark, `${transcriptPath}\n`);
+      } catch {
+        /* a full disk: the fork may be given its parent's memories again */
+      }
+    }
   }
   const known = new Set(given);
   return {
     given: known,
+    ...(inherited ? { inherited } : {}),
     add: (ids, restart = false) => {
       const fresh = [...new Set(ids)].filter((id) => restart || !known.has(id));
       if (fresh.length === 0 && !restart) return;
@@ -47,6 +88,62 @@ export function sessionGiven(baseDir: string, sessionId: string | undefined): Se
       if (given.length === 0) tidySessions(dir, path);
     },
   };
+}
+
+/**
+ * The session a transcript was forked from, read in its first 64 KiB: Codex writes it in the
+ * rollout's first line (`session_meta`, `forked_from_id`), Claude Code on each entry it copied
+ * (`forkedFrom: { sessionId }`). Undefined for any other transcript, or one not there.
+ */
+export function forkedFrom(transcriptPath: string): string | undefined {
+  let text: string;
+  try {
+    text = readHead(transcriptPath, 64 * 1024);
+  } catch {
+    return undefined;
+  }
+  const id = /"forked_from_id"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? /"forkedFrom"\s*:\s*\{[^{}]*?"sessionId"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+  return id && /^[A-Za-z0-9._-]{1,128}$/.test(id) ? id : undefined;
+}
+
+/**
+ * The Claude Code session a fork came from: the one of the transcripts beside it (newest first,
+ * at most 20) that holds the fork's first prompt, which the fork copied with its id (`uuid`).
+ */
+function parentByCopiedPrompt(transcriptPath: string): string | undefined {
+  let uuid: string | undefined;
+  try {
+    const head = readHead(transcriptPath, 256 * 1024);
+    for (const line of head.split('\n')) {
+      if (!line.includes('"type":"user"')) continue;
+      uuid = /"uuid"\s*:\s*"([0-9a-fA-F-]{8,64})"/.exec(line)?.[1];
+      if (uuid) break;
+    }
+    if (!uuid) return undefined;
+    const folder = dirname(transcriptPath);
+    const own = basename(transcriptPath);
+    const others = readdirSync(folder)
+      .filter((f) => f.endsWith('.jsonl') && f !== own)
+      .map((f) => ({ f, at: statSync(join(folder, f)).mtimeMs }))
+      .sort((a, b) => b.at - a.at)
+      .slice(0, 20);
+    const needle = `"uuid":"${uuid}"`;
+    for (const { f } of others) if (readHead(join(folder, f), 16 * 1024 * 1024).includes(needle)) return f.slice(0, -'.jsonl'.length);
+  } catch {
+    /* a transcript gone or unreadable: no parent known */
+  }
+  return undefined;
+}
+
+/** The first `max` bytes of a file, as text. */
+function readHead(path: string, max: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(max, statSync(path).size));
+    return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -46,10 +46,11 @@ export function registerSessionStart(program: Command, hook: HookRunner): void {
     .action((flags: { inject?: boolean; pull: boolean; cwd?: string }) =>
       hook(async (ctx, input) => {
         const rt = runtimeOf(ctx);
-        // What the agent holds already: a resumed session, its earlier context (any other start injects as ever); a compacted or cleared one, nothing.
+        // What the agent holds already: a resumed or forked session, its earlier context (any other start injects as ever); a compacted or cleared one, nothing.
         const afresh = input.source === 'compact' || input.source === 'clear';
-        const session = flags.inject ? sessionGiven(ctx.config.baseDir, input.session_id) : undefined;
-        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, ...(session && input.source === 'resume' ? { given: session.given } : {}), spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env), spawnRenames: spawnRenames(configArgOf(ctx.config), ctx.io.env), spawnScrubCheck: spawnScrubCheck(configArgOf(ctx.config), ctx.io.env) });
+        const session = flags.inject ? sessionGiven(ctx.config.baseDir, input.session_id, afresh ? undefined : input.transcript_path, { forked: input.source === 'fork' }) : undefined;
+        const holds = session && (input.source === 'resume' || input.source === 'fork' || session.inherited !== undefined);
+        const report = await runSessionStart(rt, { cwd: flags.cwd ?? input.cwd ?? ctx.io.cwd, inject: flags.inject === true, pull: flags.pull, ...(holds ? { given: session.given } : {}), spawnModelFetch: spawnModelFetch(configArgOf(ctx.config), ctx.io.env), spawnRenames: spawnRenames(configArgOf(ctx.config), ctx.io.env), spawnScrubCheck: spawnScrubCheck(configArgOf(ctx.config), ctx.io.env) });
         // The plugin's launcher set itself up inside this hook (plugin/run.mjs): said once, first.
         if (ctx.io.env.MEMORY_ENGINE_SET_UP) report.notices.unshift(ctx.io.env.MEMORY_ENGINE_SET_UP);
         // Hooks an earlier install registered with the machine's layer alone: rewritten once, and said.
