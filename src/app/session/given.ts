@@ -108,7 +108,9 @@ export function forkedFrom(transcriptPath: string): string | undefined {
 
 /**
  * The Claude Code session a fork came from: the one of the transcripts beside it (newest first,
- * at most 20) that holds the fork's first prompt, which the fork copied with its id (`uuid`).
+ * at most 20) that holds the fork's first prompt, which the fork copied with its id (`uuid`). That
+ * prompt is the parent's first too, so each is read in its first MiB only: a hook never reads more
+ * than 20 MiB for it, and only once per fork.
  */
 function parentByCopiedPrompt(transcriptPath: string): string | undefined {
   let uuid: string | undefined;
@@ -128,7 +130,7 @@ function parentByCopiedPrompt(transcriptPath: string): string | undefined {
       .sort((a, b) => b.at - a.at)
       .slice(0, 20);
     const needle = `"uuid":"${uuid}"`;
-    for (const { f } of others) if (readHead(join(folder, f), 16 * 1024 * 1024).includes(needle)) return f.slice(0, -'.jsonl'.length);
+    for (const { f } of others) if (readHead(join(folder, f), 1024 * 1024).includes(needle)) return f.slice(0, -'.jsonl'.length);
   } catch {
     /* a transcript gone or unreadable: no parent known */
   }
