@@ -154,6 +154,20 @@ describe('inside the real agents: a session on one machine is in the next sessio
     return { a, b, fileRemote };
   }
 
+  /** Machines `<prefix>-codex` (Codex installed) and `<prefix>-claude` (Claude Code), each a checkout of the shop, joined to one new memory remote. */
+  function codexAndClaude(prefix: string): { cx: Agent; cc: Agent; remote: string } {
+    const cx = agent(`${prefix}-codex`, 'checkout', join('src', 'shop'));
+    const cc = agent(`${prefix}-claude`, 'checkout', join('src', 'shop'));
+    const remote = join(root, `memories-${prefix}.git`);
+    git(root, 'init', '-q', '--bare', remote);
+    codexTalksTo(cx.env, standIn.url);
+    for (const [x, flag] of [[cx, '--codex'], [cc, '--claude-code']] as const) {
+      assert.equal(x.memory(['install', flag]).code, 0);
+      assert.equal(x.memory(['init', '--remote', remote]).code, 0);
+    }
+    return { cx, cc, remote };
+  }
+
   /**
    * The tool hook's context for `file` in a model request (JSON): its heading to the end of that
    * text, not the rest of the request (a session start's injection holds memories too).
@@ -511,15 +525,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
   });
 
   it('a secret typed in a sentence — in Japanese and as a login pair in Codex, in English in Claude Code, one with digits and one a plain word — reaches neither the memory remote (any commit) nor the cache: redacted in the question and in the answer that repeats it, the rest verbatim', { skip: missing }, async () => {
-    const cx = agent('sec-codex', 'checkout', join('src', 'shop'));
-    const cc = agent('sec-claude', 'checkout', join('src', 'shop'));
-    const secretRemote = join(root, 'memories-secrets.git');
-    git(root, 'init', '-q', '--bare', secretRemote);
-    codexTalksTo(cx.env, standIn.url);
-    for (const [x, flag] of [[cx, '--codex'], [cc, '--claude-code']] as const) {
-      assert.equal(x.memory(['install', flag]).code, 0);
-      assert.equal(x.memory(['init', '--remote', secretRemote]).code, 0);
-    }
+    const { cx, cc, remote: secretRemote } = codexAndClaude('sec');
     const sessions = [
       { x: cx, machine: 'sec-codex', secret: 'Tr0ub4dor&3x', prompt: '本番DBのパスワードは Tr0ub4dor&3x です。接続が切れる原因は?', query: '接続が切れる原因' },
       { x: cc, machine: 'sec-claude', secret: 'Winter2024!', prompt: 'The staging password is Winter2024! and the login still fails after the reset: why?', query: 'login still fails after the reset' },
@@ -561,15 +567,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
   });
 
   it('a password typed because the agent asked for it — alone in Claude Code (`-p --continue`), in a sentence in Codex (`exec resume --last`) — reaches neither the memory remote nor the cache; the answer that repeats it is redacted, the rest kept verbatim', { skip: missing }, async () => {
-    const cx = agent('ask-codex', 'checkout', join('src', 'shop'));
-    const cc = agent('ask-claude', 'checkout', join('src', 'shop'));
-    const askRemote = join(root, 'memories-asked.git');
-    git(root, 'init', '-q', '--bare', askRemote);
-    codexTalksTo(cx.env, standIn.url);
-    for (const [x, flag] of [[cx, '--codex'], [cc, '--claude-code']] as const) {
-      assert.equal(x.memory(['install', flag]).code, 0);
-      assert.equal(x.memory(['init', '--remote', askRemote]).code, 0);
-    }
+    const { cx, cc, remote: askRemote } = codexAndClaude('ask');
     const claudeEnv = { ...cc.env, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', ANTHROPIC_BASE_URL: standIn.url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
     const codexEnv = { ...cx.env, STUB_API_KEY: 'sk-test-stand-in' };
     const pw = ['hun', 'ter', '22'].join('');
