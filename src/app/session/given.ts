@@ -41,16 +41,15 @@ export function sessionGiven(baseDir: string, sessionId: string | undefined, tra
   const path = fileOf(dir, sessionId);
   const mark = `${path.slice(0, -'.ids'.length)}.fork`;
   let given: string[] = [];
-  let held = true;
   try {
     given = readFileSync(path, 'utf8').split('\n').filter((id) => id.length > 0);
   } catch {
-    held = false; // the session's first
+    /* the session's first */
   }
   let inherited: string | undefined;
-  const pending = opts.forked === true || existsSync(mark);
-  if (transcriptPath && (!held || pending)) {
-    const parent = forkedFrom(transcriptPath) ?? (pending ? parentByCopiedPrompt(transcriptPath) : undefined);
+  // Only a fork's start, or a fork whose parent is not known yet, looks: no other hook reads a transcript.
+  if (transcriptPath && (opts.forked === true || existsSync(mark))) {
+    const parent = forkedFrom(transcriptPath) ?? parentByCopiedPrompt(transcriptPath);
     if (parent && parent !== sessionId) {
       try {
         const theirs = readFileSync(fileOf(dir, parent), 'utf8').split('\n').filter((id) => id.length > 0);
