@@ -7,9 +7,11 @@
  * it, the agent's answers included. Pure.
  */
 
-/** What the agent may ask for. */
-const SECRET_WORD = String.raw`(?:password|passphrase|passcode|pass code|PIN(?: code| number)?|api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|(?:access |auth |api |bot |deploy )?token|credentials?)`;
-const CJK_SECRET_WORD = 'パスワード|パスフレーズ|暗証番号|PIN(?:コード|番号)?|APIキー|アクセスキー|シークレット(?:キー)?|トークン|認証情報';
+import { CJK_PASSWORD, CJK_TOKEN, PASSWORD_WORD } from './rules.js';
+
+/** What the agent may ask for: the rules' names of a password and a token, a PIN, credentials. */
+const SECRET_WORD = String.raw`(?:${PASSWORD_WORD}|pass code|PIN(?: code| number)?|api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|(?:access |auth |api |bot |deploy )?token|credentials?)`;
+const CJK_SECRET_WORD = `${CJK_PASSWORD}|${CJK_TOKEN}|PIN(?:コード|番号)?|認証情報`;
 
 /** The ways an answer asks for one, read in its last ASKED_TAIL characters. */
 const ASKS = [

@@ -133,8 +133,8 @@ function generated(secret: string): boolean {
  * "密码是 …", "비밀번호는 …"), and an English name followed by a Japanese particle
  * ("DBのpasswordは …"). Written without spaces between words, so no word boundary before them.
  */
-const CJK_PASSWORD = 'パスワード|パスフレーズ|暗証番号|密码|密碼|口令|비밀번호|패스워드|암호';
-const CJK_TOKEN = 'API ?キー|アクセスキー|シークレット(?:キー)?|(?:アクセス|認証)?トークン|秘密鍵|密钥|密鑰|秘钥|令牌|API ?키|시크릿|토큰';
+export const CJK_PASSWORD = 'パスワード|パスフレーズ|暗証番号|密码|密碼|口令|비밀번호|패스워드|암호';
+export const CJK_TOKEN = 'API ?キー|アクセスキー|シークレット(?:キー)?|(?:アクセス|認証)?トークン|秘密鍵|密钥|密鑰|秘钥|令牌|API ?키|시크릿|토큰';
 const ASCII_BEFORE_PARTICLE = '(?:password|passwd|passphrase|api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|pw)(?=[\\t ]{0,4}(?:は|が|を|も|って))';
 /**
  * What binds a value to such a label (itself perhaps quoted, as a key in JSON): a colon or
@@ -266,7 +266,7 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
 }
 
 /** Words that name a password (not a token: its value must look generated). */
-const PASSWORD_WORD = 'password|passphrase|passcode|passwd|pw';
+export const PASSWORD_WORD = 'password|passphrase|passcode|passwd|pw';
 /** What sets a password to a value, before it ("set the password to …") and after it, in the passive ("the password was changed to …"). */
 const SETTING_VERB = 'set|sets|setting|change[ds]?|changing|reset|resets|resetting|update[ds]?|updating';
 const SET_PARTICIPLE = 'set|changed|reset|updated|rotated';
