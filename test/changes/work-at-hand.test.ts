@@ -680,7 +680,14 @@ describe('recall by file: the tool hook', () => {
     const later = sessionGiven(base, 'fork-cc', forkPath);
     assert.deepEqual([later.inherited, [...later.given].sort()], ['parent-cc', ['mem-x', 'mem-z']]);
     assert.ok(!existsSync(join(base, '.cache', 'given', 'fork-cc.fork')));
-    // A session that is no fork never looks for a parent, and a fork whose parent is unknown keeps its own.
+    // A fork whose first prompt no transcript beside it holds: looked for once, the mark gone, its own record kept.
+    const lonePath = join(projects, 'lone-cc.jsonl');
+    sessionGiven(base, 'lone-cc', lonePath, { forked: true }).add(['mem-l']);
+    assert.ok(existsSync(join(base, '.cache', 'given', 'lone-cc.fork')));
+    writeFileSync(lonePath, `${prompt('lone-cc', '77777777-2222-4333-8444-555555555555')}\n`);
+    assert.deepEqual([...sessionGiven(base, 'lone-cc', lonePath).given], ['mem-l']);
+    assert.ok(!existsSync(join(base, '.cache', 'given', 'lone-cc.fork')), 'no later hook searches again');
+    // A session that is no fork never looks for a parent.
     writeFileSync(join(projects, 'plain-cc.jsonl'), `${prompt('plain-cc', '11111111-2222-4333-8444-555555555555')}\n`);
     assert.deepEqual([...sessionGiven(base, 'plain-cc', join(projects, 'plain-cc.jsonl')).given], []);
   });

@@ -49,7 +49,9 @@ export function sessionGiven(baseDir: string, sessionId: string | undefined, tra
   let inherited: string | undefined;
   // Only a fork's start, or a fork whose parent is not known yet, looks: no other hook reads a transcript.
   if (transcriptPath && (opts.forked === true || existsSync(mark))) {
-    const parent = forkedFrom(transcriptPath) ?? parentByCopiedPrompt(transcriptPath);
+    const named = forkedFrom(transcriptPath);
+    const copied = named === undefined ? parentByCopiedPrompt(transcriptPath) : undefined;
+    const parent = named ?? copied?.parent;
     if (parent && parent !== sessionId) {
       try {
         const theirs = readFileSync(fileOf(dir, parent), 'utf8').split('\n').filter((id) => id.length > 0);
@@ -62,6 +64,9 @@ export function sessionGiven(baseDir: string, sessionId: string | undefined, tra
       } catch {
         /* the parent was given nothing, or its record is gone */
       }
+      rmSync(mark, { force: true });
+    } else if (copied?.looked) {
+      // Its transcript holds its first prompt and no transcript beside it does: no later hook would find more.
       rmSync(mark, { force: true });
     } else if (opts.forked === true && !existsSync(mark)) {
       try {
@@ -109,9 +114,10 @@ export function forkedFrom(transcriptPath: string): string | undefined {
  * The Claude Code session a fork came from: the one of the transcripts beside it (newest first,
  * at most 20) that holds the fork's first prompt, which the fork copied with its id (`uuid`). That
  * prompt is the parent's first too, so each is read in its first MiB only: a hook never reads more
- * than 20 MiB for it, and only once per fork.
+ * than 20 MiB for it, and only once per fork (`looked`: the fork's transcript holds its first
+ * prompt, so the transcripts beside it were searched, and a later hook would find no more).
  */
-function parentByCopiedPrompt(transcriptPath: string): string | undefined {
+function parentByCopiedPrompt(transcriptPath: string): { parent?: string; looked: boolean } {
   let uuid: string | undefined;
   try {
     const head = readHead(transcriptPath, 256 * 1024);
@@ -120,7 +126,7 @@ function parentByCopiedPrompt(transcriptPath: string): string | undefined {
       uuid = /"uuid"\s*:\s*"([0-9a-fA-F-]{8,64})"/.exec(line)?.[1];
       if (uuid) break;
     }
-    if (!uuid) return undefined;
+    if (!uuid) return { looked: false }; // not written yet
     const folder = dirname(transcriptPath);
     const own = basename(transcriptPath);
     const others = readdirSync(folder)
@@ -129,11 +135,11 @@ function parentByCopiedPrompt(transcriptPath: string): string | undefined {
       .sort((a, b) => b.at - a.at)
       .slice(0, 20);
     const needle = `"uuid":"${uuid}"`;
-    for (const { f } of others) if (readHead(join(folder, f), 1024 * 1024).includes(needle)) return f.slice(0, -'.jsonl'.length);
+    for (const { f } of others) if (readHead(join(folder, f), 1024 * 1024).includes(needle)) return { parent: f.slice(0, -'.jsonl'.length), looked: true };
+    return { looked: true };
   } catch {
-    /* a transcript gone or unreadable: no parent known */
+    return { looked: false }; // a transcript not there yet, or unreadable
   }
-  return undefined;
 }
 
 /** The first `max` bytes of a file, as text. */
