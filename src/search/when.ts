@@ -124,14 +124,17 @@ export function readTime(query: string, nowMs: number): TimeReading {
   const reading = readPeriod(query, nowMs);
   // "How many weeks between the last time I … and …": two moments asked about, not the latest.
   // Code in the question says neither (a `latest` variable, a comment's "first … or …").
-  if (asksAboutOrder(query.includes('`') || query.includes('~~~') ? query.replace(CODE, ' ') : query)) return { ...reading, order: true };
+  if (asksAboutOrder(holdsCode(query) ? query.replace(CODE, ' ') : query)) return { ...reading, order: true };
   const l = outsideCode(reading.text, readLatest);
   return l.latest ? { ...reading, latest: true, text: l.text } : reading;
 }
 
+/** Whether a text may hold code (CODE): a backtick or a tilde fence. */
+const holdsCode = (text: string) => text.includes('`') || text.includes('~~~');
+
 /** `read` over the text with its code set aside (each piece a mark no rule reads), the code put back in what it leaves. */
 function outsideCode<T extends { text: string }>(text: string, read: (t: string) => T): T {
-  if (!text.includes('`') && !text.includes('~~~')) return read(text);
+  if (!holdsCode(text)) return read(text);
   const pieces: string[] = [];
   const r = read(text.replace(CODE, (c) => `\u0001${pieces.push(c) - 1}\u0001`));
   return { ...r, text: r.text.replace(/\u0001(\d+)\u0001/g, (_m, i: string) => pieces[Number(i)] ?? '') };

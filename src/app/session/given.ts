@@ -25,6 +25,8 @@ export interface SessionGiven {
 }
 
 const fileOf = (dir: string, sessionId: string) => join(dir, `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.ids`);
+/** A record's ids, one a line (throws when there is none). */
+const readIds = (path: string) => readFileSync(path, 'utf8').split('\n').filter((id) => id.length > 0);
 
 /**
  * The ids this session was given, and a way to add to them. No session id: nothing is kept.
@@ -42,7 +44,7 @@ export function sessionGiven(baseDir: string, sessionId: string | undefined, tra
   const mark = `${path.slice(0, -'.ids'.length)}.fork`;
   let given: string[] = [];
   try {
-    given = readFileSync(path, 'utf8').split('\n').filter((id) => id.length > 0);
+    given = readIds(path);
   } catch {
     /* the session's first */
   }
@@ -54,7 +56,7 @@ export function sessionGiven(baseDir: string, sessionId: string | undefined, tra
     const parent = named ?? copied?.parent;
     if (parent && parent !== sessionId) {
       try {
-        const theirs = readFileSync(fileOf(dir, parent), 'utf8').split('\n').filter((id) => id.length > 0);
+        const theirs = readIds(fileOf(dir, parent));
         const more = theirs.filter((id) => !given.includes(id));
         if (more.length > 0) {
           given = [...given, ...more];
@@ -99,7 +101,7 @@ export function sessionGiven(baseDir: string, sessionId: string | undefined, tra
  * rollout's first line (`session_meta`, `forked_from_id`), Claude Code on each entry it copied
  * (`forkedFrom: { sessionId }`). Undefined for any other transcript, or one not there.
  */
-export function forkedFrom(transcriptPath: string): string | undefined {
+function forkedFrom(transcriptPath: string): string | undefined {
   let text: string;
   try {
     text = readHead(transcriptPath, 64 * 1024);
