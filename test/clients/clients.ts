@@ -124,6 +124,9 @@ export function memoryFilesInHome(home: string, machine: string): string {
 }
 
 export interface Captured {
+  id: string;
+  updated_at: string;
+  deleted?: boolean;
   question: string;
   answer: string;
   source: string;
@@ -132,6 +135,20 @@ export interface Captured {
 
 export function captured(text: string | undefined): Captured[] {
   return (text ?? '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Captured);
+}
+
+/**
+ * Each memory at the version that wins (DESIGN: the greatest `updated_at`, then the later line),
+ * forgotten ones left out. A turn that grew after a capture has both versions in its file; which of
+ * them a run shows depends on when its capture worker ran.
+ */
+export function winning(records: Captured[]): Captured[] {
+  const byId = new Map<string, Captured>();
+  for (const r of records) {
+    const held = byId.get(r.id);
+    if (!held || r.updated_at >= held.updated_at) byId.set(r.id, r);
+  }
+  return [...byId.values()].filter((r) => !r.deleted);
 }
 
 /** Poll until `check` holds (a detached worker finishing its commit and push), at most `ms`. */

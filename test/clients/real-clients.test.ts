@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { renameMapHead } from '../../src/changes/renames.js';
 import { CLI, clockAt, FAKETIME_LIB, REPO, tempDir } from '../support/helpers.js';
-import { captured, clientBin, clientMissing, memoryFileOnRemote, memoryFilesInHome, eventually, hookResponses, resultText, runAsync } from './clients.js';
+import { captured, winning, clientBin, clientMissing, memoryFileOnRemote, memoryFilesInHome, eventually, hookResponses, resultText, runAsync } from './clients.js';
 import { lastUserText, startStandIn, type StandIn, type ToolCall } from './stand-in.js';
 import { git, homeMachine, type HomeMachine } from '../support/homes.js';
 
@@ -572,8 +572,12 @@ describe('inside the real agents: a session on one machine is in the next sessio
     const codexEnv = { ...cx.env, STUB_API_KEY: 'sk-test-stand-in' };
     const pw = ['hun', 'ter', '22'].join('');
     const dbPw = ['sun', 'shine', '42'].join('');
+    const claudeQ = 'Install the heron exporter on the staging box';
+    const asked = await runAsync(clientBin('claude'), ['-p', claudeQ, '--output-format', 'stream-json', '--verbose'], { cwd: cc.project, env: claudeEnv });
+    assert.equal(asked.code, 0, asked.stderr);
+    // The turn as it stood, captured before it grows: the reply then makes a second version of it.
+    await eventually(() => captured(memoryFilesInHome(cc.m.home, 'ask-claude')).some((r) => r.question === claudeQ) || undefined);
     const runs = [
-      await runAsync(clientBin('claude'), ['-p', 'Install the heron exporter on the staging box', '--output-format', 'stream-json', '--verbose'], { cwd: cc.project, env: claudeEnv }),
       // Shorter than a question: Claude Code's session goes on, and the stand-in's answer repeats it.
       await runAsync(clientBin('claude'), ['-p', '--continue', pw, '--output-format', 'stream-json', '--verbose'], { cwd: cc.project, env: claudeEnv }),
       await runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'Deploy the heron dashboard to staging'], { cwd: cx.project, env: codexEnv }),
@@ -581,7 +585,6 @@ describe('inside the real agents: a session on one machine is in the next sessio
     ];
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     assert.ok(replyTo({ messages: [{ role: 'user', content: pw }] }).includes(pw), 'the stand-in repeats the reply');
-    const claudeQ = 'Install the heron exporter on the staging box';
     const codexQ = `it's [REDACTED:secret] please`;
     for (const [x, machine, question] of [[cc, 'ask-claude', claudeQ], [cx, 'ask-codex', codexQ]] as const) {
       await eventually(() => captured(memoryFilesInHome(x.m.home, machine)).some((r) => r.question === question && (machine !== 'ask-claude' || r.answer.includes('Stand-in answer'))) || undefined).catch((err: unknown) => {
@@ -593,9 +596,11 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.equal(history.status, 0, history.stderr);
     assert.ok(!history.stdout.includes(pw) && !history.stdout.includes(dbPw), 'neither password in any commit of the remote');
     // Positively: what was said around them, verbatim.
-    const claudeTurn = captured(memoryFileOnRemote(askRemote, 'ask-claude') ?? '').filter((r) => r.question === claudeQ);
+    // The first run's capture came before the second grew the turn: the version that wins.
+    const claudeTurn = winning(captured(memoryFileOnRemote(askRemote, 'ask-claude') ?? '')).filter((r) => r.question === claudeQ);
+    assert.ok(captured(memoryFileOnRemote(askRemote, 'ask-claude') ?? '').filter((r) => r.question === claudeQ).length >= 2, 'the turn before the reply, and after it');
     assert.deepEqual(claudeTurn.map((r) => r.answer), [`The install needs root. What is the sudo password?\n\n${replyTo({ messages: [{ role: 'user', content: pw }] }).replace(pw, '[REDACTED:secret]')}`]);
-    const codexTurns = captured(memoryFileOnRemote(askRemote, 'ask-codex') ?? '').map((r) => [r.question, r.answer]);
+    const codexTurns = winning(captured(memoryFileOnRemote(askRemote, 'ask-codex') ?? '')).map((r) => [r.question, r.answer]);
     assert.deepEqual(codexTurns.filter(([q]) => q === codexQ).map(([, a]) => a), [replyTo({ input: [{ role: 'user', content: `it's ${dbPw} please` }] }).replace(dbPw, '[REDACTED:secret]')]);
     assert.ok(codexTurns.some(([q, a]) => q === 'Deploy the heron dashboard to staging' && a === 'The deploy needs the staging database password. What is it?'), JSON.stringify(codexTurns));
     for (const [x, query] of [[cc, 'heron exporter staging box'], [cx, 'heron dashboard deployed staging']] as const) {
