@@ -13,6 +13,8 @@ export interface HookInput {
   /** PreToolUse/PostToolUse: the tool (Read, Edit, apply_patch, …) and its input. */
   tool_name?: string;
   tool_input?: Record<string, unknown>;
+  /** PostToolUse: what the tool gave back (Claude Code: `{stdout, …}` for Bash, content blocks for an MCP tool), as sent. */
+  tool_response?: unknown;
 }
 
 export function parseHookInput(text: string): { input: HookInput; problem?: string } {
@@ -33,6 +35,7 @@ export function parseHookInput(text: string): { input: HookInput; problem?: stri
   if (typeof o.stop_hook_active === 'boolean') input.stop_hook_active = o.stop_hook_active;
   if (typeof o.tool_name === 'string' && o.tool_name.length > 0) input.tool_name = o.tool_name;
   if (typeof o.tool_input === 'object' && o.tool_input !== null && !Array.isArray(o.tool_input)) input.tool_input = o.tool_input as Record<string, unknown>;
+  if (o.tool_response !== undefined && o.tool_response !== null) input.tool_response = o.tool_response;
   return { input };
 }
 

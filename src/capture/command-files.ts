@@ -10,6 +10,8 @@ import { basename, join, resolve } from 'node:path';
 import { parse, type ParseEntry } from 'shell-quote';
 import { isDir } from '../project/repository.js';
 
+/** The tools that run a shell command: Claude Code's Bash, Codex's (`Bash` in its hook input), and the names other versions give it. */
+export const SHELL_TOOLS = /^(?:Bash|shell|shell_command|local_shell|exec_command)$/;
 /** Files taken from one command at most: a command over many files is a search, not a read of one. */
 export const COMMAND_FILES_MAX = 3;
 /** Words looked at: a long script costs no more than this many stats. */

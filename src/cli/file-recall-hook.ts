@@ -4,7 +4,8 @@
  * files are those it names that are there, command-files.ts), on a light path: config, SQLite and this
  * code. When the agent touches a file, the earlier sessions on it in this repository
  * (search/file-recall.ts), as additionalContext. Each memory once per session, whichever route gave
- * it (app/session/given.ts); nothing for a file no memory recorded, for an
+ * it (app/session/given.ts), the agent's own search of memory among them (the MCP tools memory_search
+ * and memory_show, `memory search` in its shell: app/session/searched.ts); nothing for a file no memory recorded, for an
  * excluded project, or from the session in progress. Whatever happens: exit 0, diagnostics on
  * stderr. Measured in bench/RESULTS.md against node's own start-up.
  */
@@ -13,6 +14,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IO } from '../app/context.js';
 import { sessionGiven } from '../app/session/given.js';
+import { searchedIds } from '../app/session/searched.js';
 import { parseHookInput, readHookStdin, writeHookOutput, type HookInput } from '../app/input.js';
 import { patchFiles, patchMoves } from '../capture/patch-files.js';
 import { changedFiles, describeChanges, staleness } from '../changes/staleness.js';
@@ -28,10 +30,7 @@ import { formatFileRecall, memoriesOfFile, type FileMemory } from '../search/fil
 import type { TeamHere } from '../team/light.js';
 import { openCacheAsIs } from '../store/cache.js';
 import type { MemoryRow } from '../store/store.js';
-import { commandFiles, commandMoves, type Move } from '../capture/command-files.js';
-
-/** Tools that run a shell command: Codex's (`Bash` in its hook input), and the names other versions give it. */
-const SHELL_TOOLS = /^(?:Bash|shell|shell_command|local_shell|exec_command)$/;
+import { commandFiles, commandMoves, SHELL_TOOLS, type Move } from '../capture/command-files.js';
 
 /**
  * The files a tool call touches, as absolute paths: Claude Code's file tools, Codex's patches,
@@ -179,17 +178,29 @@ export async function runFileRecall(
   }
 }
 
+/** Records the memories a search the agent ran gave it as given to its session (a full disk: said on stderr, nothing else). */
+function noteSearched(config: Config, io: Pick<IO, 'stderr'>, input: HookInput, ids: string[]): void {
+  try {
+    sessionGiven(config.baseDir, input.session_id, input.transcript_path).add(ids);
+  } catch (err) {
+    io.stderr.write(`memory: file-recall: cannot note what this session's search gave it: ${errorMessage(err).split('\n')[0]}\n`);
+  }
+}
+
 export async function fileRecallHook(argv: string[], io: IO): Promise<number> {
   try {
     const { values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options: { config: { type: 'string', short: 'c' }, debug: { type: 'boolean' } } });
     const parsed = parseHookInput(await readHookStdin(io));
     if (parsed.problem) io.stderr.write(`memory: ${parsed.problem}\n`);
-    // Most of Codex's shell commands name no file and move none: done before the settings are read.
+    // Most of Codex's shell commands name no file, move none and search no memory: done before the settings are read.
     const files = touchedFiles(parsed.input, parsed.input.cwd ?? io.cwd);
     const moves = movedFiles(parsed.input, parsed.input.cwd ?? io.cwd);
-    if (files.length === 0 && moves.length === 0) return 0;
+    const searched = searchedIds(parsed.input);
+    if (files.length === 0 && moves.length === 0 && searched.length === 0) return 0;
     const configPath = typeof values.config === 'string' ? values.config : undefined;
     const { config } = loadConfig({ ...(configPath ? { configPath } : {}), env: io.env, cwd: io.cwd });
+    // What the agent's own search gave it is in its context: given, before any file it names brings memories.
+    if (searched.length > 0) noteSearched(config, io, parsed.input, searched);
     await runFileRecall(config, io, parsed.input, files, moves);
   } catch (err) {
     io.stderr.write(`memory: file-recall: ${errorMessage(err).split('\n').join(' ')}\n`);

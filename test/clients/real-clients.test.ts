@@ -227,7 +227,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(listed?.stdout?.includes("this project's latest sessions, newest first") && listed.stdout.includes(JSON.stringify(prompt.slice(0, 40)).slice(1, -1)), listed?.stdout);
   });
 
-  it('Claude Code: the MCP server install registers (claude on PATH) answers a real tool call; a period with nothing on the question says so and names its listing, and the listing reaches the next model request', { skip: missing }, async () => {
+  it('Claude Code: the MCP server install registers (claude on PATH) answers a real tool call; a period with nothing on the question says so and names its listing, and the listing reaches the next model request; what it gave is not recalled again in that session', { skip: missing }, async () => {
     const x = agent('mcp-laptop', 'checkout', join('src', 'shop'));
     // The person's shell has `claude` on PATH: install registers the MCP server through it.
     x.env.PATH = [dirname(clientBin('claude')), x.env.PATH].join(delimiter);
@@ -279,6 +279,20 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.equal(last.code, 0, last.stderr);
     const latest = toolResults(lastSeen).map((t) => JSON.parse(t.slice(0, t.lastIndexOf('}') + 1)) as { latest_note?: string; hits: Array<{ question: string }> });
     assert.deepEqual([latest.length, latest[0]?.latest_note, latest[0]?.hits[0]?.question], [1, 'the latest first: the memories on this, newest first', prompt]);
+    // What the tool gave the agent is in its context: a later prompt of that session does not recall it
+    // again (session start injects nothing here, and the search's own prompt recalls nothing).
+    const quiet = { ...claudeEnv, MEMORY_INJECT_RECENT: '0' };
+    const searched = await runAsync(clientBin('claude'), ['-p', `Search memory: ${JSON.stringify({ query: 'label printer customs form', mode: 'keyword' })}`, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', 'mcp__memory-engine__memory_search'], { cwd: x.project, env: { ...quiet, MEMORY_RECALL_ENABLED: '0' } });
+    assert.equal(searched.code, 0, searched.stderr);
+    assert.equal(hookResponses(searched.stdout).find((h) => h.event === 'PostToolUse')?.outcome, 'success', 'the tool hook ran after the MCP tool');
+    const again = 'Why did the label printer skip the customs form on large orders, once more?';
+    const recalled = (run: { stdout: string }) => hookResponses(run.stdout).find((h) => h.event === 'UserPromptSubmit')?.stdout ?? '';
+    const followUp = await runAsync(clientBin('claude'), ['-p', '--continue', again, '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env: quiet });
+    assert.equal(followUp.code, 0, followUp.stderr);
+    assert.ok(!recalled(followUp).includes(prompt), `the searched memory again: ${recalled(followUp)}`);
+    const fresh = await runAsync(clientBin('claude'), ['-p', again, '--output-format', 'stream-json', '--verbose', '--include-hook-events'], { cwd: x.project, env: quiet });
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.ok(recalled(fresh).includes(prompt), `another session: recalled (a positive check): ${recalled(fresh)}`);
   });
 
   it('Claude Code: in a history of 1,500 memories the prompt\'s memory is recalled into the model request, its common words left out', { skip: missing }, async () => {

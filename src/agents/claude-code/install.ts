@@ -4,8 +4,12 @@ import { join } from 'node:path';
 import type { HookSpec } from '../hooks-json.js';
 import { commandPrefix, MCP_NAME, mcpArgv, setupHookFile, setupSkill, type SetupDeps, type SetupMode } from '../setup.js';
 
-/** Claude Code's tools that read, change or move a file (Bash: `cat`, `sed -n`, `git mv`): the file-recall hook runs after them. */
-export const CLAUDE_FILE_TOOLS = 'Read|Edit|Write|MultiEdit|NotebookEdit|Bash';
+/**
+ * Claude Code's tools that read, change or move a file (Bash: `cat`, `sed -n`, `git mv`), and those
+ * that show memories (the MCP server's, under install's name or a plugin's; Bash runs the skill's
+ * `memory search`): the file-recall hook runs after them.
+ */
+export const CLAUDE_FILE_TOOLS = 'Read|Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*memory-engine__memory_search|mcp__.*memory-engine__memory_show';
 
 export function claudeCodeHooks(nodePath: string, mainJs: string, configPath?: string): HookSpec[] {
   const base = commandPrefix({ nodePath, mainJs, ...(configPath ? { configArg: configPath } : {}) });
