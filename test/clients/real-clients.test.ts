@@ -700,6 +700,54 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(onFile.includes('Show src/pay/checkout.ts so I can see the capture.'), JSON.stringify(onFile));
   });
 
+  it('Codex: what its shell\'s `memory search` (the skill\'s way) gave the session is not recalled again by a later prompt of it (`exec resume <id>`); another session\'s prompt (the hook install registered) recalls it', { skip: missing }, async () => {
+    const x = agent('cx-searched', 'package', join('src', 'ledger'));
+    codexTalksTo(x.env, standIn.url);
+    assert.equal(x.memory(['install', '--codex']).code, 0);
+    // The person's shell finds `memory` (the package's bin) and Node 22+: Codex runs a command in a
+    // login shell (`bash -lc`), which takes PATH from the profile.
+    writeFileSync(join(x.m.user, '.bash_profile'), `export PATH="${join(prefix, 'bin')}:${dirname(process.execPath)}:$PATH"\n`);
+    // A history of other work, as a person has (how rare a prompt's words are is judged against it).
+    const topics = ['webhook retries', 'image thumbnails', 'search index', 'login throttling', 'cron schedule', 'email templates', 'cache headers', 'feature flags', 'audit log', 'docker build'];
+    const history = Array.from({ length: 30 }, (_, i) => JSON.stringify({ v: 1, id: `older-${i}`, machine: 'laptop', project: 'shop', session_id: `older-s${i}`, timestamp: new Date(Date.UTC(2026, 9, 1 + i)).toISOString(), question: `How should the ${topics[i % topics.length]} work in step ${i}?`, answer: `Step ${i} of the ${topics[i % topics.length]}: keep it simple.` }));
+    mkdirSync(join(x.m.home, 'export'), { recursive: true });
+    writeFileSync(join(x.m.home, 'export', '2026-10_laptop.jsonl'), `${history.join('\n')}\n`);
+    assert.equal(x.memory(['rebuild']).code, 0);
+    const codex = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-s', 'danger-full-access', ...args], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in', ...env } });
+    const prompt = 'Why did the ledger export round the yen totals before the tax?';
+    assert.equal((await codex([prompt])).code, 0);
+    await eventually(() => ((JSON.parse(x.memory(['search', '--json', '--mode', 'keyword', 'ledger export yen totals']).stdout) as { hits: Array<{ question: string }> }).hits.some((h) => h.question === prompt) ? true : undefined));
+    // Session start injects nothing here, and the search's own prompt recalls nothing: only the tool hook can give it.
+    const quiet = { MEMORY_INJECT_RECENT: '0' };
+    const searchSeen = standIn.requests.length;
+    const searched = await codex(['Run: memory search yen'], { ...quiet, MEMORY_RECALL_ENABLED: '0' });
+    assert.equal(searched.code, 0, searched.stderr);
+    const output = standIn.requests.slice(searchSeen).map((q) => JSON.stringify(q.body)).find((t) => t.includes('function_call_output'));
+    assert.ok(output?.includes(JSON.stringify(prompt).slice(1, -1)), 'the search found the memory, and its output reached the model');
+    assert.match(searched.stderr, /hook: PostToolUse Completed/, searched.stderr);
+    await eventually(() => ((JSON.parse(x.memory(['search', '--json', '--mode', 'keyword', 'memory search yen']).stdout) as { hits: Array<{ question: string }> }).hits.some((h) => h.question === 'Run: memory search yen') ? true : undefined));
+    const again = 'Why did the ledger export round the yen totals before the tax, once more?';
+    const heading = 'earlier sessions that look relevant to this prompt';
+    const requestsOf = async (run: Promise<{ code: number | null; stderr: string }>) => {
+      const seen = standIn.requests.length;
+      const r = await run;
+      assert.equal(r.code, 0, r.stderr);
+      return standIn.requests.slice(seen).filter((q) => q.path.endsWith('/responses')).map((q) => JSON.stringify(q.body));
+    };
+    // Another session's prompt, through the hook install registered, as Codex runs it: recalled (a positive check).
+    const hooks = JSON.parse(readFileSync(join(x.env.CODEX_HOME as string, 'hooks.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+    const recallHook = hooks.hooks.UserPromptSubmit?.[0]?.hooks[0]?.command as string;
+    const other = spawnSync('sh', ['-c', recallHook], { input: JSON.stringify({ session_id: 'another-session', cwd: x.project, hook_event_name: 'UserPromptSubmit', prompt: again }), cwd: x.project, env: { ...x.env, ...quiet }, encoding: 'utf8' });
+    assert.equal(other.status, 0, other.stderr);
+    assert.ok(other.stdout.includes(heading) && other.stdout.includes(JSON.stringify(prompt).slice(1, -1)), other.stdout + other.stderr);
+    // The search's session, by its id.
+    const searchSession = /session id: (\S+)/.exec(searched.stderr)?.[1];
+    assert.ok(searchSession, searched.stderr);
+    const resumed = await requestsOf(codex(['resume', searchSession, again], quiet));
+    assert.ok(resumed.length > 0 && resumed.every((t) => !t.includes(heading)), 'the resumed session\'s prompt recalls nothing: its search gave it');
+  });
+
   it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {
     const carol = agent('tm-carol', 'package', join('src', 'shop'));
     const dan = agent('tm-dan', 'checkout', join('work', 'acme-shop'));
