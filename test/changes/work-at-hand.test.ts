@@ -249,36 +249,36 @@ describe('recall by file: the tool hook', () => {
   });
 
   it('what the agent\'s own search gave it is given to its session: after the MCP tool memory_search (its real result, as the client passes it) or the skill\'s `memory search` in the shell, neither a prompt nor a Read of the file brings those memories again; another session\'s prompt does; another server\'s tool notes nothing', async () => {
-    const { m, dir: ledger } = oneCheckout('searched', 'ledger', { id: 'l-1', at: '2026-11-03T09:00:00Z', q: 'Why does checkout round the JPY total before the tax?', a: 'JPY has no minor unit: rounding after the tax left a one-yen gap on the receipt.' });
-    sessionReading(m, 'l-2', ledger, '2026-11-04T09:00:00Z', [{ q: 'Should the ledger export keep the yen rounding note?', a: 'Yes: auditors asked where the one-yen gap came from.', read: ['src/cart.ts'] }]);
+    const { m, dir: book } = oneCheckout('searched', 'yenbook', { id: 'l-1', at: '2026-11-03T09:00:00Z', q: 'Why does checkout round the JPY total before the tax?', a: 'JPY has no minor unit: rounding after the tax left a one-yen gap on the receipt.' });
+    sessionReading(m, 'l-2', book, '2026-11-04T09:00:00Z', [{ q: 'Should the ledger export keep the yen rounding note?', a: 'Yes: auditors asked where the one-yen gap came from.', read: ['src/cart.ts'] }]);
     assert.equal(m.cli(['rebuild']).code, 0);
     const post = registered(m, 'PostToolUse', 'mcp__memory-engine__memory_search');
     assert.equal(registered(m, 'PostToolUse', 'mcp__plugin_memory-engine_memory-engine__memory_show'), post, 'the plugin\'s server too, and memory_show');
-    const prompt = (sessionId: string) => runHook(m, registered(m, 'UserPromptSubmit'), { session_id: sessionId, cwd: ledger, hook_event_name: 'UserPromptSubmit', prompt: 'Why is the JPY total rounded before the tax, and does the ledger export keep the yen rounding note?' }, ledger);
-    const read = (sessionId: string) => runHook(m, registered(m, 'PostToolUse', 'Read'), { session_id: sessionId, cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(ledger, 'src', 'checkout.ts') }, tool_response: { type: 'text' } }, ledger);
+    const prompt = (sessionId: string) => runHook(m, registered(m, 'UserPromptSubmit'), { session_id: sessionId, cwd: book, hook_event_name: 'UserPromptSubmit', prompt: 'Why is the JPY total rounded before the tax, and does the ledger export keep the yen rounding note?' }, book);
+    const read = (sessionId: string) => runHook(m, registered(m, 'PostToolUse', 'Read'), { session_id: sessionId, cwd: book, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: join(book, 'src', 'checkout.ts') }, tool_response: { type: 'text' } }, book);
     // Without a search first: both memories recalled by the prompt, the checkout one by the Read (positive checks).
     assert.match(prompt('s-0').context, /round the JPY total before the tax[\s\S]*yen rounding note|yen rounding note[\s\S]*round the JPY total before the tax/);
     assert.match(read('s-00').context, /round the JPY total before the tax/);
     // The MCP tool: Claude Code passes the tool's content blocks as tool_response.
     let mcpResult: unknown;
-    await withMcp(m, ledger, async (client) => {
+    await withMcp(m, book, async (client) => {
       mcpResult = (await client.callTool({ name: 'memory_search', arguments: { query: 'JPY rounding yen', mode: 'keyword' } })).content;
     });
     assert.match(JSON.stringify(mcpResult), /round the JPY total[\s\S]*yen rounding note|yen rounding note[\s\S]*round the JPY total/, 'the search found both');
-    const fromMcp = runHook(m, post, { session_id: 's-1', cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'mcp__memory-engine__memory_search', tool_input: { query: 'JPY rounding yen', mode: 'keyword' }, tool_response: mcpResult }, ledger);
+    const fromMcp = runHook(m, post, { session_id: 's-1', cwd: book, hook_event_name: 'PostToolUse', tool_name: 'mcp__memory-engine__memory_search', tool_input: { query: 'JPY rounding yen', mode: 'keyword' }, tool_response: mcpResult }, book);
     assert.equal(fromMcp.code, 0, fromMcp.stderr);
     assert.equal(fromMcp.stdout.trim(), '', 'nothing added to the tool\'s own result');
     assert.doesNotMatch(prompt('s-1').context, /JPY total before the tax|yen rounding note/, 'the prompt after the search: neither again');
     assert.equal(read('s-1').stdout.trim(), '', 'the Read of the file after it: nothing new');
     // The skill's way: `memory search` in Claude Code's Bash, its stdout as the client passes it.
-    const cli = m.cli(['search', 'JPY rounding yen'], { cwd: ledger });
+    const cli = m.cli(['search', 'JPY rounding yen'], { cwd: book });
     assert.equal(cli.code, 0, cli.stderr);
-    const fromShell = runHook(m, registered(m, 'PostToolUse', 'Bash'), { session_id: 's-2', cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'memory search "JPY rounding yen"', description: 'Search memory' }, tool_response: { stdout: cli.stdout, stderr: '', interrupted: false, isImage: false } }, ledger);
+    const fromShell = runHook(m, registered(m, 'PostToolUse', 'Bash'), { session_id: 's-2', cwd: book, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'memory search "JPY rounding yen"', description: 'Search memory' }, tool_response: { stdout: cli.stdout, stderr: '', interrupted: false, isImage: false } }, book);
     assert.equal(fromShell.code, 0, fromShell.stderr);
     assert.doesNotMatch(prompt('s-2').context, /JPY total before the tax|yen rounding note/, 'after the skill\'s search: neither again');
     // The same text from a command that is not our search, or another server's tool: nothing noted.
-    runHook(m, registered(m, 'PostToolUse', 'Bash'), { session_id: 's-3', cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat notes.txt' }, tool_response: { stdout: cli.stdout } }, ledger);
-    runHook(m, post, { session_id: 's-3', cwd: ledger, hook_event_name: 'PostToolUse', tool_name: 'mcp__other__memory_search', tool_input: {}, tool_response: mcpResult }, ledger);
+    runHook(m, registered(m, 'PostToolUse', 'Bash'), { session_id: 's-3', cwd: book, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat notes.txt' }, tool_response: { stdout: cli.stdout } }, book);
+    runHook(m, post, { session_id: 's-3', cwd: book, hook_event_name: 'PostToolUse', tool_name: 'mcp__other__memory_search', tool_input: {}, tool_response: mcpResult }, book);
     assert.match(prompt('s-3').context, /round the JPY total before the tax/, 'another session, or a search not ours: recalled');
   });
 

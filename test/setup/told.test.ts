@@ -236,7 +236,7 @@ describe('memory doctor', () => {
     assert.match(checks.find((c) => c.name === 'Claude Code')?.detail ?? '', /hooks in settings\.json: SessionStart, UserPromptSubmit, Stop, SessionEnd/);
   });
 
-  it('an install made before the file hook covered Codex\'s shell (or before it existed, or covered Bash, in Claude Code): a note naming the install to run again, exit 0', () => {
+  it('an install made before the file hook covered Codex\'s shell (or before it existed, or covered Bash or the MCP tools, in Claude Code): a note naming the install to run again, exit 0', () => {
     const m = homeMachine(root, 'older');
     assert.equal(m.cli(['install', '--codex']).code, 0);
     assert.equal(m.cli(['install', '--claude-code']).code, 0);
@@ -263,12 +263,15 @@ describe('memory doctor', () => {
     assert.ok(codex?.ok, 'not broken');
     assert.match(codex?.fix ?? '', /run `memory install --codex` again, then trust the changed file hook/);
     assert.match(before.find((c) => c.name === 'Claude Code')?.fix ?? '', /run `memory install --claude-code` again for the file hook/);
-    // The file hook as installed before it ran after Bash (a file moved there): told the same way.
-    assert.ok(fileHook.includes('|Bash"'), fileHook);
-    writeFileSync(settingsPath, JSON.stringify({ ...settings, hooks: { ...settings.hooks, PostToolUse: JSON.parse(fileHook.replace('|Bash"', '"')) as unknown } }));
-    const beforeBash = checks().find((c) => c.name === 'Claude Code');
-    assert.equal(beforeBash?.level, 'note');
-    assert.match(beforeBash?.fix ?? '', /again for the file hook \(the memories of a file when Claude reads, edits or moves it\)/);
+    // The file hook as installed before it ran after Bash (a file moved there), or after the MCP tools (what a search showed): told the same way.
+    const mcpTools = '|mcp__.*memory-engine__memory_search|mcp__.*memory-engine__memory_show"';
+    assert.ok(fileHook.includes(`|Bash${mcpTools}`), fileHook);
+    for (const [earlier, by] of [['"', 'before Bash'], ['|Bash"', 'before the MCP tools']] as const) {
+      writeFileSync(settingsPath, JSON.stringify({ ...settings, hooks: { ...settings.hooks, PostToolUse: JSON.parse(fileHook.replace(`|Bash${mcpTools}`, earlier)) as unknown } }));
+      const older = checks().find((c) => c.name === 'Claude Code');
+      assert.equal(older?.level, 'note', by);
+      assert.match(older?.fix ?? '', /again for the file hook \(the memories of a file when Claude reads, edits or moves it, and what its memory searches showed it\)/, by);
+    }
     assert.equal(m.cli(['install', '--codex']).code, 0);
     assert.equal(m.cli(['install', '--claude-code']).code, 0);
     const after = checks();

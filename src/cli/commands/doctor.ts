@@ -22,6 +22,7 @@ import { MEMORY_BRANCH } from '../../home/place.js';
 import { currentBranch, gitProgram, type Repo } from '../../sync/process.js';
 import { probeRemote } from '../../sync/remote.js';
 import { CLAUDE_PLUGIN_ID, NODE_MAJOR_NEEDED } from '../../agents/plugin.js';
+import { MCP_NAME } from '../../agents/setup.js';
 import { printJson } from '../render.js';
 import type { Runner } from '../runner.js';
 
@@ -169,7 +170,7 @@ function ourHookEvents(settings: Record<string, unknown> | undefined): string[] 
 
 /**
  * Whether the file hook (`… file-recall`) is registered for `tool`: an install made before it
- * existed, or before it covered Codex's shell or Claude Code's Bash, registered none or fewer tools.
+ * existed, or before it covered Codex's shell, Claude Code's Bash or the MCP tools, registered none or fewer tools.
  */
 function fileHookCovers(settings: Record<string, unknown> | undefined, tool: string): boolean {
   const groups = ((settings?.hooks ?? {}) as Record<string, Array<{ matcher?: string; hooks?: Array<{ command?: string }> }>>).PostToolUse ?? [];
@@ -192,7 +193,7 @@ function agentChecks(ctx: Context): Check[] {
   const missing = OUR_EVENTS.filter((e) => !events.includes(e));
   if (plugin || events.length > 0 || existsSync(cdir)) {
     const detail = [plugin ? `plugin ${CLAUDE_PLUGIN_ID} enabled` : undefined, events.length > 0 ? `hooks in settings.json: ${events.join(', ')}` : undefined].filter(Boolean).join('; ') || 'nothing registered';
-    const noFileHook = !plugin && missing.length === 0 && !(fileHookCovers(settings, 'Read') && fileHookCovers(settings, 'Bash'));
+    const noFileHook = !plugin && missing.length === 0 && !['Read', 'Bash', `mcp__${MCP_NAME}__memory_search`].every((tool) => fileHookCovers(settings, tool));
     out.push({
       name: 'Claude Code',
       ok: plugin || missing.length === 0,
@@ -203,7 +204,7 @@ function agentChecks(ctx: Context): Check[] {
         : !plugin && missing.length > 0
           ? { fix: `claude plugin install memory-engine@memory-engine (after claude plugin marketplace add <this repository>), or memory install --claude-code${events.length > 0 ? ` (missing: ${missing.join(', ')})` : ''}` }
           : noFileHook
-            ? { fix: 'an earlier install: run `memory install --claude-code` again for the file hook (the memories of a file when Claude reads, edits or moves it)' }
+            ? { fix: 'an earlier install: run `memory install --claude-code` again for the file hook (the memories of a file when Claude reads, edits or moves it, and what its memory searches showed it)' }
             : {}),
     });
   }
