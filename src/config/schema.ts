@@ -77,7 +77,7 @@ export const SCHEMA = {
     push: { type: 'boolean', default: true, doc: 'Push after each commit.' },
     pull_timeout_ms: { type: 'integer', default: 8000, min: 100, doc: 'Upper bound for git pull and push at session start.' },
     network_silence_s: { type: 'integer', default: 60, min: 1, doc: 'A git fetch or push that hears nothing from the remote this long is ended (with ssh and its helpers) and retried later.' },
-    commit_interval_s: { type: 'integer', default: 300, min: 0, doc: 'Captures after each turn are committed and pushed at most this often (session end and commands commit at once).' },
+    commit_interval_s: { type: 'integer', default: 300, min: 0, doc: 'Captures after each turn are committed and pushed at most this often, counted from the last commit of memories (session end and commands commit at once).' },
     repack_loose_kb: { type: 'integer', default: 4096, min: 0, doc: 'Repack the repository in the background once loose git objects pass this size (0 = never).' },
     my_git_settings: { type: 'boolean', default: false, doc: "Memory commits, rebases and pushes with your own git signing (commit.gpgsign) and hooks (core.hooksPath, .git/hooks); off, they run unsigned and without hooks, so neither can stop them." },
   },

@@ -20,6 +20,11 @@ export interface SyncState {
   last_pull?: string;
   last_push?: string;
   last_commit?: string;
+  /**
+   * The last commit of memories (export/): what the capture batches count from. A commit of the
+   * shared settings alone (init's first) starts no batch, so a new home's first capture goes at once.
+   */
+  last_export_commit?: string;
   last_error?: SyncError;
   /** First failure after the last success: how long sync has been broken. */
   failing_since?: string;

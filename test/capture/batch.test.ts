@@ -16,8 +16,9 @@ import { queueDirFor, readQueue } from '../../src/app/capture/queue.js';
 import { recordStop } from '../../src/app/capture/stop.js';
 import { drainOnce } from '../../src/app/capture/worker.js';
 import { conversation, CWD, git, gitObjectsKb, gitWorld, placeTranscript, type GitWorld } from '../support/gitworld.js';
-import { CLI, TRACER } from '../support/helpers.js';
-import { assistant, text, user } from '../support/transcript-builder.js';
+import { CLI, TRACER, tempDir } from '../support/helpers.js';
+import { homeMachine } from '../support/homes.js';
+import { assistant, text, transcript, user } from '../support/transcript-builder.js';
 
 function exportBytes(dir: string): number {
   return readdirSync(dir).filter((f) => f.endsWith('.jsonl')).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
@@ -77,6 +78,48 @@ describe('batched commits', () => {
     assert.ok(gitGrowth <= 3 * exportGrowth, `.git grew ${gitGrowth} KiB for ${exportGrowth.toFixed(0)} KiB of memories`);
     const loose = gitObjectsKb(m.repo).loose;
     assert.ok(loose < 512, `${loose} KiB of loose objects left`);
+  });
+});
+
+describe('a new home\'s first capture', () => {
+  it('init\'s commit of the shared settings starts no batch: the first capture is committed and pushed at once (another machine has it), the next one within the interval waits for its batch', async () => {
+    const { dir, cleanup } = tempDir('memory-first-');
+    try {
+      const remote = join(dir, 'memories.git');
+      git(dir, 'init', '-q', '--bare', remote);
+      const m = homeMachine(dir, 'newcomer');
+      const init = m.cli(['init', '--remote', remote]);
+      assert.equal(init.code, 0, init.stderr);
+      assert.match(git(m.home, 'log', '--format=%s', '-1'), /^settings: /, 'init committed the shared settings');
+      let clock = Date.now() + 20_000; // the first session's first turn, 20 s after init
+      const io: IO = { stdout: new PassThrough(), stderr: new PassThrough() as unknown as NodeJS.WriteStream, stdin: new PassThrough(), env: m.env, cwd: m.user, now: () => new Date(clock) };
+      const ctx = await makeContext({}, io);
+      const rt = runtimeOf(ctx, { quiet: true });
+      const loadEmbedder = lazyEmbedder(ctx.embedderConfig());
+      const where = { baseDir: ctx.config.baseDir, projectsDir: () => ctx.config.general.claude_projects_dir };
+      const t = transcript('s-first', m.user);
+      t.clock = clock;
+      const path = join(m.projects, 's-first.jsonl');
+      const turn = async (q: string, a: string) => {
+        user(t, q);
+        assistant(t, [{ text: a }]);
+        writeFileSync(path, text(t));
+        await recordStop(where, { transcript: path, sessionId: 's-first', cwd: m.user, push: true, flush: false }, { now: io.now, spawnWorker: () => undefined });
+        return drainOnce(rt, { loadEmbedder });
+      };
+      const first = await turn('How do we rotate the heron signing key without downtime?', 'Publish the new key first, sign with it a day later, then retire the old one.');
+      assert.deepEqual([first.commit, first.pushed], ['committed', 'pushed']);
+      const other = homeMachine(dir, 'desktop');
+      assert.equal(other.cli(['init', '--remote', remote]).code, 0);
+      const found = other.cli(['search', '--json', '--mode', 'keyword', 'heron signing key']);
+      assert.ok((JSON.parse(found.stdout) as { hits: Array<{ question: string }> }).hits.some((h) => h.question.startsWith('How do we rotate the heron signing key')), found.stdout);
+      clock += 20_000;
+      const second = await turn('And the old key: how long do we keep verifying with it?', 'A week, for tokens signed just before the switch.');
+      assert.equal(second.commit, 'waiting', 'the batch started by the first capture');
+      assert.notEqual(git(m.home, 'status', '--porcelain', 'export'), '');
+    } finally {
+      cleanup();
+    }
   });
 });
 

@@ -632,8 +632,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     });
     const codex = (x: Agent, prompt: string, sandbox = 'workspace-write') =>
       runAsync(clientBin('codex'), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-s', sandbox, prompt], { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' } });
-    // Codex has no session end: captures go at the batch interval, which init's settings commit just started.
-    a.env.MEMORY_SYNC_COMMIT_INTERVAL_S = '0';
+    // Codex has no session end: A's captures go in batches, and the first of a home init just made at once.
     // B's session starts inject nothing and its prompts recall nothing: "Patch src/checkout.ts" would
     // recall A's turn by its words first, and a memory comes once per session; this is the tool hook's test.
     b.env.MEMORY_INJECT_RECENT = '0';

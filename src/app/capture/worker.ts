@@ -72,7 +72,9 @@ export async function drainOnce(rt: Runtime, opts: { flush?: boolean; push?: boo
       if (heldBack && readQueue(queueDirFor(rt.config.baseDir)).length === 0) updateSyncState(repo.gitDir, (x) => delete x.deferred);
       return report;
     }
-    const last = readSyncState(repo.gitDir).last_commit;
+    // Counted from the last commit of memories: init's settings commit starts no batch (nor does a
+    // home from before this was kept: its next capture goes at once, once).
+    const last = readSyncState(repo.gitDir).last_export_commit;
     const dueAt = last ? Date.parse(last) + rt.config.sync.commit_interval_s * 1000 : 0;
     const now = rt.now().getTime();
     if (!flush && now < dueAt) {

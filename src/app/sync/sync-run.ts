@@ -140,6 +140,7 @@ export async function commitPending(rt: Runtime, repo: Repo, message: string): P
     if (c.committed || settings) {
       updateSyncState(repo.gitDir, (s) => {
         s.last_commit = rt.now().toISOString();
+        if (c.committed) s.last_export_commit = s.last_commit;
         recordOutcome(s, 'commit', true, rt.now(), 'committed');
       });
     }
