@@ -473,8 +473,8 @@ describe('inside the real agents: a session on one machine is in the next sessio
   it('Codex: package on A, checkout on B', { skip: missing }, async () => {
     const a = agent('cx-laptop', 'package', join('src', 'shop'));
     const b = agent('cx-desktop', 'checkout', join('work', 'shop-2'));
-    // B joins first: the first machine on a new remote commits the shared settings, and A's
-    // captures are then batched (commit_interval_s) — A joins a remote that has them, whatever ran before.
+    // B joins first: the first machine on a new remote commits the shared settings, and A joins a
+    // remote that has them.
     for (const x of [b, a]) {
       codexTalksTo(x.env, standIn.url);
       const inst = x.memory(['install', '--codex']);
