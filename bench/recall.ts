@@ -95,9 +95,22 @@ function pastedCode(): string[] {
     .map((c) => `\`\`\`ts\n${c}\n\`\`\``);
 }
 
-/** Each prompt after a block of pasted code (the question below it, as people ask). */
-function afterCode(prompts: PromptSet['prompts']): PromptSet['prompts'] {
-  const code = pastedCode();
+/**
+ * The same code pasted as it is, no fence (a terminal prompt, where nothing renders markdown):
+ * whole lines, as an editor's selection gives them.
+ */
+function pastedPlain(): string[] {
+  return pastedCode().map((c) => {
+    const body = c.replace(/^```ts\n|\n```$/g, '');
+    const lines = body.split('\n');
+    // A slice that starts or ends inside a line: that line left out.
+    return lines.slice(body.startsWith('/**') ? 0 : 1, -1).join('\n');
+  });
+}
+
+/** Each prompt after a block of pasted code (the question below it, as people ask); fenced, or as it is. */
+function afterCode(prompts: PromptSet['prompts'], fenced = true): PromptSet['prompts'] {
+  const code = fenced ? pastedCode() : pastedPlain();
   return prompts.map((p, i) => ({ ...p, text: `${code[i % code.length] as string}\n${p.text}` }));
 }
 
@@ -146,6 +159,8 @@ export function runRecallQuality(): string | undefined {
       { name: 'ordinary coding requests, English', prompts: ORDINARY_EN.map((text) => ({ text })) },
       { name: 'LongMemEval questions after pasted code', prompts: afterCode(en.queries.map((q) => ({ text: q.text, gold: q.gold, ...(q.now !== undefined ? { now: q.now } : {}) }))) },
       { name: 'ordinary coding requests after pasted code, English', prompts: afterCode(ORDINARY_EN.map((text) => ({ text }))) },
+      { name: 'LongMemEval questions after pasted code, no fence', prompts: afterCode(en.queries.map((q) => ({ text: q.text, gold: q.gold, ...(q.now !== undefined ? { now: q.now } : {}) })), false) },
+      { name: 'ordinary coding requests after pasted code, no fence, English', prompts: afterCode(ORDINARY_EN.map((text) => ({ text })), false) },
     ],
   });
   const ja = jsquad(now);

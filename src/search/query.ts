@@ -107,15 +107,98 @@ export function anyOfTerms(terms: string[]): string {
 export const FENCED_CODE = /```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)/g;
 
 /**
- * What a prompt that pastes code asks, in its own words: the text outside its fenced blocks, when
- * that holds two search terms or more ("why does the retry loop spin forever?"). The code would
- * otherwise fill the query's terms (MAX_TERMS) before the question below it is read. A prompt
- * that says too little besides ("fix this:") is the code, and is matched whole.
+ * What a prompt that pastes code asks, in its own words: the text outside its fenced blocks and
+ * its runs of pasted lines (withoutPastedLines), when that holds two search terms or more ("why
+ * does the retry loop spin forever?"). The code would otherwise fill the query's terms
+ * (MAX_TERMS) before the question below it is read. A prompt that says too little besides ("fix
+ * this:") is the code, and is matched whole.
  */
 export function ownWords(text: string): string {
-  if (!text.includes('```') && !text.includes('~~~')) return text;
-  const own = text.replace(FENCED_CODE, ' ');
+  const fenced = text.includes('```') || text.includes('~~~');
+  const own = withoutPastedLines(fenced ? text.replace(FENCED_CODE, ' ') : text);
+  if (own === text) return text;
   return buildKeywordQuery(own).terms.length >= 2 ? own : text;
+}
+
+/** Lines pasted as they are (a terminal prompt renders no fence) that count as one paste: this many in a row at least. */
+const PASTED_RUN = 3;
+/** A comment's line: `//`, the start and end of a block comment and the ` * ` lines between, `#!`. */
+const COMMENT = /^(?:[ \t]+\*(?: |$)|[ \t]*(?:\/\/|\/\*|\*\/|#!))|\*\/$/;
+/** An item of a list the person typed (`- add a test`, `2) fix the bug`), indented or not. */
+const LIST_ITEM = /^[ \t]*(?:[-*•+]|\d+[.)])\s/;
+/** A line that starts as code or a stack frame does. */
+const CODE_START = /^(?:#include\b|(?:import|export|const|let|var|function|return|def|class|public|private|package|using)\b|(?:if|for|while|switch)\s*\(|[}\])]|@\w|at\s+\S+\s+\(|File\s+"|Traceback\b|[\w.]*(?:Error|Exception)(?::|$))/;
+/** A log's line: a timestamp or a level first. Its stamp still names the day it tells of (when.ts). */
+const LOG_LINE = /^\[?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL)\b)/;
+/** A line that ends as code does: a statement, a block opened or closed, an arrow. */
+const CODE_END = /(?:[;{}[(]|=>)$/;
+/** The characters code is dense with and prose is not. */
+const CODE_MARKS = /[{}()[\];=<>|&$\\]/g;
+
+/** What a line of a prompt is when not the person's own words (a question never is): code (markup, a comment, a stack frame), or a log's line. */
+function pastedLine(line: string): 'code' | 'log' | undefined {
+  const t = line.trimEnd();
+  if (t.endsWith('?') || t.endsWith('？')) return undefined;
+  if (LOG_LINE.test(t.trimStart())) return 'log';
+  if (COMMENT.test(t)) return 'code';
+  if (LIST_ITEM.test(t)) return undefined;
+  if (/^[ \t]{2,}\S/.test(t) || CODE_START.test(t.trimStart()) || CODE_END.test(t)) return 'code';
+  const dense = t.replace(/\s+/g, '');
+  return dense.length >= 8 && (dense.match(CODE_MARKS)?.length ?? 0) >= dense.length * 0.1 ? 'code' : undefined;
+}
+
+/** A line of a paste put as it is: where it is in the text (its newline not included), and whether a log's. */
+export interface PastedLine {
+  start: number;
+  end: number;
+  log: boolean;
+}
+
+/**
+ * The lines a prompt pastes with no fence (a terminal prompt renders none): each run of
+ * PASTED_RUN or more lines of code, log or markup, blank lines inside a run belonging to it.
+ */
+export function pastedLines(text: string): PastedLine[] {
+  if (text.split('\n', PASTED_RUN).length < PASTED_RUN) return [];
+  const out: PastedLine[] = [];
+  let run: PastedLine[] = [];
+  let count = 0;
+  const close = () => {
+    if (count >= PASTED_RUN) out.push(...run);
+    run = [];
+    count = 0;
+  };
+  let at = 0;
+  for (const line of text.split('\n')) {
+    const span = { start: at, end: at + line.length };
+    at = span.end + 1;
+    if (line.trim().length === 0) {
+      if (count > 0) run.push({ ...span, log: false });
+      continue;
+    }
+    const kind = pastedLine(line);
+    if (kind === undefined) {
+      close();
+      continue;
+    }
+    run.push({ ...span, log: kind === 'log' });
+    count++;
+  }
+  close();
+  return out;
+}
+
+/** A prompt without its pasted lines (pastedLines); the text itself when it holds none. */
+export function withoutPastedLines(text: string): string {
+  const spans = pastedLines(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    out += text.slice(at, s.start);
+    at = Math.min(text.length, s.end + 1);
+  }
+  return out + text.slice(at);
 }
 
 export function buildKeywordQuery(input: string): KeywordQuery {

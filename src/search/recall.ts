@@ -96,8 +96,11 @@ export function recallCandidates(
   const none = { cands: [], terms: 0 };
   // Time words name a period, not a topic: they leave the prompt, and the period's memories are candidates first.
   const when = opts.when ?? (opts.now === undefined ? { text: opts.prompt } : readTime(opts.prompt, opts.now));
-  // Code pasted above the question: the question's words are matched (query.ts ownWords).
-  const q = buildKeywordQuery(ownWords(when.text));
+  // Code pasted above the question: the question's words are matched (query.ts ownWords), less
+  // their time words. The code goes first: lines pasted with no fence are told by their line
+  // breaks, which taking a time out of the text collapses.
+  const own = ownWords(opts.prompt);
+  const q = buildKeywordQuery(own === opts.prompt ? when.text : opts.now === undefined ? own : readTime(own, opts.now).text);
   if (!q.match || q.terms.length === 0) return none;
   // The session in progress counts for nothing: not as a candidate, and not when judging how
   // rare the prompt's words are (60 turns on today's topic must not make its words common).

@@ -103,7 +103,7 @@ import {
 } from './when/calendar.js';
 import { sinceThen } from './when/relative.js';
 import { readLatest } from './when/latest.js';
-import { FENCED_CODE } from './query.js';
+import { FENCED_CODE, pastedLines } from './query.js';
 import { RULES } from './when/rules.js';
 import { count, textAfter, textBefore, WEEK_ORDINALS, weekdayIndex } from './when/words.js';
 
@@ -124,19 +124,49 @@ export function readTime(query: string, nowMs: number): TimeReading {
   const reading = readPeriod(query, nowMs);
   // "How many weeks between the last time I … and …": two moments asked about, not the latest.
   // Code in the question says neither (a `latest` variable, a comment's "first … or …").
-  if (asksAboutOrder(holdsCode(query) ? query.replace(CODE, ' ') : query)) return { ...reading, order: true };
+  if (asksAboutOrder(withoutCode(query))) return { ...reading, order: true };
   const l = outsideCode(reading.text, readLatest);
   return l.latest ? { ...reading, latest: true, text: l.text } : reading;
 }
 
-/** Whether a text may hold code (CODE): a backtick or a tilde fence. */
-const holdsCode = (text: string) => text.includes('`') || text.includes('~~~');
+/**
+ * Where a text holds code: fenced blocks and inline spans (CODE), and the lines of code pasted with
+ * no fence (query.ts pastedLines; a log's lines not: their stamps name a day). In order, apart.
+ */
+function codeSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  if (text.includes('`') || text.includes('~~~')) for (const c of text.matchAll(CODE)) spans.push([c.index, c.index + c[0].length]);
+  for (const p of pastedLines(text)) if (!p.log) spans.push([p.start, p.end]);
+  spans.sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && s[0] <= last[1]) last[1] = Math.max(last[1], s[1]);
+    else out.push([s[0], s[1]]);
+  }
+  return out;
+}
+
+/** The text with each piece of its code (codeSpans) put as `mark(piece)`. */
+function markCode(text: string, mark: (piece: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const [start, end] of codeSpans(text)) {
+    out += text.slice(at, start) + mark(text.slice(start, end));
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/** The text without its code, each piece a space. */
+const withoutCode = (text: string) => markCode(text, () => ' ');
 
 /** `read` over the text with its code set aside (each piece a mark no rule reads), the code put back in what it leaves. */
 function outsideCode<T extends { text: string }>(text: string, read: (t: string) => T): T {
-  if (!holdsCode(text)) return read(text);
   const pieces: string[] = [];
-  const r = read(text.replace(CODE, (c) => `\u0001${pieces.push(c) - 1}\u0001`));
+  const masked = markCode(text, (piece) => `\u0001${pieces.push(piece) - 1}\u0001`);
+  if (pieces.length === 0) return read(text);
+  const r = read(masked);
   return { ...r, text: r.text.replace(/\u0001(\d+)\u0001/g, (_m, i: string) => pieces[Number(i)] ?? '') };
 }
 
@@ -148,8 +178,8 @@ function readPeriod(query: string, nowMs: number): TimeReading {
   // The characters an earlier rule's match took (a mark per character: found.some over every
   // earlier match made a long prompt full of dates quadratic).
   const taken = new Uint8Array(input.length);
-  // Code pasted or quoted (a fenced block, an inline span) is material, not a time told of.
-  for (const c of input.matchAll(CODE)) taken.fill(1, c.index, c.index + c[0].length);
+  // Code pasted or quoted (a fenced block, an inline span, lines of code with no fence) is material, not a time told of.
+  for (const [start, end] of codeSpans(input)) taken.fill(1, start, end);
   for (const rule of RULES) {
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(input); m !== null; m = rule.re.exec(input)) {

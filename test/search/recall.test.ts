@@ -10,6 +10,7 @@ import { openCache } from '../../src/store/cache.js';
 import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, formatRecall, recall } from '../../src/search/recall.js';
 import { HOOK_BUSY_TIMEOUT_MS } from '../../src/store/store.js';
 import { ownWords } from '../../src/search/query.js';
+import { readTime } from '../../src/search/when.js';
 import { makeWorld, rec, runCli, writeJsonl, type World } from '../support/helpers.js';
 
 const MEMORIES = [
@@ -181,6 +182,48 @@ describe('memory recall (UserPromptSubmit)', () => {
       assert.equal(ownWords(`${code}\nwhy is the JPY total wrong?`).trim(), 'why is the JPY total wrong?');
       assert.equal(ownWords('why is the JPY total wrong?\n```\nconst total = round(amount)'), 'why is the JPY total wrong?\n ', 'a block left open runs to the end');
       assert.equal(ownWords('the `roundTotal` helper and the JPY total'), 'the `roundTotal` helper and the JPY total', 'no block: the prompt as it is');
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('code, a traceback or a log pasted with no fence (a terminal prompt): the question below is matched as asked alone, a time in the code\'s comments is no period, a log\'s stamp still is; a list or prose of the person\'s stays', () => {
+    const w = world();
+    try {
+      // Forty lines of a worker, as an editor's selection gives them: no fence.
+      const code = [
+        '/**',
+        ' * The queue worker. Last week we moved it to WAL mode; see the notes from March.',
+        ' */',
+        "import Database from 'better-sqlite3';",
+        "const db = new Database('queue.db');",
+        ...Array.from({ length: 36 }, (_, i) => `export function step${i}Handler(job${i}: Job, attempt${i}: number) {\n  return db.prepare('UPDATE jobs SET state${i} = ? WHERE id = ?').run(attempt${i}, job${i}.id);\n}`),
+      ].join('\n');
+      const question = 'why is the JPY cart total rounding wrong again? the currency exponent table?';
+      // Each prompt a session of its own: a memory is given once per session.
+      let session = 0;
+      const ctxOf = (prompt: string) => {
+        const r = hook(w, prompt, { session_id: `s-paste-${++session}` });
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout ? (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '';
+      };
+      const alone = ctxOf(question);
+      assert.match(alone, /id mem-jpy\n/, 'the question alone (a positive check)');
+      assert.equal(ctxOf(`${code}\n${question}`), alone, 'below the code: the same');
+      const traceback = ['Traceback (most recent call last):', '  File "worker.py", line 41, in run', '    step(job)', '  File "worker.py", line 12, in step', '    db.execute(sql)', 'sqlite3.OperationalError: database is locked'].join('\n');
+      assert.equal(ownWords(`${traceback}\n\n${question}`).trim(), question);
+      // In the code, "Last week" and "March" are a comment's: no period is read from them.
+      const now = Date.parse('2026-11-29T12:00:00.000Z');
+      assert.equal(readTime(`${code}\n${question}`, now).period, undefined);
+      assert.equal(readTime(`${traceback.replace('line 41', 'line 41, last week')}\n${question}`, now).period, undefined);
+      // A log's lines leave the words searched, and their stamp still names the day (a log is told of as it happened).
+      const log = ['2026-11-20T09:14:02Z ERROR push failed: remote hung up', '2026-11-20T09:14:03Z WARN retrying in 2s', '2026-11-20T09:14:05Z ERROR push failed: remote hung up'].join('\n');
+      assert.equal(ownWords(`${log}\nwhy does the push keep failing?`).trim(), 'why does the push keep failing?');
+      assert.equal(readTime(`${log}\nwhy does the push keep failing?`, now).period?.label, '2026-11-20');
+      // The person's own lines stay: a list, prose (a question line is never code), a snippet of two lines.
+      for (const own of ['Please do these:\n- add a test\n- fix the rounding\n- update the docs', 'I prefer tabs (not spaces).\nMy editor is vim; I use it daily.\nWhat theme should I use?', 'why does `round(total)` give 1?\nconst a = round(0.5);\nconst b = round(1.5);']) {
+        assert.equal(ownWords(own), own, own);
+      }
     } finally {
       w.cleanup();
     }
