@@ -135,7 +135,7 @@ const CODE_END = /(?:[;{}[(]|=>)$/;
 /** The characters code is dense with and prose is not. */
 const CODE_MARKS = /[{}()[\];=<>|&$\\]/g;
 
-/** What a line of a prompt is when not the person's own words (a question never is): code (markup, a comment, a stack frame), or a log's line. */
+/** What a line of a prompt is when not the person's own words (a question never is): code (a comment, a stack frame, markup dense with its marks), or a log's line. */
 function pastedLine(line: string): 'code' | 'log' | undefined {
   const t = line.trimEnd();
   if (t.endsWith('?') || t.endsWith('？')) return undefined;
