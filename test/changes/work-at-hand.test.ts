@@ -248,7 +248,7 @@ describe('recall by file: the tool hook', () => {
     assert.match(shell('codex-10', 'head src/checkout.ts').context, /hold the order lock/, 'the same session, still given once the file is named (a positive check)');
   });
 
-  it('what the agent\'s own search gave it is given to its session: after the MCP tool memory_search (its real result, as the client passes it) or the skill\'s `memory search` in the shell, neither a prompt nor a Read of the file brings those memories again; another session\'s prompt does; another server\'s tool notes nothing', async () => {
+  it('what the agent\'s own search gave it is given to its session: after the MCP tool memory_search (its real result, as Claude Code or Codex passes it) or the skill\'s `memory search` in the shell, neither a prompt nor a Read of the file brings those memories again; another session\'s prompt does; another server\'s tool notes nothing', async () => {
     const { m, dir: book } = oneCheckout('searched', 'yenbook', { id: 'l-1', at: '2026-11-03T09:00:00Z', q: 'Why does checkout round the JPY total before the tax?', a: 'JPY has no minor unit: rounding after the tax left a one-yen gap on the receipt.' });
     sessionReading(m, 'l-2', book, '2026-11-04T09:00:00Z', [{ q: 'Should the ledger export keep the yen rounding note?', a: 'Yes: auditors asked where the one-yen gap came from.', read: ['src/cart.ts'] }]);
     assert.equal(m.cli(['rebuild']).code, 0);
@@ -276,6 +276,10 @@ describe('recall by file: the tool hook', () => {
     const fromShell = runHook(m, registered(m, 'PostToolUse', 'Bash'), { session_id: 's-2', cwd: book, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'memory search "JPY rounding yen"', description: 'Search memory' }, tool_response: { stdout: cli.stdout, stderr: '', interrupted: false, isImage: false } }, book);
     assert.equal(fromShell.code, 0, fromShell.stderr);
     assert.doesNotMatch(prompt('s-2').context, /JPY total before the tax|yen rounding note/, 'after the skill\'s search: neither again');
+    // Codex's name for the same tool (our server's `-` written `_`), its result as Codex passes it: the content blocks in `content`.
+    const fromCodex = runHook(m, post, { session_id: 's-4', turn_id: 't-4', cwd: book, hook_event_name: 'PostToolUse', model: 'gpt-5.5', tool_name: 'mcp__memory_engine__memory_search', tool_input: { query: 'JPY rounding yen' }, tool_response: { content: mcpResult }, tool_use_id: 'call_1' }, book);
+    assert.equal(fromCodex.code, 0, fromCodex.stderr);
+    assert.doesNotMatch(prompt('s-4').context, /JPY total before the tax|yen rounding note/, 'after Codex\'s MCP search: neither again');
     // The same text from a command that is not our search, or another server's tool: nothing noted.
     runHook(m, registered(m, 'PostToolUse', 'Bash'), { session_id: 's-3', cwd: book, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'cat notes.txt' }, tool_response: { stdout: cli.stdout } }, book);
     runHook(m, post, { session_id: 's-3', cwd: book, hook_event_name: 'PostToolUse', tool_name: 'mcp__other__memory_search', tool_input: {}, tool_response: mcpResult }, book);

@@ -48,9 +48,11 @@ function model(body: unknown): string | ToolCall {
   // Codex: "Show src/…" reads it the way Codex reads files, with a shell command, until its output is back.
   const show = /^Show (\S+)/m.exec(lastUserText(body));
   if (show && !patched) return { tool: 'exec_command', input: { cmd: `sed -n '1,40p' ${show[1] as string}` } };
-  // "Search memory: {…}": the MCP tool memory_search with those arguments (Claude Code), until its result is back.
+  // "Search memory: {…}": the MCP tool memory_search with those arguments, until its result is back
+  // (Codex offers an MCP server's tools in a namespace, `mcp__memory_engine`: its `-` written `_`).
   const searchArgs = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
-  if (searchArgs && !toolDone) return { tool: 'mcp__memory-engine__memory_search', input: JSON.parse(searchArgs[1] as string) as Record<string, unknown> };
+  if (searchArgs && 'messages' in (body as object) && !toolDone) return { tool: 'mcp__memory-engine__memory_search', input: JSON.parse(searchArgs[1] as string) as Record<string, unknown> };
+  if (searchArgs && !('messages' in (body as object)) && !patched) return { tool: 'memory_search', namespace: 'mcp__memory_engine', input: JSON.parse(searchArgs[1] as string) as Record<string, unknown> };
   // "Run: <command>": the shell runs it (Claude Code: Bash; Codex: exec_command), until its output is back.
   const run = /^Run: (.+)$/m.exec(lastUserText(body));
   if (run && !toolDone && !patched) return 'messages' in (body as object) ? { tool: 'Bash', input: { command: run[1] as string, description: 'Run the command' } } : { tool: 'exec_command', input: { cmd: run[1] as string } };
@@ -699,7 +701,7 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(onFile.includes('Show src/pay/checkout.ts so I can see the capture.'), JSON.stringify(onFile));
   });
 
-  it('Codex: what its shell\'s `memory search` (the skill\'s way) gave the session is not recalled again by a later prompt of it (`exec resume <id>`); another session\'s prompt (the hook install registered) recalls it', { skip: missing }, async () => {
+  it('Codex: what its shell\'s `memory search` (the skill\'s way) or the MCP tool memory_search gave the session is not recalled again by a later prompt of it (`exec resume <id>`); another session\'s prompt (the hook install registered) recalls it', { skip: missing }, async () => {
     const x = agent('cx-searched', 'package', join('src', 'ledger'));
     codexTalksTo(x.env, standIn.url);
     assert.equal(x.memory(['install', '--codex']).code, 0);
@@ -745,6 +747,17 @@ describe('inside the real agents: a session on one machine is in the next sessio
     assert.ok(searchSession, searched.stderr);
     const resumed = await requestsOf(codex(['resume', searchSession, again], quiet));
     assert.ok(resumed.length > 0 && resumed.every((t) => !t.includes(heading)), 'the resumed session\'s prompt recalls nothing: its search gave it');
+    // The MCP tool memory_search, as Codex calls it (the server install registered): the same.
+    const mcpSeen = standIn.requests.length;
+    const viaMcp = await codex(['Search memory: {"query":"ledger export yen totals","mode":"keyword"}'], { ...quiet, MEMORY_RECALL_ENABLED: '0' });
+    assert.equal(viaMcp.code, 0, viaMcp.stderr);
+    assert.match(viaMcp.stderr, /mcp: memory-engine\/memory_search \(completed\)[\s\S]*hook: PostToolUse Completed/, viaMcp.stderr);
+    const mcpOutput = standIn.requests.slice(mcpSeen).map((q) => JSON.stringify(q.body)).find((t) => t.includes('function_call_output'));
+    assert.ok(mcpOutput?.includes(JSON.stringify(JSON.stringify(prompt).slice(1, -1)).slice(1, -1)), 'the MCP search found the memory, and its result reached the model');
+    const mcpSession = /session id: (\S+)/.exec(viaMcp.stderr)?.[1];
+    assert.ok(mcpSession, viaMcp.stderr);
+    const afterMcp = await requestsOf(codex(['resume', mcpSession, again], quiet));
+    assert.ok(afterMcp.length > 0 && afterMcp.every((t) => !t.includes(heading)), 'the resumed session\'s prompt recalls nothing: its MCP search gave it');
   });
 
   it('team memory in Codex: a real turn of carol in shop is published after its window and reaches dan\'s next model request, attributed', { skip: missing ?? (FAKETIME_LIB ? false : 'libfaketime is not installed (apt-get install faketime): the clock cannot be moved past the window') }, async () => {

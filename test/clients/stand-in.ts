@@ -21,6 +21,8 @@ export interface StandIn {
 export interface ToolCall {
   tool: string;
   input: Record<string, unknown>;
+  /** Codex: the namespace its tool list puts the tool in (an MCP server's tools: `mcp__<server>`). */
+  namespace?: string;
 }
 
 /**
@@ -133,7 +135,7 @@ function openaiTool(res: ServerResponse, call: ToolCall, n: number): void {
   const item =
     call.tool === 'apply_patch'
       ? { id: `ctc_standin_${n}`, type: 'custom_tool_call', status: 'completed', call_id: `call_standin_${n}`, name: call.tool, input: String(call.input.patch ?? '') }
-      : { id: `fc_standin_${n}`, type: 'function_call', status: 'completed', call_id: `call_standin_${n}`, name: call.tool, arguments: JSON.stringify(call.input) };
+      : { id: `fc_standin_${n}`, type: 'function_call', status: 'completed', call_id: `call_standin_${n}`, name: call.tool, ...(call.namespace ? { namespace: call.namespace } : {}), arguments: JSON.stringify(call.input) };
   sse(res, [
     ['response.created', { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } }],
     ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],

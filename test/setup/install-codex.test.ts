@@ -157,7 +157,7 @@ describe('memory install --codex', () => {
     const fromInstall = (specs: Array<{ event: string; matcher?: string; command: string }>) => specs.map((h) => [h.event, h.matcher ?? '', h.command.split('"MAIN" ')[1] as string].join(' · ')).sort();
     const codexPlugin = JSON.parse(readFileSync(join(REPO, 'plugin', 'codex-hooks.json'), 'utf8')) as { hooks: Groups };
     assert.deepEqual(fromPlugin(codexPlugin.hooks), fromInstall(codexHooks({ nodePath: 'NODE', mainJs: 'MAIN' })));
-    assert.ok(fromPlugin(codexPlugin.hooks).includes('PostToolUse · apply_patch|Bash · file-recall'), 'Codex\'s patches and shell reads');
+    assert.ok(fromPlugin(codexPlugin.hooks).includes('PostToolUse · apply_patch|Bash|mcp__.*memory_engine__memory_search|mcp__.*memory_engine__memory_show · file-recall'), 'Codex\'s patches, shell reads and memory searches');
     const claudePlugin = JSON.parse(readFileSync(join(REPO, '.claude-plugin', 'plugin.json'), 'utf8')) as { hooks: Groups };
     assert.deepEqual(fromPlugin(claudePlugin.hooks), fromInstall(claudeCodeHooks('NODE', 'MAIN')));
   });

@@ -236,7 +236,7 @@ describe('memory doctor', () => {
     assert.match(checks.find((c) => c.name === 'Claude Code')?.detail ?? '', /hooks in settings\.json: SessionStart, UserPromptSubmit, Stop, SessionEnd/);
   });
 
-  it('an install made before the file hook covered Codex\'s shell (or before it existed, or covered Bash or the MCP tools, in Claude Code): a note naming the install to run again, exit 0', () => {
+  it('an install made before the file hook covered Codex\'s shell or its MCP tools (or before it existed, or covered Bash or the MCP tools, in Claude Code): a note naming the install to run again, exit 0', () => {
     const m = homeMachine(root, 'older');
     assert.equal(m.cli(['install', '--codex']).code, 0);
     assert.equal(m.cli(['install', '--claude-code']).code, 0);
@@ -251,7 +251,15 @@ describe('memory doctor', () => {
     assert.equal(now.find((c) => c.name === 'Claude Code')?.level, 'ok');
     // What the earlier installs wrote: the file hook on apply_patch alone; in Claude Code, none.
     const codexHooks = join(m.user, '.codex', 'hooks.json');
-    writeFileSync(codexHooks, readFileSync(codexHooks, 'utf8').replace('"apply_patch|Bash"', '"apply_patch"'));
+    const codexNow = readFileSync(codexHooks, 'utf8');
+    const codexMcp = '|mcp__.*memory_engine__memory_search|mcp__.*memory_engine__memory_show"';
+    assert.ok(codexNow.includes(`"apply_patch|Bash${codexMcp}`), codexNow);
+    // Before the MCP tools (what Codex's memory_search showed): told too.
+    writeFileSync(codexHooks, codexNow.replace(`"apply_patch|Bash${codexMcp}`, '"apply_patch|Bash"'));
+    const beforeMcp = checks().find((c) => c.name === 'Codex');
+    assert.equal(beforeMcp?.level, 'note', JSON.stringify(beforeMcp));
+    assert.match(beforeMcp?.fix ?? '', /trust the changed file hook \(\/hooks in codex\), for the memories of a file when Codex reads it with a shell command, and what its memory searches showed it/);
+    writeFileSync(codexHooks, codexNow.replace(`"apply_patch|Bash${codexMcp}`, '"apply_patch"'));
     const settingsPath = join(m.user, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { hooks: Record<string, unknown> };
     const fileHook = JSON.stringify(settings.hooks.PostToolUse);

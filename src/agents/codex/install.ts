@@ -12,8 +12,11 @@ import { commandPrefix, MCP_NAME, mcpArgv, setupHookFile, setupSkill, type Setup
 import { codexHome } from './sessions.js';
 import { setupCodexMemoryExtension } from './memory-extension.js';
 
-/** The Codex tools that touch files: its patches and its shell. */
-export const CODEX_FILE_TOOLS = 'apply_patch|Bash';
+/**
+ * The Codex tools that touch files (its patches and its shell) and the MCP tools that show
+ * memories (Codex names our server's tools `mcp__memory_engine__…`: its `-` written `_`).
+ */
+export const CODEX_FILE_TOOLS = 'apply_patch|Bash|mcp__.*memory_engine__memory_search|mcp__.*memory_engine__memory_show';
 
 /**
  * Codex's hook output schemas reject unknown fields: SessionStart and UserPromptSubmit

@@ -8,8 +8,12 @@
 import { SHELL_TOOLS } from '../../capture/command-files.js';
 import type { HookInput } from '../input.js';
 
-/** The MCP tools that show memories (Claude Code and Codex name a server's tool `mcp__<server>__<tool>`; a plugin's server carries a prefix). */
-const MEMORY_TOOLS = /^mcp__.*memory-engine__memory_(?:search|show)$/;
+/**
+ * The MCP tools that show memories. Both clients name a server's tool `mcp__<server>__<tool>`;
+ * Claude Code prefixes a plugin's server, and Codex writes the server's `-` as `_`
+ * (`mcp__memory_engine__memory_search`).
+ */
+const MEMORY_TOOLS = /^mcp__.*memory[-_]engine__memory_(?:search|show)$/;
 /** A shell command that runs our search or show: `memory search …`, `memory show <id>`, also after `cd x &&` or a path. */
 const MEMORY_COMMAND = /(?:^|[\s;&|(/])memory\s+(?:search|show)\b/;
 

@@ -222,7 +222,7 @@ function agentChecks(ctx: Context): Check[] {
     const hooksOn = /\[features\][^[]*\b(codex_)?hooks\s*=\s*true/.test(config);
     const cmissing = OUR_EVENTS.filter((e) => !cevents.includes(e));
     const fine = (cplugin || cmissing.length === 0) && hooksOn;
-    const shellFiles = cplugin || cmissing.length > 0 || fileHookCovers(hooksJson, 'Bash');
+    const shellFiles = cplugin || cmissing.length > 0 || ['Bash', `mcp__${MCP_NAME.replace(/-/g, '_')}__memory_search`].every((tool) => fileHookCovers(hooksJson, tool));
     out.push({
       name: 'Codex',
       ok: fine,
@@ -233,7 +233,7 @@ function agentChecks(ctx: Context): Check[] {
         : !fine
           ? { fix: 'codex plugin add memory-engine@memory-engine (after codex plugin marketplace add <this repository>), or memory install --codex' }
           : !shellFiles
-            ? { fix: 'an earlier install: run `memory install --codex` again, then trust the changed file hook (/hooks in codex), for the memories of a file when Codex reads it with a shell command' }
+            ? { fix: 'an earlier install: run `memory install --codex` again, then trust the changed file hook (/hooks in codex), for the memories of a file when Codex reads it with a shell command, and what its memory searches showed it' }
             : {}),
     });
   }
