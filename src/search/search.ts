@@ -204,6 +204,8 @@ const AFTER_PERIOD_MIN_MS = 7 * 86_400_000;
 
 /** The days after a period that its telling falls in (see AFTER_PERIOD_BOOST), or undefined when none have begun. */
 export function afterPeriod(p: Period, nowMs: number): { sinceMs: number; untilMs: number } | undefined {
+  // "Before October", 10月まで: the days after are what the question leaves out.
+  if (p.before) return undefined;
   const untilMs = Math.min(nowMs + 1, p.untilMs + Math.max(AFTER_PERIOD_MIN_MS, p.untilMs - p.sinceMs));
   return untilMs > p.untilMs ? { sinceMs: p.untilMs, untilMs } : undefined;
 }

@@ -64,8 +64,11 @@
  *    月曜から水曜まで: from that day to the next such second day (only after from or between in
  *    English: "Monday through Friday" is as often a habit); the
  *    Wednesday two months ago / 2か月前の水曜日: that day nearest the day that far back.
- *  - since … / …以降 / …以来: from the start of that period to now. The week of November 16 /
- *    11月16日の週: that day's Monday-to-Sunday week.
+ *  - since … / …以降 / …以後 / …以来: from the start of that period to now. Before … / prior to …
+ *    / …より前: everything up to its start; until … / till … / …まで / …以前: through its end;
+ *    after … / …より後: from its end to now (bound; not after a length: "two days before").
+ *    The second of two times joined takes the first's year when only the first says it. The
+ *    week of November 16 / 11月16日の週: that day's Monday-to-Sunday week.
  *  - a month: "in March", "March", "3月": the latest March that has begun (this year's, or last
  *    year's when March is still to come); "last March": the one before this year's; with a
  *    year, "March 2026", "2026年3月"; with a day, "March 5", "5 March 2026", "3月5日",
@@ -99,7 +102,7 @@
  * 前回: when/latest.ts) are taken out too, and the reading says so (`latest`).
  */
 import {
-  addDays, day, dayPeriod, nthWeek, oneDay, type Period, span, validDay, weekOf, wholeMonth, wholeYear,
+  addDays, before, day, dayPeriod, nthWeek, oneDay, type Period, span, startOfDay, validDay, weekOf, wholeMonth, wholeYear, yearsBack,
 } from './when/calendar.js';
 import { sinceThen } from './when/relative.js';
 import { readLatest } from './when/latest.js';
@@ -247,7 +250,7 @@ function readPeriod(query: string, nowMs: number): TimeReading {
       }
       // "since …", "…以降", "…以来", "from … until now", "…から今まで": until now.
       const sinceBefore = /\b(?:since|from)\s+$/i.exec(textBefore(input, start));
-      const sinceAfter = /^\s*(?:以降|以来|から\s*(?:今|現在)まで|(?:to|until|till|through|up to)\s+(?:now|the present|date)\b)/i.exec(textAfter(input, end));
+      const sinceAfter = /^\s*(?:以降|以後|以来|から\s*(?:今|現在)まで|(?:to|until|till|through|up to)\s+(?:now|the present|date)\b)/i.exec(textAfter(input, end));
       if (/^since\s/i.test(m[0]) || (sinceBefore && /^since/i.test(sinceBefore[0])) || sinceAfter) {
         period = sinceThen(period, now);
         if (sinceBefore) start -= sinceBefore[0].length;
@@ -270,7 +273,7 @@ function readPeriod(query: string, nowMs: number): TimeReading {
   }
   if (found.length === 0) return { text: query };
   found.sort((a, b) => a.start - b.start);
-  const spans = joinRanges(found, input);
+  const spans = joinRanges(found, input).map((f) => bound(f, input, now));
   let text = '';
   let at = 0;
   for (const f of spans) {
@@ -361,6 +364,7 @@ function joinRanges(found: Found[], input: string): Found[] {
       return { start, end: end + (until ? until[0].length : 0), period: span(a.period.sinceMs, untilMs) };
     };
     const between = b ? input.slice(a.end, b.start) : '';
+    if (b && (OR_JOIN.test(between) || RANGE_JOIN.test(between))) b.period = inYearsOf(a, b, input);
     // "in March or April", 先週か先々週: either, so both: from the earlier's start to the later's end.
     if (b && OR_JOIN.test(between)) {
       out.push({ start: a.start, end: b.end, period: span(Math.min(a.period.sinceMs, b.period.sinceMs), Math.max(a.period.untilMs, b.period.untilMs)) });
@@ -388,6 +392,52 @@ function joinRanges(found: Found[], input: string): Found[] {
     out.push(a);
   }
   return out;
+}
+
+/**
+ * The second of two times joined or offered as either, in the first's years when only the first
+ * says its year: "from March 3, 2025 to April 5" ends on 5 April 2025, 2025年3月から6月まで in June
+ * 2025 (read alone, April 5 and 6月 are the latest that have begun). Read as the first such month
+ * or day after the first time's start. A time of its own ("to last week", "to today") stays.
+ */
+function inYearsOf(a: Found, b: Found, input: string): Period {
+  const said = input.slice(b.start, b.end);
+  if (!/\d{4}/.test(input.slice(a.start, a.end)) || /\d{3}|年|year|ago|前|後|先|今|昨|去|\b(?:last|this|past|previous|today|yesterday)\b/i.test(said)) return b.period;
+  if (!/\d|月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i.test(said)) return b.period;
+  let back = 0;
+  while (back < 200 && yearsBack(b.period, back + 1).sinceMs > a.period.sinceMs) back++;
+  return back > 0 ? yearsBack(b.period, back) : b.period;
+}
+
+/** Before a time, the word that makes it a bound: "before October", "prior to the launch in May", "until last Friday", "after March". */
+const BOUND_BEFORE = /\b(before|prior to|until|till|after)\s+$/i;
+/** After a time, the words that make it a bound: 10月より前, 10月以前, 先週まで(に), 3月より後. */
+const BOUND_AFTER = /^\s*(より前|以前|まで(?:に|の間)?|より後)/;
+/** A length before the bound's word: "two days before Christmas", "a week after the launch" tell a moment, not a bound. */
+const LENGTH_BEFORE = /\b(?:an?|one|two|three|four|five|six|few|several|couple(?: of)?|\d+)\s+(?:days?|weeks?|months?|years?)\s+$/i;
+
+/**
+ * A time said as a bound: everything before it ("before October", "prior to", 10月より前: up to its
+ * start; "until last Friday", "till March", 10月まで, 10月以前: through its end), or everything
+ * after it up to today ("after October", 10月より後: from its end). Not the time itself, which is
+ * what the words leave out. "The day before Christmas" and "from March until May" are read before.
+ */
+function bound(f: Found, input: string, now: Date): Found {
+  const behind = textBefore(input, f.start);
+  const lead = BOUND_BEFORE.exec(behind);
+  const tail = lead ? null : BOUND_AFTER.exec(textAfter(input, f.end));
+  const word = (lead?.[1] ?? tail?.[1])?.toLowerCase();
+  if (word === undefined || (lead && LENGTH_BEFORE.test(behind.slice(0, lead.index)))) return f;
+  const start = lead ? f.start - lead[0].length : f.start;
+  const end = tail ? f.end + tail[0].length : f.end;
+  if (word === 'after' || word === 'より後') {
+    const endOfToday = addDays(startOfDay(now.getTime()), 1).getTime();
+    return f.period.untilMs < endOfToday ? { start, end, period: span(f.period.untilMs, endOfToday) } : f;
+  }
+  const through = word === 'until' || word === 'till' || word === '以前' || word.startsWith('まで');
+  const untilMs = through ? f.period.untilMs : f.period.sinceMs;
+  // "Until today", 今日まで: everything up to now bounds nothing; the time is read as it is said.
+  return untilMs > now.getTime() ? f : { start, end, period: before(untilMs) };
 }
 
 /**

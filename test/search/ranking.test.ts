@@ -224,7 +224,7 @@ describe('time in the question', () => {
     }
   });
 
-  it('a period named is a rule: on Thursday 2026-12-10, "last week", "in March 2026", 先週, 2026年3月 each put that period\'s memory on the topic first, however much better another month\'s matches; without a time the best match wins', async () => {
+  it('a period named is a rule: on Thursday 2026-12-10, "last week", "in March 2026", 先週, 2026年3月, "before October", "after October", 11月より後 each put that period\'s memory on the topic first, however much better another month\'s matches; without a time the best match wins', async () => {
     await onThursday(
       [
         // Much better word matches, in another month.
@@ -246,6 +246,10 @@ describe('time in the question', () => {
         assert.equal(await first('キャッシュの削除方針', false), 'jan-ja', 'no time: the best match');
         assert.equal(await first('先週決めたキャッシュの削除方針'), 'ja-last-week');
         assert.equal(await first('2026年3月に決めたキャッシュの削除方針'), 'ja-march');
+        // A bound: everything before October (not October's better match, nor the days after it), everything after October.
+        assert.equal(await first('the cache eviction policy we decided before October'), 'march');
+        assert.equal(await first('what did we decide after October about the cache eviction policy'), 'last-week');
+        assert.equal(await first('11月より後に決めたキャッシュの削除方針'), 'ja-last-week');
       },
     );
   });

@@ -201,7 +201,6 @@ const CASES: Array<[string, [number, number, number, number?], [number, number, 
   ['the outage on Christmas Eve', [2025, 12, 24], [2025, 12, 25], 'the outage'],
   ['what we shipped over Christmas', [2025, 12, 24], [2025, 12, 27], 'what we shipped'],
   ["the deploy on New Year's Day", [2026, 1, 1], [2026, 1, 2], 'the deploy'],
-  ['what we rewrote before Christmas', [2025, 12, 24], [2025, 12, 27], 'what we rewrote before'],
   ['the parser we rewrote over Thanksgiving', [2026, 11, 26], [2026, 11, 27], 'the parser we rewrote'],
   ['the Halloween 2024 release', [2024, 10, 31], [2024, 11, 1], 'release'],
   ["last year's Christmas party", [2025, 12, 24], [2025, 12, 27], 'party'],
@@ -656,6 +655,60 @@ describe('words that are not time expressions', () => {
     assert.equal(readTime('March 3 to 5 people', NOW).period?.label, '2026-03-03', 'a count after it, not a day');
     assert.equal(readTime('on March 3 - 5 tests failed', NOW).period?.label, '2026-03-03', 'a count of things');
     assert.equal(readTime('between March 3 and 10', NOW).period?.label, '2026-03-03 – 2026-03-10');
+  });
+  it('the second of two times takes the first\'s year when only the first says it; one of its own stays', () => {
+    for (const [q, label] of [
+      ['what did we change from March 3, 2025 to April 5', '2025-03-03 – 2025-04-05'],
+      ['the migration between March 2025 and June', '2025-03-01 – 2025-06-30'],
+      ['the plans in March 2025 or April', '2025-03-01 – 2025-04-30'],
+      ['2025年3月から6月まで使っていた設定', '2025-03-01 – 2025-06-30'],
+      ['1832年4月4日から7月5日までの航海', '1832-04-04 – 1832-07-05'],
+      ['from December 20, 2025 to January 5 we froze deploys', '2025-12-20 – 2026-01-05'],
+      ['2025年12月から2月まで', '2025-12-01 – 2026-02-28'],
+      ['from March 2025 to last week', '2025-03-01 – 2026-11-29'],
+      ['from March 2025 to today', '2025-03-01 – 2026-12-01'],
+    ] as const) assert.equal(readTime(q, NOW).period?.label, label, q);
+  });
+  it('a time said as a bound: everything before it ("before", "prior to", より前: up to its start; "until", まで, 以前: through its end), or after it up to today; the words leave the question', () => {
+    for (const [q, untilDay, rest] of [
+      ['what we rewrote before Christmas', '2025-12-24', 'what we rewrote'],
+      ['the schema before October', '2026-10-01', 'the schema'],
+      ['the retry rule prior to last week', '2026-11-23', 'the retry rule'],
+      ['the flags we kept until last Friday', '2026-11-28', 'the flags we kept'],
+      ['which config did we use till March', '2026-04-01', 'which config did we use'],
+      ['10月より前の設計', '2026-10-01', 'の設計'],
+      ['10月以前の設計', '2026-11-01', 'の設計'],
+      ['先週までに決めたこと', '2026-11-30', '決めたこと'],
+      ['2007年までに新設された学部', '2008-01-01', '新設された学部'],
+    ] as const) {
+      const r = readTime(q, NOW);
+      assert.equal(r.period?.sinceMs, 0, q);
+      assert.equal(r.period?.before, true, q);
+      assert.equal(r.period?.label, `before ${untilDay}`, q);
+      assert.equal(r.text, rest, q);
+    }
+    for (const [q, label, rest] of [
+      ['what changed after October', '2026-11-01 – 2026-12-01', 'what changed'],
+      ['the deploys after New Year', '2026-01-03 – 2026-12-01', 'the deploys'],
+      ['10月より後の変更', '2026-11-01 – 2026-12-01', 'の変更'],
+      ['10月以後の変更', '2026-10-01 – 2026-12-01', 'の変更'],
+    ] as const) {
+      const r = readTime(q, NOW);
+      assert.equal(r.period?.label, label, q);
+      assert.equal(r.period?.before, undefined, q);
+      assert.equal(r.text, rest, q);
+    }
+    // A moment told by its distance, a day or week beside, a span: read as before.
+    assert.equal(readTime('two days before Christmas we froze', NOW).period?.label, '2025-12-24 – 2025-12-26');
+    assert.equal(readTime('the freeze the week before Thanksgiving', NOW).period?.label, '2026-11-19 – 2026-11-25');
+    assert.equal(readTime('the deploy the day before yesterday', NOW).period?.label, '2026-11-29');
+    assert.equal(readTime('from March until May', NOW).period?.label, '2026-03-01 – 2026-05-31');
+    assert.equal(readTime('3月から5月まで', NOW).period?.label, '2026-03-01 – 2026-05-31');
+    assert.equal(readTime('the notes since October', NOW).period?.label, '2026-10-01 – 2026-12-01');
+    // Up to now bounds nothing: the time as said.
+    assert.equal(readTime('今日までの作業', NOW).period?.label, '2026-12-01');
+    // A deadline stays words, as before.
+    for (const q of ['年末までに終わらせる', 'by Christmas', '12/31まで']) assert.equal(readTime(q, NOW).period, undefined, q);
   });
   it('a part of a day leaves with its day, which stays whole; a word it begins stays (朝会, 昼ご飯)', () => {
     assert.equal(readTime('昨日の朝会で決めた', NOW).text, 'の朝会で決めた');

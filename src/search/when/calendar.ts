@@ -10,6 +10,11 @@ export interface Period {
   untilMs: number;
   /** The period in words, for the person (the CLI prints it). */
   label: string;
+  /**
+   * Everything before a moment, as "before October", "until last Friday", 10月まで and 10月より前
+   * say (`before`): it starts with the calendar, and the days after it are what the words leave out.
+   */
+  before?: true;
 }
 
 export function day(y: number, m: number, d: number): number {
@@ -35,6 +40,20 @@ export function span(since: Date | number, until: Date | number): Period {
   const u = typeof until === 'number' ? until : until.getTime();
   const last = u - 1;
   return { sinceMs: s, untilMs: u, label: localDay(s) === localDay(last) ? localDay(s) : `${localDay(s)} – ${localDay(last)}` };
+}
+
+/** Everything before `untilMs` (Period.before). */
+export function before(untilMs: number): Period {
+  return { sinceMs: 0, untilMs, label: `before ${localDay(untilMs)}`, before: true };
+}
+
+/** The period moved back whole years (`years` of them), as its own month and day of that year. */
+export function yearsBack(p: Period, years: number): Period {
+  const back = (ms: number) => {
+    const d = new Date(ms);
+    return new Date(d.getFullYear() - years, d.getMonth(), d.getDate(), d.getHours(), d.getMinutes()).getTime();
+  };
+  return span(back(p.sinceMs), back(p.untilMs));
 }
 
 export function dayPeriod(d: Date): Period {
