@@ -135,16 +135,21 @@ const CODE_END = /(?:[;{}[(]|=>)$/;
 /** The characters code is dense with and prose is not. */
 const CODE_MARKS = /[{}()[\];=<>|&$\\]/g;
 
-/** What a line of a prompt is when not the person's own words (a question never is): code (a comment, a stack frame, markup dense with its marks), or a log's line. */
-function pastedLine(line: string): 'code' | 'log' | undefined {
+/**
+ * What a line of a prompt is when not the person's own words (a question never is): code (a
+ * comment, a stack frame, a statement's end, markup dense with its marks), or a log's line; or
+ * code only by its indent or its first word (`maybe`): prose wrapped under a list item, or a line
+ * that starts "return the parcel", is so too.
+ */
+function pastedLine(line: string): 'code' | 'log' | 'maybe' | undefined {
   const t = line.trimEnd();
   if (t.endsWith('?') || t.endsWith('？')) return undefined;
   if (LOG_LINE.test(t.trimStart())) return 'log';
   if (COMMENT.test(t)) return 'code';
   if (LIST_ITEM.test(t)) return undefined;
-  if (/^[ \t]{2,}\S/.test(t) || CODE_START.test(t.trimStart()) || CODE_END.test(t)) return 'code';
   const dense = t.replace(/\s+/g, '');
-  return dense.length >= 8 && (dense.match(CODE_MARKS)?.length ?? 0) >= dense.length * 0.1 ? 'code' : undefined;
+  if (CODE_END.test(t) || (dense.length >= 8 && (dense.match(CODE_MARKS)?.length ?? 0) >= dense.length * 0.1)) return 'code';
+  return /^[ \t]{2,}\S/.test(t) || CODE_START.test(t.trimStart()) ? 'maybe' : undefined;
 }
 
 /** A line of a paste put as it is: where it is in the text (its newline not included), and whether a log's. */
@@ -156,17 +161,21 @@ export interface PastedLine {
 
 /**
  * The lines a prompt pastes with no fence (a terminal prompt renders none): each run of
- * PASTED_RUN or more lines of code, log or markup, blank lines inside a run belonging to it.
+ * PASTED_RUN or more lines of code, log or markup, blank lines inside a run belonging to it. A
+ * run of lines that are code only by their indent or first word is not one: one of its lines at
+ * least must end as a statement, hold code's marks, or be a comment or a log's.
  */
 export function pastedLines(text: string): PastedLine[] {
   if (text.split('\n', PASTED_RUN).length < PASTED_RUN) return [];
   const out: PastedLine[] = [];
   let run: PastedLine[] = [];
   let count = 0;
+  let sure = false;
   const close = () => {
-    if (count >= PASTED_RUN) out.push(...run);
+    if (count >= PASTED_RUN && sure) out.push(...run);
     run = [];
     count = 0;
+    sure = false;
   };
   let at = 0;
   for (const line of text.split('\n')) {
@@ -183,6 +192,7 @@ export function pastedLines(text: string): PastedLine[] {
     }
     run.push({ ...span, log: kind === 'log' });
     count++;
+    if (kind !== 'maybe') sure = true;
   }
   close();
   return out;

@@ -224,6 +224,15 @@ describe('memory recall (UserPromptSubmit)', () => {
       for (const own of ['Please do these:\n- add a test\n- fix the rounding\n- update the docs', 'I prefer tabs (not spaces).\nMy editor is vim; I use it daily.\nWhat theme should I use?', 'why does `round(total)` give 1?\nconst a = round(0.5);\nconst b = round(1.5);']) {
         assert.equal(ownWords(own), own, own);
       }
+      // Prose that is code only by its indent or first words (a list item wrapped, lines that begin "return", "import"): stays.
+      for (const own of [
+        'Plan for the refunds:\n- move the ledger\n  to the new schema and keep the old column\n  until the nightly backfill has caught up\n  with every shop in the region\nthen drop it',
+        'return the parcel to the depot when the label fails\nimport the CSV again after the carrier fixes it\nexport the report for the finance team on Fridays',
+      ]) {
+        assert.equal(ownWords(own), own, own);
+      }
+      // The same first words with code's marks or a statement's end: a paste.
+      assert.equal(ownWords(`return parcel.depot;\nimport { carrier } from './carrier';\nexport const report = build(rows);\n${question}`).trim(), question);
     } finally {
       w.cleanup();
     }
