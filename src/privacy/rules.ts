@@ -265,6 +265,17 @@ function proseSecret(secret: string, pre: string, after: string): boolean {
   return labelledValue(secret, pre, after, quoted, password);
 }
 
+/**
+ * Words a passphrase is made of: three to eight, lowercase, none of the little words prose and
+ * messages are made of ("not set yet", "see the vault entry", "stored in vault") nor a message's.
+ */
+function plainPassphrase(value: string): boolean {
+  const words = value.trim().split(/[\t ]+/);
+  if (words.length < 3 || words.length > 8 || !/^[a-z0-9' \t-]+$/.test(value) || !passphrase(value)) return false;
+  return !words.some((w) => PROSE_WORD.test(w));
+}
+const PROSE_WORD = /^(?:the|a|an|is|are|was|were|be|been|not|no|yes|in|on|at|to|for|of|from|by|with|as|and|or|but|if|it|its|it's|this|that|these|those|see|use|ask|same|your|my|our|their|his|her|yet|now|then|set|check|any|all|none|null|n\/a|here|later|tbd|todo|optional|unchanged|we|you|they|i|me|us|them|do|does|did|has|have|had|will|can|just|also|only|very|too)$/;
+
 /** Words that name a password (not a token: its value must look generated). */
 export const PASSWORD_WORD = 'password|passphrase|passcode|passwd|pw';
 /** What sets a password to a value, before it ("set the password to …") and after it, in the passive ("the password was changed to …"). */
@@ -348,6 +359,17 @@ export const SECRET_RULES: SecretRule[] = [
       r('-----BEGIN PGP ', 'PRIVATE KEY BLOCK-----\n\nlQOYBGXyz0EBCAC5\n=abcd\n-----END PGP ', 'PRIVATE KEY BLOCK-----'),
     ],
     negatives: ['-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQ\n-----END PUBLIC KEY-----', '-----BEGIN CERTIFICATE-----', '-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQENBGXyz\n-----END PGP PUBLIC KEY BLOCK-----'],
+  },
+  {
+    kind: 'secret',
+    // A passphrase of plain words after a password's label and a colon, to the line's end ("wifi
+    // password: correct horse battery staple"): all of it, not its first word alone (the other
+    // rules take one word after a colon). Three words or more, lowercase, none that prose or a
+    // message is made of ("password: not set yet", "Password: must be at least 8 characters").
+    re: new RegExp(`(?<pre1>\\b(?:password|passphrase|passcode|passwd)${PROSE_FOR}[\\t ]*[:=：＝][\\t ]*)[a-z0-9][a-z0-9'-]*(?:[\\t ]+[a-z0-9][a-z0-9'-]*){2,7}(?=[\\t ]*(?:\\r?\\n|$))`, 'gim'),
+    accept: (secret) => plainPassphrase(secret),
+    positives: ['wifi password: correct horse battery staple', 'the passphrase for the backup disk: maple river cobalt lantern\nthen run restic', 'password = tulip orbit seven canyon'],
+    negatives: ['passwords: stored in vault', 'password reset: click the link', 'the password policy: twelve characters minimum'],
   },
   {
     kind: 'private-key',
