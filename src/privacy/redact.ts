@@ -23,6 +23,9 @@ export function removePrivate(text: string): string {
   return text.replace(PRIVATE_RE, '');
 }
 
+/** How much of the text after a match a rule's `accept` reads: "… to sunshine please", "… を hoge にしました". */
+const AFTER_CHARS = 12;
+
 /**
  * Today's rules, and first the person's own formats (`own`: privacy/formats.ts compileFormats
  * of `[privacy] secret_formats`), whose whole match is the secret.
@@ -53,7 +56,7 @@ export function redactSecrets(text: string, own: readonly RegExp[] = []): Redact
       if (match.includes('[REDACTED:') || secret.trim().length === 0) return match;
       // Placeholders and references stay byte for byte: `${TOKEN}`, `ghp_xxxx…`, AWS's example.
       if (isPlaceholder(secret)) return match;
-      if (rule.accept && !rule.accept(secret, pre, whole.slice(offset + match.length, offset + match.length + 4))) return match;
+      if (rule.accept && !rule.accept(secret, pre, whole.slice(offset + match.length, offset + match.length + AFTER_CHARS))) return match;
       const kind = rule.kindOf ? rule.kindOf(groups) : rule.kind;
       counts[kind] = (counts[kind] ?? 0) + 1;
       found.push(secret);

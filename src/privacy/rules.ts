@@ -187,7 +187,7 @@ const SAID_ENDING = /(?:ed|ing|able|ible|ive|ous|ful|less|ent|ant|ic|al|ary|ory|
  */
 function passwordWord(secret: string, after: string): boolean {
   if (!(plainWord(secret) || joinedWords(secret))) return false;
-  return /^(?:[\t ]*$|[.,;:!?)\]\r\n。、，！？）」]|[\t ]+(?:and|but|or|so)\b|[\t \u3000]*で(?:ログ|サイ|入|接続|認証|アク))/.test(after);
+  return /^(?:[\t ]*$|[.,;:!?)\]\r\n。、，！？）」]|[\t ]+(?:and|but|or|so|please|thanks|thank you)\b|[\t \u3000]*で(?:ログ|サイ|入|接続|認証|アク))/.test(after);
 }
 
 /** Letters only, five or more, lowercase: "sunshine", not "incorrect" or "bcrypt". */
@@ -901,6 +901,7 @@ export const SECRET_RULES: SecretRule[] = [
       'パスワードは hogehoge です',
       '管理者のパスワードは admin だよ',
       'Wi-Fiのパスワードを opensesame に変えた',
+      'パスワードを hogehoge にしました',
       '비밀번호는 sunshine 입니다',
       'wifiのパスワードはsunshine',
       'パスワード？ hunter22 だよ',
@@ -1012,7 +1013,7 @@ export const SECRET_RULES: SecretRule[] = [
     // is where it went ("sent the password to alice"). Before the prose rule, which asks letters and digits.
     re: new RegExp(`(?<pre1>\\b(?:${SETTING_VERB})\\b[^.!?\\n]{0,40}?${PROSE_LABEL}${PROSE_FOR}[\\t ]+to[\\t ]+(?<q>))${PROSE_VALUE}`, 'gi'),
     accept: proseSecret,
-    positives: ['set the password to sunshine', 'I changed the wifi password to coffee-shop-42.', 'reset my password to marigold and log in'],
+    positives: ['set the password to sunshine', 'I changed the wifi password to coffee-shop-42.', 'reset my password to marigold and log in', 'set the password to blue-whale-42 please'],
     negatives: ['set the password to expire.', 'change the password to something else', 'I sent the password to alice', 'set the password to blank', 'updated the password to be longer'],
   },
   {
