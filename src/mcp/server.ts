@@ -150,7 +150,7 @@ export function buildMcpServer(ctx: Context, version: string): McpServer {
             };
           });
           // The period the question named, and whether its memories lead: an agent told "last week" must not take March's for it.
-          const period = res.period ? { period: res.period.label, period_note: periodNote(res, (since, until) => `memory_search with since "${since}", until "${until}" and no query`) } : {};
+          const period = res.period ? { period: res.period.label, period_note: periodNote(res, (since, until) => `memory_search with ${since ? `since "${since}", ` : ''}until "${until}" and no query`) } : {};
           // Asked for the latest time ("last time", 前回): whether the newest on the topic lead, so the agent does not take an older decision for the last one.
           const latest = latestNote(res);
           const latestTold = { ...(latest ? { latest_note: latest } : {}), ...(res.hereFirst ? { project_first: projectLabel(res.hereFirst) } : {}) };

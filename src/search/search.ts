@@ -111,7 +111,7 @@ export interface SearchResult {
  * none of them on this, and how to list them (`listing`, in the words of the surface: the
  * person's words may not be the ones said then); or that it holds none.
  */
-export function periodNote(res: SearchResult, listing?: (since: string, until: string) => string): string | undefined {
+export function periodNote(res: SearchResult, listing?: (since: string | undefined, until: string) => string): string | undefined {
   const standing = periodStanding(res);
   if (!res.period || !standing) return undefined;
   const { label, sinceMs, untilMs } = res.period;
@@ -119,7 +119,8 @@ export function periodNote(res: SearchResult, listing?: (since: string, until: s
   if (standing === 'listed') return `${label}: its memories, newest first${hereNote(res)}`;
   if (standing === 'empty') return `no memories from ${label}${rest}`;
   if (standing === 'first') return `${label} first`;
-  const how = listing ? ` (${listing(localDay(sinceMs), localDay(Math.max(sinceMs, untilMs - 1)))} lists its memories)` : '';
+  // A period before a moment ("before October") has no first day to name.
+  const how = listing ? ` (${listing(res.period.before ? undefined : localDay(sinceMs), localDay(Math.max(sinceMs, untilMs - 1)))} lists its memories)` : '';
   return `nothing on this from ${label}${how}${rest}`;
 }
 

@@ -219,7 +219,7 @@ export async function startViewer(ctx: Context, opts: { port: number }): Promise
         view: () => ({ id: h.id, timestamp: h.timestamp, machine: machineLabel(h.machine), project: projectLabel(h.project), source: h.source ?? 'claude-code', question: excerpt(h.question, 600), answer: excerpt(h.answer, ANSWER_PREVIEW), ...(h.recorded_as ? { recorded_as: h.recorded_as } : {}), ...(h.author ? { author: h.author, team: h.team } : {}) }),
       }));
       // The period the words named, as the CLI and the agent are told of it (search.ts periodNote).
-      const note = periodNote({ ...res, hits }, (since, until) => `From ${since} To ${until} with no words`) ?? latestNote({ ...res, hits });
+      const note = periodNote({ ...res, hits }, (since, until) => `${since ? `From ${since} ` : ''}To ${until} with no words`) ?? latestNote({ ...res, hits });
       // Nothing but time words ("yesterday", "last time"): the period's (the newest) memories, newest first.
       return note ? Object.assign(items, { periodNote: note, ...(res.periodHeld === 'listed' || res.latest === 'listed' ? { listed: true } : {}) }) : items;
     } finally {

@@ -15,6 +15,7 @@ import { foldForCoverage, heldShare, questionContent, questionPairs, questionWor
 import { DEFAULT_MIN_COVERAGE, DEFAULT_MIN_RARE_WORDS, recall } from '../../src/search/recall.js';
 import { afterPeriod, keywordHits, latestNote, periodNote, search, type SearchOptions } from '../../src/search/search.js';
 import { toldOfNothing } from '../../src/search/telling.js';
+import { readTime } from '../../src/search/when.js';
 import { mergeResults } from '../../src/app/team/team-read.js';
 import { openCache } from '../../src/store/cache.js';
 import { STORE_VERSION } from '../../src/store/schema.js';
@@ -203,6 +204,11 @@ describe('time in the question', () => {
         assert.equal(periodNote(none), 'nothing on this from 2026-11-23 – 2026-11-29: the best matches of any time');
         // And how to list that period's memories (its words may not be the ones said then), in the surface's own words.
         assert.equal(periodNote(none, (since, until) => `memory search --since ${since} --until ${until}`), 'nothing on this from 2026-11-23 – 2026-11-29 (memory search --since 2026-11-23 --until 2026-11-29 lists its memories): the best matches of any time');
+        // A period before a moment has no first day to name.
+        const bound = readTime('payment deploy before last week', NOW).period;
+        assert.deepEqual([bound?.label, bound?.before], ['before 2026-11-23', true]);
+        assert.equal(bound && afterPeriod(bound, NOW), undefined, 'the days after it are what the words leave out');
+        assert.equal(periodNote({ ...none, period: bound }, (since, until) => `memory search ${since ? `--since ${since} ` : ''}--until ${until}`), 'nothing on this from before 2026-11-23 (memory search --until 2026-11-22 lists its memories): the best matches of any time');
         const listed = await search({ store, now: NOW }, { query: '', mode: 'keyword', filters: { sinceMs: new Date(2026, 10, 23).getTime(), untilMs: new Date(2026, 10, 30).getTime() }, topK: 5, halfLifeDays: 30, rrfK: 60 });
         assert.deepEqual(listed.hits.map((h) => h.id), ['ja-weekend'], 'days and no words: those days\' memories');
         const fortnight = await search({ store, now: NOW }, { query: '', mode: 'keyword', filters: { sinceMs: new Date(2026, 10, 23).getTime() }, topK: 5, halfLifeDays: 30, rrfK: 60 });

@@ -104,7 +104,7 @@ async function runSearch(ctx: Context, query: string, flags: SearchFlags): Promi
       const latest = { ...(res.latest ? { latest: res.latest } : {}), ...(res.hereFirst ? { project_first: projectLabel(res.hereFirst) } : {}) };
       if (flags.batch !== undefined || flags.json) printJson(ctx.io, { query: q, ...period, ...latest, hits: res.hits });
       else {
-        const note = periodNote(res, (since, until) => `memory search --since ${since} --until ${until}`) ?? latestNote(res);
+        const note = periodNote(res, (since, until) => `memory search ${since ? `--since ${since} ` : ''}--until ${until}`) ?? latestNote(res);
         if (note) ctx.io.stdout.write(`${note}\n`);
         ctx.io.stdout.write(renderHits(res.hits, flags.full === true));
       }
