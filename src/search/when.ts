@@ -411,8 +411,8 @@ function inYearsOf(a: Found, b: Found, input: string): Period {
 
 /** Before a time, the word that makes it a bound: "before October", "prior to the launch in May", "until last Friday", "after March". */
 const BOUND_BEFORE = /\b(before|prior to|until|till|after)\s+$/i;
-/** After a time, the words that make it a bound: 10月より前, 10月以前, 先週まで(に), 3月より後. */
-const BOUND_AFTER = /^\s*(より前|以前|まで(?:に|の間)?|より後)/;
+/** After a time, the words that make it a bound: 10月より前, 10月以前, 先週まで(に), 3月より後; お盆前に, GW後の (not 20日前後, 10月前半). */
+const BOUND_AFTER = /^\s*(より前|以前|まで(?:に|の間)?|より後|前(?=[にのはも、]|$)|後(?=[にのはも、]|$))/;
 /** A length before the bound's word: "two days before Christmas", "a week after the launch" tell a moment, not a bound. */
 const LENGTH_BEFORE = /\b(?:an?|one|two|three|four|five|six|few|several|couple(?: of)?|\d+)\s+(?:days?|weeks?|months?|years?)\s+$/i;
 
@@ -430,7 +430,7 @@ function bound(f: Found, input: string, now: Date): Found {
   if (word === undefined || (lead && LENGTH_BEFORE.test(behind.slice(0, lead.index)))) return f;
   const start = lead ? f.start - lead[0].length : f.start;
   const end = tail ? f.end + tail[0].length : f.end;
-  if (word === 'after' || word === 'より後') {
+  if (word === 'after' || word === 'より後' || word === '後') {
     const endOfToday = addDays(startOfDay(now.getTime()), 1).getTime();
     return f.period.untilMs < endOfToday ? { start, end, period: span(f.period.untilMs, endOfToday) } : f;
   }

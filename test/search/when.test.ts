@@ -680,6 +680,8 @@ describe('words that are not time expressions', () => {
       ['10月以前の設計', '2026-11-01', 'の設計'],
       ['先週までに決めたこと', '2026-11-30', '決めたこと'],
       ['2007年までに新設された学部', '2008-01-01', '新設された学部'],
+      ['お盆前に決めたこと', '2026-08-13', 'に決めたこと'],
+      ['年末前に片付けたバグ', '2025-12-16', 'に片付けたバグ'],
     ] as const) {
       const r = readTime(q, NOW);
       assert.equal(r.period?.sinceMs, 0, q);
@@ -692,6 +694,7 @@ describe('words that are not time expressions', () => {
       ['the deploys after New Year', '2026-01-03 – 2026-12-01', 'the deploys'],
       ['10月より後の変更', '2026-11-01 – 2026-12-01', 'の変更'],
       ['10月以後の変更', '2026-10-01 – 2026-12-01', 'の変更'],
+      ['お盆後に直したもの', '2026-08-17 – 2026-12-01', 'に直したもの'],
     ] as const) {
       const r = readTime(q, NOW);
       assert.equal(r.period?.label, label, q);
@@ -704,6 +707,9 @@ describe('words that are not time expressions', () => {
     assert.equal(readTime('the deploy the day before yesterday', NOW).period?.label, '2026-11-29');
     assert.equal(readTime('from March until May', NOW).period?.label, '2026-03-01 – 2026-05-31');
     assert.equal(readTime('3月から5月まで', NOW).period?.label, '2026-03-01 – 2026-05-31');
+    assert.equal(readTime('10日前に直した', NOW).period?.label, '2026-11-21', 'ten days ago, not before the 10th');
+    assert.equal(readTime('10月前半', NOW).period?.label, '2026-10-01 – 2026-10-15');
+    assert.equal(readTime('20日前後', NOW).period, undefined, 'around the 20th, or 20 days: no bound');
     assert.equal(readTime('the notes since October', NOW).period?.label, '2026-10-01 – 2026-12-01');
     // Up to now bounds nothing: the time as said.
     assert.equal(readTime('今日までの作業', NOW).period?.label, '2026-12-01');
