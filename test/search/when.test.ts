@@ -667,6 +667,7 @@ describe('words that are not time expressions', () => {
       ['2025年12月から2月まで', '2025-12-01 – 2026-02-28'],
       ['from March 2025 to last week', '2025-03-01 – 2026-11-29'],
       ['from March 2025 to today', '2025-03-01 – 2026-12-01'],
+      ['2025年3月3日から月曜まで', '2025-03-03 – 2026-11-30'],
     ] as const) assert.equal(readTime(q, NOW).period?.label, label, q);
   });
   it('a time said as a bound: everything before it ("before", "prior to", より前: up to its start; "until", まで, 以前: through its end), or after it up to today; the words leave the question', () => {
@@ -681,6 +682,8 @@ describe('words that are not time expressions', () => {
       ['先週までに決めたこと', '2026-11-30', '決めたこと'],
       ['2007年までに新設された学部', '2008-01-01', '新設された学部'],
       ['お盆前に決めたこと', '2026-08-13', 'に決めたこと'],
+      ['which ORM did we use before 2025', '2025-01-01', 'which ORM did we use'],
+      ['the flags we kept until 2024', '2025-01-01', 'the flags we kept'],
       ['年末前に片付けたバグ', '2025-12-16', 'に片付けたバグ'],
     ] as const) {
       const r = readTime(q, NOW);
@@ -710,6 +713,8 @@ describe('words that are not time expressions', () => {
     assert.equal(readTime('10日前に直した', NOW).period?.label, '2026-11-21', 'ten days ago, not before the 10th');
     assert.equal(readTime('10月前半', NOW).period?.label, '2026-10-01 – 2026-10-15');
     assert.equal(readTime('20日前後', NOW).period, undefined, 'around the 20th, or 20 days: no bound');
+    // A year alone after a bound's word, not a count.
+    for (const q of ['it fails after 2000 retries', 'cap the heap until 2048 MB', 'before 2030 we must migrate']) assert.equal(readTime(q, NOW).period, undefined, q);
     assert.equal(readTime('the notes since October', NOW).period?.label, '2026-10-01 – 2026-12-01');
     // Up to now bounds nothing: the time as said.
     assert.equal(readTime('今日までの作業', NOW).period?.label, '2026-12-01');
