@@ -404,9 +404,10 @@ function inYearsOf(a: Found, b: Found, input: string): Period {
   const said = input.slice(b.start, b.end);
   if (!/\d{4}/.test(input.slice(a.start, a.end)) || /\d{3}|年|year|ago|前|後|先|今|昨|去|曜|\b(?:last|this|past|previous|today|yesterday|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i.test(said)) return b.period;
   if (!/\d|月|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i.test(said)) return b.period;
-  let back = 0;
-  while (back < 200 && yearsBack(b.period, back + 1).sinceMs > a.period.sinceMs) back++;
-  return back > 0 ? yearsBack(b.period, back) : b.period;
+  const back = new Date(b.period.sinceMs).getFullYear() - new Date(a.period.sinceMs).getFullYear();
+  if (back <= 0) return b.period;
+  const same = yearsBack(b.period, back);
+  return same.sinceMs > a.period.sinceMs ? same : back > 1 ? yearsBack(b.period, back - 1) : b.period;
 }
 
 /** Before a time, the word that makes it a bound: "before October", "prior to the launch in May", "until last Friday", "after March". */

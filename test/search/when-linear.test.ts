@@ -26,6 +26,9 @@ const FAMILIES: Record<string, (n: number) => string> = {
   '"the day after Thanksgiving " (a day beside a named day)': again('the day after Thanksgiving '),
   '"last time " (the latest, not a period)': again('last time '),
   '前回の (the latest, in Japanese)': again('前回の'),
+  '"before 2025 " (a year after a bound\'s word)': again('before 2025 '),
+  '"from March 3, 2025 to April 5 " (a span\'s second time in the first\'s year)': again('from March 3, 2025 to April 5 '),
+  '10月より前の (a bound in Japanese)': again('10月より前の'),
 };
 
 /** The fastest of five runs of each text, taken in turn: a slow spell of the machine falls on both. */
