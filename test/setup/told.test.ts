@@ -236,6 +236,31 @@ describe('memory doctor', () => {
     assert.match(checks.find((c) => c.name === 'Claude Code')?.detail ?? '', /hooks in settings\.json: SessionStart, UserPromptSubmit, Stop, SessionEnd/);
   });
 
+  it('Codex runs hooks unless its config turns them off: after install --codex with no [features], doctor says ok; `hooks = false` (or the older `codex_hooks = false`) is a FAIL naming what to remove', () => {
+    const m = homeMachine(root, 'codex-default');
+    assert.equal(m.cli(['install', '--codex']).code, 0);
+    assert.equal(m.cli(['install', '--claude-code']).code, 0, 'the home has a ~/.claude: its check passes too');
+    const config = join(m.user, '.codex', 'config.toml');
+    assert.doesNotMatch(readFileSync(config, 'utf8'), /\[features\]/);
+    const codex = () => {
+      const r = m.cli(['doctor', '--offline', '--json']);
+      return { code: r.code, check: (JSON.parse(r.stdout) as { checks: Array<{ name: string; ok: boolean; level: string; detail: string; fix?: string }> }).checks.find((c) => c.name === 'Codex') };
+    };
+    const fine = codex();
+    assert.deepEqual([fine.code, fine.check?.ok, fine.check?.level], [0, true, 'ok'], JSON.stringify(fine));
+    assert.match(fine.check?.detail ?? '', /hooks on/);
+    const theirs = readFileSync(config, 'utf8');
+    for (const off of ['hooks = false', 'codex_hooks = false']) {
+      writeFileSync(config, `${theirs}\n[features]\n${off}\n`);
+      const r = codex();
+      assert.deepEqual([r.code, r.check?.ok, r.check?.level], [1, false, 'fail'], off);
+      assert.match(r.check?.detail ?? '', /hooks off in config\.toml/);
+      assert.match(r.check?.fix ?? '', /remove `hooks = false` under \[features\] in .*config\.toml, or set it to true/);
+    }
+    writeFileSync(config, `${theirs}\n[features]\nhooks = true\n`);
+    assert.equal(codex().check?.level, 'ok');
+  });
+
   it('an install made before the file hook covered Codex\'s shell or its MCP tools (or before it existed, or covered Bash or the MCP tools, in Claude Code): a note naming the install to run again, exit 0', () => {
     const m = homeMachine(root, 'older');
     assert.equal(m.cli(['install', '--codex']).code, 0);

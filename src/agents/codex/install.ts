@@ -116,8 +116,8 @@ export function setupCodex(mode: SetupMode, d: SetupDeps): string[] {
       '',
       'One step is yours: Codex runs a new or changed hook only after you trust it. Start `codex`, type /hooks,',
       'and trust the four memory-engine hooks (SessionStart, UserPromptSubmit, PostToolUse, Stop). Until then the notify',
-      'program still captures every turn, but nothing is recalled into Codex sessions. Codex versions that keep',
-      'hooks behind a feature flag also need `codex_hooks = true` under [features] in config.toml.',
+      'program still captures every turn, but nothing is recalled into Codex sessions. Codex runs hooks unless',
+      '`hooks = false` under [features] in config.toml turns them off (earlier versions needed `hooks = true` there).',
       'Next: `memory import --codex --all` saves the Codex sessions you already have.',
     );
   }

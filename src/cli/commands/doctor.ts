@@ -219,7 +219,8 @@ function agentChecks(ctx: Context): Check[] {
   }
   const cplugin = /\[plugins\."memory-engine@memory-engine"\][^[]*enabled\s*=\s*true/.test(config);
   if (cplugin || cevents.length > 0 || existsSync(chome)) {
-    const hooksOn = /\[features\][^[]*\b(codex_)?hooks\s*=\s*true/.test(config);
+    // Codex 0.171 runs hooks unless `[features] hooks = false` (or the older `codex_hooks = false`) turns them off.
+    const hooksOn = !/\[features\][^[]*\b(codex_)?hooks\s*=\s*false/.test(config);
     const cmissing = OUR_EVENTS.filter((e) => !cevents.includes(e));
     const fine = (cplugin || cmissing.length === 0) && hooksOn;
     const shellFiles = cplugin || cmissing.length > 0 || ['Bash', `mcp__${MCP_NAME.replace(/-/g, '_')}__memory_search`].every((tool) => fileHookCovers(hooksJson, tool));
@@ -229,7 +230,7 @@ function agentChecks(ctx: Context): Check[] {
       level: fine ? (shellFiles ? 'ok' : 'note') : 'fail',
       detail: [cplugin ? 'plugin memory-engine enabled' : undefined, cevents.length > 0 ? `hooks in hooks.json: ${cevents.join(', ')}` : undefined, hooksOn ? 'hooks on' : 'hooks off in config.toml'].filter(Boolean).join('; '),
       ...(!hooksOn
-        ? { fix: `add \`hooks = true\` under [features] in ${join(chome, 'config.toml')} (Codex runs no hook without it)` }
+        ? { fix: `remove \`hooks = false\` under [features] in ${join(chome, 'config.toml')}, or set it to true (Codex runs no hook while it is false)` }
         : !fine
           ? { fix: 'codex plugin add memory-engine@memory-engine (after codex plugin marketplace add <this repository>), or memory install --codex' }
           : !shellFiles
