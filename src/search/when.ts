@@ -108,7 +108,7 @@ import { sinceThen } from './when/relative.js';
 import { readLatest } from './when/latest.js';
 import { FENCED_CODE, pastedLines } from './query.js';
 import { RULES } from './when/rules.js';
-import { count, textAfter, textBefore, WEEK_ORDINALS, weekdayIndex } from './when/words.js';
+import { BOUND_WORDS, count, textAfter, textBefore, WEEK_ORDINALS, weekdayIndex } from './when/words.js';
 
 export type { Period };
 
@@ -411,7 +411,7 @@ function inYearsOf(a: Found, b: Found, input: string): Period {
 }
 
 /** Before a time, the word that makes it a bound: "before October", "prior to the launch in May", "until last Friday", "after March". */
-const BOUND_BEFORE = /\b(before|prior to|until|till|after)\s+$/i;
+const BOUND_BEFORE = new RegExp(String.raw`\b(${BOUND_WORDS})\s+$`, 'i');
 /** After a time, the words that make it a bound: 10月より前, 10月以前, 先週まで(に), 3月より後; お盆前に, GW後の (not 20日前後, 10月前半). */
 const BOUND_AFTER = /^\s*(より前|以前|まで(?:に|の間)?|より後|前(?=[にのはも、]|$)|後(?=[にのはも、]|$))/;
 /** A length before the bound's word: "two days before Christmas", "a week after the launch" tell a moment, not a bound. */

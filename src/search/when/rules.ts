@@ -13,7 +13,7 @@ import {
   thisSeason, unitAgo, weekAround, weekday, weekdayNear, weekend, weeksAgo, yearNamed,
 } from './relative.js';
 import {
-  count, enMonthPart, isMonthWord, JA_ABOUT, JA_DAYPART, JA_MONTHS, JA_NEAR, JA_OF_TIME,
+  BOUND_WORDS, count, enMonthPart, isMonthWord, JA_ABOUT, JA_DAYPART, JA_MONTHS, JA_NEAR, JA_OF_TIME,
   JA_ORDINAL, JA_PART, JA_PLAN, JA_WEEKDAYS, JA_YEARS, jaMonthPart, MONTH_NAMES, monthIndex,
   NUM_EN, NUM_JA, ORDINALS, SLASH_DAY, textAfter, textBefore, weekdayIndex,
 } from './words.js';
@@ -782,7 +782,7 @@ export const RULES: Rule[] = [
   // word, the year alone (when.ts bound reads the word): before 2025, until 2024, after 2023 — not
   // a count ("after 2000 retries", "until 2048 MB").
   {
-    re: /\b(?:(?:in|during|since|from|at)\s+)?(?:(?:early|late|mid)[\s-]+|(?:the\s+)?(?:beginning|start|middle|end)\s+of\s+)((?:19|20)\d{2})\b|\b(?:in|during|since|of|from)\s+((?:19|20)\d{2})\b|(?=(?:19|20)\d{2}\b)(?<=\b(?:before|after|until|till|prior to)[\t ]{1,4})((?:19|20)\d{2})\b(?![.,:/-]?\d|\s*(?:%|[a-z]+s\b|ms|px|kb|mb|gb|mhz|x)\b)/gi,
+    re: new RegExp(String.raw`\b(?:(?:in|during|since|from|at)\s+)?(?:(?:early|late|mid)[\s-]+|(?:the\s+)?(?:beginning|start|middle|end)\s+of\s+)((?:19|20)\d{2})\b|\b(?:in|during|since|of|from)\s+((?:19|20)\d{2})\b|(?=(?:19|20)\d{2}\b)(?<=\b(?:${BOUND_WORDS})[\t ]{1,4})((?:19|20)\d{2})\b(?![.,:/-]?\d|\s*(?:%|[a-z]+s\b|ms|px|kb|mb|gb|mhz|x)\b)`, 'gi'),
     read: (m) => yearPeriod(Number(m[1] ?? m[2] ?? m[3])),
   },
 ];

@@ -38,6 +38,8 @@ export function enMonthPart(word: string | undefined): MonthPart | undefined {
 }
 
 /** The latest month m (0-based) that has begun by now. */
+/** The English words that make a time a bound, said before it: "before October", "until 2024" (when.ts bound). */
+export const BOUND_WORDS = 'before|prior to|until|till|after';
 export const JA_MONTHS = 'か月|ヶ月|カ月|ヵ月|ケ月';
 export const MONTH_UNIT = new RegExp(`^(month|${JA_MONTHS})`);
 
