@@ -16,7 +16,12 @@ import { setupCodexMemoryExtension } from './memory-extension.js';
  * The Codex tools that touch files (its patches and its shell) and the MCP tools that show
  * memories (Codex names our server's tools `mcp__memory_engine__…`: its `-` written `_`).
  */
-export const CODEX_FILE_TOOLS = 'apply_patch|Bash|mcp__.*memory_engine__memory_search|mcp__.*memory_engine__memory_show';
+export const CODEX_FILE_TOOLS = `apply_patch|Bash|mcp__.*${codexServerName()}__memory_search|mcp__.*${codexServerName()}__memory_show`;
+
+/** Our MCP server's name as Codex writes it in a tool's name: its `-` as `_` (`mcp__memory_engine__memory_search`). */
+export function codexServerName(): string {
+  return MCP_NAME.replace(/-/g, '_');
+}
 
 /**
  * Codex's hook output schemas reject unknown fields: SessionStart and UserPromptSubmit

@@ -13,6 +13,7 @@ import { type Context, type IO } from '../../app/context.js';
 import { readFetchState } from '../../app/session/model-fetch.js';
 import { claudeDir } from '../../agents/claude-code/install.js';
 import { codexHome } from '../../agents/codex/sessions.js';
+import { codexServerName } from '../../agents/codex/install.js';
 import { configuredMemoryRemote, networkLimits } from '../../app/sync/sync-run.js';
 import { localModelProblem, modelAlternatives, modelHost, modelIdOf, modelIsCached } from '../../embed/embedder.js';
 import { errorMessage, HealthError, UserError } from '../../errors.js';
@@ -223,7 +224,7 @@ function agentChecks(ctx: Context): Check[] {
     const hooksOn = !/\[features\][^[]*\b(codex_)?hooks\s*=\s*false/.test(config);
     const cmissing = OUR_EVENTS.filter((e) => !cevents.includes(e));
     const fine = (cplugin || cmissing.length === 0) && hooksOn;
-    const shellFiles = cplugin || cmissing.length > 0 || ['Bash', `mcp__${MCP_NAME.replace(/-/g, '_')}__memory_search`].every((tool) => fileHookCovers(hooksJson, tool));
+    const shellFiles = cplugin || cmissing.length > 0 || ['Bash', `mcp__${codexServerName()}__memory_search`].every((tool) => fileHookCovers(hooksJson, tool));
     out.push({
       name: 'Codex',
       ok: fine,
