@@ -276,6 +276,10 @@ function plainPassphrase(value: string): boolean {
 }
 const PROSE_WORD = /^(?:the|a|an|is|are|was|were|be|been|not|no|yes|in|on|at|to|for|of|from|by|with|as|and|or|but|if|it|its|it's|this|that|these|those|see|use|ask|same|your|my|our|their|his|her|yet|now|then|set|check|any|all|none|null|n\/a|here|later|tbd|todo|optional|unchanged|we|you|they|i|me|us|them|do|does|did|has|have|had|will|can|just|also|only|very|too)$/;
 
+/** What names a PIN: PIN (code, number), 暗証番号, a passcode, and a door's, an alarm's or a safe's code. */
+const PIN_LABEL = '(?:\\bpin(?:[\\t -]?(?:code|number))?\\b|(?<![A-Za-z])PIN(?:コード|番号)|暗証番号|\\bpasscode\\b|\\b(?:door|gate|alarm|lock|safe|garage|lockbox|keypad|keybox|building)[\\t -]code\\b)';
+/** What the PIN is for: "the PIN for the SIM card". */
+const PIN_FOR = '(?:[\\t ]+(?:for|of|on)[\\t ]+(?:(?:the|my|our)[\\t ]+)?[\\w.-]{1,30}(?:[\\t ]+[\\w.-]{1,30})?)?';
 /** Words that name a password (not a token: its value must look generated). */
 export const PASSWORD_WORD = 'password|passphrase|passcode|passwd|pw';
 /** What sets a password to a value, before it ("set the password to …") and after it, in the passive ("the password was changed to …"). */
@@ -305,9 +309,21 @@ function labelledValue(secret: string, pre: string, after: string, bound: boolea
   const letters = /[A-Za-z]/.test(secret);
   const digits = secret.replace(/\D/g, '').length;
   if (bound) return password ? secret.length >= 4 : secret.length >= 8 && !/^[a-z]+(?:[ _.-][a-z]+)*$/.test(secret);
-  if (!letters || digits === 0 || secret.length < (password ? 6 : 12)) return false;
+  if (!letters || digits === 0 || secret.length < (password ? 6 : shortKey(secret) ? 8 : 12)) return false;
   // kebab-case or snake_case words with a version in them: user-v2, oauth2-proxy.
   return !/^[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+$/.test(secret) || digits >= 3;
+}
+
+/**
+ * A short value that can only have been generated or chosen as a secret ("the VPN shared secret is
+ * t7Yq!kP2zz", "the client secret is 9fK2mQ7xLp"): lower and upper case and digits, or a symbol among
+ * letters and digits, and no word in it (`OAuth2Bearer`, `v2BetaKey` name things; `sha256sum`
+ * is one case).
+ */
+function shortKey(value: string): boolean {
+  if (/[A-Z][a-z]{3,}|[a-z]{4,}/.test(value)) return false;
+  const cases = /[a-z]/.test(value) && /[A-Z]/.test(value);
+  return cases || /[!@#$%^&*+=~]/.test(value);
 }
 
 /**
@@ -317,7 +333,7 @@ function labelledValue(secret: string, pre: string, after: string, bound: boolea
  * after which proseSecret asks letters and digits. `pass` is a label only before a colon or an
  * equals sign ("user: admin pass: …"): before a space it is a verb ("pass arg2 to it").
  */
-const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|pass(?=[\\t ]*[:=：＝])|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|secret|(?:access|auth|bearer|api|bot|deploy) token|token)';
+const PROSE_LABEL = '\\b(?:password|passphrase|passcode|passwd|pwd|pw|pass(?=[\\t ]*[:=：＝])|api[ _-]?key|access[ _-]?key|secret[ _-]?key|client[ _-]secret|secret|(?:access|auth|bearer|api|bot|deploy) token|token|(?:encryption|shared|pre-?shared|signing|master|license|licence|product|activation|recovery)[ _-]key|(?:recovery|backup)[ _-]code)';
 const PROSE_FOR = '(?:[\\t ]+(?:(?:for|of|on)[\\t ]+(?:the[\\t ]+)?|to[\\t ]+the[\\t ]+)[\\w.-]{1,40}(?:[\\t ]+[\\w.-]{1,40}){0,2}?)?';
 const PROSE_BINDING = '(?:[\\t ]*[:=：＝][\\t \\u3000]*|[\\t ]*[?,][\\t ]+(?:it[\'’]s|it[\\t ]+is)[\\t ]+|[\\t ]*[?？][\\t ]+|[\\t ]+(?:is|was|=)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t ]+(?:to|into|from)[\\t ]+|[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)';
 /** Words with a space between them inside the quotes just opened: a passphrase, or a message (passphrase() tells). */
@@ -852,11 +868,14 @@ export const SECRET_RULES: SecretRule[] = [
   {
     kind: 'secret',
     // A PIN, four to eight digits bound to its name: "my PIN is 4821", "the PIN for the SIM is
-    // 120934", "PIN code: 4821", 暗証番号は 4821, PINコード：4821. A board's pin ("GPIO pin 13",
-    // "the reset pin is 4") has fewer digits; a PIN's length ("the PIN is 6 digits") is followed by its unit.
-    re: /(?<pre1>(?:\bpin(?:[\t -]?(?:code|number))?\b|(?<![A-Za-z])PIN(?:コード|番号)|暗証番号)(?:[\t ]+(?:for|of|on)[\t ]+(?:(?:the|my|our)[\t ]+)?[\w.-]{1,30}(?:[\t ]+[\w.-]{1,30})?)?(?:[\t ]*[:=：＝][\t \u3000]*|[\t ]+(?:is|was)[\t ]+(?:now[\t ]+|still[\t ]+)?|[\t \u3000]*(?:は|が|を|も|って)[\t \u3000]*|[\t ]*[?？][\t ]+(?:it['’]s[\t ]+)?))\d{4,8}(?![\d.,:/-]|[\t \u3000]*(?:digits?|characters?|chars?|times?|桁|文字|回))/gi,
-    positives: ['my PIN is 4821', 'the PIN for the SIM card is 120934', 'PIN code: 4821', 'pin = 7730', '暗証番号は 4821', 'キャッシュカードの暗証番号は4821です', 'PINコード：4821', 'the YubiKey PIN? it\'s 123456'],
-    negatives: ['the PIN is 6 digits', 'PIN: 4 digits', 'GPIO pin 13', 'the reset pin is 4', 'pin the version to 1234', 'pinned at 2024', '暗証番号は4桁', 'pin: 2024.1', 'PINは 3 回まで', 'spin is 12345'],
+    // 120934", "PIN code: 4821", 暗証番号は 4821, PINコード：4821, and a passcode or a door's,
+    // alarm's or safe's code said so ("the passcode is 998877", "the door code is 4821"). Set to
+    // one: "I set the PIN to 4821", "the PIN was changed to 4821". A board's pin ("GPIO pin 13",
+    // "the reset pin is 4") has fewer digits; a PIN's length ("the PIN is 6 digits") is followed by
+    // its unit; what a pin is set to do ("pin the version to 1234") has no setting verb before it.
+    re: new RegExp(`(?:(?<pre1>${PIN_LABEL}${PIN_FOR}(?:[\\t ]*[:=：＝][\\t \\u3000]*|[\\t ]+(?:is|was)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?|[\\t \\u3000]*(?:は|が|を|も|って)[\\t \\u3000]*|[\\t ]*[?？][\\t ]+(?:it['’]s[\\t ]+)?|[\\t ]+(?:(?:is|was|has[\\t ]+been|had[\\t ]+been)[\\t ]+)?(?:${SET_PARTICIPLE})[\\t ]+to[\\t ]+))|(?<pre2>\\b(?:${SETTING_VERB})[\\t ]+(?:(?:the|my|our|your|a|new|their)[\\t ]+){0,2}(?:[\\w.-]{1,30}[\\t ]+)?${PIN_LABEL}${PIN_FOR}[\\t ]+to[\\t ]+))\\d{4,8}(?![\\d.,:/-]|[\\t \\u3000]*(?:digits?|characters?|chars?|times?|桁|文字|回))`, 'gi'),
+    positives: ['my PIN is 4821', 'the PIN for the SIM card is 120934', 'PIN code: 4821', 'pin = 7730', '暗証番号は 4821', 'キャッシュカードの暗証番号は4821です', 'PINコード：4821', 'the YubiKey PIN? it\'s 123456', 'I set the PIN to 4821', 'changed my SIM PIN to 120934 yesterday', 'the PIN was changed to 4821', 'the passcode is 998877', 'the door code is 4821', 'the alarm code: 1357'],
+    negatives: ['the PIN is 6 digits', 'PIN: 4 digits', 'GPIO pin 13', 'the reset pin is 4', 'pin the version to 1234', 'pinned at 2024', '暗証番号は4桁', 'pin: 2024.1', 'PINは 3 回まで', 'spin is 12345', 'set the PIN to 6 digits', 'set pin 13 to 1000', 'the error code is 4821', 'the zip code is 94103', 'the passcode is 6 digits'],
   },
   {
     kind: 'secret',
@@ -1078,6 +1097,10 @@ export const SECRET_RULES: SecretRule[] = [
       'my sudo pw is sunshine',
       'the secret is Zq8Wx7Cv6Bn5Mm4Ll3',
       'use api key Kq7Lm2Zx9Vb4Nw8Rt3Yu for staging',
+      'the VPN shared secret is t7Yq!kP2zz',
+      'the client secret is 9fK2mQ7xLp',
+      'the license key is QX7R-K2MP-99TZ-L4WB',
+      'the recovery code is 8H3K-9QWE-22LX',
     ],
     negatives: [
       'the password is incorrect',
@@ -1102,6 +1125,12 @@ export const SECRET_RULES: SecretRule[] = [
       'pwd is /home/u/app2',
       'the token is used by oauth2-proxy',
       'the password is: required',
+      'the token is JwtV2Auth',
+      'the secret is sha256sum',
+      'the secret is v2BetaKey',
+      'the license key is in the welcome email',
+      'the encryption key is AES256',
+      'the recovery code is printed on the card',
       'the token: string',
       'token = get_token(user_id=42)',
       'api_key = keys[2]',

@@ -341,6 +341,45 @@ describe('every token format in every syntax people paste', () => {
     assert.equal(said.length + alike.length, 96);
   });
 
+  it('a short secret that can only be generated, a PIN set to a value, a passcode and a door\'s code, a license or recovery key: redacted whole; their look-alikes untouched', () => {
+    // Each kept verbatim before: a non-password label needed 12 characters, a PIN only "is" or a colon.
+    const said = [
+      'the VPN shared secret is t7Yq!kP2zz',
+      'the client secret is 9fK2mQ7xLp, rotate it monthly',
+      'the webhook signing secret is 7Hq2xK9mZt',
+      'I set the PIN to 4821',
+      'changed my SIM PIN to 120934 yesterday',
+      'the PIN was changed to 4821',
+      'the passcode is 998877',
+      'the door code is 4821',
+      'the alarm code: 1357',
+      'the license key is QX7R-K2MP-99TZ-L4WB',
+      'the recovery code is 8H3K-9QWE-22LX',
+    ];
+    const alike = [
+      'set the PIN to 6 digits',
+      'set pin 13 to 1000',
+      'pin the version to 1234',
+      'the error code is 4821',
+      'the zip code is 94103',
+      'the passcode is 6 digits long',
+      'the secret is sha256sum',
+      'the secret is AES256GCM',
+      'the token is JwtV2Auth',
+      'the signing key is RS256',
+      'the license key is in the welcome email',
+      'the recovery code is printed on the card',
+    ];
+    const left = said.filter((t) => {
+      const r = redactSecrets(t);
+      return !r.text.includes('[REDACTED:') || r.found.length === 0 || r.found.some((f) => r.text.includes(f));
+    });
+    assert.deepEqual(left, []);
+    assert.deepEqual(alike.filter((t) => redactSecrets(t).text !== t), []);
+    assert.equal(redactSecrets('the VPN shared secret is t7Yq!kP2zz').text, 'the VPN shared secret is [REDACTED:secret]');
+    assert.equal(redactSecrets('changed my SIM PIN to 120934 yesterday').text, 'changed my SIM PIN to [REDACTED:secret] yesterday');
+  });
+
   it('placeholders and references stay byte for byte', () => {
     for (const text of [
       'curl -u "$ES_USER:$ES_PASS" https://es.internal:9200',
