@@ -341,12 +341,18 @@ const QUOTED_WORDS = `(?<=["'\`])(?=[^"'\`\\n]{0,256}?[\\t ])[^"'\`\\n]{3,256}`;
 /** A value in a sentence, to the first space or quote (a closing mark or a sentence's end is not part of it), or quoted words. */
 const PROSE_VALUE = `${NOT_A_VALUE}(?:[^\\s"'\`]{3,511}[^\\s"'\`),;\\]}.?](?=\\k<q>)|${QUOTED_WORDS}(?=\\k<q>))`;
 
+/** "log in with", "sign in using": a pair or a password follows ("log in with admin / P@ssw0rd1"). */
+const LOG_IN_WITH = '\\b(?:log(?:ged)?[\\t -]?in|sign(?:ed)?[\\t -]?in)(?:[\\t ]+(?:to|into)[\\t ]+[\\w.-]{1,40})?[\\t ]+(?:with|using)[\\t ]+';
+
 /**
  * A login written as a pair in a sentence ("the credentials are admin:hunter22", "login: deploy /
  * Winter2024", "ログイン情報は admin / Winter2024"): the label, then a user name, a colon or a slash,
  * and the password (pairSecret says which count).
  */
-const PAIR_LABEL = `(?:\\b(?:credentials?|creds|logins?|log-?in(?:[\\t ]+details)?|user(?:name)?[\\t ]*(?:/|and|&)[\\t ]*pass(?:word)?)${PROSE_FOR}(?:[\\t ]*[:=][\\t ]*|[\\t ]+(?:is|are|was|were)[\\t ]+)|(?:ログイン情報|認証情報|アカウント情報|ログイン)[\\t \\u3000]*(?:[:：=＝]|は)[\\t \\u3000]*)`;
+const PAIR_LABEL = `(?:\\b(?:credentials?|creds|logins?|log-?in(?:[\\t ]+details)?|user(?:name)?[\\t ]*(?:/|and|&)[\\t ]*pass(?:word)?)${PROSE_FOR}(?:[\\t ]*[:=][\\t ]*|[\\t ]+(?:is|are|was|were)[\\t ]+)|${LOG_IN_WITH}|(?:ログイン情報|認証情報|アカウント情報|ログイン)[\\t \\u3000]*(?:[:：=＝]|は)[\\t \\u3000]*)`;
+
+const LOG_IN_WITH_PAIR = new RegExp(`${LOG_IN_WITH}["'\`]?[\\w.@+-]{1,64}:$`, 'i');
+const LOG_IN_WITH_SLASH = new RegExp(`${LOG_IN_WITH}["'\`]?[\\w.@+-]{1,64}[\\t ]*/[\\t ]*$`, 'i');
 
 /**
  * Whether the part after a user name and its separator is a password: not a time or a ratio (the
@@ -358,7 +364,11 @@ function pairSecret(secret: string, pre: string, after: string): boolean {
   if (!m || /^\d+$/.test(m[1] as string) || /^\d{1,5}$/.test(secret) || secret.includes('/')) return false;
   if (SCHEME_NAME.test(secret) || SAID_OF_A_PASSWORD.test(secret) || codeReference(secret, after)) return false;
   if (FILE_NAME.test(secret)) return false;
-  const sep = m[2] as string;
+  // After "log in with" a colon asks what a slash does: "sign in with google:oauth" names a way in.
+  const withPair = LOG_IN_WITH_PAIR.test(pre) || LOG_IN_WITH_SLASH.test(pre);
+  // "log in with SSO/SAML2": a way in and its version, not a user and a password.
+  if (withPair && /^[A-Za-z]+\d{0,2}$/.test(secret)) return false;
+  const sep = withPair ? '/' : (m[2] as string);
   if (sep === ':') return secret.length >= 4 && !(/^[a-z]+$/.test(secret) && SAID_ENDING.test(secret));
   if (sep === '/') return /\d/.test(secret) && /[A-Z]|[^A-Za-z0-9]/.test(secret);
   return /[^A-Za-z]/.test(secret) || /[A-Z]/.test(secret);
@@ -406,6 +416,36 @@ export const SECRET_RULES: SecretRule[] = [
     re: /(?<pre1>\bPrivate-Lines:[\t ]*\d{1,3}\r?\n)[A-Za-z0-9+/=]{1,128}(?:\r?\n[A-Za-z0-9+/=]{1,128}){0,127}(?=\r?\n|$)/g,
     positives: [r('PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIKq7Lm2Zx9Vb4\nNw8Rt3Yu6Io1Pa5Sd9Fg2Hj0Kq7Lm2\nPrivate', '-Lines: 1\nAAAAIKq7Lm2Zx9Vb4Nw8Rt3Yu6Io1Pa5Sd9Fg2Hj0Kq7Lm2Zx9Vb4\nPrivate-MAC: 3f9a8c7d6e5b4a39')],
     negatives: ['PuTTY keys hold Private-Lines: and Public-Lines:'],
+  },
+  {
+    kind: 'private-key',
+    // A wallet's private key as 64 hex digits after its name in a sentence ("the deployer's private
+    // key is 0x4c08…"; in code the secret names take it). A hash said of a key names none ("the
+    // private key's sha256 is …", "private key fingerprint …").
+    re: /(?<pre1>\bprivate[\t _-]?key(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝][\t \u3000]*|[\t ]+|[\t \u3000]*(?:は|が)[\t \u3000]*)["'`「]?)(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z])/gi,
+    positives: [r('the wallet\'s private key is 0x', '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318'), r('private key ', '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318 funds the faucet'), r('秘密鍵じゃなくて private key は ', '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318')],
+    negatives: ['the private key\'s sha256 is 3f9a8c7d6e5b4a3928171615141312ab3f9a8c7d6e5b4a3928171615141312ab', 'private key fingerprint 3f9a8c7d6e5b4a3928171615141312ab3f9a8c7d6e5b4a3928171615141312ab'],
+  },
+  {
+    kind: 'seed-phrase',
+    // A wallet's recovery words after their name ("seed phrase:", "MNEMONIC=\"…\"", "the recovery
+    // phrase is …", シードフレーズは …): 12, 15, 18, 21 or 24 lowercase words of three to eight
+    // letters, as the wallets' word lists are, none of them a little word prose is made of.
+    re: /(?<pre1>(?:\b(?:seed|recovery|backup|mnemonic|wallet)[\t _-]?(?:phrase|words)|\bmnemonic|シードフレーズ|リカバリーフレーズ|復元フレーズ|ニーモニック)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*)["'`「]?)[a-z]{3,8}(?:[\t ]+[a-z]{3,8}){11,23}(?![\t ]*[a-z])/gi,
+    accept: (secret) => {
+      const words = secret.split(/[\t ]+/);
+      return /^[a-z\t ]+$/.test(secret) && [12, 15, 18, 21, 24].includes(words.length) && !words.some((w) => PROSE_WORD.test(w));
+    },
+    positives: [
+      'my metamask seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident',
+      'MNEMONIC="abandon ability able about above absent absorb abstract absurd abuse access accident"',
+      'シードフレーズは abandon ability able about above absent absorb abstract absurd abuse access accident です',
+    ],
+    negatives: [
+      'the seed phrase is never stored anywhere and the wallet asks for it again after every restart of the app',
+      'seed words: twelve random english words picked from the list',
+      'mnemonic: abandon ability able about above absent absorb abstract absurd abuse access',
+    ],
   },
   {
     kind: 'jwt',
@@ -996,6 +1036,8 @@ export const SECRET_RULES: SecretRule[] = [
       'ログイン情報は admin / Winter2024 です',
       '認証情報: ci-bot:9f8e7d6c5b4a',
       'the credentials are admin:sunshine.',
+      'log in with admin / P@ssw0rd123 and open the dashboard',
+      'sign in to staging using deploy:Winter2024',
     ],
     negatives: [
       'the credentials are user:pass',
@@ -1013,7 +1055,21 @@ export const SECRET_RULES: SecretRule[] = [
       'the credentials are in ~/.aws/credentials',
       'login: admin/settings',
       'the login is alice@example.com:accepted',
+      'sign in with google:oauth',
+      'log in with email / password',
+      'login with SSO/SAML2',
+      'log in with GitHub/OAuth2 first',
     ],
+  },
+  {
+    kind: 'secret',
+    // A login said as "log in as admin with P@ssw0rd123": after the user name, what only a password
+    // looks like (eight or more characters, lowercase and digits with a capital or a symbol, no
+    // name with a version: `OAuth2`, `SAML2SSO`); "with password …" is the labelled rule's.
+    re: /(?<pre1>\b(?:log(?:ged)?[\t -]?in|sign(?:ed)?[\t -]?in)[\t ]+as[\t ]+[\w.@+-]{1,64}[\t ]+(?:with|using)[\t ]+)[^\s"'`\u0080-\uffff]{7,127}[^\s"'`\u0080-\uffff),;\]}.?]/gi,
+    accept: (secret, _pre, after) => /\d/.test(secret) && /[a-z]/.test(secret) && /[A-Z]|[^A-Za-z0-9]/.test(secret) && !/^[A-Za-z]+\d{0,2}$/.test(secret) && !secret.includes('/') && !FILE_NAME.test(secret) && !SCHEME_NAME.test(secret) && !codeReference(secret, after),
+    positives: ['sign in as admin with P@ssw0rd123', 'log in as deploy using Winter2024! then restart'],
+    negatives: ['sign in as alice with Google', 'log in as root with OAuth2', 'log in as admin with SAML2SSO', 'log in as test with ~/.ssh/id_ed25519', 'log in as admin with the-new-flow'],
   },
   {
     kind: 'secret',
