@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { CLI, REPO } from '../support/helpers.js';
 import { captured, clientBin, clientMissing, memoryFileOnRemote, memoryFilesInHome, clientsRoot, eventually, hookResponses, resultText, runAsync } from '../clients/clients.js';
 import { startGitHttp, type GitHttp } from '../clients/git-http.js';
-import { lastUserText, startStandIn, type StandIn } from '../clients/stand-in.js';
+import { lastUserText, startStandIn, type StandIn, type ToolCall } from '../clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from '../support/homes.js';
 
 const ORIGIN = 'https://git.example.com/acme/depot.git';
@@ -23,6 +23,28 @@ const ORIGIN = 'https://git.example.com/acme/depot.git';
 function replyTo(body: unknown): string {
   const asked = lastUserText(body).trim().split('\n').pop() ?? '';
   return `Stand-in answer: for "${asked.slice(0, 80)}" we moved the nightly export to 02:30 UTC and added a lock.`;
+}
+
+/**
+ * The namespace Codex's request offers a tool named `tool` in (an MCP server's tools: the plugin's
+ * server, named as Codex names it), or undefined when no namespace holds it.
+ */
+function namespaceOf(body: unknown, tool: string): string | undefined {
+  const tools = (body as { tools?: Array<{ type?: string; name?: string; tools?: Array<{ name?: string }> }> }).tools ?? [];
+  return tools.find((t) => Array.isArray(t.tools) && t.tools.some((x) => x.name === tool))?.name;
+}
+
+/** The stand-in's model: "Search memory: {…}" calls the MCP tool memory_search in Codex (as its tool list offers it) until its result is back; otherwise a text reply. */
+function model(body: unknown): string | ToolCall {
+  const input = (body as { input?: Array<{ type?: string }> }).input;
+  const searchArgs = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
+  if (searchArgs && Array.isArray(input) && !input.some((i) => i.type === 'function_call_output')) {
+    const namespace = namespaceOf(body, 'memory_search');
+    return { tool: 'memory_search', namespace: namespace ?? 'mcp__memory_engine', input: JSON.parse(searchArgs[1] as string) as Record<string, unknown> };
+    const tools = (body as { tools?: Array<{ type?: string; name?: string; tools?: Array<{ name?: string }> }> }).tools ?? [];
+    return `Stand-in: no namespace offers memory_search; tools: ${tools.map((t) => `${t.type}:${t.name}${t.tools ? `[${t.tools.map((x) => x.name).join(',')}]` : ''}`).join(' ')}`;
+  }
+  return replyTo(body);
 }
 
 
@@ -50,7 +72,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     root = mkdtempSync(join(base, 'plugins-'));
     // Detached workers of the last sessions may still be finishing: retry the removal.
     cleanup = () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
-    standIn = await startStandIn(replyTo);
+    standIn = await startStandIn(model);
     // The marketplace as a git host serves it: this repository's committed tree.
     const served = join(root, 'served');
     mkdirSync(served);
@@ -207,13 +229,14 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const [a, b] = [machine('cxp-a'), machine('cxp-b')];
     // Codex has no SessionEnd to commit and push at once: no batching here, so A's turn is pushed as it is captured.
     for (const x of [a, b]) x.env.MEMORY_SYNC_COMMIT_INTERVAL_S = '0';
-    const codex = (x: { env: NodeJS.ProcessEnv; project: string }, args: string[]) => runAsync(clientBin('codex'), args, { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in' }, timeoutMs: 300_000 });
+    const codex = (x: { env: NodeJS.ProcessEnv; project: string }, args: string[], env: NodeJS.ProcessEnv = {}) => runAsync(clientBin('codex'), args, { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in', ...env }, timeoutMs: 300_000 });
     for (const x of [a, b]) {
       const codexHome = x.env.CODEX_HOME as string;
       mkdirSync(codexHome, { recursive: true });
       writeFileSync(
         join(codexHome, 'config.toml'),
-        ['model = "stand-in"', 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${standIn.url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', '', '[features]', 'hooks = true', ''].join('\n'),
+        // Codex's own defaults: 0.171 runs hooks with no [features] line (as the README says).
+        ['model = "stand-in"', 'model_provider = "stub"', '', '[model_providers.stub]', 'name = "stub"', `base_url = "${standIn.url}/v1"`, 'env_key = "STUB_API_KEY"', 'wire_api = "responses"', ''].join('\n'),
       );
       const add = await codex(x, ['plugin', 'marketplace', 'add', marketplaceUrl]);
       assert.equal(add.code, 0, add.stderr + add.stdout);
@@ -249,6 +272,31 @@ describe('the plugins, added by git URL, in the real agents', () => {
     noHookFailed(second, b);
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
     assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
+    // The plugin's MCP tool memory_search, as Codex offers and calls it: what it gave the session is
+    // not recalled again by a later prompt of that session (the plugin's tool hook saw the call).
+    const quiet = { MEMORY_INJECT_RECENT: '0' };
+    const exec = ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check'];
+    const requestsOf = async (run: Promise<{ code: number | null; stderr: string }>) => {
+      const from = standIn.requests.length;
+      const r = await run;
+      assert.equal(r.code, 0, r.stderr);
+      noHookFailed(r, b);
+      return { run: r, bodies: standIn.requests.slice(from).filter((q) => q.path.endsWith('/responses')).map((q) => JSON.stringify(q.body)) };
+    };
+    const viaMcp = await requestsOf(codex(b, [...exec, `Search memory: ${JSON.stringify({ query: 'depot export resumable crash', mode: 'keyword' })}`], { ...quiet, MEMORY_RECALL_ENABLED: '0' }));
+    assert.match(viaMcp.run.stderr, /mcp: [\w-]+\/memory_search \(completed\)[\s\S]*hook: PostToolUse Completed/, viaMcp.run.stderr + (viaMcp.bodies.at(-1) ?? '').slice(0, 3000));
+    const held = (viaMcp.bodies.at(-1) ?? '').split(escaped(prompt)).length - 1;
+    assert.ok(held >= 1, 'the search\'s result, with A\'s turn, is in the session\'s history');
+    const again = 'How did we make the depot export resumable after a crash, once more?';
+    const heading = 'earlier sessions that look relevant to this prompt';
+    const mcpSession = /session id: (\S+)/.exec(viaMcp.run.stderr)?.[1];
+    assert.ok(mcpSession, viaMcp.run.stderr);
+    const resumed = await requestsOf(codex(b, [...exec, 'resume', mcpSession, again], quiet));
+    assert.ok(resumed.bodies.length > 0 && resumed.bodies.every((t) => !t.includes(heading) && t.split(escaped(prompt)).length - 1 === held), `A's turn ${held} times before, in the resumed session's requests: ${resumed.bodies.map((t) => t.split(escaped(prompt)).length - 1).join(', ')}`);
+    // Another session's same prompt recalls it (a positive check: recall would have given it).
+    const fresh = await requestsOf(codex(b, [...exec, again], quiet));
+    assert.ok(fresh.bodies.some((t) => t.includes(heading) && t.includes(escaped(answer))), 'a new session\'s prompt recalls A\'s turn');
+
     // The door into Codex's own memory, written by the plugin's session start.
     const ext = readFileSync(join(b.env.CODEX_HOME as string, 'memories', 'extensions', 'memory-engine', 'instructions.md'), 'utf8');
     assert.match(ext, /memory_search/);
