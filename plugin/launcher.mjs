@@ -9,7 +9,8 @@
 // plugin's data folder, then runs the `memory` command line in this process.
 //
 // Who sets up, and when (the table `nextStep` decides; test/setup/plugin-launcher.test.ts walks it):
-// - a person at a terminal (bin/memory) or an MCP client, which waits for its server: now;
+// - a person at a terminal (bin/memory): now;
+// - an MCP client, which waits for its server but may end it any time: in the background, waited for;
 // - Claude Code's SessionStart hook, which Claude Code gives the 180 s plugin.json asks for:
 //   now, inside the hook, so that the first session is injected, recalled and captured;
 // - any other hook (Codex, which kills long hooks; a Stop): in the background — a capture hook's
@@ -49,7 +50,7 @@ export const childProcess = () => /** @type {typeof import('node:child_process')
  */
 
 /**
- * @typedef {'too-old' | 'set-up-child' | 'run' | 'set-up-now' | 'set-up-in-hook' | 'park-and-set-up-behind'} Step
+ * @typedef {'too-old' | 'set-up-child' | 'run' | 'set-up-now' | 'set-up-behind-and-wait' | 'set-up-in-hook' | 'park-and-set-up-behind'} Step
  */
 
 /**
@@ -61,7 +62,10 @@ export function nextStep(f) {
   if (!f.nodeOk) return 'too-old';
   if (f.setUpChild) return 'set-up-child';
   if (f.current) return 'run';
-  if (f.terminal || f.command === 'mcp') return 'set-up-now';
+  if (f.terminal) return 'set-up-now';
+  // An MCP client waits for its server, but may end it at any moment (Codex does when `exec` is
+  // done): the set-up runs in a process of its own, which outlives the server, and the server waits for it.
+  if (f.command === 'mcp') return 'set-up-behind-and-wait';
   // Claude Code waits for a SessionStart hook as long as plugin.json asks (180 s); set-up takes seconds.
   if (f.command === 'session-start' && f.agent === 'claude-code') return 'set-up-in-hook';
   return 'park-and-set-up-behind';

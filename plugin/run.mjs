@@ -54,6 +54,15 @@ async function setUpHere(/** @type {number} */ deadline) {
   return ms / 1000;
 }
 
+/** Start the background set-up unless one runs (it builds, replays what was parked, then lets go). */
+function setUpBehind() {
+  if (!takeLock(layout)) return;
+  mkdirSync(layout.work, { recursive: true });
+  const child = childProcess().spawn(process.execPath, [fileURLToPath(import.meta.url), '--set-up'], { detached: true, stdio: 'ignore', cwd: layout.work, env: process.env });
+  if (child.pid) handLock(layout, child.pid);
+  child.unref();
+}
+
 async function runMain() {
   process.env.MEMORY_ENGINE_PLUGIN = agent;
   const { main, processIO } = await import(pathToFileURL(layout.mainJs).href);
@@ -107,7 +116,7 @@ switch (step) {
     await runMain();
     break;
   case 'set-up-now':
-    // A person at a terminal (bin/memory), or an MCP client that waits for the server: set up now.
+    // A person at a terminal (bin/memory): set up now.
     try {
       const s = await setUpHere(Date.now() + 5 * 60_000);
       if (s === undefined) throw new Error('another memory-engine set-up has run for five minutes');
@@ -118,6 +127,29 @@ switch (step) {
     }
     await runMain();
     break;
+  case 'set-up-behind-and-wait': {
+    // The MCP server: the set-up runs behind it (or another process's runs), and the server waits
+    // for it. Ended meanwhile by its client, it leaves the set-up going: what was parked is replayed.
+    const deadline = Date.now() + 5 * 60_000;
+    setUpBehind();
+    while (!current(layout)) {
+      if (!setUpRunning(layout)) {
+        const failed = lastSetUpFailure(layout);
+        if (failed) {
+          process.stderr.write(`memory: setting memory-engine up failed: ${failed}\n`);
+          process.exit(1);
+        }
+        setUpBehind();
+      }
+      if (Date.now() > deadline) {
+        process.stderr.write('memory: setting memory-engine up failed: the set-up has run for five minutes\n');
+        process.exit(1);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await runMain();
+    break;
+  }
   case 'set-up-in-hook': {
     // Claude Code's SessionStart: set up inside the hook (it allows 180 s), so this first session
     // is injected, recalled and captured like any other.
@@ -144,12 +176,7 @@ switch (step) {
     // set-up runs in the background, and a capture hook's input waits in .plugin-pending/.
     const input = await readStdin();
     if (PARKED_COMMANDS.includes(args[0] ?? '')) park(layout, { args, input, cwd: process.cwd() });
-    if (takeLock(layout)) {
-      mkdirSync(layout.work, { recursive: true });
-      const child = childProcess().spawn(process.execPath, [fileURLToPath(import.meta.url), '--set-up'], { detached: true, stdio: 'ignore', cwd: layout.work, env: process.env });
-      if (child.pid) handLock(layout, child.pid);
-      child.unref();
-    }
+    setUpBehind();
     const failed = existsSync(setUpLog(layout)) ? lastSetUpFailure(layout) : undefined;
     if (failed) tell(`memory-engine: memory is off — setting it up failed: ${failed}. It is tried again now, in the background.`);
     else tell('memory-engine: setting up on first use (installing its dependencies and building, under a minute, in the background). This session is remembered once that is done; nothing is lost meanwhile.');

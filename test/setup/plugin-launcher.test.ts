@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO, tempDir } from '../support/helpers.js';
@@ -37,8 +37,8 @@ describe('the launcher\'s state table', () => {
       [{ current: true }, 'run'],
       [{ current: true, command: 'session-start' }, 'run'],
       [{ terminal: true, command: 'status' }, 'set-up-now'],
-      [{ command: 'mcp' }, 'set-up-now'],
-      [{ command: 'mcp', agent: 'codex' }, 'set-up-now'],
+      [{ command: 'mcp' }, 'set-up-behind-and-wait'],
+      [{ command: 'mcp', agent: 'codex' }, 'set-up-behind-and-wait'],
       [{ command: 'session-start' }, 'set-up-in-hook'],
       [{ command: 'session-start', agent: 'codex' }, 'park-and-set-up-behind'],
       [{ command: 'session-end' }, 'park-and-set-up-behind'],
@@ -110,7 +110,7 @@ describe('a plugin\'s first use', () => {
         assert.equal(r.code, 0, r.stderr);
       }
       assert.equal(readdirSync(join(p.data, '.plugin-pending')).length, 2, 'both parked');
-      // The MCP server: it waits for the set-up lock, sets up, replays, then serves.
+      // The MCP server: it waits for the set-up lock, sets up behind it, which replays; then it serves.
       const mcp = spawn(process.execPath, [join(p.dir, 'plugin', 'run.mjs'), 'mcp'], { env: p.env('claude-code'), cwd: p.m.user, stdio: ['pipe', 'pipe', 'pipe'] });
       let err = '';
       mcp.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -123,12 +123,30 @@ describe('a plugin\'s first use', () => {
       assert.equal(readdirSync(join(p.data, '.plugin-pending')).length, 0, 'nothing left parked');
       mcp.stdin.end();
       mcp.kill();
-      assert.match(err, /set up in/);
+      assert.match(readFileSync(join(p.data, '.plugin-setup.log'), 'utf8'), /^set up in/, err);
       const cli = join(p.data, 'app', 'dist', 'src', 'cli');
       for (const hook of ['file-recall-hook', 'recall-hook', 'stop-hook']) assert.ok(existsSync(join(cli, `${hook}.bundle.cjs`)), `${hook}: bundled at set-up`);
     } finally {
       holder.kill();
     }
+  });
+
+  it('the MCP server ended by its client (kill -9) while the set-up runs: the set-up goes on behind it, and the capture parked meanwhile is kept; the next server serves at once', async () => {
+    const p = plugin('mcp-killed');
+    const q = 'Which worker renames the invoice archive on the first of the month?';
+    // A client starts the server and the session's hooks at once: the server first, here.
+    const mcp = spawn(process.execPath, [join(p.dir, 'plugin', 'run.mjs'), 'mcp'], { env: p.env('claude-code'), cwd: p.m.user, stdio: ['pipe', 'pipe', 'pipe'] });
+    await eventually(() => (existsSync(join(p.data, '.plugin-build.lock', 'pid')) ? true : undefined), 10_000);
+    const r = p.hook('claude-code', ['session-end'], { session_id: 'killed-1', transcript_path: transcriptFor(p.m, 'killed-1', q), cwd: CWD, hook_event_name: 'Stop' });
+    assert.equal(r.code, 0, r.stderr);
+    // The client is done (Codex's `exec`): it ends its server, set-up or not.
+    mcp.kill('SIGKILL');
+    assert.deepEqual(await eventually(() => (questions(p.m, 'invoice archive').length > 0 ? questions(p.m, 'invoice archive') : undefined), 120_000), [q]);
+    assert.match(readFileSync(join(p.data, '.plugin-setup.log'), 'utf8'), /^set up in/);
+    assert.equal(readdirSync(join(p.data, '.plugin-pending')).length, 0, 'nothing left parked');
+    // The next session's server: built, it answers at once.
+    const next = spawnSync(process.execPath, [join(p.dir, 'plugin', 'run.mjs'), 'mcp'], { env: p.env('claude-code'), cwd: p.m.user, input: `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`, encoding: 'utf8', timeout: 60_000 });
+    assert.match(next.stdout, /"serverInfo":\{"name":"memory-engine"/, next.stderr);
   });
 
   it('a capture parked after the set-up replayed (it was finishing) is replayed by the next hook, whatever it is', async () => {
