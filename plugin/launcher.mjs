@@ -401,13 +401,31 @@ export async function setUp(l, stamp) {
 export const pendingDir = (l) => join(l.work, '.plugin-pending');
 
 /**
- * A capture hook's input, kept until a copy runs.
+ * What of a hook's environment says where and how memory works: the memory home and settings
+ * (`MEMORY_*`), the folders they default to, the agents' homes, and how git is set up and reaches
+ * the remote (not GIT_DIR and its kin: the memory home is a repository of its own).
+ * A parked capture is replayed with them, whoever replays it: the set-up may have been started by
+ * the MCP server, whose client gives it only a few variables (Codex: HOME, PATH, …).
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Record<string, string>}
+ */
+export function hookEnv(env) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v !== undefined && (/^MEMORY_/.test(k) || /^(?:HOME|USERPROFILE|APPDATA|LOCALAPPDATA|XDG_DATA_HOME|XDG_CACHE_HOME|XDG_CONFIG_HOME|CODEX_HOME|CLAUDE_CONFIG_DIR|PATH|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|SSH_AUTH_SOCK|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM)$/.test(k))) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * A capture hook's input, kept until a copy runs, with what of its environment decides where it goes (hookEnv).
  * @param {Layout} l
- * @param {{ args: string[], input: string, cwd: string }} entry
+ * @param {{ args: string[], input: string, cwd: string, env?: Record<string, string> }} entry
  */
 export function park(l, entry) {
   mkdirSync(pendingDir(l), { recursive: true });
-  writeFileSync(join(pendingDir(l), `${Date.now()}-${process.pid}.json`), JSON.stringify(entry));
+  writeFileSync(join(pendingDir(l), `${Date.now()}-${process.pid}.json`), JSON.stringify(entry), { mode: 0o600 });
 }
 
 /**
@@ -453,8 +471,8 @@ export function replayParked(l, agent) {
       continue; // another replayer took it
     }
     try {
-      const p = /** @type {{ args: string[], input: string, cwd: string }} */ (JSON.parse(readFileSync(claimed, 'utf8')));
-      childProcess().spawnSync(process.execPath, [l.mainJs, ...p.args], { input: p.input, cwd: existsSync(p.cwd) ? p.cwd : l.work, env: { ...process.env, MEMORY_ENGINE_PLUGIN: agent }, stdio: ['pipe', 'ignore', 'ignore'], timeout: 5 * 60_000 });
+      const p = /** @type {{ args: string[], input: string, cwd: string, env?: Record<string, string> }} */ (JSON.parse(readFileSync(claimed, 'utf8')));
+      childProcess().spawnSync(process.execPath, [l.mainJs, ...p.args], { input: p.input, cwd: existsSync(p.cwd) ? p.cwd : l.work, env: { ...process.env, ...p.env, MEMORY_ENGINE_PLUGIN: agent }, stdio: ['pipe', 'ignore', 'ignore'], timeout: 5 * 60_000 });
       n++;
     } catch {
       /* a bad entry: the next Stop of that session captures its transcript anyway */

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  childProcess, current, handLock, lastSetUpFailure, layoutFor, nextStep, park, PARKED_COMMANDS, parkedEntries, releaseLock, replayParked,
+  childProcess, current, handLock, hookEnv, lastSetUpFailure, layoutFor, nextStep, park, PARKED_COMMANDS, parkedEntries, releaseLock, replayParked,
   setUp, setUpLog, setUpRunning, sourcesStamp, stampedFiles, takeLock, waitForLock,
 } from './launcher.mjs';
 
@@ -175,7 +175,7 @@ switch (step) {
     // An agent that gives a hook only seconds (Codex), or a hook other than the session start: the
     // set-up runs in the background, and a capture hook's input waits in .plugin-pending/.
     const input = await readStdin();
-    if (PARKED_COMMANDS.includes(args[0] ?? '')) park(layout, { args, input, cwd: process.cwd() });
+    if (PARKED_COMMANDS.includes(args[0] ?? '')) park(layout, { args, input, cwd: process.cwd(), env: hookEnv(process.env) });
     setUpBehind();
     const failed = existsSync(setUpLog(layout)) ? lastSetUpFailure(layout) : undefined;
     if (failed) tell(`memory-engine: memory is off — setting it up failed: ${failed}. It is tried again now, in the background.`);

@@ -134,14 +134,20 @@ describe('a plugin\'s first use', () => {
   it('the MCP server ended by its client (kill -9) while the set-up runs: the set-up goes on behind it, and the capture parked meanwhile is kept; the next server serves at once', async () => {
     const p = plugin('mcp-killed');
     const q = 'Which worker renames the invoice archive on the first of the month?';
-    // A client starts the server and the session's hooks at once: the server first, here.
-    const mcp = spawn(process.execPath, [join(p.dir, 'plugin', 'run.mjs'), 'mcp'], { env: p.env('claude-code'), cwd: p.m.user, stdio: ['pipe', 'pipe', 'pipe'] });
+    // A client starts the server and the session's hooks at once: the server first, here, with
+    // the few variables a client gives its servers (Codex: HOME, PATH, …), none of memory's own.
+    const full = p.env('claude-code');
+    const few: NodeJS.ProcessEnv = { PATH: full.PATH, HOME: join(root, 'elsewhere'), CLAUDE_PLUGIN_DATA: full.CLAUDE_PLUGIN_DATA, CLAUDE_PLUGIN_ROOT: full.CLAUDE_PLUGIN_ROOT, MEMORY_ENGINE_PLUGIN: 'claude-code' };
+    const mcp = spawn(process.execPath, [join(p.dir, 'plugin', 'run.mjs'), 'mcp'], { env: few, cwd: p.m.user, stdio: ['pipe', 'pipe', 'pipe'] });
     await eventually(() => (existsSync(join(p.data, '.plugin-build.lock', 'pid')) ? true : undefined), 10_000);
     const r = p.hook('claude-code', ['session-end'], { session_id: 'killed-1', transcript_path: transcriptFor(p.m, 'killed-1', q), cwd: CWD, hook_event_name: 'Stop' });
     assert.equal(r.code, 0, r.stderr);
     // The client is done (Codex's `exec`): it ends its server, set-up or not.
     mcp.kill('SIGKILL');
+    // Replayed as the hook ran: into its memory home, under its machine's name.
     assert.deepEqual(await eventually(() => (questions(p.m, 'invoice archive').length > 0 ? questions(p.m, 'invoice archive') : undefined), 120_000), [q]);
+    assert.ok(readdirSync(join(p.m.home, 'export')).some((f) => f.endsWith('_mcp-killed.jsonl')), readdirSync(join(p.m.home, 'export')).join(', '));
+    assert.equal(existsSync(join(root, 'elsewhere', '.local', 'share', 'memory-engine')), false, 'no memory home made from the server\'s variables');
     assert.match(readFileSync(join(p.data, '.plugin-setup.log'), 'utf8'), /^set up in/);
     assert.equal(readdirSync(join(p.data, '.plugin-pending')).length, 0, 'nothing left parked');
     // The next session's server: built, it answers at once.
