@@ -276,6 +276,12 @@ describe('the plugins, added by git URL, in the real agents', () => {
     // not recalled again by a later prompt of that session (the plugin's tool hook saw the call).
     const quiet = { MEMORY_INJECT_RECENT: '0' };
     const exec = ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check'];
+    // A history of other work, as a person has (how rare a prompt's words are is judged against it).
+    const topics = ['webhook retries', 'image thumbnails', 'search index', 'login throttling', 'cron schedule', 'email templates', 'cache headers', 'feature flags', 'audit log', 'docker build'];
+    const history = Array.from({ length: 30 }, (_, i) => JSON.stringify({ v: 1, id: `older-${i}`, machine: 'laptop', project: 'depot', session_id: `older-s${i}`, timestamp: new Date(Date.UTC(2026, 9, 1 + i)).toISOString(), question: `How should the ${topics[i % topics.length]} work in step ${i}?`, answer: `Step ${i} of the ${topics[i % topics.length]}: keep it simple.` }));
+    writeFileSync(join(b.m.home, 'export', '2026-10_laptop.jsonl'), `${history.join('\n')}\n`);
+    const rebuilt = spawnSync('sh', [join(pluginRoot(b.m), 'bin', 'memory'), 'rebuild'], { env: b.env, cwd: b.m.user, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(rebuilt.status, 0, rebuilt.stderr + rebuilt.stdout);
     const requestsOf = async (run: Promise<{ code: number | null; stderr: string }>) => {
       const from = standIn.requests.length;
       const r = await run;
