@@ -134,14 +134,14 @@ function generated(secret: string): boolean {
  * ("DBのpasswordは …"). Written without spaces between words, so no word boundary before them.
  */
 export const CJK_PASSWORD = 'パスワード|パスフレーズ|暗証番号|密码|密碼|口令|비밀번호|패스워드|암호';
-export const CJK_TOKEN = 'API ?キー|アクセスキー|シークレット(?:キー)?|(?:アクセス|認証)?トークン|秘密鍵|密钥|密鑰|秘钥|令牌|API ?키|시크릿|토큰';
+export const CJK_TOKEN = 'API ?キー|アクセスキー|シークレット(?:キー)?|(?:アクセス|認証)?トークン|秘密鍵|(?:リカバリー?|バックアップ|復旧|回復)(?:コード|キー)|ライセンスキー|密钥|密鑰|秘钥|令牌|API ?키|시크릿|토큰';
 const ASCII_BEFORE_PARTICLE = '(?:password|passwd|passphrase|api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|pw)(?=[\\t ]{0,4}(?:は|が|を|も|って))';
 /**
  * What binds a value to such a label (itself perhaps quoted, as a key in JSON): a colon or
  * equals sign (either width), a question mark (パスワード？ hunter22), a particle (は が を も って; 是 为 成;
  * 는 은 을 를 이 가), or only a space.
  */
-const CJK_BINDING = '["\'`]?(?:[\\t \\u3000]{0,4}(?:[:：=＝?？]|は|が|を|も|って|是|为|為|成|는|은|을|를|이|가)[\\t \\u3000]{0,4}|[\\t \\u3000]{1,4})';
+const CJK_BINDING = '["\'`]?(?:[\\t \\u3000]{0,4}は(?:これ|こちら|以下|次(?:の(?:通り|とおり))?)(?:です)?[\\t \\u3000]{0,4}[:：][\\t \\u3000]{0,4}|[\\t \\u3000]{0,4}(?:[:：=＝?？、，→⇒]|->|は|が|を|も|って|是|为|為|成|는|은|을|를|이|가)[\\t \\u3000]{0,4}|[\\t \\u3000]{1,4})';
 
 /**
  * Whether a base64 word is `user:password`: it decodes to printable ASCII, a name (letters,
@@ -385,6 +385,16 @@ export const SECRET_RULES: SecretRule[] = [
       r('-----BEGIN PGP ', 'PRIVATE KEY BLOCK-----\n\nlQOYBGXyz0EBCAC5\n=abcd\n-----END PGP ', 'PRIVATE KEY BLOCK-----'),
     ],
     negatives: ['-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQ\n-----END PUBLIC KEY-----', '-----BEGIN CERTIFICATE-----', '-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQENBGXyz\n-----END PGP PUBLIC KEY BLOCK-----'],
+  },
+  {
+    kind: 'secret',
+    // The same in Japanese (or Chinese, Korean): a passphrase of plain words after a password's
+    // label and は, が or a colon, to what says it is the value or the line's end
+    // ("秘密鍵のパスフレーズは blue ocean morning です").
+    re: new RegExp(`(?<pre1>(?:${CJK_PASSWORD})[\\t \\u3000]*(?:[:：=＝]|は|が|是|는|은)[\\t \\u3000]*)[a-z0-9][a-z0-9'-]*(?:[\\t ]+[a-z0-9][a-z0-9'-]*){2,7}(?=[\\t \\u3000]*(?:です|でした|だよ|だ(?![ぁ-ん])|입니다|。|\\r?\\n|$))`, 'gm'),
+    accept: (secret) => plainPassphrase(secret),
+    positives: ['秘密鍵のパスフレーズは blue ocean morning です', 'Wi-Fiのパスワード: maple river cobalt lantern'],
+    negatives: ['パスワードは not set yet です', 'パスワードは see the vault です'],
   },
   {
     kind: 'secret',
@@ -963,6 +973,10 @@ export const SECRET_RULES: SecretRule[] = [
       'パスワードを hogehoge にしました',
       '비밀번호는 sunshine 입니다',
       'wifiのパスワードはsunshine',
+      'ステージングのパスワード、Winter2024xにしといて',
+      'パスワード→ Winter2024x',
+      'APIキーはこれ: 9fK2mQ7xLp4Rt8Zq',
+      'リカバリーコードは 8H3K-9QWE-22LX です',
       'パスワード？ hunter22 だよ',
       'wifiのパスワード？ sunshine42',
       'パスワードはsunshineでログインできます',
@@ -971,6 +985,12 @@ export const SECRET_RULES: SecretRule[] = [
       '비밀번호는 bluebird',
     ],
     negatives: [
+      'パスワード、トークン、APIキーを保存する',
+      'パスワード、SSH2 の鍵、証明書',
+      'パスワード → 1Password に移した',
+      'パスワード→bcrypt でハッシュ化',
+      'APIキーはこれ: 未設定',
+      'リカバリーコードは 印刷して保管',
       'パスワードは8文字以上にする',
       'パスワードは 12 文字以上',
       'トークンは JWT 形式で返す',

@@ -341,7 +341,7 @@ describe('every token format in every syntax people paste', () => {
     assert.equal(said.length + alike.length, 96);
   });
 
-  it('a short secret that can only be generated, a PIN set to a value, a passcode and a door\'s code, a license or recovery key, a login said with "log in with", a wallet\'s seed phrase or hex key: redacted whole; their look-alikes untouched', () => {
+  it('a short secret that can only be generated, a PIN set to a value, a passcode and a door\'s code, a license or recovery key, a login said with "log in with", a wallet\'s seed phrase or hex key, a Japanese label followed by 、 → or はこれ:, a recovery code, a passphrase before です: redacted whole; their look-alikes untouched', () => {
     // Each kept verbatim before: a non-password label needed 12 characters, a PIN only "is" or a colon.
     const said = [
       'the VPN shared secret is t7Yq!kP2zz',
@@ -359,6 +359,11 @@ describe('every token format in every syntax people paste', () => {
       'sign in as admin with P@ssw0rd123',
       'my metamask seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident',
       'the deployer\'s private key is 0x' + '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318',
+      'ステージングのパスワード、Winter2024xにしといて',
+      'パスワード→ Winter2024x',
+      'APIキーはこれ: 9fK2mQ7xLp4Rt8Zq',
+      'リカバリーコードは 8H3K-9QWE-22LX です',
+      '秘密鍵のパスフレーズは blue ocean morning です',
     ];
     const alike = [
       'set the PIN to 6 digits',
@@ -378,6 +383,9 @@ describe('every token format in every syntax people paste', () => {
       'sign in as alice with Google',
       'the seed phrase is never stored anywhere and the wallet asks for it again after every restart of the app',
       'the private key\'s sha256 is 3f9a8c7d6e5b4a3928171615141312ab3f9a8c7d6e5b4a3928171615141312ab',
+      'パスワード、トークン、APIキーを保存する',
+      'パスワード → 1Password に移した',
+      'パスワードは not set yet です',
     ];
     const left = said.filter((t) => {
       const r = redactSecrets(t);
