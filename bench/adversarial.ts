@@ -35,6 +35,7 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'private keys of hex that never ends (private key 0x4c4c…)': (n) => `private key 0x${'4c'.repeat(40)} `.repeat(Math.ceil(n / 95)).slice(0, n),
   'Japanese passphrases that never end (パスワードは abc abc abc …)': (n) => `パスワードは ${'abcdefgh '.repeat(20)}`.repeat(Math.ceil(n / 190)).slice(0, n),
   'Japanese labels bound by 、 → はこれ: (パスワード、パスワード→APIキーはこれ: …)': (n) => 'パスワード、パスワード→APIキーはこれ: リカバリーコードは以下: '.repeat(Math.ceil(n / 40)).slice(0, n),
+  'card numbers that never end (card 4539 1488 0343 6467 1488 …)': (n) => `card ${'4539 1488 '.repeat(60)}`.repeat(Math.ceil(n / 545)).slice(0, n),
   'labels bound by a space (token token token …)': (n) => 'token password pw secret '.repeat(Math.ceil(n / 25)).slice(0, n),
   'more tools given a password (sqlcmd ldapsearch openssl rar gh net user …)': (n) => 'sqlcmd ldapsearch openssl rar gh secret set net user echo a: | '.repeat(Math.ceil(n / 63)).slice(0, n),
   'lines that look like ~/.pgpass (host:5432:db:user: …)': (n) => `h:5432:d:u:${'a'.repeat(200)}:\n`.repeat(Math.ceil(n / 213)).slice(0, n),

@@ -280,6 +280,23 @@ const PROSE_WORD = /^(?:the|a|an|is|are|was|were|be|been|not|no|yes|in|on|at|to|
 const PIN_LABEL = '(?:\\bpin(?:[\\t -]?(?:code|number))?\\b|(?<![A-Za-z])PIN(?:コード|番号)|暗証番号|\\bpasscode\\b|\\b(?:door|gate|alarm|lock|safe|garage|lockbox|keypad|keybox|building)[\\t -]code\\b)';
 /** What the PIN is for: "the PIN for the SIM card". */
 const PIN_FOR = '(?:[\\t ]+(?:for|of|on)[\\t ]+(?:(?:the|my|our)[\\t ]+)?[\\w.-]{1,30}(?:[\\t ]+[\\w.-]{1,30})?)?';
+/** The card check digit (Luhn): every second digit from the right doubled. */
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+/** The card networks' and payment providers' published test numbers: written about payment forms, nobody's card. */
+const TEST_CARDS = new Set([
+  '4242424242424242', '4111111111111111', '4012888888881881', '4000056655665556', '4000000000003220', '4000002500003155', '4000000000009995', '4000000000000002',
+  '5555555555554444', '5200828282828210', '5105105105105100', '2223003122003222', '378282246310005', '371449635398431', '6011111111111117', '6011000990139424',
+  '3056930009020004', '36227206271667', '3566002020360505', '6200000000000005', '4000000000000077', '4000000000000341',
+]);
+
 /** Words that name a password (not a token: its value must look generated). */
 export const PASSWORD_WORD = 'password|passphrase|passcode|passwd|pw';
 /** What sets a password to a value, before it ("set the password to …") and after it, in the passive ("the password was changed to …"). */
@@ -456,6 +473,36 @@ export const SECRET_RULES: SecretRule[] = [
       'seed words: twelve random english words picked from the list',
       'mnemonic: abandon ability able about above absent absorb abstract absurd abuse access',
     ],
+  },
+  {
+    kind: 'card-number',
+    // A payment card's number after its name ("my credit card number is 4539 1488 0343 6467", "card:
+    // 5425…", カード番号は …): 13 to 19 digits, in groups or not, that pass the card check digit
+    // (Luhn). The networks' published test numbers (4242 4242 4242 4242, 4111 1111 1111 1111, …)
+    // are what a developer writes about a payment form, not anyone's card: they stay.
+    re: /(?<pre1>(?:\b(?:credit[\t -]?card|debit[\t -]?card|card)(?:[\t ]+(?:number|no\.?|#))?|クレジットカード(?:番号)?|カード番号)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝#][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t ]+))\d{4}(?:[\t -]?\d{2,4}){2,4}(?:[\t -]?\d{1,4})?(?![\d])/gi,
+    accept: (secret) => {
+      const digits = secret.replace(/\D/g, '');
+      return digits.length >= 13 && digits.length <= 19 && luhn(digits) && !TEST_CARDS.has(digits);
+    },
+    positives: ['my credit card number is 4539 1488 0343 6467', 'card: 5425233430109903 exp 04/28', 'カード番号は 4539-1488-0343-6467 です'],
+    negatives: ['use the test card 4242 4242 4242 4242 for 3DS', 'card number 4111 1111 1111 1111 is Visa\'s test card', 'card 1234 5678 9012 3456 fails the check', 'the card is 2 of 5'],
+  },
+  {
+    kind: 'card-number',
+    // A card's security code after its name ("cvv 123", "CVC: 4821", セキュリティコードは 123): three or four digits.
+    re: /(?<pre1>(?:\b(?:cvv2?|cvc2?|csc|cid|card[\t ]+security[\t ]+code)|セキュリティコード)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t ]+))\d{3,4}(?![\d.,:/-]|[\t \u3000]*(?:digits?|characters?|chars?|桁))/gi,
+    positives: ['card: 5425 exp 04/28 cvv 123', 'CVC: 4821', 'セキュリティコードは 123 です'],
+    negatives: ['the cvv is 3 digits', 'CVV: 3 digits on the back', 'cid 12345678 is the customer'],
+  },
+  {
+    kind: 'secret',
+    // A one-time-password seed after its name ("TOTP seed: JBSWY3DPEHPK3PXP", "the 2FA seed is …"):
+    // base32 letters and digits, sixteen or more.
+    re: /(?<pre1>\b(?:totp|hotp|2fa|mfa|otp|authenticator)[\t _-]?(?:seed|key)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝][\t ]*|[\t ]+))[A-Z2-7]{16,64}={0,6}(?![A-Za-z0-9])/gi,
+    accept: (secret) => /\d/.test(secret) && /^[A-Z2-7]+=*$/.test(secret),
+    positives: ['TOTP seed: JBSWY3DPEHPK3PXP', 'the 2FA key is GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ'],
+    negatives: ['TOTP seed: stored in 1Password', 'the 2FA key is required for admins'],
   },
   {
     kind: 'jwt',

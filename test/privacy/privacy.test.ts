@@ -341,7 +341,7 @@ describe('every token format in every syntax people paste', () => {
     assert.equal(said.length + alike.length, 96);
   });
 
-  it('a short secret that can only be generated, a PIN set to a value, a passcode and a door\'s code, a license or recovery key, a login said with "log in with", a wallet\'s seed phrase or hex key, a Japanese label followed by 、 → or はこれ:, a recovery code, a passphrase before です: redacted whole; their look-alikes untouched', () => {
+  it('a short secret that can only be generated, a PIN set to a value, a passcode and a door\'s code, a license or recovery key, a login said with "log in with", a wallet\'s seed phrase or hex key, a Japanese label followed by 、 → or はこれ:, a recovery code, a passphrase before です, a card\'s number and security code, a TOTP seed: redacted whole; their look-alikes untouched', () => {
     // Each kept verbatim before: a non-password label needed 12 characters, a PIN only "is" or a colon.
     const said = [
       'the VPN shared secret is t7Yq!kP2zz',
@@ -364,6 +364,10 @@ describe('every token format in every syntax people paste', () => {
       'APIキーはこれ: 9fK2mQ7xLp4Rt8Zq',
       'リカバリーコードは 8H3K-9QWE-22LX です',
       '秘密鍵のパスフレーズは blue ocean morning です',
+      'my credit card number is 4539 1488 0343 6467',
+      'カード番号は 4539-1488-0343-6467 です',
+      'CVC: 4821',
+      'TOTP seed: JBSWY3DPEHPK3PXP',
     ];
     const alike = [
       'set the PIN to 6 digits',
@@ -386,6 +390,9 @@ describe('every token format in every syntax people paste', () => {
       'パスワード、トークン、APIキーを保存する',
       'パスワード → 1Password に移した',
       'パスワードは not set yet です',
+      'use the test card 4242 4242 4242 4242 for 3DS',
+      'card 1234 5678 9012 3456 fails the check',
+      'the cvv is 3 digits',
     ];
     const left = said.filter((t) => {
       const r = redactSecrets(t);
