@@ -368,8 +368,10 @@ const LOG_IN_WITH = '\\b(?:log(?:ged)?[\\t -]?in|sign(?:ed)?[\\t -]?in)(?:[\\t ]
  */
 const PAIR_LABEL = `(?:\\b(?:credentials?|creds|logins?|log-?in(?:[\\t ]+details)?|user(?:name)?[\\t ]*(?:/|and|&)[\\t ]*pass(?:word)?)${PROSE_FOR}(?:[\\t ]*[:=][\\t ]*|[\\t ]+(?:is|are|was|were)[\\t ]+)|${LOG_IN_WITH}|(?:ログイン情報|認証情報|アカウント情報|ログイン)[\\t \\u3000]*(?:[:：=＝]|は)[\\t \\u3000]*)`;
 
-const LOG_IN_WITH_PAIR = new RegExp(`${LOG_IN_WITH}["'\`]?[\\w.@+-]{1,64}:$`, 'i');
-const LOG_IN_WITH_SLASH = new RegExp(`${LOG_IN_WITH}["'\`]?[\\w.@+-]{1,64}[\\t ]*/[\\t ]*$`, 'i');
+/** "log in with" and a user's name, then a colon or a slash: a pair's password follows. */
+const LOG_IN_WITH_USER = new RegExp(`${LOG_IN_WITH}["'\`]?[\\w.@+-]{1,64}(?::|[\\t ]*/[\\t ]*)$`, 'i');
+/** A way in and its version, not a password: `OAuth2`, `SAML2`, `Google`. */
+const NAME_WITH_VERSION = /^[A-Za-z]+\d{0,2}$/;
 
 /**
  * Whether the part after a user name and its separator is a password: not a time or a ratio (the
@@ -382,9 +384,9 @@ function pairSecret(secret: string, pre: string, after: string): boolean {
   if (SCHEME_NAME.test(secret) || SAID_OF_A_PASSWORD.test(secret) || codeReference(secret, after)) return false;
   if (FILE_NAME.test(secret)) return false;
   // After "log in with" a colon asks what a slash does: "sign in with google:oauth" names a way in.
-  const withPair = LOG_IN_WITH_PAIR.test(pre) || LOG_IN_WITH_SLASH.test(pre);
+  const withPair = LOG_IN_WITH_USER.test(pre);
   // "log in with SSO/SAML2": a way in and its version, not a user and a password.
-  if (withPair && /^[A-Za-z]+\d{0,2}$/.test(secret)) return false;
+  if (withPair && NAME_WITH_VERSION.test(secret)) return false;
   const sep = withPair ? '/' : (m[2] as string);
   if (sep === ':') return secret.length >= 4 && !(/^[a-z]+$/.test(secret) && SAID_ENDING.test(secret));
   if (sep === '/') return /\d/.test(secret) && /[A-Z]|[^A-Za-z0-9]/.test(secret);
@@ -1134,7 +1136,7 @@ export const SECRET_RULES: SecretRule[] = [
     // looks like (eight or more characters, lowercase and digits with a capital or a symbol, no
     // name with a version: `OAuth2`, `SAML2SSO`); "with password …" is the labelled rule's.
     re: /(?<pre1>\b(?:log(?:ged)?[\t -]?in|sign(?:ed)?[\t -]?in)[\t ]+as[\t ]+[\w.@+-]{1,64}[\t ]+(?:with|using)[\t ]+)[^\s"'`\u0080-\uffff]{7,127}[^\s"'`\u0080-\uffff),;\]}.?]/gi,
-    accept: (secret, _pre, after) => /\d/.test(secret) && /[a-z]/.test(secret) && /[A-Z]|[^A-Za-z0-9]/.test(secret) && !/^[A-Za-z]+\d{0,2}$/.test(secret) && !secret.includes('/') && !FILE_NAME.test(secret) && !SCHEME_NAME.test(secret) && !codeReference(secret, after),
+    accept: (secret, _pre, after) => /\d/.test(secret) && /[a-z]/.test(secret) && /[A-Z]|[^A-Za-z0-9]/.test(secret) && !NAME_WITH_VERSION.test(secret) && !secret.includes('/') && !FILE_NAME.test(secret) && !SCHEME_NAME.test(secret) && !codeReference(secret, after),
     positives: ['sign in as admin with P@ssw0rd123', 'log in as deploy using Winter2024! then restart'],
     negatives: ['sign in as alice with Google', 'log in as root with OAuth2', 'log in as admin with SAML2SSO', 'log in as test with ~/.ssh/id_ed25519', 'log in as admin with the-new-flow'],
   },
