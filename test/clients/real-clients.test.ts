@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { renameMapHead } from '../../src/changes/renames.js';
 import { CLI, clockAt, FAKETIME_LIB, REPO, tempDir } from '../support/helpers.js';
 import { captured, winning, clientBin, clientMissing, memoryFileOnRemote, memoryFilesInHome, eventually, hookResponses, resultText, runAsync } from './clients.js';
-import { lastUserText, startStandIn, type StandIn, type ToolCall } from './stand-in.js';
+import { codexMemorySearch, lastUserText, startStandIn, type StandIn, type ToolCall } from './stand-in.js';
 import { git, homeMachine, type HomeMachine } from '../support/homes.js';
 
 const ORIGIN = 'https://git.example.com/acme/shop.git';
@@ -48,11 +48,11 @@ function model(body: unknown): string | ToolCall {
   // Codex: "Show src/…" reads it the way Codex reads files, with a shell command, until its output is back.
   const show = /^Show (\S+)/m.exec(lastUserText(body));
   if (show && !patched) return { tool: 'exec_command', input: { cmd: `sed -n '1,40p' ${show[1] as string}` } };
-  // "Search memory: {…}": the MCP tool memory_search with those arguments, until its result is back
-  // (Codex offers an MCP server's tools in a namespace, `mcp__memory_engine`: its `-` written `_`).
+  // "Search memory: {…}": the MCP tool memory_search with those arguments, until its result is back.
   const searchArgs = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
   if (searchArgs && 'messages' in (body as object) && !toolDone) return { tool: 'mcp__memory-engine__memory_search', input: JSON.parse(searchArgs[1] as string) as Record<string, unknown> };
-  if (searchArgs && !('messages' in (body as object)) && !patched) return { tool: 'memory_search', namespace: 'mcp__memory_engine', input: JSON.parse(searchArgs[1] as string) as Record<string, unknown> };
+  const codexSearch = codexMemorySearch(body);
+  if (codexSearch) return codexSearch;
   // "Run: <command>": the shell runs it (Claude Code: Bash; Codex: exec_command), until its output is back.
   const run = /^Run: (.+)$/m.exec(lastUserText(body));
   if (run && !toolDone && !patched) return 'messages' in (body as object) ? { tool: 'Bash', input: { command: run[1] as string, description: 'Run the command' } } : { tool: 'exec_command', input: { cmd: run[1] as string } };

@@ -173,3 +173,15 @@ export function lastUserText(body: unknown): string {
   }
   return '';
 }
+
+/**
+ * Codex (a Responses API body): "Search memory: {…}" asks for the MCP tool memory_search with those
+ * arguments, until a tool's output is back. Codex offers an MCP server's tools in a namespace,
+ * `mcp__memory_engine` (its `-` written `_`), the same for the package's server and the plugin's.
+ */
+export function codexMemorySearch(body: unknown): ToolCall | undefined {
+  const input = (body as { input?: Array<{ type?: string }> }).input;
+  if (!Array.isArray(input) || input.some((i) => i.type === 'custom_tool_call_output' || i.type === 'function_call_output')) return undefined;
+  const args = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
+  return args ? { tool: 'memory_search', namespace: 'mcp__memory_engine', input: JSON.parse(args[1] as string) as Record<string, unknown> } : undefined;
+}

@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { CLI, REPO } from '../support/helpers.js';
 import { captured, clientBin, clientMissing, memoryFileOnRemote, memoryFilesInHome, clientsRoot, eventually, hookResponses, resultText, runAsync } from '../clients/clients.js';
 import { startGitHttp, type GitHttp } from '../clients/git-http.js';
-import { lastUserText, startStandIn, type StandIn, type ToolCall } from '../clients/stand-in.js';
+import { codexMemorySearch, lastUserText, startStandIn, type StandIn, type ToolCall } from '../clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from '../support/homes.js';
 
 const ORIGIN = 'https://git.example.com/acme/depot.git';
@@ -25,26 +25,9 @@ function replyTo(body: unknown): string {
   return `Stand-in answer: for "${asked.slice(0, 80)}" we moved the nightly export to 02:30 UTC and added a lock.`;
 }
 
-/**
- * The namespace Codex's request offers a tool named `tool` in (an MCP server's tools: the plugin's
- * server, named as Codex names it), or undefined when no namespace holds it.
- */
-function namespaceOf(body: unknown, tool: string): string | undefined {
-  const tools = (body as { tools?: Array<{ type?: string; name?: string; tools?: Array<{ name?: string }> }> }).tools ?? [];
-  return tools.find((t) => Array.isArray(t.tools) && t.tools.some((x) => x.name === tool))?.name;
-}
-
-/** The stand-in's model: "Search memory: {…}" calls the MCP tool memory_search in Codex (as its tool list offers it) until its result is back; otherwise a text reply. */
+/** The stand-in's model: "Search memory: {…}" calls the plugin's MCP tool memory_search in Codex (stand-in.ts); otherwise a text reply. */
 function model(body: unknown): string | ToolCall {
-  const input = (body as { input?: Array<{ type?: string }> }).input;
-  const searchArgs = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
-  if (searchArgs && Array.isArray(input) && !input.some((i) => i.type === 'function_call_output')) {
-    const namespace = namespaceOf(body, 'memory_search');
-    return { tool: 'memory_search', namespace: namespace ?? 'mcp__memory_engine', input: JSON.parse(searchArgs[1] as string) as Record<string, unknown> };
-    const tools = (body as { tools?: Array<{ type?: string; name?: string; tools?: Array<{ name?: string }> }> }).tools ?? [];
-    return `Stand-in: no namespace offers memory_search; tools: ${tools.map((t) => `${t.type}:${t.name}${t.tools ? `[${t.tools.map((x) => x.name).join(',')}]` : ''}`).join(' ')}`;
-  }
-  return replyTo(body);
+  return codexMemorySearch(body) ?? replyTo(body);
 }
 
 
