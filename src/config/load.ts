@@ -39,6 +39,20 @@ export function envNames(dotted: string): string[] {
   return names;
 }
 
+/**
+ * Every variable that decides where memory is and how it behaves: the memory home and the
+ * configuration, the folders they default to, the agents' homes, how git reaches a remote, and
+ * each setting's `MEMORY_*` names. An agent that gives its MCP server only a few variables of its
+ * own choosing (Codex: HOME, PATH and a few more) is told to pass these on (`env_vars`), so the
+ * server reads the settings the person's shell gave the hooks.
+ */
+export function settingVariables(): string[] {
+  const place = ['MEMORY_HOME', 'MEMORY_CONFIG', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR'];
+  const git = ['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_ASKPASS', 'SSH_ASKPASS', 'SSH_AUTH_SOCK'];
+  const settings = Object.entries(SCHEMA).flatMap(([section, keys]) => Object.keys(keys).flatMap((key) => envNames(`${section}.${key}`)));
+  return [...place, ...git, ...settings];
+}
+
 function expandPath(p: string, base: string, home: string): string {
   if (p === '') return p;
   if (p === '~') return home;

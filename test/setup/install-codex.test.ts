@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { parse } from 'smol-toml';
 import { claudeCodeHooks } from '../../src/agents/claude-code/install.js';
 import { addCodexBlocks, codexHooks, removeCodexBlocks } from '../../src/agents/codex/install.js';
+import { settingVariables } from '../../src/config/load.js';
 import { CLI, makeWorld, REPO, runCli, type World } from '../support/helpers.js';
 
 let w: World;
@@ -160,5 +161,16 @@ describe('memory install --codex', () => {
     assert.ok(fromPlugin(codexPlugin.hooks).includes('PostToolUse · apply_patch|Bash|mcp__.*memory_engine__memory_search|mcp__.*memory_engine__memory_show · file-recall'), 'Codex\'s patches, shell reads and memory searches');
     const claudePlugin = JSON.parse(readFileSync(join(REPO, '.claude-plugin', 'plugin.json'), 'utf8')) as { hooks: Groups };
     assert.deepEqual(fromPlugin(claudePlugin.hooks), fromInstall(claudeCodeHooks('NODE', 'MAIN')));
+  });
+
+  it('Codex\'s MCP server is passed every variable that decides where memory is and how it behaves, by install and by the plugin alike', () => {
+    const wanted = settingVariables();
+    for (const name of ['MEMORY_HOME', 'MEMORY_CONFIG', 'XDG_DATA_HOME', 'MEMORY_MACHINE_NAME', 'MEMORY_SEARCH_TOP_K', 'MEMORY_PRIVACY_EXCLUDE_PROJECTS', 'GIT_CONFIG_GLOBAL', 'SSH_AUTH_SOCK']) assert.ok(wanted.includes(name), name);
+    assert.equal(new Set(wanted).size, wanted.length, 'each once');
+    const installed = parse(addCodexBlocks(USER_TOML, { nodePath: '/usr/bin/node', mainJs: '/opt/m/main.js' }).text) as { mcp_servers: Record<string, { env_vars?: string[] }> };
+    assert.deepEqual(installed.mcp_servers['memory-engine']?.env_vars, wanted);
+    assert.equal(installed.mcp_servers.docs?.env_vars, undefined, 'the person\'s own servers untouched');
+    const plugin = JSON.parse(readFileSync(join(REPO, '.codex-plugin', 'plugin.json'), 'utf8')) as { mcpServers: Record<string, { env_vars?: string[] }> };
+    assert.deepEqual(plugin.mcpServers['memory-engine']?.env_vars, wanted, '.codex-plugin/plugin.json lists what settingVariables() lists');
   });
 });

@@ -212,6 +212,10 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const [a, b] = [machine('cxp-a'), machine('cxp-b')];
     // Codex has no SessionEnd to commit and push at once: no batching here, so A's turn is pushed as it is captured.
     for (const x of [a, b]) x.env.MEMORY_SYNC_COMMIT_INTERVAL_S = '0';
+    // B's person keeps the memory home elsewhere, set in the shell: Codex passes its MCP servers
+    // only HOME, PATH and a few more, so the plugin names what to pass on (env_vars).
+    const bHome = join(b.m.user, 'memories');
+    b.env.MEMORY_HOME = bHome;
     const codex = (x: { env: NodeJS.ProcessEnv; project: string }, args: string[], env: NodeJS.ProcessEnv = {}) => runAsync(clientBin('codex'), args, { cwd: x.project, env: { ...x.env, STUB_API_KEY: 'sk-test-stand-in', ...env }, timeoutMs: 300_000 });
     for (const x of [a, b]) {
       const codexHome = x.env.CODEX_HOME as string;
@@ -262,7 +266,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     // A history of other work, as a person has (how rare a prompt's words are is judged against it).
     const topics = ['webhook retries', 'image thumbnails', 'search index', 'login throttling', 'cron schedule', 'email templates', 'cache headers', 'feature flags', 'audit log', 'docker build'];
     const history = Array.from({ length: 30 }, (_, i) => JSON.stringify({ v: 1, id: `older-${i}`, machine: 'laptop', project: 'depot', session_id: `older-s${i}`, timestamp: new Date(Date.UTC(2026, 9, 1 + i)).toISOString(), question: `How should the ${topics[i % topics.length]} work in step ${i}?`, answer: `Step ${i} of the ${topics[i % topics.length]}: keep it simple.` }));
-    writeFileSync(join(b.m.home, 'export', '2026-10_laptop.jsonl'), `${history.join('\n')}\n`);
+    writeFileSync(join(bHome, 'export', '2026-10_laptop.jsonl'), `${history.join('\n')}\n`);
     const rebuilt = spawnSync('sh', [join(pluginRoot(b.m), 'bin', 'memory'), 'rebuild'], { env: b.env, cwd: b.m.user, encoding: 'utf8', timeout: 120_000 });
     assert.equal(rebuilt.status, 0, rebuilt.stderr + rebuilt.stdout);
     const requestsOf = async (run: Promise<{ code: number | null; stderr: string }>) => {
@@ -276,6 +280,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     assert.match(viaMcp.run.stderr, /mcp: [\w-]+\/memory_search \(completed\)[\s\S]*hook: PostToolUse Completed/, viaMcp.run.stderr + (viaMcp.bodies.at(-1) ?? '').slice(0, 3000));
     const held = (viaMcp.bodies.at(-1) ?? '').split(escaped(prompt)).length - 1;
     assert.ok(held >= 1, 'the search\'s result, with A\'s turn, is in the session\'s history');
+    assert.equal(existsSync(b.m.home), false, `no memory home made in the default place (${b.m.home}): every surface used MEMORY_HOME`);
     const again = 'How did we make the depot export resumable after a crash, once more?';
     const heading = 'earlier sessions that look relevant to this prompt';
     const mcpSession = /session id: (\S+)/.exec(viaMcp.run.stderr)?.[1];

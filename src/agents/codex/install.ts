@@ -9,6 +9,7 @@ import { parse as parseToml } from 'smol-toml';
 import { UserError } from '../../errors.js';
 import { writeWithBackup, type HookSpec } from '../hooks-json.js';
 import { commandPrefix, MCP_NAME, mcpArgv, setupHookFile, setupSkill, type SetupDeps, type SetupMode } from '../setup.js';
+import { settingVariables } from '../../config/load.js';
 import { codexHome } from './sessions.js';
 import { setupCodexMemoryExtension } from './memory-extension.js';
 
@@ -52,6 +53,42 @@ function blockRe(name: string): RegExp {
   return new RegExp(`\\n?${esc(BEGIN)} ${esc(name)} [^\\n]*\\n[\\s\\S]*?${esc(END)} ${esc(name)}\\n?`);
 }
 
+/**
+ * Codex gives an MCP server HOME, PATH and a few more of its own choosing: `env_vars` passes on
+ * what decides where memory is and how it behaves, so a `MEMORY_HOME` or a setting exported in the
+ * shell reaches the server as it reaches the hooks. A TOML array over lines of about 100 characters.
+ */
+function envVarsLines(): string[] {
+  const lines = ['# Codex passes its MCP servers only a few variables: these carry the memory settings of your shell.', 'env_vars = ['];
+  let line = ' ';
+  for (const name of settingVariables().map(tomlString)) {
+    if (line.length + name.length > 98) {
+      lines.push(line);
+      line = ' ';
+    }
+    line += ` ${name},`;
+  }
+  lines.push(line, ']');
+  return lines;
+}
+
+/**
+ * An install by an earlier version: config.toml registers our MCP server without passing it every
+ * setting variable (envVarsLines), so a MEMORY_* set in the shell does not reach it. False when
+ * the server is not ours to judge (absent, or the file does not parse).
+ */
+export function serverMissesSettings(configText: string): boolean {
+  let server: { env_vars?: unknown } | undefined;
+  try {
+    server = (parseToml(configText) as { mcp_servers?: Record<string, { env_vars?: unknown }> }).mcp_servers?.[MCP_NAME];
+  } catch {
+    return false;
+  }
+  if (!server) return false;
+  const passed = Array.isArray(server.env_vars) ? server.env_vars : [];
+  return settingVariables().some((v) => !passed.includes(v));
+}
+
 /** Our blocks removed: the user's file as it was before install. */
 export function removeCodexBlocks(text: string): string {
   // Install put the mcp block after a blank line and the notify block first: both go whole.
@@ -79,7 +116,7 @@ export function addCodexBlocks(original: string, d: Pick<SetupDeps, 'nodePath' |
   if (servers && MCP_NAME in servers) {
     throw new UserError(`${path} already defines [mcp_servers.${MCP_NAME}] outside memory-engine's block; not touching it`, 'remove that table (or rename it), then run install again');
   }
-  const mcp = block('mcp', [`[mcp_servers.${MCP_NAME}]`, `command = ${tomlString(d.nodePath)}`, `args = [${mcpArgv(d).map(tomlString).join(', ')}]`, 'startup_timeout_sec = 20']);
+  const mcp = block('mcp', [`[mcp_servers.${MCP_NAME}]`, `command = ${tomlString(d.nodePath)}`, `args = [${mcpArgv(d).map(tomlString).join(', ')}]`, ...envVarsLines(), 'startup_timeout_sec = 20']);
   let text = base.length === 0 ? mcp : `${base}${base.endsWith('\n') ? '' : '\n'}\n${mcp}`;
   if (cfg.notify === undefined) {
     const argv = [d.nodePath, d.mainJs, ...(d.configArg ? ['--config', d.configArg] : []), 'codex-notify'];
