@@ -284,6 +284,18 @@ describe('memory doctor', () => {
     const beforeMcp = checks().find((c) => c.name === 'Codex');
     assert.equal(beforeMcp?.level, 'note', JSON.stringify(beforeMcp));
     assert.match(beforeMcp?.fix ?? '', /trust the changed file hook \(\/hooks in codex\), for the memories of a file when Codex reads it with a shell command, and what its memory searches showed it/);
+    writeFileSync(codexHooks, codexNow);
+    // Before the MCP server was passed the shell's settings (env_vars): told too.
+    const codexToml = join(m.user, '.codex', 'config.toml');
+    const tomlNow = readFileSync(codexToml, 'utf8');
+    const envVars = /\n# Codex passes[^\n]*\nenv_vars = \[[^\]]*\]/.exec(tomlNow)?.[0];
+    assert.ok(envVars, tomlNow);
+    writeFileSync(codexToml, tomlNow.replace(envVars, ''));
+    const beforeVars = checks().find((c) => c.name === 'Codex');
+    assert.equal(beforeVars?.level, 'note', JSON.stringify(beforeVars));
+    assert.ok(beforeVars?.ok, 'not broken');
+    assert.match(beforeVars?.fix ?? '', /run `memory install --codex` again, so that the MCP server in .*config\.toml is passed MEMORY_HOME and the MEMORY_\* settings your shell sets/);
+    writeFileSync(codexToml, tomlNow);
     writeFileSync(codexHooks, codexNow.replace(`"apply_patch|Bash${codexMcp}`, '"apply_patch"'));
     const settingsPath = join(m.user, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as { hooks: Record<string, unknown> };

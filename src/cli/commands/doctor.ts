@@ -13,7 +13,7 @@ import { type Context, type IO } from '../../app/context.js';
 import { readFetchState } from '../../app/session/model-fetch.js';
 import { claudeDir } from '../../agents/claude-code/install.js';
 import { codexHome } from '../../agents/codex/sessions.js';
-import { codexServerName } from '../../agents/codex/install.js';
+import { codexServerName, serverMissesSettings } from '../../agents/codex/install.js';
 import { configuredMemoryRemote, networkLimits } from '../../app/sync/sync-run.js';
 import { localModelProblem, modelAlternatives, modelHost, modelIdOf, modelIsCached } from '../../embed/embedder.js';
 import { errorMessage, HealthError, UserError } from '../../errors.js';
@@ -225,10 +225,11 @@ function agentChecks(ctx: Context): Check[] {
     const cmissing = OUR_EVENTS.filter((e) => !cevents.includes(e));
     const fine = (cplugin || cmissing.length === 0) && hooksOn;
     const shellFiles = cplugin || cmissing.length > 0 || ['Bash', `mcp__${codexServerName()}__memory_search`].every((tool) => fileHookCovers(hooksJson, tool));
+    const serverFine = cplugin || !serverMissesSettings(config);
     out.push({
       name: 'Codex',
       ok: fine,
-      level: fine ? (shellFiles ? 'ok' : 'note') : 'fail',
+      level: fine ? (shellFiles && serverFine ? 'ok' : 'note') : 'fail',
       detail: [cplugin ? 'plugin memory-engine enabled' : undefined, cevents.length > 0 ? `hooks in hooks.json: ${cevents.join(', ')}` : undefined, hooksOn ? 'hooks on' : 'hooks off in config.toml'].filter(Boolean).join('; '),
       ...(!hooksOn
         ? { fix: `remove \`hooks = false\` under [features] in ${join(chome, 'config.toml')}, or set it to true (Codex runs no hook while it is false)` }
@@ -236,7 +237,9 @@ function agentChecks(ctx: Context): Check[] {
           ? { fix: 'codex plugin add memory-engine@memory-engine (after codex plugin marketplace add <this repository>), or memory install --codex' }
           : !shellFiles
             ? { fix: 'an earlier install: run `memory install --codex` again, then trust the changed file hook (/hooks in codex), for the memories of a file when Codex reads it with a shell command, and what its memory searches showed it' }
-            : {}),
+            : !serverFine
+              ? { fix: `an earlier install: run \`memory install --codex\` again, so that the MCP server in ${join(chome, 'config.toml')} is passed MEMORY_HOME and the MEMORY_* settings your shell sets (Codex passes a server only HOME, PATH and a few more)` }
+              : {}),
     });
   }
   return out;
