@@ -46,6 +46,10 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'cookie headers with many pairs and no end (Cookie: a=b; a=b; …)': (n) => `Cookie: ${'a=b1; '.repeat(Math.ceil(n / 6))}`.slice(0, n),
   'cookie heads without a header (cookie: cookie: -b -b …)': (n) => 'cookie: -b a= Set-Cookie: '.repeat(Math.ceil(n / 26)).slice(0, n),
   'quoted passphrases that never close (DB_PASSWORD="a a a …, the password is "a a …)': (n) => `DB_PASSWORD="${'a '.repeat(150)}the password is "${'b '.repeat(150)}`.repeat(Math.ceil(n / 635)).slice(0, n),
+  'plain words after a password\'s "is" that never end (the password is abc abc abc …)': (n) => `the password is ${'abcdefgh '.repeat(20)}`.repeat(Math.ceil(n / 196)).slice(0, n),
+  'backup codes that never end, then a count (backup codes: 12345678 12345678 … digits)': (n) => `backup codes: ${'12345678 '.repeat(60)}digits `.repeat(Math.ceil(n / 561)).slice(0, n),
+  'security answers that run on (the answer to my security question is a a a …)': (n) => `the answer to my security question is ${'abc '.repeat(40)}`.repeat(Math.ceil(n / 198)).slice(0, n),
+  'identity numbers that never end (SSN 524-71-3398-71-3398 マイナンバーは 1234 5678 …)': (n) => `SSN 524-71-3398-71 マイナンバーは ${'1234 5678 '.repeat(30)}`.repeat(Math.ceil(n / 330)).slice(0, n),
   'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

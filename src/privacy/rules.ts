@@ -133,7 +133,7 @@ function generated(secret: string): boolean {
  * "密码是 …", "비밀번호는 …"), and an English name followed by a Japanese particle
  * ("DBのpasswordは …"). Written without spaces between words, so no word boundary before them.
  */
-export const CJK_PASSWORD = 'パスワード|パスフレーズ|暗証番号|密码|密碼|口令|비밀번호|패스워드|암호';
+export const CJK_PASSWORD = 'パスワード|パスフレーズ|暗証番号|(?<=(?:Wi-?Fi|WiFi|wifi|WIFI|無線LAN|ルーター|テザリング)の?)パス(?![ァ-ヴー])|密码|密碼|口令|비밀번호|패스워드|암호';
 export const CJK_TOKEN = 'API ?キー|アクセスキー|シークレット(?:キー)?|(?:アクセス|認証)?トークン|秘密鍵|(?:リカバリー?|バックアップ|復旧|回復)(?:コード|キー)|ライセンスキー|密钥|密鑰|秘钥|令牌|API ?키|시크릿|토큰';
 const ASCII_BEFORE_PARTICLE = '(?:password|passwd|passphrase|api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|pw)(?=[\\t ]{0,4}(?:は|が|を|も|って))';
 /**
@@ -274,6 +274,8 @@ function plainPassphrase(value: string): boolean {
   if (words.length < 3 || words.length > 8 || !/^[a-z0-9' \t-]+$/.test(value) || !passphrase(value)) return false;
   return !words.some((w) => PROSE_WORD.test(w));
 }
+/** Words a sentence about a password goes on with, after "is": never a passphrase's. */
+const RUNS_ON = /^(?:never|always|over|under|via|after|before|when|where|which|who|so|than|about|into|onto|per|each|every|still|already|again|more|less|much|many|most|some|long|short|case|digits?|characters?|chars?|minimum|maximum|min|max|plain|text|stored|vault|env|file|same|different|encrypted|hashed|required|sensitive|insensitive|weak|strong|secure|insecure|valid|invalid|wrong)$/;
 const PROSE_WORD = /^(?:the|a|an|is|are|was|were|be|been|not|no|yes|in|on|at|to|for|of|from|by|with|as|and|or|but|if|it|its|it's|this|that|these|those|see|use|ask|same|your|my|our|their|his|her|yet|now|then|set|check|any|all|none|null|n\/a|here|later|tbd|todo|optional|unchanged|we|you|they|i|me|us|them|do|does|did|has|have|had|will|can|just|also|only|very|too)$/;
 
 /** What names a PIN: PIN (code, number), 暗証番号, a passcode, and a door's, an alarm's or a safe's code. */
@@ -427,6 +429,28 @@ export const SECRET_RULES: SecretRule[] = [
     negatives: ['passwords: stored in vault', 'password reset: click the link', 'the password policy: twelve characters minimum'],
   },
   {
+    kind: 'secret',
+    // The same after "is" ("my password is correct horse battery staple", "the passphrase for the
+    // backup disk was maple river cobalt lantern."), to the sentence's or the line's end. A sentence
+    // about a password goes on after "is" too, so four words or more, and none of the little words
+    // nor the words it goes on with ("is never logged anywhere in plain text", "is sent over tls
+    // only"), nor first an adverb or a participle ("is hashed using argon2id", "is randomly
+    // generated daily"; later in the phrase such an ending is a noun's as often: "blue ocean morning tide").
+    re: new RegExp(`(?<pre1>\\b(?:password|passphrase|passcode|passwd)${PROSE_FOR}[\\t ]+(?:is|was)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)[a-z0-9][a-z0-9'-]*(?:[\\t ]+[a-z0-9][a-z0-9'-]*){3,7}(?=[\\t ]*(?:[.,;!?](?:[\\t ]|$)|\\r?\\n|$))`, 'gim'),
+    accept: (secret) => plainPassphrase(secret) && !/^[a-z]+(?:ly|ed|ing)\b/.test(secret) && !secret.split(/[\t ]+/).some((w) => RUNS_ON.test(w)),
+    positives: ['my password is correct horse battery staple', 'the passphrase for the backup disk was maple river cobalt lantern. then run restic', 'the wifi password is tulip orbit seven canyon, ask me if it fails'],
+    negatives: [
+      'the password is never logged anywhere',
+      'the password is hashed with argon2id before storage',
+      'the password is case sensitive everywhere in the app.',
+      'the password is rotated every ninety days',
+      'the password is sent over tls only',
+      'my password is too short for the policy',
+      'the passcode is six digits long',
+      'the password is in the team vault under staging',
+    ],
+  },
+  {
     kind: 'private-key',
     // A private key block in base64 (kubeconfig's `client-key-data:`, a Secret's `tls.key`, CI
     // variables): `LS0tLS1CRUdJTi` is `-----BEGIN`; what it decodes to says it is a private key,
@@ -496,6 +520,47 @@ export const SECRET_RULES: SecretRule[] = [
     re: /(?<pre1>(?:\b(?:cvv2?|cvc2?|csc|cid|card[\t ]+security[\t ]+code)|セキュリティコード)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t ]+))\d{3,4}(?![\d.,:/-]|[\t \u3000]*(?:digits?|characters?|chars?|桁))/gi,
     positives: ['card: 5425 exp 04/28 cvv 123', 'CVC: 4821', 'セキュリティコードは 123 です'],
     negatives: ['the cvv is 3 digits', 'CVV: 3 digits on the back', 'cid 12345678 is the customer'],
+  },
+  {
+    kind: 'secret',
+    // Backup or recovery codes of digits after their name ("the 2FA backup codes are 12345678
+    // 87654321", "recovery codes: 4821-9930, 1174-2209", バックアップコードは …): each group six to
+    // ten digits (a hyphen inside allowed), all of them; a count or a length stays ("8 digits", "10 of them").
+    re: /(?<pre1>(?:\b(?:backup|recovery|2fa|mfa|otp)[\t -](?:codes?)|(?:バックアップ|リカバリー?|復旧)コード)(?:[\t ]+(?:is|are|was|were)[\t ]+|[\t ]*[:=：＝][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*))(?:\d{6,10}|\d{3,5}-\d{3,5})(?:[\t ]*[,、]?[\t \u3000]+(?:and[\t ]+)?(?:\d{6,10}|\d{3,5}-\d{3,5}))*(?![\d.:/]|[\t \u3000]*(?:digits?|characters?|chars?|of|桁|文字|個))/gi,
+    accept: (secret) => secret.split(/[^\d-]+/).filter(Boolean).every((g) => g.replace(/-/g, '').length >= 6 && g.replace(/-/g, '').length <= 10),
+    positives: ['the 2FA backup codes are 12345678 87654321', 'recovery codes: 4821-9930, 1174-2209 and 5530-1187', 'バックアップコードは 48219930 11742209 です'],
+    negatives: ['backup codes are 8 digits', 'recovery codes: 10 of them', 'the backup code is 1234 digits long', 'backup code 200 OK'],
+  },
+  {
+    kind: 'national-id',
+    // A US social security number after its name ("my SSN is 524-71-3398", "social security
+    // number: …"): nine digits, grouped three-two-four or not, of a shape the numbers are issued in
+    // (not 000, 666 or 9xx first, not 00 or 0000 after).
+    re: /(?<pre1>\b(?:ssn|social[\t ]+security(?:[\t ]+(?:number|no\.?|#))?)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝#][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t ]+))\d{3}(?<sep>[\t -]?)\d{2}\k<sep>\d{4}(?![\d.,:/-]\d)/gi,
+    accept: (secret) => !/^(?:000|666|9\d\d)/.test(secret.replace(/\D/g, '')) && !/^\d{3}00|0000$/.test(secret.replace(/\D/g, '')),
+    positives: ['my SSN is 524-71-3398', 'Social Security number: 524 71 3398', 'SSNは524713398です'],
+    negatives: ['the ssn column is 9 digits', 'SSN: 000-12-3456 fails validation', 'ssn 123 is the row id'],
+  },
+  {
+    kind: 'national-id',
+    // A Japanese My Number after its name (マイナンバー, 個人番号): twelve digits, grouped four by four or not.
+    re: /(?<pre1>(?:マイナンバー|個人番号)(?:カード)?(?:の番号)?(?:[\t \u3000]*[:=：＝][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t \u3000]+))\d{4}(?<sep>[\t -]?)\d{4}\k<sep>\d{4}(?!\d)/g,
+    positives: ['マイナンバーは 1234 5678 9012 です', '個人番号: 123456789012'],
+    negatives: ['マイナンバーは12桁です', 'マイナンバーカードの有効期限は2030年'],
+  },
+  {
+    kind: 'secret',
+    // The answer to a security question, said as one ("the answer to my security question is
+    // Fluffy", "my mother's maiden name is Smith", 秘密の質問の答えは「ポチ」): one to three words, up
+    // to the sentence's end or the closing quote.
+    re: /(?<pre1>(?:\b(?:(?:the[\t ]+)?answer[\t ]+(?:to|for)[\t ]+(?:my|the|our|your|his|her|their)[\t ]+(?:security|secret)[\t ]+question|(?:security|secret)[\t ]+(?:question[\t ]+)?answer|(?:my|his|her|their|your)[\t ]+mother['’]s[\t ]+maiden[\t ]+name)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝][\t \u3000]*)|(?:秘密の質問|セキュリティ(?:ー)?質問)の(?:答え|回答)(?:[\t \u3000]*[:：][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*))["'`「]?)[\p{L}\p{N}](?:(?!です|でした|だよ)[\p{L}\p{N}'’-])*(?:[\t ][\p{L}\p{N}](?:(?!です|でした|だよ)[\p{L}\p{N}'’-])*){0,2}?(?=["`」]|[\t ]*(?:[.,;!?。、](?:[\t ]|$)|です|でした|だよ|だ(?![ぁ-ん])|\r?\n|$))/giu,
+    accept: (secret, pre, after) => {
+      // After は or が with no quote, Japanese runs on into the verb ("答えは保存しない"): the value is one only before です.
+      if (/[はが][\t \u3000]*$/.test(pre) && !/^[\t ]*(?:です|でした|だよ|だ(?![ぁ-ん]))/.test(after)) return false;
+      return !/^(?:not|no|none|unknown|blank|empty|the|a|an|same|different|stored|saved|encrypted|hashed|case|required|optional|in|on|at)$/i.test(secret.split(/[\t ]+/)[0] ?? '');
+    },
+    positives: ['the answer to my security question is Fluffy', 'my mother\'s maiden name is Smith.', '秘密の質問の答えは「ポチ」', '秘密の質問の答えはポチです', 'security answer: blue falcon'],
+    negatives: ['the answer to the security question is stored hashed', 'security answer: not set', '秘密の質問の答えは保存しない'],
   },
   {
     kind: 'secret',
@@ -1022,6 +1087,8 @@ export const SECRET_RULES: SecretRule[] = [
       'パスワードを hogehoge にしました',
       '비밀번호는 sunshine 입니다',
       'wifiのパスワードはsunshine',
+      'Wi-Fiのパスは sunflower77 です',
+      'ルーターのパス: Tr0ub4dor3x',
       'ステージングのパスワード、Winter2024xにしといて',
       'パスワード→ Winter2024x',
       'APIキーはこれ: 9fK2mQ7xLp4Rt8Zq',
@@ -1035,6 +1102,9 @@ export const SECRET_RULES: SecretRule[] = [
     ],
     negatives: [
       'パスワード、トークン、APIキーを保存する',
+      'ビルドのパスは src/app です',
+      'Wi-Fiのパスポート番号 AB1234567',
+      'Wi-Fiのパスは設定画面で確認',
       'パスワード、SSH2 の鍵、証明書',
       'パスワード → 1Password に移した',
       'パスワード→bcrypt でハッシュ化',
