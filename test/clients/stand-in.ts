@@ -176,12 +176,20 @@ export function lastUserText(body: unknown): string {
 
 /**
  * Codex (a Responses API body): "Search memory: {…}" asks for the MCP tool memory_search with those
- * arguments, until a tool's output is back. Codex offers an MCP server's tools in a namespace,
- * `mcp__memory_engine` (its `-` written `_`), the same for the package's server and the plugin's.
+ * arguments, until a tool's output is back — in the namespace the request offers it in, as a model
+ * would: Codex 0.171 lists an MCP server's tools as one `namespace` tool (`mcp__memory_engine`, its
+ * `-` written `_`, the same for the package's server and the plugin's). Not offered: no call.
  */
 export function codexMemorySearch(body: unknown): ToolCall | undefined {
   const input = (body as { input?: Array<{ type?: string }> }).input;
   if (!Array.isArray(input) || input.some((i) => i.type === 'custom_tool_call_output' || i.type === 'function_call_output')) return undefined;
   const args = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
-  return args ? { tool: 'memory_search', namespace: 'mcp__memory_engine', input: JSON.parse(args[1] as string) as Record<string, unknown> } : undefined;
+  const namespace = codexNamespaceOf(body, 'memory_search');
+  return args && namespace ? { tool: 'memory_search', namespace, input: JSON.parse(args[1] as string) as Record<string, unknown> } : undefined;
+}
+
+/** The namespace a Codex request offers the tool `name` in (a `namespace` tool holding it). */
+export function codexNamespaceOf(body: unknown, name: string): string | undefined {
+  const tools = (body as { tools?: Array<{ type?: string; name?: string; tools?: Array<{ name?: string }> }> }).tools;
+  return Array.isArray(tools) ? tools.find((t) => t.type === 'namespace' && Array.isArray(t.tools) && t.tools.some((x) => x.name === name))?.name : undefined;
 }
