@@ -141,7 +141,7 @@ const ASCII_BEFORE_PARTICLE = '(?:password|passwd|passphrase|api[ _-]?key|access
  * equals sign (either width), a question mark (パスワード？ hunter22), a particle (は が を も って; 是 为 成;
  * 는 은 을 를 이 가), or only a space.
  */
-const CJK_BINDING = '["\'`]?(?:[\\t \\u3000]{0,4}は(?:これ|こちら|以下|次(?:の(?:通り|とおり))?)(?:です)?[\\t \\u3000]{0,4}[:：][\\t \\u3000]{0,4}|[\\t \\u3000]{0,4}(?:[:：=＝?？、，→⇒]|->|は|が|を|も|って|是|为|為|成|는|은|을|를|이|가)[\\t \\u3000]{0,4}|[\\t \\u3000]{1,4})';
+const CJK_BINDING = '["\'`]?(?:[\\t \\u3000]{0,4}は(?:これ|こちら|以下|次(?:の(?:通り|とおり))?)(?:です)?[\\t \\u3000]{0,4}[:：][\\t \\u3000]{0,4}|[\\t \\u3000]{0,4}(?:を|は)?(?:教え(?:る|ます|とく|ておく)|送(?:る|ります|っとく|っておく)|伝え(?:る|ます|とく|ておく)|共有(?:する|します|しとく|しておく))(?:ね|よ|ね〜)?[\\t \\u3000]{0,4}[、，:：→][\\t \\u3000]{0,4}|[\\t \\u3000]{0,4}(?:[:：=＝?？、，→⇒]|->|は|が|を|も|って|是|为|為|成|는|은|을|를|이|가)[\\t \\u3000]{0,4}|[\\t \\u3000]{1,4})';
 
 /**
  * Whether a base64 word is `user:password`: it decodes to printable ASCII, a name (letters,
@@ -1088,6 +1088,8 @@ export const SECRET_RULES: SecretRule[] = [
       '비밀번호는 sunshine 입니다',
       'wifiのパスワードはsunshine',
       'Wi-Fiのパスは sunflower77 です',
+      'Wi-Fiのパスワード教えるね、sunflower77',
+      'APIキーを送ります: kq7Lm2Zx9Vb4Nw8Rt3Yu',
       'ルーターのパス: Tr0ub4dor3x',
       'ステージングのパスワード、Winter2024xにしといて',
       'パスワード→ Winter2024x',
@@ -1103,6 +1105,8 @@ export const SECRET_RULES: SecretRule[] = [
     negatives: [
       'パスワード、トークン、APIキーを保存する',
       'ビルドのパスは src/app です',
+      'パスワードを教えるね、あとで',
+      'パスワード教えるね、ちょっと待って',
       'Wi-Fiのパスポート番号 AB1234567',
       'Wi-Fiのパスは設定画面で確認',
       'パスワード、SSH2 の鍵、証明書',
