@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { renameMapHead } from '../../src/changes/renames.js';
 import { CLI, clockAt, FAKETIME_LIB, REPO, tempDir } from '../support/helpers.js';
 import { captured, winning, clientBin, clientMissing, memoryFileOnRemote, memoryFilesInHome, eventually, hookResponses, resultText, runAsync } from './clients.js';
-import { codexMemorySearch, lastUserText, startStandIn, type StandIn, type ToolCall } from './stand-in.js';
+import { claudeMemorySearch, codexMemorySearch, lastUserText, startStandIn, type StandIn, type ToolCall } from './stand-in.js';
 import { git, homeMachine, type HomeMachine } from '../support/homes.js';
 
 const ORIGIN = 'https://git.example.com/acme/shop.git';
@@ -49,8 +49,8 @@ function model(body: unknown): string | ToolCall {
   const show = /^Show (\S+)/m.exec(lastUserText(body));
   if (show && !patched) return { tool: 'exec_command', input: { cmd: `sed -n '1,40p' ${show[1] as string}` } };
   // "Search memory: {…}": the MCP tool memory_search with those arguments, until its result is back.
-  const searchArgs = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
-  if (searchArgs && 'messages' in (body as object) && !toolDone) return { tool: 'mcp__memory-engine__memory_search', input: JSON.parse(searchArgs[1] as string) as Record<string, unknown> };
+  const claudeSearch = claudeMemorySearch(body);
+  if (claudeSearch) return claudeSearch;
   const codexSearch = codexMemorySearch(body);
   if (codexSearch) return codexSearch;
   // "Run: <command>": the shell runs it (Claude Code: Bash; Codex: exec_command), until its output is back.

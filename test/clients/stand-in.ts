@@ -188,6 +188,20 @@ export function codexMemorySearch(body: unknown): ToolCall | undefined {
   return args && namespace ? { tool: 'memory_search', namespace, input: JSON.parse(args[1] as string) as Record<string, unknown> } : undefined;
 }
 
+/**
+ * Claude Code (a Messages API body): "Search memory: {…}" asks for our MCP server's memory_search with
+ * those arguments, until a tool's result is back — by the name the request offers it under, as a
+ * model would: `mcp__memory-engine__memory_search` from `memory install`, `mcp__plugin_memory-engine_memory-engine__memory_search`
+ * from the plugin. Not offered: no call.
+ */
+export function claudeMemorySearch(body: unknown): ToolCall | undefined {
+  const b = body as { messages?: Array<{ content: unknown }>; tools?: Array<{ name?: string }> };
+  if (!Array.isArray(b.messages) || b.messages.some((m) => Array.isArray(m.content) && m.content.some((c) => (c as { type?: string }).type === 'tool_result'))) return undefined;
+  const args = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
+  const name = (b.tools ?? []).map((t) => t.name).find((n): n is string => typeof n === 'string' && /^mcp__(?:plugin_memory-engine_)?memory-engine__memory_search$/.test(n));
+  return args && name ? { tool: name, input: JSON.parse(args[1] as string) as Record<string, unknown> } : undefined;
+}
+
 /** The namespace a Codex request offers the tool `name` in (a `namespace` tool holding it). */
 export function codexNamespaceOf(body: unknown, name: string): string | undefined {
   const tools = (body as { tools?: Array<{ type?: string; name?: string; tools?: Array<{ name?: string }> }> }).tools;

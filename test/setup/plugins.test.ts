@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { CLI, REPO } from '../support/helpers.js';
 import { captured, clientBin, clientMissing, memoryFileOnRemote, memoryFilesInHome, clientsRoot, eventually, hookResponses, resultText, runAsync } from '../clients/clients.js';
 import { startGitHttp, type GitHttp } from '../clients/git-http.js';
-import { codexMemorySearch, lastUserText, startStandIn, type StandIn, type ToolCall } from '../clients/stand-in.js';
+import { claudeMemorySearch, codexMemorySearch, lastUserText, startStandIn, type StandIn, type ToolCall } from '../clients/stand-in.js';
 import { git, homeMachine, type HomeMachine } from '../support/homes.js';
 
 const ORIGIN = 'https://git.example.com/acme/depot.git';
@@ -25,9 +25,9 @@ function replyTo(body: unknown): string {
   return `Stand-in answer: for "${asked.slice(0, 80)}" we moved the nightly export to 02:30 UTC and added a lock.`;
 }
 
-/** The stand-in's model: "Search memory: {…}" calls the plugin's MCP tool memory_search in Codex (stand-in.ts); otherwise a text reply. */
+/** The stand-in's model: "Search memory: {…}" calls the plugin's MCP tool memory_search, in Claude Code or Codex, as the request offers it (stand-in.ts); otherwise a text reply. */
 function model(body: unknown): string | ToolCall {
-  return codexMemorySearch(body) ?? replyTo(body);
+  return claudeMemorySearch(body) ?? codexMemorySearch(body) ?? replyTo(body);
 }
 
 
@@ -170,6 +170,16 @@ describe('the plugins, added by git URL, in the real agents', () => {
     for (const h of hookResponses(bFirst.stdout)) assert.equal(h.outcome, 'success', JSON.stringify(h));
     const firstBodies = standIn.requests.slice(seenFirst).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
     assert.ok(firstBodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s first model request');
+    // The plugin's MCP tool memory_search, by the name Claude Code offers it under: A's turn in what it gives, and the plugin's tool hook after it.
+    const tool = 'mcp__plugin_memory-engine_memory-engine__memory_search';
+    const seenSearch = standIn.requests.length;
+    const searched = await claude(b, ['-p', `Search memory: ${JSON.stringify({ query: 'depot export locking orders table', mode: 'keyword' })}`, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--allowedTools', tool]);
+    assert.equal(searched.code, 0, searched.stderr);
+    const searchBodies = standIn.requests.slice(seenSearch).filter((r) => r.path.endsWith('/v1/messages')).map((r) => JSON.stringify(r.body));
+    assert.ok(searchBodies.some((t) => t.includes(`"name":"${tool}"`)), 'Claude Code offers the plugin\'s memory_search');
+    const result = searchBodies.find((t) => t.includes('"tool_result"'));
+    assert.ok(result?.includes(prompt), `the tool's result holds A's turn: ${(result ?? searched.stdout).slice(-2000)}`);
+    assert.equal(hookResponses(searched.stdout).find((h) => h.event === 'PostToolUse')?.outcome, 'success', 'the plugin\'s tool hook ran after it');
 
     // B has the plugin and the package's settings hooks: they step aside, the plugin serves.
     const inst = spawnSync(process.execPath, [CLI, 'install', '--claude-code'], { env: b.env, cwd: b.m.user, encoding: 'utf8' });
