@@ -190,16 +190,24 @@ export function codexMemorySearch(body: unknown): ToolCall | undefined {
 
 /**
  * Claude Code (a Messages API body): "Search memory: {…}" asks for our MCP server's memory_search with
- * those arguments, until a tool's result is back — by the name the request offers it under, as a
- * model would: `mcp__memory-engine__memory_search` from `memory install`, `mcp__plugin_memory-engine_memory-engine__memory_search`
- * from the plugin. Not offered: no call.
+ * those arguments, as a model would find it. Claude Code 2.1.332 defers MCP tools: a system message
+ * names them (`mcp__memory-engine__memory_search` from `memory install`,
+ * `mcp__plugin_memory-engine_memory-engine__memory_search` from the plugin) and ToolSearch
+ * ("select:<name>") loads one's schema. So: ToolSearch first unless the tool is already among
+ * the request's tools, then the tool, then nothing more. Not named anywhere: no call.
  */
 export function claudeMemorySearch(body: unknown): ToolCall | undefined {
-  const b = body as { messages?: Array<{ content: unknown }>; tools?: Array<{ name?: string }> };
-  if (!Array.isArray(b.messages) || b.messages.some((m) => Array.isArray(m.content) && m.content.some((c) => (c as { type?: string }).type === 'tool_result'))) return undefined;
-  const args = /^Search memory: (\{.*\})$/m.exec(lastUserText(body));
-  const name = (b.tools ?? []).map((t) => t.name).find((n): n is string => typeof n === 'string' && /^mcp__(?:plugin_memory-engine_)?memory-engine__memory_search$/.test(n));
-  return args && name ? { tool: name, input: JSON.parse(args[1] as string) as Record<string, unknown> } : undefined;
+  const b = body as { messages?: Array<{ role: string; content: unknown }>; tools?: Array<{ name?: string }> };
+  if (!Array.isArray(b.messages)) return undefined;
+  const parts = b.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ type?: string; text?: string; name?: string }>).map((c) => ({ role: m.role, ...c })) : [{ role: m.role, type: 'text', text: String(m.content) }]));
+  const asked = parts.map((p) => (p.role === 'user' && typeof p.text === 'string' ? /^Search memory: (\{.*\})$/m.exec(p.text)?.[1] : undefined)).find(Boolean);
+  const name = /mcp__(?:plugin_memory-engine_)?memory-engine__memory_search/.exec(JSON.stringify(body))?.[0];
+  if (!asked || !name) return undefined;
+  const used = parts.filter((p) => p.type === 'tool_use').map((p) => p.name);
+  if (used.includes(name)) return undefined;
+  const tools = (b.tools ?? []).map((t) => t.name);
+  if (!tools.includes(name) && tools.includes('ToolSearch') && !used.includes('ToolSearch')) return { tool: 'ToolSearch', input: { query: `select:${name}` } };
+  return { tool: name, input: JSON.parse(asked) as Record<string, unknown> };
 }
 
 /** The namespace a Codex request offers the tool `name` in (a `namespace` tool holding it). */
