@@ -404,6 +404,53 @@ describe('every token format in every syntax people paste', () => {
     assert.equal(redactSecrets('changed my SIM PIN to 120934 yesterday').text, 'changed my SIM PIN to [REDACTED:secret] yesterday');
   });
 
+  it('a passphrase of plain words after "is", a social security number and a My Number, an answer to a security question, digit backup codes, Wi-Fiのパス and a label bound by 教えるね、: redacted whole; sentences about them untouched', () => {
+    // Each kept verbatim before this stop's rules.
+    const said = [
+      'my password is correct horse battery staple',
+      'the passphrase for the backup disk is maple river cobalt lantern.',
+      'my gpg passphrase is blue ocean morning tide, do not lose it',
+      'my SSN is 524-71-3398',
+      'social security number: 524 71 3398',
+      'マイナンバーは 1234 5678 9012 です',
+      'the answer to my security question is Fluffy',
+      'my mother\'s maiden name is Smith.',
+      '秘密の質問の答えは「ポチ」',
+      'the 2FA backup codes are 12345678 87654321',
+      'recovery codes: 4821-9930, 1174-2209 and 5530-1187',
+      'Wi-Fiのパスは sunflower77 です',
+      'Wi-Fiのパスワード教えるね、sunflower77',
+    ];
+    const alike = [
+      'the password is hashed with argon2id before storage',
+      'the password is never logged anywhere',
+      'the password is sent over tls only',
+      'the password is case sensitive everywhere in the app.',
+      'the password is randomly generated every night',
+      'the password is the same one as last time',
+      'the wifi password is purple monkey dishwasher',
+      'the ssn column is 9 digits',
+      'SSN: 000-12-3456 fails validation',
+      'マイナンバーは12桁です',
+      'the answer to the security question is stored hashed',
+      '秘密の質問の答えは保存しない',
+      'backup codes are 8 digits',
+      'recovery codes: 10 of them',
+      'ビルドのパスは src/app です',
+      'パスワード教えるね、ちょっと待って',
+      'the OTP was 482913',
+    ];
+    const left = said.filter((t) => {
+      const r = redactSecrets(t);
+      return !r.text.includes('[REDACTED:') || r.found.length === 0 || r.found.some((f) => r.text.includes(f));
+    });
+    assert.deepEqual(left, []);
+    assert.deepEqual(alike.filter((t) => redactSecrets(t).text !== t), []);
+    assert.equal(redactSecrets('my password is correct horse battery staple').text, 'my password is [REDACTED:secret]');
+    assert.equal(redactSecrets('my SSN is 524-71-3398').text, 'my SSN is [REDACTED:national-id]');
+    assert.equal(redactSecrets('recovery codes: 4821-9930, 1174-2209 and 5530-1187').text, 'recovery codes: [REDACTED:secret]');
+  });
+
   it('placeholders and references stay byte for byte', () => {
     for (const text of [
       'curl -u "$ES_USER:$ES_PASS" https://es.internal:9200',
