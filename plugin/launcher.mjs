@@ -403,7 +403,7 @@ export const pendingDir = (l) => join(l.work, '.plugin-pending');
 /**
  * What of a hook's environment says where and how memory works: the memory home and settings
  * (`MEMORY_*`), the folders they default to, the agents' homes, and how git is set up and reaches
- * the remote (not GIT_DIR and its kin: the memory home is a repository of its own).
+ * the remote, through which proxy (not GIT_DIR and its kin: the memory home is a repository of its own).
  * A parked capture is replayed with them, whoever replays it: the set-up may have been started by
  * the MCP server, whose client gives it only a few variables (Codex: HOME, PATH, …).
  * @param {NodeJS.ProcessEnv} env
@@ -413,7 +413,7 @@ export function hookEnv(env) {
   /** @type {Record<string, string>} */
   const out = {};
   for (const [k, v] of Object.entries(env)) {
-    if (v !== undefined && (/^MEMORY_/.test(k) || /^(?:HOME|USERPROFILE|APPDATA|LOCALAPPDATA|XDG_DATA_HOME|XDG_CACHE_HOME|XDG_CONFIG_HOME|CODEX_HOME|CLAUDE_CONFIG_DIR|PATH|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|SSH_AUTH_SOCK|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM)$/.test(k))) out[k] = v;
+    if (v !== undefined && (/^MEMORY_/.test(k) || /^(?:HOME|USERPROFILE|APPDATA|LOCALAPPDATA|XDG_DATA_HOME|XDG_CACHE_HOME|XDG_CONFIG_HOME|CODEX_HOME|CLAUDE_CONFIG_DIR|PATH|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|SSH_AUTH_SOCK|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG_NOSYSTEM|GIT_SSL_CAINFO|(?:HTTPS|HTTP|ALL|NO)_PROXY|(?:https|http|all|no)_proxy)$/.test(k))) out[k] = v;
   }
   return out;
 }

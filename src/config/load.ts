@@ -41,16 +41,19 @@ export function envNames(dotted: string): string[] {
 
 /**
  * Every variable that decides where memory is and how it behaves: the memory home and the
- * configuration, the folders they default to, the agents' homes, how git reaches a remote, and
+ * configuration, the folders they default to, the agents' homes, how git reaches a remote (and
+ * through which proxy), and
  * each setting's `MEMORY_*` names. An agent that gives its MCP server only a few variables of its
  * own choosing (Codex: HOME, PATH and a few more) is told to pass these on (`env_vars`), so the
  * server reads the settings the person's shell gave the hooks.
  */
 export function settingVariables(): string[] {
   const place = ['MEMORY_HOME', 'MEMORY_CONFIG', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR'];
-  const git = ['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_ASKPASS', 'SSH_ASKPASS', 'SSH_AUTH_SOCK'];
+  const git = ['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_ASKPASS', 'SSH_ASKPASS', 'SSH_AUTH_SOCK', 'GIT_SSL_CAINFO'];
+  // A proxy git goes through to the remote (a team's, which the MCP server reads before a search).
+  const proxy = ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'all_proxy', 'no_proxy'];
   const settings = Object.entries(SCHEMA).flatMap(([section, keys]) => Object.keys(keys).flatMap((key) => envNames(`${section}.${key}`)));
-  return [...place, ...git, ...settings];
+  return [...place, ...git, ...proxy, ...settings];
 }
 
 function expandPath(p: string, base: string, home: string): string {

@@ -165,7 +165,7 @@ describe('memory install --codex', () => {
 
   it('Codex\'s MCP server is passed every variable that decides where memory is and how it behaves, by install and by the plugin alike', () => {
     const wanted = settingVariables();
-    for (const name of ['MEMORY_HOME', 'MEMORY_CONFIG', 'XDG_DATA_HOME', 'MEMORY_MACHINE_NAME', 'MEMORY_SEARCH_TOP_K', 'MEMORY_PRIVACY_EXCLUDE_PROJECTS', 'GIT_CONFIG_GLOBAL', 'SSH_AUTH_SOCK']) assert.ok(wanted.includes(name), name);
+    for (const name of ['MEMORY_HOME', 'MEMORY_CONFIG', 'XDG_DATA_HOME', 'MEMORY_MACHINE_NAME', 'MEMORY_SEARCH_TOP_K', 'MEMORY_PRIVACY_EXCLUDE_PROJECTS', 'GIT_CONFIG_GLOBAL', 'SSH_AUTH_SOCK', 'HTTPS_PROXY', 'https_proxy']) assert.ok(wanted.includes(name), name);
     assert.equal(new Set(wanted).size, wanted.length, 'each once');
     const installed = parse(addCodexBlocks(USER_TOML, { nodePath: '/usr/bin/node', mainJs: '/opt/m/main.js' }).text) as { mcp_servers: Record<string, { env_vars?: string[] }> };
     assert.deepEqual(installed.mcp_servers['memory-engine']?.env_vars, wanted);
