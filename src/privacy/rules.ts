@@ -274,8 +274,10 @@ function plainPassphrase(value: string): boolean {
   if (words.length < 3 || words.length > 8 || !/^[a-z0-9' \t-]+$/.test(value) || !passphrase(value)) return false;
   return !words.some((w) => PROSE_WORD.test(w));
 }
+/** What a password is set to do, said first after "set … to" ("set the password to require two factor auth everywhere"). */
+const TO_DO = /^(?:require|allow|include|contain|use|meet|comply|prevent|enforce|accept|reject|support|be|have|get|go|make|keep|stay|work|pass|fail|follow|expire|rotate|match|change|reset|update|refresh|renew|lapse|lock|unlock)$/;
 /** Words a sentence about a password goes on with, after "is": never a passphrase's. */
-const RUNS_ON = /^(?:never|always|over|under|via|after|before|when|where|which|who|so|than|about|into|onto|per|each|every|still|already|again|more|less|much|many|most|some|long|short|case|digits?|characters?|chars?|minimum|maximum|min|max|plain|text|stored|vault|env|file|same|different|encrypted|hashed|required|sensitive|insensitive|weak|strong|secure|insecure|valid|invalid|wrong)$/;
+const RUNS_ON = /^(?:something|anything|nothing|whatever|yesterday|today|tomorrow|last|next|expire|rotate|never|always|over|under|via|after|before|when|where|which|who|so|than|about|into|onto|per|each|every|still|already|again|more|less|much|many|most|some|long|short|case|digits?|characters?|chars?|minimum|maximum|min|max|plain|text|stored|vault|env|file|same|different|encrypted|hashed|required|sensitive|insensitive|weak|strong|secure|insecure|valid|invalid|wrong)$/;
 const PROSE_WORD = /^(?:the|a|an|is|are|was|were|be|been|not|no|yes|in|on|at|to|for|of|from|by|with|as|and|or|but|if|it|its|it's|this|that|these|those|see|use|ask|same|your|my|our|their|his|her|yet|now|then|set|check|any|all|none|null|n\/a|here|later|tbd|todo|optional|unchanged|we|you|they|i|me|us|them|do|does|did|has|have|had|will|can|just|also|only|very|too)$/;
 
 /** What names a PIN: PIN (code, number), 暗証番号, a passcode, and a door's, an alarm's or a safe's code. */
@@ -436,9 +438,9 @@ export const SECRET_RULES: SecretRule[] = [
     // nor the words it goes on with ("is never logged anywhere in plain text", "is sent over tls
     // only"), nor first an adverb or a participle ("is hashed using argon2id", "is randomly
     // generated daily"; later in the phrase such an ending is a noun's as often: "blue ocean morning tide").
-    re: new RegExp(`(?<pre1>\\b(?:password|passphrase|passcode|passwd)${PROSE_FOR}[\\t ]+(?:is|was)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)[a-z0-9][a-z0-9'-]*(?:[\\t ]+[a-z0-9][a-z0-9'-]*){3,7}(?=[\\t ]*(?:[.,;!?](?:[\\t ]|$)|\\r?\\n|$))`, 'gim'),
-    accept: (secret) => plainPassphrase(secret) && !/^[a-z]+(?:ly|ed|ing)\b/.test(secret) && !secret.split(/[\t ]+/).some((w) => RUNS_ON.test(w)),
-    positives: ['my password is correct horse battery staple', 'the passphrase for the backup disk was maple river cobalt lantern. then run restic', 'the wifi password is tulip orbit seven canyon, ask me if it fails'],
+    re: new RegExp(`(?<pre1>(?:\\b(?:password|passphrase|passcode|passwd)${PROSE_FOR}[\\t ]+(?:(?:(?:is|was|has[\\t ]+been|had[\\t ]+been)[\\t ]+)?(?:${SET_PARTICIPLE})[\\t ]+to[\\t ]+|(?:is|was)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)|\\b(?:${SETTING_VERB})[\\t ]+(?:(?:the|my|our|your|a|new|their)[\\t ]+){0,2}(?:[\\w.-]{1,30}[\\t ]+)?(?:password|passphrase|passcode|passwd)[\\t ]+to[\\t ]+))[a-z0-9][a-z0-9'-]*(?:[\\t ]+[a-z0-9][a-z0-9'-]*){3,7}(?=[\\t ]*(?:[.,;!?](?:[\\t ]|$)|\\r?\\n|$))`, 'gim'),
+    accept: (secret) => plainPassphrase(secret) && !/^[a-z]+(?:ly|ed|ing)\b/.test(secret) && !TO_DO.test(secret.split(/[\t ]+/)[0] ?? '') && !secret.split(/[\t ]+/).some((w) => RUNS_ON.test(w)),
+    positives: ['my password is correct horse battery staple', 'the passphrase for the backup disk was maple river cobalt lantern. then run restic', 'the wifi password is tulip orbit seven canyon, ask me if it fails', 'the password was changed to river stone maple cloud', 'I set my vault passphrase to amber falcon quiet meadow.'],
     negatives: [
       'the password is never logged anywhere',
       'the password is hashed with argon2id before storage',
@@ -448,6 +450,10 @@ export const SECRET_RULES: SecretRule[] = [
       'my password is too short for the policy',
       'the passcode is six digits long',
       'the password is in the team vault under staging',
+      'the password was set to never expire on the service account',
+      'changed the password to something stronger yesterday',
+      'set the password to expire every ninety days',
+      'set the password to require two factor auth everywhere',
     ],
   },
   {

@@ -404,12 +404,13 @@ describe('every token format in every syntax people paste', () => {
     assert.equal(redactSecrets('changed my SIM PIN to 120934 yesterday').text, 'changed my SIM PIN to [REDACTED:secret] yesterday');
   });
 
-  it('a passphrase of plain words after "is", a social security number and a My Number, an answer to a security question, digit backup codes, Wi-Fiのパス and a label bound by 教えるね、: redacted whole; sentences about them untouched', () => {
+  it('a passphrase of plain words after "is" or set to them, a social security number and a My Number, an answer to a security question, digit backup codes, Wi-Fiのパス and a label bound by 教えるね、: redacted whole; sentences about them untouched', () => {
     // Each kept verbatim before this stop's rules.
     const said = [
       'my password is correct horse battery staple',
       'the passphrase for the backup disk is maple river cobalt lantern.',
       'my gpg passphrase is blue ocean morning tide, do not lose it',
+      'the password was changed to river stone maple cloud',
       'my SSN is 524-71-3398',
       'social security number: 524 71 3398',
       'マイナンバーは 1234 5678 9012 です',
@@ -428,6 +429,8 @@ describe('every token format in every syntax people paste', () => {
       'the password is case sensitive everywhere in the app.',
       'the password is randomly generated every night',
       'the password is the same one as last time',
+      'set the password to require two factor auth everywhere',
+      'changed the password to something stronger yesterday',
       'the wifi password is purple monkey dishwasher',
       'the ssn column is 9 digits',
       'SSN: 000-12-3456 fails validation',
