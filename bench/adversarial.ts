@@ -50,6 +50,7 @@ export const ADVERSARIAL: Record<string, (n: number) => string> = {
   'backup codes that never end, then a count (backup codes: 12345678 12345678 … digits)': (n) => `backup codes: ${'12345678 '.repeat(60)}digits `.repeat(Math.ceil(n / 561)).slice(0, n),
   'security answers that run on (the answer to my security question is a a a …)': (n) => `the answer to my security question is ${'abc '.repeat(40)}`.repeat(Math.ceil(n / 198)).slice(0, n),
   'identity numbers that never end (SSN 524-71-3398-71-3398 マイナンバーは 1234 5678 …)': (n) => `SSN 524-71-3398-71 マイナンバーは ${'1234 5678 '.repeat(30)}`.repeat(Math.ceil(n / 330)).slice(0, n),
+  'bank accounts that never end (IBAN: DE44 5001 0517 … bank account: 12 34 56 …)': (n) => `IBAN: DE44 ${'5001 '.repeat(20)}bank account: ${'12 34 '.repeat(20)}`.repeat(Math.ceil(n / 246)).slice(0, n),
   'one long base64 run, then padding': (n) => `${'QUJD'.repeat(Math.floor((n - 2) / 4))}==`,
 };
 

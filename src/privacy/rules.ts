@@ -294,6 +294,18 @@ function luhn(digits: string): boolean {
   }
   return sum % 10 === 0;
 }
+/** The IBAN check: the first four characters moved to the end, letters as 10–35, the number mod 97 is 1. */
+function ibanValid(iban: string): boolean {
+  const moved = iban.slice(4) + iban.slice(0, 4);
+  let rest = 0;
+  for (const ch of moved) {
+    const v = /\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
+    for (const d of v) rest = (rest * 10 + Number(d)) % 97;
+  }
+  return rest === 1;
+}
+/** The IBAN standard's and banks' published examples: written about payment forms, nobody's account. */
+const EXAMPLE_IBANS = new Set(['DE89370400440532013000', 'GB29NWBK60161331926819', 'GB82WEST12345698765432', 'FR1420041010050500013M02606', 'NL91ABNA0417164300', 'ES9121000418450200051332', 'IT60X0542811101000000123456', 'CH9300762011623852957', 'BE68539007547034', 'AT611904300234573201']);
 /** The card networks' and payment providers' published test numbers: written about payment forms, nobody's card. */
 const TEST_CARDS = new Set([
   '4242424242424242', '4111111111111111', '4012888888881881', '4000056655665556', '4000000000003220', '4000002500003155', '4000000000009995', '4000000000000002',
@@ -536,6 +548,31 @@ export const SECRET_RULES: SecretRule[] = [
     accept: (secret) => secret.split(/[^\d-]+/).filter(Boolean).every((g) => g.replace(/-/g, '').length >= 6 && g.replace(/-/g, '').length <= 10),
     positives: ['the 2FA backup codes are 12345678 87654321', 'recovery codes: 4821-9930, 1174-2209 and 5530-1187', 'バックアップコードは 48219930 11742209 です'],
     negatives: ['backup codes are 8 digits', 'recovery codes: 10 of them', 'the backup code is 1234 digits long', 'backup code 200 OK'],
+  },
+  {
+    kind: 'bank-account',
+    // An IBAN after its name ("my IBAN is DE44 5001 0517 5407 3249 31", "IBAN: …"): a country's two
+    // letters, two check digits and the account, passing the IBAN check (mod 97); the standard's and
+    // the banks' published examples stay.
+    re: /(?<pre1>\bIBAN(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝#][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t ]+))[A-Z]{2}\d{2}(?:[\t ]?[A-Z0-9]{4}){2,7}(?:[\t ]?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/g,
+    accept: (secret) => {
+      const iban = secret.replace(/[\t ]/g, '');
+      return iban.length >= 15 && iban.length <= 34 && ibanValid(iban) && !EXAMPLE_IBANS.has(iban);
+    },
+    positives: ['my IBAN is DE44 5001 0517 5407 3249 31', 'IBAN: GB33BUKB20201555555555', 'IBANは FR76 3000 6000 0112 3456 7890 189 です'],
+    negatives: ['IBAN: DE89 3704 0044 0532 0130 00 is the example in the docs', 'IBAN: DE00 1234 5678 9012 3456 78 fails the check', 'the IBAN is 22 characters in Germany'],
+  },
+  {
+    kind: 'bank-account',
+    // A bank account's number after its name ("my bank account number is 12345678", 口座番号は1234567):
+    // six to seventeen digits (a Japanese account, seven), grouped or not.
+    re: /(?<pre1>(?:\b(?:bank[\t ]+)?account[\t ]+(?:number|no\.?|#)|\bbank[\t ]+account|口座番号)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝#][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*))\d{2,8}(?:[\t -]?\d{2,8}){0,3}(?![\d.,:/]\d|[\t \u3000]*(?:digits?|characters?|chars?|桁))/gi,
+    accept: (secret, pre) => {
+      const digits = secret.replace(/\D/g, '').length;
+      return /bank|口座/i.test(pre) && digits >= 6 && digits <= 17;
+    },
+    positives: ['my bank account number is 12345678', '口座番号は1234567です', 'bank account: 0012-3456-7890'],
+    negatives: ['the account number is 8 digits', 'account number 42 in the test fixture', 'bank account number: 10 digits max'],
   },
   {
     kind: 'national-id',

@@ -404,7 +404,7 @@ describe('every token format in every syntax people paste', () => {
     assert.equal(redactSecrets('changed my SIM PIN to 120934 yesterday').text, 'changed my SIM PIN to [REDACTED:secret] yesterday');
   });
 
-  it('a passphrase of plain words after "is" or set to them, a social security number and a My Number, an answer to a security question, digit backup codes, Wi-Fiのパス and a label bound by 教えるね、: redacted whole; sentences about them untouched', () => {
+  it('a passphrase of plain words after "is" or set to them, a social security number and a My Number, an answer to a security question, digit backup codes, Wi-Fiのパス and a label bound by 教えるね、, an IBAN and a bank account\'s number: redacted whole; sentences about them untouched', () => {
     // Each kept verbatim before this stop's rules.
     const said = [
       'my password is correct horse battery staple',
@@ -421,6 +421,9 @@ describe('every token format in every syntax people paste', () => {
       'recovery codes: 4821-9930, 1174-2209 and 5530-1187',
       'Wi-Fiのパスは sunflower77 です',
       'Wi-Fiのパスワード教えるね、sunflower77',
+      'my IBAN is DE44 5001 0517 5407 3249 31',
+      'my bank account number is 12345678',
+      '口座番号は1234567です',
     ];
     const alike = [
       'the password is hashed with argon2id before storage',
@@ -442,6 +445,8 @@ describe('every token format in every syntax people paste', () => {
       'ビルドのパスは src/app です',
       'パスワード教えるね、ちょっと待って',
       'the OTP was 482913',
+      'IBAN: DE89 3704 0044 0532 0130 00 is the example in the docs',
+      'the account number is 8 digits',
     ];
     const left = said.filter((t) => {
       const r = redactSecrets(t);
