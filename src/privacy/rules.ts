@@ -294,6 +294,8 @@ function luhn(digits: string): boolean {
   }
   return sum % 10 === 0;
 }
+/** What binds a number to its name: "is", a colon or equals sign (either width) or #, は or が, or a space ("card 4539…"). */
+const NUMBER_BINDING = String.raw`(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝#][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t ]+)`;
 /** The IBAN check: the first four characters moved to the end, letters as 10–35, the number mod 97 is 1. */
 function ibanValid(iban: string): boolean {
   const moved = iban.slice(4) + iban.slice(0, 4);
@@ -524,7 +526,7 @@ export const SECRET_RULES: SecretRule[] = [
     // 5425…", カード番号は …): 13 to 19 digits, in groups or not, that pass the card check digit
     // (Luhn). The networks' published test numbers (4242 4242 4242 4242, 4111 1111 1111 1111, …)
     // are what a developer writes about a payment form, not anyone's card: they stay.
-    re: /(?<pre1>(?:\b(?:credit[\t -]?card|debit[\t -]?card|card)(?:[\t ]+(?:number|no\.?|#))?|クレジットカード(?:番号)?|カード番号)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝#][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t ]+))\d{4}(?:[\t -]?\d{2,4}){2,4}(?:[\t -]?\d{1,4})?(?![\d])/gi,
+    re: new RegExp(String.raw`(?<pre1>(?:\b(?:credit[\t -]?card|debit[\t -]?card|card)(?:[\t ]+(?:number|no\.?|#))?|クレジットカード(?:番号)?|カード番号)` + NUMBER_BINDING + String.raw`)\d{4}(?:[\t -]?\d{2,4}){2,4}(?:[\t -]?\d{1,4})?(?![\d])`, 'gi'),
     accept: (secret) => {
       const digits = secret.replace(/\D/g, '');
       return digits.length >= 13 && digits.length <= 19 && luhn(digits) && !TEST_CARDS.has(digits);
@@ -554,7 +556,7 @@ export const SECRET_RULES: SecretRule[] = [
     // An IBAN after its name ("my IBAN is DE44 5001 0517 5407 3249 31", "IBAN: …"): a country's two
     // letters, two check digits and the account, passing the IBAN check (mod 97); the standard's and
     // the banks' published examples stay.
-    re: /(?<pre1>\bIBAN(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝#][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t ]+))[A-Z]{2}\d{2}(?:[\t ]?[A-Z0-9]{4}){2,7}(?:[\t ]?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/g,
+    re: new RegExp(String.raw`(?<pre1>\bIBAN` + NUMBER_BINDING + String.raw`)[A-Z]{2}\d{2}(?:[\t ]?[A-Z0-9]{4}){2,7}(?:[\t ]?[A-Z0-9]{1,3})?(?![A-Za-z0-9])`, 'g'),
     accept: (secret) => {
       const iban = secret.replace(/[\t ]/g, '');
       return iban.length >= 15 && iban.length <= 34 && ibanValid(iban) && !EXAMPLE_IBANS.has(iban);
@@ -566,7 +568,7 @@ export const SECRET_RULES: SecretRule[] = [
     kind: 'bank-account',
     // A bank account's number after its name ("my bank account number is 12345678", 口座番号は1234567):
     // six to seventeen digits (a Japanese account, seven), grouped or not.
-    re: /(?<pre1>(?:\b(?:bank[\t ]+)?account[\t ]+(?:number|no\.?|#)|\bbank[\t ]+account|口座番号)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝#][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*))\d{2,8}(?:[\t -]?\d{2,8}){0,3}(?![\d.,:/]\d|[\t \u3000]*(?:digits?|characters?|chars?|桁))/gi,
+    re: new RegExp(String.raw`(?<pre1>(?:\b(?:bank[\t ]+)?account[\t ]+(?:number|no\.?|#)|\bbank[\t ]+account|口座番号)` + NUMBER_BINDING + String.raw`)\d{2,8}(?:[\t -]?\d{2,8}){0,3}(?![\d.,:/]\d|[\t \u3000]*(?:digits?|characters?|chars?|桁))`, 'gi'),
     accept: (secret, pre) => {
       const digits = secret.replace(/\D/g, '').length;
       return /bank|口座/i.test(pre) && digits >= 6 && digits <= 17;
@@ -579,7 +581,7 @@ export const SECRET_RULES: SecretRule[] = [
     // A US social security number after its name ("my SSN is 524-71-3398", "social security
     // number: …"): nine digits, grouped three-two-four or not, of a shape the numbers are issued in
     // (not 000, 666 or 9xx first, not 00 or 0000 after).
-    re: /(?<pre1>\b(?:ssn|social[\t ]+security(?:[\t ]+(?:number|no\.?|#))?)(?:[\t ]+(?:is|was)[\t ]+|[\t ]*[:=：＝#][\t \u3000]*|[\t \u3000]*(?:は|が)[\t \u3000]*|[\t ]+))\d{3}(?<sep>[\t -]?)\d{2}\k<sep>\d{4}(?![\d.,:/-]\d)/gi,
+    re: new RegExp(String.raw`(?<pre1>\b(?:ssn|social[\t ]+security(?:[\t ]+(?:number|no\.?|#))?)` + NUMBER_BINDING + String.raw`)\d{3}(?<sep>[\t -]?)\d{2}\k<sep>\d{4}(?![\d.,:/-]\d)`, 'gi'),
     accept: (secret) => !/^(?:000|666|9\d\d)/.test(secret.replace(/\D/g, '')) && !/^\d{3}00|0000$/.test(secret.replace(/\D/g, '')),
     positives: ['my SSN is 524-71-3398', 'Social Security number: 524 71 3398', 'SSNは524713398です'],
     negatives: ['the ssn column is 9 digits', 'SSN: 000-12-3456 fails validation', 'ssn 123 is the row id'],
