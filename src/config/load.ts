@@ -42,10 +42,9 @@ export function envNames(dotted: string): string[] {
 /**
  * Every variable that decides where memory is and how it behaves: the memory home and the
  * configuration, the folders they default to, the agents' homes, how git reaches a remote (and
- * through which proxy), and
- * each setting's `MEMORY_*` names. An agent that gives its MCP server only a few variables of its
- * own choosing (Codex: HOME, PATH and a few more) is told to pass these on (`env_vars`), so the
- * server reads the settings the person's shell gave the hooks.
+ * through which proxy), and each setting's `MEMORY_*` names. An agent that gives its MCP server
+ * only a few variables of its own choosing (Codex: HOME, PATH and a few more) is told to pass
+ * these on (`env_vars`), so the server reads the settings the person's shell gave the hooks.
  */
 export function settingVariables(): string[] {
   const place = ['MEMORY_HOME', 'MEMORY_CONFIG', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'CODEX_HOME', 'CLAUDE_CONFIG_DIR'];

@@ -277,7 +277,7 @@ function plainPassphrase(value: string): boolean {
 /** What a password is set to do, said first after "set … to" ("set the password to require two factor auth everywhere"). */
 const TO_DO = /^(?:require|allow|include|contain|use|meet|comply|prevent|enforce|accept|reject|support|be|have|get|go|make|keep|stay|work|pass|fail|follow|expire|rotate|match|change|reset|update|refresh|renew|lapse|lock|unlock)$/;
 /** Words a sentence about a password goes on with, after "is": never a passphrase's. */
-const RUNS_ON = /^(?:something|anything|nothing|whatever|yesterday|today|tomorrow|last|next|expire|rotate|never|always|over|under|via|after|before|when|where|which|who|so|than|about|into|onto|per|each|every|still|already|again|more|less|much|many|most|some|long|short|case|digits?|characters?|chars?|minimum|maximum|min|max|plain|text|stored|vault|env|file|same|different|encrypted|hashed|required|sensitive|insensitive|weak|strong|secure|insecure|valid|invalid|wrong)$/;
+const RUNS_ON = /^(?:something|anything|nothing|whatever|yesterday|today|tomorrow|last|next|never|always|over|under|via|after|before|when|where|which|who|so|than|about|into|onto|per|each|every|still|already|again|more|less|much|many|most|some|long|short|case|digits?|characters?|chars?|minimum|maximum|min|max|plain|text|stored|vault|env|file|same|different|encrypted|hashed|required|sensitive|insensitive|weak|strong|secure|insecure|valid|invalid|wrong)$/;
 const PROSE_WORD = /^(?:the|a|an|is|are|was|were|be|been|not|no|yes|in|on|at|to|for|of|from|by|with|as|and|or|but|if|it|its|it's|this|that|these|those|see|use|ask|same|your|my|our|their|his|her|yet|now|then|set|check|any|all|none|null|n\/a|here|later|tbd|todo|optional|unchanged|we|you|they|i|me|us|them|do|does|did|has|have|had|will|can|just|also|only|very|too)$/;
 
 /** What names a PIN: PIN (code, number), 暗証番号, a passcode, and a door's, an alarm's or a safe's code. */
@@ -446,12 +446,14 @@ export const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'secret',
-    // The same after "is" ("my password is correct horse battery staple", "the passphrase for the
-    // backup disk was maple river cobalt lantern."), to the sentence's or the line's end. A sentence
+    // The same after "is" or set to ("my password is correct horse battery staple", "the passphrase
+    // for the backup disk was maple river cobalt lantern.", "the password was changed to …", "I set
+    // my vault passphrase to …"), to the sentence's or the line's end. A sentence
     // about a password goes on after "is" too, so four words or more, and none of the little words
     // nor the words it goes on with ("is never logged anywhere in plain text", "is sent over tls
     // only"), nor first an adverb or a participle ("is hashed using argon2id", "is randomly
-    // generated daily"; later in the phrase such an ending is a noun's as often: "blue ocean morning tide").
+    // generated daily"; later in the phrase such an ending is a noun's as often: "blue ocean morning
+    // tide"), nor first what a password is set to do ("set the password to require two factor auth").
     re: new RegExp(`(?<pre1>(?:\\b(?:password|passphrase|passcode|passwd)${PROSE_FOR}[\\t ]+(?:(?:(?:is|was|has[\\t ]+been|had[\\t ]+been)[\\t ]+)?(?:${SET_PARTICIPLE})[\\t ]+to[\\t ]+|(?:is|was)[\\t ]+(?:now[\\t ]+|still[\\t ]+)?)|\\b(?:${SETTING_VERB})[\\t ]+(?:(?:the|my|our|your|a|new|their)[\\t ]+){0,2}(?:[\\w.-]{1,30}[\\t ]+)?(?:password|passphrase|passcode|passwd)[\\t ]+to[\\t ]+))[a-z0-9][a-z0-9'-]*(?:[\\t ]+[a-z0-9][a-z0-9'-]*){3,7}(?=[\\t ]*(?:[.,;!?](?:[\\t ]|$)|\\r?\\n|$))`, 'gim'),
     accept: (secret) => plainPassphrase(secret) && !/^[a-z]+(?:ly|ed|ing)\b/.test(secret) && !TO_DO.test(secret.split(/[\t ]+/)[0] ?? '') && !secret.split(/[\t ]+/).some((w) => RUNS_ON.test(w)),
     positives: ['my password is correct horse battery staple', 'the passphrase for the backup disk was maple river cobalt lantern. then run restic', 'the wifi password is tulip orbit seven canyon, ask me if it fails', 'the password was changed to river stone maple cloud', 'I set my vault passphrase to amber falcon quiet meadow.'],
