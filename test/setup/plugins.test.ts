@@ -72,12 +72,17 @@ describe('the plugins, added by git URL, in the real agents', () => {
   });
 
   /** A client's run had no hook fail; if one did, what the machine's logs say comes with the failure. */
+  /** The machine's logs (the memory home's, the plugin's set-up), the end of each. */
+  function logsOf(x: { m: HomeMachine }): string {
+    return readdirSync(x.m.user, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.log') && !f.includes('node_modules'))
+      .map((f) => `--- ${f}\n${readFileSync(join(x.m.user, f), 'utf8').slice(-3000)}`)
+      .join('\n');
+  }
+
   function noHookFailed(run: { stderr: string }, x: { m: HomeMachine }): void {
     if (!/hook: \w+ Failed/.test(run.stderr)) return;
-    const logs = readdirSync(x.m.user, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.log') && !f.includes('node_modules'))
-      .map((f) => `--- ${f}\n${readFileSync(join(x.m.user, f), 'utf8').slice(-3000)}`);
-    assert.fail(`a hook failed:\n${run.stderr}\n${logs.join('\n')}`);
+    assert.fail(`a hook failed:\n${run.stderr}\n${logsOf(x)}`);
   }
 
   function machine(name: string): { m: HomeMachine; env: NodeJS.ProcessEnv; project: string } {
@@ -268,7 +273,7 @@ describe('the plugins, added by git URL, in the real agents', () => {
     assert.equal(second.code, 0, second.stderr);
     noHookFailed(second, b);
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
-    assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), 'A\'s memory, verbatim, in B\'s model request');
+    assert.ok(bodies.some((t) => t.includes(escaped(prompt)) && t.includes(escaped(answer))), `A's memory, verbatim, in B's model request\n${second.stderr.slice(-3000)}\n${logsOf(b)}`);
     // The plugin's MCP tool memory_search, as Codex offers and calls it: what it gave the session is
     // not recalled again by a later prompt of that session (the plugin's tool hook saw the call).
     const quiet = { MEMORY_INJECT_RECENT: '0' };
