@@ -269,7 +269,11 @@ describe('the plugins, added by git URL, in the real agents', () => {
     const rec = pushed.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { question: string; answer: string; source: string }).find((r) => r.question === prompt);
     assert.deepEqual(rec && [rec.question, rec.answer, rec.source], [prompt, answer, 'codex']);
     const seen = standIn.requests.length;
-    const second = await codex(b, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'What should I look at first in the depot service today?']);
+    // Every memory of the project, not the five newest: under faketime each process's clock starts
+    // anew, so "newest" follows which process ran longest (a full run under faketime left A's turn
+    // out of the five once, B's log showing its clock behind B's init's). What is checked here is
+    // that A's turn reaches B, not the order of the clocks.
+    const second = await codex(b, ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', 'What should I look at first in the depot service today?'], { MEMORY_INJECT_RECENT: '20' });
     assert.equal(second.code, 0, second.stderr);
     noHookFailed(second, b);
     const bodies = standIn.requests.slice(seen).filter((r) => r.path.endsWith('/responses')).map((r) => JSON.stringify(r.body));
